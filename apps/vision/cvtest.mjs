@@ -1,0 +1,10 @@
+import sharp from 'sharp';
+const t0=Date.now();
+const mod = await import('@techstark/opencv-js');
+let cvm = mod.default;
+const cv = await new Promise((res)=>{ if (cvm.Mat) res(cvm); else cvm.onRuntimeInitialized=()=>res(cvm); });
+console.log('cv ready', Date.now()-t0, 'ms', typeof cv.aruco_ArucoDetector, typeof cv.aruco_CharucoDetector, typeof cv.findHomography, typeof cv.solvePnP, typeof cv.getPredefinedDictionary, typeof cv.drawMarker, typeof cv.generateImageMarker);
+console.log(Object.keys(cv).filter(k=>/aruco|charuco|Charuco|Aruco/i.test(k)).join(' '));
+const img = await sharp({create:{width:10,height:10,channels:3,background:'#fff'}}).png().toBuffer();
+console.log('sharp ok', img.length);
+process.exit(0);

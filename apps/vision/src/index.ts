@@ -1,0 +1,2 @@
+// Public surface of the vision app for other workspaces and tests.
+export {};

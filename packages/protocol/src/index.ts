@@ -1,0 +1,2 @@
+// The wire protocol between the service and its views. See README.md.
+export {};

@@ -1,0 +1,113 @@
+/**
+ * What `evaluate` returns: per unit what it may do, with reasons and dice breakdowns, plus shapes to draw.
+ * A rule saying no is a value (`{ ok: false, reason }`); only impossible input throws.
+ */
+import type { PointIn } from '../model/units.ts';
+import type { Formation } from '../model/tableState.ts';
+import type { Shape } from './shapes.ts';
+
+/** A rule's refusal: a stable machine code ('fire/target-out-of-arc') and a sentence for people. */
+export interface Refusal {
+  readonly ok: false;
+  readonly reason: string;
+  readonly detail?: string;
+}
+
+/** One line of a dice breakdown: "+2 Die, 6\" band, rifled musket (Fire, Infantry Fire table)". */
+export interface DiceModifier {
+  readonly label: string;
+  /** Dice added (negative removes). */
+  readonly dice: number;
+  /** Rulebook section the number comes from. */
+  readonly source: string;
+}
+
+export interface DiceBreakdown {
+  /** Dice before modifiers (e.g. one per eligible stand). */
+  readonly baseDice: number;
+  readonly modifiers: readonly DiceModifier[];
+  /** Final dice after modifiers, floors and caps. */
+  readonly dice: number;
+  /** Floors and caps applied after modifiers, e.g. the battery's 1-die floor. */
+  readonly limits: readonly DiceModifier[];
+}
+
+export interface FormationReading {
+  readonly formation: Formation;
+  /** 0..1: how well the stands fit the formation's template; 1 when set explicitly. */
+  readonly confidence: number;
+  readonly source: 'status' | 'geometry';
+}
+
+export interface MovementOption {
+  readonly ok: true;
+  /** Allowance for this formation before terrain, inches. */
+  readonly allowanceIn: number;
+  /** Where the unit's reference point (command stand centre) may end, honouring terrain and enemies. */
+  readonly reach: readonly PointIn[];
+  readonly notes: readonly string[];
+}
+
+export interface FireTargetOption {
+  readonly ok: true;
+  readonly targetUnitId: string;
+  readonly eligibleStandIds: readonly string[];
+  readonly rangeIn: number;
+  /** Range band label as printed in the rule set, e.g. '12"'. */
+  readonly band: string;
+  readonly breakdown: DiceBreakdown;
+  /** True for the target the rules require it to fire at (closest enemy within 12" in arc). */
+  readonly priority: boolean;
+}
+
+export interface FireRefusal extends Refusal {
+  readonly targetUnitId: string;
+}
+
+export interface ChargeTargetOption {
+  readonly ok: true;
+  readonly targetUnitId: string;
+  readonly distanceIn: number;
+  /** Dice the attacker rolls in the melee, and what the defender would roll. */
+  readonly attacker: DiceBreakdown;
+  readonly defender: DiceBreakdown;
+  /** Terrain or friends in the path that disorder the charge. */
+  readonly disorderedBy: readonly string[];
+  readonly enemyFlanked: boolean;
+}
+
+export interface ChargeRefusal extends Refusal {
+  readonly targetUnitId: string;
+}
+
+export interface CommandReading {
+  /** Units of the same brigade linked in brigade formation with this one (1.5" chains). */
+  readonly brigadeFormationUnitIds: readonly string[];
+  /** Commander within order radius, if any. */
+  readonly commanderInRangeId?: string;
+  readonly attachedCommanderId?: string;
+  readonly ordersLeft?: number;
+}
+
+export interface UnitEvaluation {
+  readonly unitId: string;
+  readonly formation: FormationReading;
+  readonly movement: MovementOption | Refusal;
+  readonly fire: readonly (FireTargetOption | FireRefusal)[];
+  readonly charge: readonly (ChargeTargetOption | ChargeRefusal)[];
+  readonly rally: DiceBreakdown | Refusal;
+  readonly command: CommandReading;
+}
+
+export interface EvaluationWarning {
+  readonly code: string;
+  readonly message: string;
+  readonly unitId?: string;
+}
+
+export interface Evaluation {
+  readonly rulesetId: string;
+  readonly units: Readonly<Record<string, UnitEvaluation>>;
+  readonly shapes: readonly Shape[];
+  readonly warnings: readonly EvaluationWarning[];
+}

@@ -1,0 +1,19 @@
+/**
+ * The one interface a rule set implements. The engine and the apps import rule sets only through the
+ * registry (`rulesets/index.ts`), never by name.
+ */
+import type { TableState } from '../model/tableState.ts';
+import type { Evaluation } from './evaluation.ts';
+
+export interface RulesetInfo {
+  /** Stable id used on the command line and in saved games, e.g. 'devil-to-pay'. */
+  readonly id: string;
+  readonly name: string;
+  /** Edition or source, e.g. 'The Devil to Pay, 2018 edition'. */
+  readonly source: string;
+}
+
+export interface Ruleset extends RulesetInfo {
+  /** Pure: same state in, same evaluation out. No I/O, no clock, no randomness. */
+  evaluate(state: TableState): Evaluation;
+}

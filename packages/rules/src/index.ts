@@ -1,0 +1,4 @@
+export * from './model/index.ts';
+export type * from './engine/shapes.ts';
+export type * from './engine/evaluation.ts';
+export type * from './engine/ruleset.ts';

@@ -1,0 +1,170 @@
+/**
+ * The table state: everything the rules need to know about the table, in inches. Plain JSON, versioned.
+ * The published JSON Schema (`packages/rules/schema/table-state.schema.json`) describes the same shape;
+ * `validateTableState` checks both the shape and the references between parts.
+ */
+import type { PointIn, PoseIn } from './units.ts';
+
+export const TABLE_STATE_VERSION = 1 as const;
+
+/** Which army a unit belongs to. Free text, but both sides of a game must use the same two spellings. */
+export type SideId = string;
+
+export type Arm = 'infantry' | 'cavalry' | 'artillery';
+
+/** The Devil to Pay, Troop Quality (p. 7): Crack, Veteran, Green. Other rule sets map onto these. */
+export type Quality = 'crack' | 'veteran' | 'green';
+
+/** The Devil to Pay, Commanders (p. 6): Superb 3 orders, Capable 2, Weak 1. */
+export type CommanderQuality = 'superb' | 'capable' | 'weak';
+
+/**
+ * What a stand is. `command` is the regiment's colour stand; `gun` an artillery section; `limber` a limber
+ * or horse team (a battery with limbers on the table is limbered); `mounted`/`dismounted` cavalry stands;
+ * `commander` a brigade commander's round base; `base` an ordinary infantry stand.
+ */
+export type StandRole = 'base' | 'command' | 'gun' | 'limber' | 'mounted' | 'dismounted' | 'commander';
+
+export interface Stand {
+  readonly id: string;
+  /** The unit this stand belongs to, or the commander id for a commander's stand. */
+  readonly unitId: string;
+  readonly pose: PoseIn;
+  /** Frontage of the base, inches (along the facing edge). */
+  readonly widthIn: number;
+  /** Depth of the base, inches (front to back). */
+  readonly depthIn: number;
+  readonly role: StandRole;
+}
+
+/**
+ * Formations a rule set may recognise. An explicit `status.formation` overrides the one recognised from
+ * stand geometry.
+ */
+export type Formation =
+  | 'line'
+  | 'double-line'
+  | 'attack-column'
+  | 'march-column'
+  | 'loose-order'
+  | 'disordered'
+  | 'unlimbered'
+  | 'limbered'
+  | 'commander'
+  | 'unknown';
+
+export interface UnitStatus {
+  /** Hits per stand id (0, 1; a stand with 2 hits is removed from the table). Missing ids mean 0. */
+  readonly hitsByStand?: Readonly<Record<string, number>>;
+  readonly disordered?: boolean;
+  readonly prone?: boolean;
+  /** Orders left this turn; undefined means "not tracked". */
+  readonly ordersLeft?: number;
+  /** Id of the commander attached to this unit, if any. */
+  readonly attachedCommanderId?: string;
+  /** Overrides the formation recognised from geometry. */
+  readonly formation?: Formation;
+  /** Cavalry on foot (The Devil to Pay, Dismounted Cavalry, p. 11); else inferred from stand roles. */
+  readonly dismounted?: boolean;
+  /** Artillery limbered; else inferred from stand roles. */
+  readonly limbered?: boolean;
+}
+
+export interface Unit {
+  readonly id: string;
+  readonly name: string;
+  readonly side: SideId;
+  readonly arm: Arm;
+  readonly quality: Quality;
+  /** Weapon id from the rule set's fire tables, e.g. 'rifled-musket', '3-inch-rifle'. */
+  readonly weapon: string;
+  /** Brigade id (the commander's `brigadeId`); undefined for units that belong to no brigade. */
+  readonly brigadeId?: string;
+  /** Independent regiment or battery (3 orders, cannot use brigade orders). */
+  readonly independent?: boolean;
+  /** Horse artillery gets the cavalry movement bonus (The Devil to Pay, Horse Artillery, p. 13). */
+  readonly horseArtillery?: boolean;
+  /** Stand ids in this unit, command stand first where there is one. */
+  readonly standIds: readonly string[];
+  readonly status?: UnitStatus;
+}
+
+export interface Commander {
+  readonly id: string;
+  readonly name: string;
+  readonly side: SideId;
+  readonly brigadeId: string;
+  readonly quality: CommanderQuality;
+  /** The commander's own stand on the table, if placed. */
+  readonly standId?: string;
+  /** Unit the commander is attached to. */
+  readonly attachedToUnitId?: string;
+  readonly cavalry?: boolean;
+}
+
+export type AreaTerrainKind =
+  | 'rough'
+  | 'swamp'
+  | 'open-woods'
+  | 'thick-woods'
+  | 'thicket'
+  | 'farm'
+  | 'town'
+  | 'city';
+
+export type LinearTerrainKind =
+  | 'fence'
+  | 'wall'
+  | 'brook'
+  | 'stream'
+  | 'river'
+  | 'hasty-works'
+  | 'entrenchment'
+  | 'abatis'
+  | 'chevaux-de-frise'
+  | 'sunken-road';
+
+export interface AreaTerrain {
+  readonly id: string;
+  readonly kind: AreaTerrainKind;
+  /** Simple polygon, inches, either winding. */
+  readonly vertices: readonly PointIn[];
+}
+
+export interface LinearTerrain {
+  readonly id: string;
+  readonly kind: LinearTerrainKind;
+  /** Open polyline, inches. */
+  readonly points: readonly PointIn[];
+}
+
+export interface Road {
+  readonly id: string;
+  readonly points: readonly PointIn[];
+  /** Road width, inches; default 1. */
+  readonly widthIn?: number;
+}
+
+export interface Elevation {
+  readonly id: string;
+  readonly vertices: readonly PointIn[];
+  /** Height level: 1 for a hill, 2 for a hill on a hill... Ground outside every elevation is level 0. */
+  readonly level: number;
+}
+
+export interface Terrain {
+  readonly areas: readonly AreaTerrain[];
+  readonly linear: readonly LinearTerrain[];
+  readonly roads: readonly Road[];
+  readonly elevations: readonly Elevation[];
+}
+
+export interface TableState {
+  readonly version: typeof TABLE_STATE_VERSION;
+  /** Table size: x runs 0..widthIn along the near edge, y runs 0..depthIn away from it. */
+  readonly table: { readonly widthIn: number; readonly depthIn: number };
+  readonly stands: readonly Stand[];
+  readonly units: readonly Unit[];
+  readonly commanders: readonly Commander[];
+  readonly terrain: Terrain;
+}
