@@ -13,7 +13,17 @@ export interface RulesetInfo {
   readonly source: string;
 }
 
+/**
+ * A live evaluator for a changing table: it keeps derived data (footprints, formations, pairwise fire and
+ * charge results) between calls and recomputes only what a change touches. Same result as `evaluate`.
+ */
+export interface RulesSession {
+  update(state: TableState): Evaluation;
+}
+
 export interface Ruleset extends RulesetInfo {
   /** Pure: same state in, same evaluation out. No I/O, no clock, no randomness. */
   evaluate(state: TableState): Evaluation;
+  /** Optional incremental evaluator; the engine falls back to `evaluate` without one. */
+  createSession?(): RulesSession;
 }
