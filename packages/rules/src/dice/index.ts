@@ -1,0 +1,2 @@
+export * from './rng.ts';
+export * from './rollDice.ts';

@@ -1,0 +1,36 @@
+/**
+ * The Devil to Pay "Universal Modifiers": dice added to every Fire, Charge (melee) and Rally roll of a unit.
+ */
+import type { DiceModifier } from '../../engine/evaluation.ts';
+import type { Quality } from '../../model/tableState.ts';
+
+/** Where these numbers come from, for `DiceModifier.source`. */
+export const UNIVERSAL_MODIFIERS_SOURCE = 'Universal Modifiers (Commanders p. 6, Troop Quality p. 7)';
+
+/**
+ * Universal modifiers for one unit: Brigade Commander attached +1 Die, Crack +1 Die, Green -1 Die.
+ * Veteran troops get nothing (the optional Trained/Veteran split is not encoded).
+ *
+ * @param unit the unit's troop quality
+ * @param commanderAttached true when a brigade commander is attached to the unit
+ * @returns modifiers to append to a breakdown; empty for an unattached veteran unit
+ * @example universalModifiers({ quality: 'crack' }, true) // two +1 modifiers
+ */
+export function universalModifiers(
+  unit: { readonly quality: Quality },
+  commanderAttached: boolean,
+): DiceModifier[] {
+  const modifiers: DiceModifier[] = [];
+  if (commanderAttached) {
+    // Attached Commander Benefits (p. 6): +1 Die when Firing, Rallying or Charging.
+    modifiers.push({ label: 'Brigade commander attached', dice: 1, source: `Attached Commander Benefits (p. 6); ${UNIVERSAL_MODIFIERS_SOURCE}` });
+  }
+  if (unit.quality === 'crack') {
+    // Troop Quality (p. 7): Crack +1 Die when Firing, Rallying or Charging.
+    modifiers.push({ label: 'Crack', dice: 1, source: `Troop Quality (p. 7); ${UNIVERSAL_MODIFIERS_SOURCE}` });
+  } else if (unit.quality === 'green') {
+    // Troop Quality (p. 7): Green -1 Die when Firing, Rallying or Charging.
+    modifiers.push({ label: 'Green', dice: -1, source: `Troop Quality (p. 7); ${UNIVERSAL_MODIFIERS_SOURCE}` });
+  }
+  return modifiers;
+}
