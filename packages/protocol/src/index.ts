@@ -1,2 +1,7 @@
 // The wire protocol between the service and its views. See README.md.
-export {};
+export { PROTOCOL_VERSION, LIMITS } from './version.ts';
+export type * from './messages.ts';
+export { OPERATOR_MESSAGE_TYPES, isOperatorMessage } from './messages.ts';
+export { parseClientMessage, validateClientMessage, parseServerMessage, validateTerrain, utf8Length } from './validate.ts';
+export type { Parsed } from './validate.ts';
+export { diffLiveState, applyDelta, diffList, applyList, jsonEqual } from './delta.ts';

@@ -1,0 +1,357 @@
+/**
+ * Every message between the service and its views, as unions on `type`. Plain JSON, inches and degrees
+ * (headings CCW from +x, [0, 360)), times in ms since the epoch.
+ *
+ * Flow: on connect the server sends `welcome` then `snapshot` (the whole `LiveState`). After that it sends
+ * `delta`s; each names the `baseSeq` it applies to and the `seq` it brings the view to. A view whose `seq`
+ * differs from a delta's `baseSeq` sends `resync` and receives a fresh `snapshot`. A slow view is not
+ * queued every frame: it gets one delta from what it last received to the newest state (coalesced).
+ */
+import type {
+  Commander,
+  Evaluation,
+  EvaluationWarning,
+  PoseIn,
+  Shape,
+  Stand,
+  TableState,
+  Terrain,
+  Unit,
+  UnitEvaluation,
+  UnitStatus,
+} from '@muster/rules';
+import type { PROTOCOL_VERSION as PROTOCOL_VERSION_T } from './version.ts';
+
+// ---------------------------------------------------------------------------------------------------------
+// Shared pieces
+
+export type Role = 'viewer' | 'operator';
+
+/** A tracked tag (TUIO style: the track id is separate from the marker id and is never reused). */
+export interface Track {
+  readonly trackId: number;
+  /** ArUco marker id. */
+  readonly markerId: number;
+  /** Roster stand this marker belongs to; null for an unknown tag (the operator may assign it). */
+  readonly standId: string | null;
+  /** Smoothed pose, table inches and degrees. */
+  readonly pose: PoseIn;
+  /** Capture time of the frame the tag was last seen in, ms. */
+  readonly lastSeenMs: number;
+  /** True while the tag is not seen but the track is held (hand over the stand, smoke...). */
+  readonly occluded: boolean;
+}
+
+/** Which marker is which stand. */
+export interface RosterSummary {
+  /** Roster name (file name or the demo's name). */
+  readonly name: string;
+  readonly bindings: readonly { readonly markerId: number; readonly standId: string }[];
+  /** Marker ids seen on the table that no binding covers. */
+  readonly unknownMarkerIds: readonly number[];
+}
+
+/** What the views need to know about the table profile and its calibration. */
+export interface TableProfileSummary {
+  readonly name: string;
+  readonly widthIn: number;
+  readonly depthIn: number;
+  /** Where frames come from: 'demo-truth' (ground-truth poses), 'demo-frames' (rendered), 'camera'. */
+  readonly source: 'demo-truth' | 'demo-frames' | 'camera';
+  /** Frame size, pixels; null when there are no frames (demo-truth). */
+  readonly frameWidthPx: number | null;
+  readonly frameHeightPx: number | null;
+  /** Image → table homography, row-major 3×3; null when not solved (or no frames). */
+  readonly homography: readonly number[] | null;
+  /** RMS anchor residual, inches; null when not solved. */
+  readonly residualIn: number | null;
+}
+
+export type HealthStatus = 'ok' | 'degraded' | 'starting' | 'stopped';
+
+export interface Health {
+  readonly status: HealthStatus;
+  /** Frames processed per second over the last few seconds. */
+  readonly frameRateHz: number;
+  /** Stands currently tracked (known tags, seen or held). */
+  readonly trackedStands: number;
+  /** Tags seen that the roster does not know. */
+  readonly unknownTags: number;
+  /** Median frame processing time (detect + track + rules), ms. */
+  readonly processingMs: number;
+  /** Connected ws clients. */
+  readonly clients: number;
+  readonly uptimeS: number;
+  readonly warnings: readonly string[];
+}
+
+/** The Devil to Pay action cards/chits (p. 4): 14 in the deck, the second Whiskey ends the turn. */
+export type ActionCardKind = 'move' | 'fire' | 'charge' | 'rally' | 'carpe-diem' | 'whiskey';
+
+export interface ActionCard {
+  readonly kind: ActionCardKind;
+  /** Which side acts first, for move/fire/charge/rally cards. */
+  readonly first?: 'union' | 'confederate';
+}
+
+export interface CardDraw {
+  readonly card: ActionCard;
+  /** Cards left in the deck after this draw. */
+  readonly remaining: number;
+  /** True when this draw ended the turn (second Whiskey, or the deck ran out); the deck is reshuffled. */
+  readonly turnEnded: boolean;
+  /** The turn this card was drawn in. */
+  readonly turn: number;
+}
+
+export interface DiceRoll {
+  /** One entry per die, 1..6. */
+  readonly faces: readonly number[];
+  /** Dice showing 5 or 6. (The Devil to Pay hits on 5+ unless modified; the view shows the faces.) */
+  readonly fivesAndSixes: number;
+  readonly reason?: string;
+  readonly unitId?: string;
+}
+
+/** Everything a view shows, as of one published state. */
+export interface LiveState {
+  /** Publication sequence number: increases by one for every state the server publishes. */
+  readonly seq: number;
+  /** Source frame sequence number of the newest frame folded in (-1 before the first frame). */
+  readonly frameSeq: number;
+  /** Capture time of that frame, ms (0 before the first frame). */
+  readonly captureTimeMs: number;
+  /** Game turn, from 1. */
+  readonly turn: number;
+  readonly tableState: TableState;
+  /** Rules evaluation of `tableState`; null when the rules could not run (see health warnings). */
+  readonly evaluation: Evaluation | null;
+  readonly tracks: readonly Track[];
+  /** Ids of the tracks alive this frame (seen or held). */
+  readonly liveTrackIds: readonly number[];
+  readonly roster: RosterSummary;
+  readonly profile: TableProfileSummary;
+  readonly health: Health;
+}
+
+/** Upserts by id plus removals; apply removals first. */
+export interface ListDelta<T, K> {
+  readonly upsert: readonly T[];
+  readonly remove: readonly K[];
+}
+
+export interface EvaluationDelta {
+  readonly rulesetId: string;
+  readonly units: ListDelta<UnitEvaluation, string>;
+  readonly shapes: ListDelta<Shape, string>;
+  /** Sent whole. */
+  readonly warnings: readonly EvaluationWarning[];
+}
+
+/** One entry of the game log (append-only, persisted as JSON lines). */
+export type GameLogEntry =
+  | GameLogCommon & { readonly kind: 'pose'; readonly standId: string; readonly pose: PoseIn }
+  | GameLogCommon & { readonly kind: 'stand-removed'; readonly standId: string }
+  | GameLogCommon & { readonly kind: 'unit-status'; readonly unitId: string; readonly status: UnitStatus }
+  | GameLogCommon & { readonly kind: 'terrain'; readonly terrain: Terrain }
+  | GameLogCommon & { readonly kind: 'assign-tag'; readonly markerId: number; readonly standId: string | null }
+  | GameLogCommon & { readonly kind: 'card'; readonly draw: CardDraw }
+  | GameLogCommon & { readonly kind: 'dice'; readonly roll: DiceRoll }
+  | GameLogCommon & { readonly kind: 'turn'; readonly turn: number }
+  | GameLogCommon & { readonly kind: 'note'; readonly text: string };
+
+export interface GameLogCommon {
+  /** Position in the log, from 0. */
+  readonly index: number;
+  /** Wall-clock time of the entry, ms. */
+  readonly timeMs: number;
+  /** Game turn when it happened. */
+  readonly turn: number;
+  /** Who caused it: the vision pipeline or the operator. */
+  readonly by: 'vision' | 'operator' | 'demo';
+}
+
+export type GameLogKind = GameLogEntry['kind'];
+
+// ---------------------------------------------------------------------------------------------------------
+// Server → client
+
+export interface WelcomeMessage {
+  readonly type: 'welcome';
+  readonly protocolVersion: typeof PROTOCOL_VERSION_T;
+  readonly role: Role;
+  readonly serverTimeMs: number;
+  /** Echoed from the hello that caused it. */
+  readonly requestId?: string;
+}
+
+export interface SnapshotMessage {
+  readonly type: 'snapshot';
+  readonly protocolVersion: typeof PROTOCOL_VERSION_T;
+  readonly state: LiveState;
+  /** The last few non-pose log entries (cards, dice, operator edits), oldest first. */
+  readonly recentLog: readonly GameLogEntry[];
+  readonly sentTimeMs: number;
+}
+
+export interface DeltaMessage {
+  readonly type: 'delta';
+  /** The state this delta applies to. */
+  readonly baseSeq: number;
+  /** The state it brings the view to. */
+  readonly seq: number;
+  readonly frameSeq: number;
+  readonly captureTimeMs: number;
+  readonly sentTimeMs: number;
+  /** Sent whole every delta (TUIO alive set). */
+  readonly liveTrackIds: readonly number[];
+  readonly tracks?: ListDelta<Track, number>;
+  readonly stands?: ListDelta<Stand, string>;
+  readonly units?: ListDelta<Unit, string>;
+  /** Present (whole) when changed. */
+  readonly commanders?: readonly Commander[];
+  readonly terrain?: Terrain;
+  readonly table?: TableState['table'];
+  /** Present when changed; null means the evaluation went away. */
+  readonly evaluation?: EvaluationDelta | null;
+  readonly roster?: RosterSummary;
+  readonly profile?: TableProfileSummary;
+  readonly health?: Health;
+  readonly turn?: number;
+}
+
+/** A new non-pose game log entry (cards, dice, operator edits), sent to every client. */
+export interface LogMessage {
+  readonly type: 'log';
+  readonly entry: GameLogEntry;
+}
+
+/** The answer to an operator action that succeeded. */
+export interface AckMessage {
+  readonly type: 'ack';
+  readonly requestId?: string;
+  readonly action: ClientMessage['type'];
+  readonly result?: { readonly draw: CardDraw } | { readonly roll: DiceRoll } | { readonly turn: number };
+}
+
+export interface PongMessage {
+  readonly type: 'pong';
+  readonly requestId?: string;
+  readonly clientTimeMs?: number;
+  readonly serverTimeMs: number;
+}
+
+export type ErrorCode =
+  | 'bad-json'
+  | 'too-large'
+  | 'invalid-message'
+  | 'unsupported-version'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'internal';
+
+export interface ErrorMessage {
+  readonly type: 'error';
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly requestId?: string;
+}
+
+export type ServerMessage =
+  | WelcomeMessage
+  | SnapshotMessage
+  | DeltaMessage
+  | LogMessage
+  | AckMessage
+  | PongMessage
+  | ErrorMessage;
+
+// ---------------------------------------------------------------------------------------------------------
+// Client → server
+
+interface ClientCommon {
+  /** Echoed in the reply (ack, error, pong, welcome). At most LIMITS.maxIdChars. */
+  readonly requestId?: string;
+}
+
+/** Optional: every client is a viewer from connect; a hello with the operator token upgrades it. */
+export interface HelloMessage extends ClientCommon {
+  readonly type: 'hello';
+  readonly protocolVersion: number;
+  readonly token?: string;
+}
+
+export interface PingMessage extends ClientCommon {
+  readonly type: 'ping';
+  readonly clientTimeMs?: number;
+}
+
+/** Ask for a fresh snapshot (after a delta whose baseSeq did not match). */
+export interface ResyncMessage extends ClientCommon {
+  readonly type: 'resync';
+}
+
+/** Operator: change a unit's status. Fields present replace the old ones; `null` clears a field. */
+export interface SetUnitStatusMessage extends ClientCommon {
+  readonly type: 'set-unit-status';
+  readonly unitId: string;
+  readonly status: UnitStatusPatch;
+}
+
+export type UnitStatusPatch = { readonly [K in keyof UnitStatus]?: UnitStatus[K] | null };
+
+/** Operator: replace the terrain (saved with the table). */
+export interface SetTerrainMessage extends ClientCommon {
+  readonly type: 'set-terrain';
+  readonly terrain: Terrain;
+}
+
+/** Operator: bind a marker to a roster stand (standId null removes the binding). */
+export interface AssignTagMessage extends ClientCommon {
+  readonly type: 'assign-tag';
+  readonly markerId: number;
+  readonly standId: string | null;
+}
+
+/** Operator: draw the next action card/chit. */
+export interface DrawCardMessage extends ClientCommon {
+  readonly type: 'draw-card';
+}
+
+/** Operator: roll dice with the service's seeded roller (logged). */
+export interface RollDiceMessage extends ClientCommon {
+  readonly type: 'roll-dice';
+  readonly dice: number;
+  readonly reason?: string;
+  readonly unitId?: string;
+}
+
+/** Operator: set the game turn (from 1). */
+export interface SetTurnMessage extends ClientCommon {
+  readonly type: 'set-turn';
+  readonly turn: number;
+}
+
+export type OperatorMessage =
+  | SetUnitStatusMessage
+  | SetTerrainMessage
+  | AssignTagMessage
+  | DrawCardMessage
+  | RollDiceMessage
+  | SetTurnMessage;
+
+export type ClientMessage = HelloMessage | PingMessage | ResyncMessage | OperatorMessage;
+
+export const OPERATOR_MESSAGE_TYPES: readonly OperatorMessage['type'][] = [
+  'set-unit-status',
+  'set-terrain',
+  'assign-tag',
+  'draw-card',
+  'roll-dice',
+  'set-turn',
+];
+
+export function isOperatorMessage(msg: ClientMessage): msg is OperatorMessage {
+  return (OPERATOR_MESSAGE_TYPES as readonly string[]).includes(msg.type);
+}

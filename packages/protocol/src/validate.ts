@@ -1,0 +1,396 @@
+/**
+ * Runtime validation of everything that crosses the wire. Hand-written (no dependency), runs in Node and
+ * in the browser. Client messages are checked strictly: unknown fields, wrong types, out-of-range numbers
+ * and oversized input are refused with a message naming the offending path. Server messages get a
+ * structural check (type and the fields a view relies on to apply them).
+ */
+import type {
+  AreaTerrainKind,
+  Formation,
+  LinearTerrainKind,
+  PointIn,
+  Terrain,
+} from '@muster/rules';
+import type { ClientMessage, ErrorCode, ServerMessage, UnitStatusPatch } from './messages.ts';
+import { LIMITS } from './version.ts';
+
+export type Parsed<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly code: ErrorCode; readonly message: string; readonly requestId?: string };
+
+class Invalid extends Error {}
+
+const AREA_KINDS = ['rough', 'swamp', 'open-woods', 'thick-woods', 'thicket', 'farm', 'town', 'city'] as const;
+const LINEAR_KINDS = [
+  'fence',
+  'wall',
+  'brook',
+  'stream',
+  'river',
+  'hasty-works',
+  'entrenchment',
+  'abatis',
+  'chevaux-de-frise',
+  'sunken-road',
+] as const;
+const FORMATIONS = [
+  'line',
+  'double-line',
+  'attack-column',
+  'march-column',
+  'loose-order',
+  'disordered',
+  'unlimbered',
+  'limbered',
+  'commander',
+  'unknown',
+] as const;
+
+// Compile-time check that the lists above cover the rules' unions exactly.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const listsMatch: [
+  Same<(typeof AREA_KINDS)[number], AreaTerrainKind>,
+  Same<(typeof LINEAR_KINDS)[number], LinearTerrainKind>,
+  Same<(typeof FORMATIONS)[number], Formation>,
+] = [true, true, true];
+void listsMatch;
+
+function fail(path: string, what: string): never {
+  throw new Invalid(`${path}: ${what}`);
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'string' ? 'a string' : typeof v;
+}
+
+function obj(v: unknown, path: string, allowed: readonly string[]): Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(path, `expected an object, got ${describe(v)}`);
+  const rec = v as Record<string, unknown>;
+  for (const key of Object.keys(rec)) {
+    if (!allowed.includes(key)) fail(path, `unknown field "${key.slice(0, 40)}"`);
+  }
+  return rec;
+}
+
+function arr(v: unknown, path: string, maxLen: number): unknown[] {
+  if (!Array.isArray(v)) fail(path, `expected an array, got ${describe(v)}`);
+  if (v.length > maxLen) fail(path, `at most ${maxLen} entries, got ${v.length}`);
+  return v;
+}
+
+function str(v: unknown, path: string, maxChars: number = LIMITS.maxTextChars): string {
+  if (typeof v !== 'string') fail(path, `expected a string, got ${describe(v)}`);
+  if (v.length > maxChars) fail(path, `at most ${maxChars} characters, got ${v.length}`);
+  return v;
+}
+
+function id(v: unknown, path: string): string {
+  const s = str(v, path, LIMITS.maxIdChars);
+  if (s.length === 0) fail(path, 'must not be empty');
+  return s;
+}
+
+function int(v: unknown, path: string, min: number, max: number): number {
+  if (typeof v !== 'number' || !Number.isInteger(v)) fail(path, `expected an integer, got ${describe(v)}`);
+  if (v < min || v > max) fail(path, `must be in ${min}..${max}, got ${v}`);
+  return v;
+}
+
+function num(v: unknown, path: string, min: number, max: number): number {
+  if (typeof v !== 'number' || !Number.isFinite(v)) fail(path, `expected a finite number, got ${describe(v)}`);
+  if (v < min || v > max) fail(path, `must be in ${min}..${max}, got ${v}`);
+  return v;
+}
+
+function bool(v: unknown, path: string): boolean {
+  if (typeof v !== 'boolean') fail(path, `expected true or false, got ${describe(v)}`);
+  return v;
+}
+
+function oneOf<T extends string>(v: unknown, path: string, options: readonly T[]): T {
+  if (typeof v !== 'string' || !(options as readonly string[]).includes(v)) {
+    fail(path, `expected one of ${options.join(', ')}`);
+  }
+  return v as T;
+}
+
+function coord(v: unknown, path: string): number {
+  return num(v, path, -LIMITS.maxCoordinateIn, LIMITS.maxCoordinateIn);
+}
+
+function point(v: unknown, path: string): PointIn {
+  const o = obj(v, path, ['xIn', 'yIn']);
+  return { xIn: coord(o.xIn, `${path}.xIn`), yIn: coord(o.yIn, `${path}.yIn`) };
+}
+
+function points(v: unknown, path: string, minLen: number): PointIn[] {
+  const list = arr(v, path, LIMITS.maxPointsPerPiece);
+  if (list.length < minLen) fail(path, `at least ${minLen} points, got ${list.length}`);
+  return list.map((p, i) => point(p, `${path}[${i}]`));
+}
+
+function uniqueIds(list: readonly { id: string }[], path: string): void {
+  const seen = new Set<string>();
+  for (const item of list) {
+    if (seen.has(item.id)) fail(path, `duplicate id "${item.id}"`);
+    seen.add(item.id);
+  }
+}
+
+/** Checks a terrain description (shape, kinds, coordinates, limits). Throws nothing: returns an error or null. */
+export function validateTerrain(value: unknown, path = 'terrain'): { ok: true; value: Terrain } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: readTerrain(value, path) };
+  } catch (err) {
+    if (err instanceof Invalid) return { ok: false, message: err.message };
+    throw err;
+  }
+}
+
+function readTerrain(v: unknown, path: string): Terrain {
+  const o = obj(v, path, ['areas', 'linear', 'roads', 'elevations']);
+  const max = LIMITS.maxTerrainPieces;
+  const areas = arr(o.areas, `${path}.areas`, max).map((a, i) => {
+    const p = `${path}.areas[${i}]`;
+    const r = obj(a, p, ['id', 'kind', 'vertices']);
+    return { id: id(r.id, `${p}.id`), kind: oneOf(r.kind, `${p}.kind`, AREA_KINDS), vertices: points(r.vertices, `${p}.vertices`, 3) };
+  });
+  const linear = arr(o.linear, `${path}.linear`, max).map((a, i) => {
+    const p = `${path}.linear[${i}]`;
+    const r = obj(a, p, ['id', 'kind', 'points']);
+    return { id: id(r.id, `${p}.id`), kind: oneOf(r.kind, `${p}.kind`, LINEAR_KINDS), points: points(r.points, `${p}.points`, 2) };
+  });
+  const roads = arr(o.roads, `${path}.roads`, max).map((a, i) => {
+    const p = `${path}.roads[${i}]`;
+    const r = obj(a, p, ['id', 'points', 'widthIn']);
+    const road = { id: id(r.id, `${p}.id`), points: points(r.points, `${p}.points`, 2) };
+    return r.widthIn === undefined ? road : { ...road, widthIn: num(r.widthIn, `${p}.widthIn`, 0.1, 24) };
+  });
+  const elevations = arr(o.elevations, `${path}.elevations`, max).map((a, i) => {
+    const p = `${path}.elevations[${i}]`;
+    const r = obj(a, p, ['id', 'vertices', 'level']);
+    return { id: id(r.id, `${p}.id`), vertices: points(r.vertices, `${p}.vertices`, 3), level: int(r.level, `${p}.level`, 1, 20) };
+  });
+  uniqueIds([...areas, ...linear, ...roads, ...elevations], path);
+  return { areas, linear, roads, elevations };
+}
+
+const STATUS_FIELDS = [
+  'hitsByStand',
+  'disordered',
+  'prone',
+  'ordersLeft',
+  'attachedCommanderId',
+  'formation',
+  'dismounted',
+  'limbered',
+] as const;
+
+function readStatusPatch(v: unknown, path: string): UnitStatusPatch {
+  const o = obj(v, path, STATUS_FIELDS);
+  const out: Record<string, unknown> = {};
+  for (const key of STATUS_FIELDS) {
+    const value = o[key];
+    const p = `${path}.${key}`;
+    if (value === undefined) continue;
+    if (value === null) {
+      out[key] = null;
+      continue;
+    }
+    switch (key) {
+      case 'hitsByStand': {
+        const rec = obj(value, p, Object.keys(value as object));
+        const keys = Object.keys(rec);
+        if (keys.length > 64) fail(p, `at most 64 stands, got ${keys.length}`);
+        const hits: Record<string, number> = {};
+        for (const standId of keys) hits[id(standId, `${p} key`)] = int(rec[standId], `${p}.${standId}`, 0, 2);
+        out[key] = hits;
+        break;
+      }
+      case 'ordersLeft':
+        out[key] = int(value, p, 0, 10);
+        break;
+      case 'attachedCommanderId':
+        out[key] = id(value, p);
+        break;
+      case 'formation':
+        out[key] = oneOf(value, p, FORMATIONS);
+        break;
+      default:
+        out[key] = bool(value, p);
+    }
+  }
+  return out as UnitStatusPatch;
+}
+
+function optionalRequestId(o: Record<string, unknown>): { requestId?: string } {
+  return o.requestId === undefined ? {} : { requestId: id(o.requestId, 'requestId') };
+}
+
+function readClientMessage(v: unknown): ClientMessage {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail('message', `expected an object, got ${describe(v)}`);
+  const type = (v as Record<string, unknown>).type;
+  if (typeof type !== 'string') fail('type', 'missing or not a string');
+  switch (type) {
+    case 'hello': {
+      const o = obj(v, 'hello', ['type', 'requestId', 'protocolVersion', 'token']);
+      const msg = { type, ...optionalRequestId(o), protocolVersion: int(o.protocolVersion, 'protocolVersion', 0, 1_000_000) };
+      return o.token === undefined ? msg : { ...msg, token: str(o.token, 'token') };
+    }
+    case 'ping': {
+      const o = obj(v, 'ping', ['type', 'requestId', 'clientTimeMs']);
+      const msg = { type, ...optionalRequestId(o) };
+      return o.clientTimeMs === undefined ? msg : { ...msg, clientTimeMs: num(o.clientTimeMs, 'clientTimeMs', 0, 1e15) };
+    }
+    case 'resync': {
+      const o = obj(v, 'resync', ['type', 'requestId']);
+      return { type, ...optionalRequestId(o) };
+    }
+    case 'set-unit-status': {
+      const o = obj(v, type, ['type', 'requestId', 'unitId', 'status']);
+      return { type, ...optionalRequestId(o), unitId: id(o.unitId, 'unitId'), status: readStatusPatch(o.status, 'status') };
+    }
+    case 'set-terrain': {
+      const o = obj(v, type, ['type', 'requestId', 'terrain']);
+      return { type, ...optionalRequestId(o), terrain: readTerrain(o.terrain, 'terrain') };
+    }
+    case 'assign-tag': {
+      const o = obj(v, type, ['type', 'requestId', 'markerId', 'standId']);
+      const standId = o.standId === null ? null : id(o.standId, 'standId');
+      return { type, ...optionalRequestId(o), markerId: int(o.markerId, 'markerId', 0, LIMITS.maxMarkerId), standId };
+    }
+    case 'draw-card': {
+      const o = obj(v, type, ['type', 'requestId']);
+      return { type, ...optionalRequestId(o) };
+    }
+    case 'roll-dice': {
+      const o = obj(v, type, ['type', 'requestId', 'dice', 'reason', 'unitId']);
+      return {
+        type,
+        ...optionalRequestId(o),
+        dice: int(o.dice, 'dice', 1, LIMITS.maxDicePerRoll),
+        ...(o.reason === undefined ? {} : { reason: str(o.reason, 'reason') }),
+        ...(o.unitId === undefined ? {} : { unitId: id(o.unitId, 'unitId') }),
+      };
+    }
+    case 'set-turn': {
+      const o = obj(v, type, ['type', 'requestId', 'turn']);
+      return { type, ...optionalRequestId(o), turn: int(o.turn, 'turn', 1, 10_000) };
+    }
+    default:
+      fail('type', `unknown message type "${type.slice(0, 40)}"`);
+  }
+}
+
+/** Best effort: the requestId of a message that failed validation, so the error reply can name it. */
+function salvageRequestId(v: unknown): { requestId?: string } {
+  if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+    const r = (v as Record<string, unknown>).requestId;
+    if (typeof r === 'string' && r.length > 0 && r.length <= LIMITS.maxIdChars) return { requestId: r };
+  }
+  return {};
+}
+
+/** Validates an already parsed value as a client message. */
+export function validateClientMessage(value: unknown): Parsed<ClientMessage> {
+  try {
+    return { ok: true, value: readClientMessage(value) };
+  } catch (err) {
+    if (err instanceof Invalid) return { ok: false, code: 'invalid-message', message: err.message, ...salvageRequestId(value) };
+    throw err;
+  }
+}
+
+/** UTF-8 length of a string, stopping early once it is known to exceed `limit`. */
+export function utf8Length(s: string, limit = Infinity): number {
+  let bytes = 0;
+  for (let i = 0; i < s.length && bytes <= limit; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/**
+ * Parses and validates one client message as received (text, or the raw bytes of a frame). Size is
+ * checked before parsing, so an oversized message costs nothing.
+ */
+export function parseClientMessage(raw: string | Uint8Array): Parsed<ClientMessage> {
+  const max = LIMITS.maxClientMessageBytes;
+  let text: string;
+  if (typeof raw === 'string') {
+    if (raw.length > max || utf8Length(raw, max) > max) {
+      return { ok: false, code: 'too-large', message: `message larger than ${max} bytes` };
+    }
+    text = raw;
+  } else {
+    if (raw.byteLength > max) return { ok: false, code: 'too-large', message: `message larger than ${max} bytes` };
+    text = new TextDecoder('utf-8', { fatal: false }).decode(raw);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, code: 'bad-json', message: 'message is not valid JSON' };
+  }
+  return validateClientMessage(value);
+}
+
+const SERVER_TYPES = ['welcome', 'snapshot', 'delta', 'log', 'ack', 'pong', 'error'] as const;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Structural check of a server message, for views: the type is known and the fields needed to apply it
+ * are there with the right types. Content produced by the rules engine is trusted beyond that.
+ */
+export function parseServerMessage(raw: string): Parsed<ServerMessage> {
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    return { ok: false, code: 'bad-json', message: 'server message is not valid JSON' };
+  }
+  const bad = (message: string): Parsed<ServerMessage> => ({ ok: false, code: 'invalid-message', message });
+  if (!isRecord(v) || typeof v.type !== 'string' || !(SERVER_TYPES as readonly string[]).includes(v.type)) {
+    return bad('unknown server message type');
+  }
+  switch (v.type) {
+    case 'snapshot': {
+      const s = v.state;
+      if (!isRecord(s) || typeof s.seq !== 'number' || !isRecord(s.tableState) || !Array.isArray(s.tracks)) {
+        return bad('snapshot: state missing or malformed');
+      }
+      if (!Array.isArray(v.recentLog)) return bad('snapshot: recentLog missing');
+      break;
+    }
+    case 'delta':
+      if (typeof v.seq !== 'number' || typeof v.baseSeq !== 'number' || !Array.isArray(v.liveTrackIds)) {
+        return bad('delta: seq, baseSeq or liveTrackIds missing');
+      }
+      break;
+    case 'log':
+      if (!isRecord(v.entry) || typeof v.entry.kind !== 'string') return bad('log: entry missing');
+      break;
+    case 'error':
+      if (typeof v.code !== 'string' || typeof v.message !== 'string') return bad('error: code or message missing');
+      break;
+    case 'welcome':
+      if (typeof v.protocolVersion !== 'number' || (v.role !== 'viewer' && v.role !== 'operator')) {
+        return bad('welcome: protocolVersion or role missing');
+      }
+      break;
+    default:
+      break;
+  }
+  return { ok: true, value: v as unknown as ServerMessage };
+}
