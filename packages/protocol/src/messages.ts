@@ -107,8 +107,10 @@ export interface CardDraw {
 export interface DiceRoll {
   /** One entry per die, 1..6. */
   readonly faces: readonly number[];
-  /** Dice showing 5 or 6. (The Devil to Pay hits on 5+ unless modified; the view shows the faces.) */
-  readonly fivesAndSixes: number;
+  /** Lowest face that scores (The Devil to Pay: 4 unless the operator says otherwise). */
+  readonly hitOn: number;
+  /** Dice showing `hitOn` or more. */
+  readonly hits: number;
   readonly reason?: string;
   readonly unitId?: string;
 }
@@ -323,6 +325,8 @@ export interface DrawCardMessage extends ClientCommon {
 export interface RollDiceMessage extends ClientCommon {
   readonly type: 'roll-dice';
   readonly dice: number;
+  /** Lowest face that scores, 2..6; default 4 (The Devil to Pay, Fire p. 23). */
+  readonly hitOn?: number;
   readonly reason?: string;
   readonly unitId?: string;
 }

@@ -20,7 +20,7 @@ describe('parseClientMessage', () => {
       { type: 'assign-tag', markerId: 42, standId: '19-al-1' },
       { type: 'assign-tag', markerId: 42, standId: null },
       { type: 'draw-card', requestId: 'd' },
-      { type: 'roll-dice', dice: 6, reason: 'fire', unitId: '19-al' },
+      { type: 'roll-dice', dice: 6, hitOn: 5, reason: 'fire', unitId: '19-al' },
       { type: 'set-turn', turn: 2 },
     ];
     for (const m of messages) {
@@ -46,6 +46,7 @@ describe('parseClientMessage', () => {
       { type: 'roll-dice', dice: 0 },
       { type: 'roll-dice', dice: LIMITS.maxDicePerRoll + 1 },
       { type: 'roll-dice', dice: 2.5 },
+      { type: 'roll-dice', dice: 2, hitOn: 7 },
       { type: 'assign-tag', markerId: -1, standId: 'a' },
       { type: 'assign-tag', markerId: 3, standId: '' },
       { type: 'set-unit-status', unitId: 'u', status: { hitsByStand: { s1: 3 } } },

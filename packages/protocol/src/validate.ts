@@ -266,11 +266,12 @@ function readClientMessage(v: unknown): ClientMessage {
       return { type, ...optionalRequestId(o) };
     }
     case 'roll-dice': {
-      const o = obj(v, type, ['type', 'requestId', 'dice', 'reason', 'unitId']);
+      const o = obj(v, type, ['type', 'requestId', 'dice', 'hitOn', 'reason', 'unitId']);
       return {
         type,
         ...optionalRequestId(o),
         dice: int(o.dice, 'dice', 1, LIMITS.maxDicePerRoll),
+        ...(o.hitOn === undefined ? {} : { hitOn: int(o.hitOn, 'hitOn', 2, 6) }),
         ...(o.reason === undefined ? {} : { reason: str(o.reason, 'reason') }),
         ...(o.unitId === undefined ? {} : { unitId: id(o.unitId, 'unitId') }),
       };
