@@ -2,3 +2,4 @@ export * from './model/index.ts';
 export type * from './engine/shapes.ts';
 export type * from './engine/evaluation.ts';
 export type * from './engine/ruleset.ts';
+export * from './geometry/index.ts';

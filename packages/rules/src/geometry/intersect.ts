@@ -1,0 +1,165 @@
+/**
+ * Intersection tests on segments and polygons, inches. Polygons are simple rings of points in either
+ * winding, without a repeated closing point. Touching counts as intersecting.
+ */
+import type { PointIn } from '../model/units.ts';
+
+/** Tolerance for collinearity and touching, inches (a thousandth of an inch is far below tabletop precision). */
+export const EPSILON_IN = 1e-9;
+
+function orient(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): number {
+  return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+}
+
+function onSegment(ax: number, ay: number, bx: number, by: number, px: number, py: number): boolean {
+  return (
+    Math.min(ax, bx) - EPSILON_IN <= px &&
+    px <= Math.max(ax, bx) + EPSILON_IN &&
+    Math.min(ay, by) - EPSILON_IN <= py &&
+    py <= Math.max(ay, by) + EPSILON_IN
+  );
+}
+
+/** True when segments a1–a2 and b1–b2 share at least one point (touching and collinear overlap count). */
+export function segmentsIntersect(a1: PointIn, a2: PointIn, b1: PointIn, b2: PointIn): boolean {
+  const d1 = orient(b1.xIn, b1.yIn, b2.xIn, b2.yIn, a1.xIn, a1.yIn);
+  const d2 = orient(b1.xIn, b1.yIn, b2.xIn, b2.yIn, a2.xIn, a2.yIn);
+  const d3 = orient(a1.xIn, a1.yIn, a2.xIn, a2.yIn, b1.xIn, b1.yIn);
+  const d4 = orient(a1.xIn, a1.yIn, a2.xIn, a2.yIn, b2.xIn, b2.yIn);
+  if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
+  if (d1 === 0 && onSegment(b1.xIn, b1.yIn, b2.xIn, b2.yIn, a1.xIn, a1.yIn)) return true;
+  if (d2 === 0 && onSegment(b1.xIn, b1.yIn, b2.xIn, b2.yIn, a2.xIn, a2.yIn)) return true;
+  if (d3 === 0 && onSegment(a1.xIn, a1.yIn, a2.xIn, a2.yIn, b1.xIn, b1.yIn)) return true;
+  if (d4 === 0 && onSegment(a1.xIn, a1.yIn, a2.xIn, a2.yIn, b2.xIn, b2.yIn)) return true;
+  return false;
+}
+
+/** Where two segments cross: the point and the parameters along each (0..1). */
+export interface SegmentCrossing {
+  readonly point: PointIn;
+  /** Fraction along a1→a2. */
+  readonly tA: number;
+  /** Fraction along b1→b2. */
+  readonly tB: number;
+}
+
+/**
+ * The single crossing point of two segments, or undefined when they miss or are parallel (collinear
+ * overlaps have no single point; use `segmentsIntersect` to detect them).
+ */
+export function segmentIntersection(a1: PointIn, a2: PointIn, b1: PointIn, b2: PointIn): SegmentCrossing | undefined {
+  const rx = a2.xIn - a1.xIn;
+  const ry = a2.yIn - a1.yIn;
+  const sx = b2.xIn - b1.xIn;
+  const sy = b2.yIn - b1.yIn;
+  const denom = rx * sy - ry * sx;
+  if (Math.abs(denom) < 1e-15) return undefined;
+  const qx = b1.xIn - a1.xIn;
+  const qy = b1.yIn - a1.yIn;
+  const tA = (qx * sy - qy * sx) / denom;
+  const tB = (qx * ry - qy * rx) / denom;
+  const e = 1e-12;
+  if (tA < -e || tA > 1 + e || tB < -e || tB > 1 + e) return undefined;
+  return { point: { xIn: a1.xIn + rx * tA, yIn: a1.yIn + ry * tA }, tA, tB };
+}
+
+/** Point in polygon (even-odd rule). Points exactly on the boundary may go either way. */
+export function pointInPolygon(p: PointIn, polygon: readonly PointIn[]): boolean {
+  let inside = false;
+  const n = polygon.length;
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    const a = polygon[i]!;
+    const b = polygon[j]!;
+    if (a.yIn > p.yIn !== b.yIn > p.yIn) {
+      const x = a.xIn + ((p.yIn - a.yIn) * (b.xIn - a.xIn)) / (b.yIn - a.yIn);
+      if (p.xIn < x) inside = !inside;
+    }
+  }
+  return inside;
+}
+
+/**
+ * Fractions (0..1, ascending) along a→b where the segment crosses the polygon's boundary.
+ * Crossings at a shared vertex of two edges may appear twice; callers that need intervals should use
+ * `segmentInsideIntervals`.
+ */
+export function segmentPolygonCrossings(a: PointIn, b: PointIn, polygon: readonly PointIn[]): number[] {
+  const ts: number[] = [];
+  const n = polygon.length;
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    const hit = segmentIntersection(a, b, polygon[j]!, polygon[i]!);
+    if (hit) ts.push(Math.min(1, Math.max(0, hit.tA)));
+  }
+  ts.sort((x, y) => x - y);
+  return ts;
+}
+
+/**
+ * The parts of segment a→b inside the polygon, as [tStart, tEnd] fraction pairs in order. Robust to
+ * crossings through vertices: each piece between consecutive crossings is classified by its midpoint.
+ */
+export function segmentInsideIntervals(a: PointIn, b: PointIn, polygon: readonly PointIn[]): [number, number][] {
+  const ts = segmentPolygonCrossings(a, b, polygon);
+  const cuts = [0, ...ts, 1];
+  const out: [number, number][] = [];
+  for (let k = 0; k + 1 < cuts.length; k++) {
+    const t0 = cuts[k]!;
+    const t1 = cuts[k + 1]!;
+    if (t1 - t0 <= 1e-12) continue;
+    const tm = (t0 + t1) / 2;
+    const mid = { xIn: a.xIn + (b.xIn - a.xIn) * tm, yIn: a.yIn + (b.yIn - a.yIn) * tm };
+    if (!pointInPolygon(mid, polygon)) continue;
+    const last = out[out.length - 1];
+    if (last && Math.abs(last[1] - t0) <= 1e-12) last[1] = t1;
+    else out.push([t0, t1]);
+  }
+  return out;
+}
+
+/**
+ * Length of segment a→b that lies inside the polygon, inches. For rules such as "may not fire through
+ * more than 6\" of woods".
+ */
+export function lengthInsidePolygonIn(a: PointIn, b: PointIn, polygon: readonly PointIn[]): number {
+  const len = Math.hypot(b.xIn - a.xIn, b.yIn - a.yIn);
+  let sum = 0;
+  for (const [t0, t1] of segmentInsideIntervals(a, b, polygon)) sum += t1 - t0;
+  return sum * len;
+}
+
+/** True when the open polyline (e.g. a fence) touches or crosses segment a→b. */
+export function polylineCrossesSegment(polyline: readonly PointIn[], a: PointIn, b: PointIn): boolean {
+  for (let i = 0; i + 1 < polyline.length; i++) {
+    if (segmentsIntersect(polyline[i]!, polyline[i + 1]!, a, b)) return true;
+  }
+  return false;
+}
+
+/** True when two polygons share any area or boundary point (edges cross, touch, or one contains the other). */
+export function polygonsOverlap(p: readonly PointIn[], q: readonly PointIn[]): boolean {
+  if (p.length === 0 || q.length === 0) return false;
+  // Cheap bounding-box reject first: most pairs on a table are far apart.
+  let pminx = Infinity, pminy = Infinity, pmaxx = -Infinity, pmaxy = -Infinity;
+  for (const v of p) {
+    if (v.xIn < pminx) pminx = v.xIn;
+    if (v.xIn > pmaxx) pmaxx = v.xIn;
+    if (v.yIn < pminy) pminy = v.yIn;
+    if (v.yIn > pmaxy) pmaxy = v.yIn;
+  }
+  let qminx = Infinity, qminy = Infinity, qmaxx = -Infinity, qmaxy = -Infinity;
+  for (const v of q) {
+    if (v.xIn < qminx) qminx = v.xIn;
+    if (v.xIn > qmaxx) qmaxx = v.xIn;
+    if (v.yIn < qminy) qminy = v.yIn;
+    if (v.yIn > qmaxy) qmaxy = v.yIn;
+  }
+  if (pmaxx < qminx - EPSILON_IN || qmaxx < pminx - EPSILON_IN || pmaxy < qminy - EPSILON_IN || qmaxy < pminy - EPSILON_IN) {
+    return false;
+  }
+  for (let i = 0, j = p.length - 1; i < p.length; j = i++) {
+    for (let k = 0, l = q.length - 1; k < q.length; l = k++) {
+      if (segmentsIntersect(p[j]!, p[i]!, q[l]!, q[k]!)) return true;
+    }
+  }
+  return pointInPolygon(p[0]!, q) || pointInPolygon(q[0]!, p);
+}

@@ -1,0 +1,201 @@
+/**
+ * What a sight line crosses: area terrain (and how much of it), linear terrain, other stands, and the
+ * ground level at both ends and along the way. Plain data; the rule set decides what blocks sight.
+ */
+import type { PointIn } from '../model/units.ts';
+import type { AreaTerrainKind, LinearTerrainKind, Stand, TableState, Terrain } from '../model/tableState.ts';
+import { standCorners } from './footprint.ts';
+import { pointInPolygon, polygonsOverlap, segmentIntersection, segmentInsideIntervals } from './intersect.ts';
+
+interface Box {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
+
+function boxOf(points: readonly PointIn[]): Box {
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const p of points) {
+    if (p.xIn < minX) minX = p.xIn;
+    if (p.xIn > maxX) maxX = p.xIn;
+    if (p.yIn < minY) minY = p.yIn;
+    if (p.yIn > maxY) maxY = p.yIn;
+  }
+  return { minX, minY, maxX, maxY };
+}
+
+function segBoxMisses(a: PointIn, b: PointIn, box: Box): boolean {
+  return (
+    Math.max(a.xIn, b.xIn) < box.minX ||
+    Math.min(a.xIn, b.xIn) > box.maxX ||
+    Math.max(a.yIn, b.yIn) < box.minY ||
+    Math.min(a.yIn, b.yIn) > box.maxY
+  );
+}
+
+/** A stand prepared for sight tests: its footprint and bounding box computed once. */
+export interface SightStand {
+  readonly id: string;
+  readonly unitId: string;
+  readonly corners: readonly PointIn[];
+  readonly box: Box;
+}
+
+/**
+ * Terrain and stands prepared once per table state so that many sight lines are cheap
+ * (footprints and bounding boxes are computed here, not per line).
+ */
+export interface SightScene {
+  readonly terrain: Terrain;
+  readonly stands: readonly SightStand[];
+  readonly areaBoxes: readonly Box[];
+  readonly linearBoxes: readonly Box[];
+  readonly elevationBoxes: readonly Box[];
+}
+
+/** Prepare a table state (or just terrain and stands) for `lineOfSight`. */
+export function buildSightScene(state: Pick<TableState, 'terrain' | 'stands'>): SightScene {
+  return {
+    terrain: state.terrain,
+    stands: state.stands.map((s: Stand) => {
+      const corners = standCorners(s);
+      return { id: s.id, unitId: s.unitId, corners, box: boxOf(corners) };
+    }),
+    areaBoxes: state.terrain.areas.map((a) => boxOf(a.vertices)),
+    linearBoxes: state.terrain.linear.map((l) => boxOf(l.points)),
+    elevationBoxes: state.terrain.elevations.map((e) => boxOf(e.vertices)),
+  };
+}
+
+export interface AreaCrossing {
+  readonly id: string;
+  readonly kind: AreaTerrainKind;
+  /** Length of the sight line inside this area, inches. */
+  readonly lengthInsideIn: number;
+  readonly fromInside: boolean;
+  readonly toInside: boolean;
+}
+
+export interface LinearCrossing {
+  readonly id: string;
+  readonly kind: LinearTerrainKind;
+  /** Where the sight line crosses it, nearest `from` first. */
+  readonly points: readonly PointIn[];
+  /** Distance from `from` to the first crossing, inches (e.g. "within 1\" of the fence"). */
+  readonly firstAtIn: number;
+}
+
+export interface StandCrossing {
+  readonly standId: string;
+  readonly unitId: string;
+  /** Distance along the line from `from` where it first meets the stand, inches. */
+  readonly atIn: number;
+}
+
+export interface ElevationProfile {
+  /** Ground level at `from` (0 = table, 1 = hill...). */
+  readonly fromLevel: number;
+  readonly toLevel: number;
+  /** Highest level the line passes over strictly between the ends (excluding the end points). */
+  readonly maxLevelBetween: number;
+  /** Elevations the line enters or crosses, with the length inside each, inches. */
+  readonly crossed: readonly { readonly id: string; readonly level: number; readonly lengthInsideIn: number }[];
+}
+
+export interface SightReport {
+  readonly lengthIn: number;
+  readonly areas: readonly AreaCrossing[];
+  readonly linear: readonly LinearCrossing[];
+  /** Stands the line touches, nearest first, excluding those of `ignoreUnitIds` / `ignoreStandIds`. */
+  readonly stands: readonly StandCrossing[];
+  readonly elevation: ElevationProfile;
+}
+
+export interface SightOptions {
+  /** Units whose stands are not reported (typically the firer and the target). */
+  readonly ignoreUnitIds?: readonly string[];
+  readonly ignoreStandIds?: readonly string[];
+}
+
+/** Ground level at a point: the highest level among elevations containing it, 0 outside all. */
+export function elevationLevelAt(point: PointIn, terrain: Pick<Terrain, 'elevations'>): number {
+  let level = 0;
+  for (const e of terrain.elevations) {
+    if (e.level > level && pointInPolygon(point, e.vertices)) level = e.level;
+  }
+  return level;
+}
+
+/** List everything the sight line `from` → `to` crosses. */
+export function lineOfSight(scene: SightScene, from: PointIn, to: PointIn, options: SightOptions = {}): SightReport {
+  const lengthIn = Math.hypot(to.xIn - from.xIn, to.yIn - from.yIn);
+  const areas: AreaCrossing[] = [];
+  scene.terrain.areas.forEach((area, i) => {
+    if (segBoxMisses(from, to, scene.areaBoxes[i]!)) return;
+    let inside = 0;
+    for (const [t0, t1] of segmentInsideIntervals(from, to, area.vertices)) inside += t1 - t0;
+    const fromInside = pointInPolygon(from, area.vertices);
+    const toInside = pointInPolygon(to, area.vertices);
+    if (inside > 0 || fromInside || toInside) {
+      areas.push({ id: area.id, kind: area.kind, lengthInsideIn: inside * lengthIn, fromInside, toInside });
+    }
+  });
+
+  const linear: LinearCrossing[] = [];
+  scene.terrain.linear.forEach((line, i) => {
+    if (segBoxMisses(from, to, scene.linearBoxes[i]!)) return;
+    const hits: { t: number; p: PointIn }[] = [];
+    for (let k = 0; k + 1 < line.points.length; k++) {
+      const hit = segmentIntersection(from, to, line.points[k]!, line.points[k + 1]!);
+      // A crossing at a shared polyline vertex shows up on both segments; keep one.
+      if (hit && !hits.some((h) => Math.abs(h.t - hit.tA) < 1e-9)) hits.push({ t: hit.tA, p: hit.point });
+    }
+    if (hits.length === 0) return;
+    hits.sort((a, b) => a.t - b.t);
+    linear.push({ id: line.id, kind: line.kind, points: hits.map((h) => h.p), firstAtIn: hits[0]!.t * lengthIn });
+  });
+
+  const ignoreUnits = options.ignoreUnitIds ?? [];
+  const ignoreStands = options.ignoreStandIds ?? [];
+  const stands: StandCrossing[] = [];
+  const seg = [from, to];
+  for (const s of scene.stands) {
+    if (segBoxMisses(from, to, s.box)) continue;
+    if (ignoreUnits.includes(s.unitId) || ignoreStands.includes(s.id)) continue;
+    if (!polygonsOverlap(seg, s.corners)) continue;
+    let atIn: number;
+    if (pointInPolygon(from, s.corners)) atIn = 0;
+    else {
+      let t = 1;
+      for (let i = 0, j = s.corners.length - 1; i < s.corners.length; j = i++) {
+        const hit = segmentIntersection(from, to, s.corners[j]!, s.corners[i]!);
+        if (hit && hit.tA < t) t = hit.tA;
+      }
+      atIn = t * lengthIn;
+    }
+    stands.push({ standId: s.id, unitId: s.unitId, atIn });
+  }
+  stands.sort((a, b) => a.atIn - b.atIn);
+
+  const fromLevel = elevationLevelAt(from, scene.terrain);
+  const toLevel = elevationLevelAt(to, scene.terrain);
+  let maxLevelBetween = 0;
+  const crossed: { id: string; level: number; lengthInsideIn: number }[] = [];
+  scene.terrain.elevations.forEach((e, i) => {
+    if (segBoxMisses(from, to, scene.elevationBoxes[i]!)) return;
+    const intervals = segmentInsideIntervals(from, to, e.vertices);
+    let inside = 0;
+    let strictlyBetween = false;
+    for (const [t0, t1] of intervals) {
+      inside += t1 - t0;
+      // Inside somewhere other than just at an end point counts as "between".
+      if (t1 - t0 > 1e-9 && (t0 > 1e-9 || t1 < 1 - 1e-9)) strictlyBetween = true;
+    }
+    if (inside <= 0) return;
+    crossed.push({ id: e.id, level: e.level, lengthInsideIn: inside * lengthIn });
+    if (strictlyBetween && e.level > maxLevelBetween) maxLevelBetween = e.level;
+  });
+
+  return { lengthIn, areas, linear, stands, elevation: { fromLevel, toLevel, maxLevelBetween, crossed } };
+}

@@ -1,0 +1,153 @@
+/**
+ * Wedges (arcs of fire, charge arcs) as generic primitives. A wedge is bounded by two rays: the left ray
+ * and the right ray, as seen looking out of the wedge. Either both rays start at one apex (a classic arc,
+ * any opening up to 360°), or they start at two points (e.g. a stand's two front corners) and the wedge is
+ * the region ahead of the base segment between them, between the rays (opening < 180° in total).
+ * Rule sets decide which wedge their arc is; this module only answers "is it inside".
+ */
+import type { PointIn } from '../model/units.ts';
+import { normalizeDeg } from './angles.ts';
+import { standCorners, type StandShape } from './footprint.ts';
+import { pointInPolygon, segmentsIntersect } from './intersect.ts';
+
+/** A wedge bounded by a left and a right ray (as seen looking out of it). */
+export interface Wedge {
+  readonly leftOrigin: PointIn;
+  /** Direction of the left ray, degrees CCW from +x. */
+  readonly leftDirDeg: number;
+  readonly rightOrigin: PointIn;
+  readonly rightDirDeg: number;
+}
+
+/** Length used for "infinite" rays, inches: far beyond any table. */
+const RAY_LENGTH_IN = 10_000;
+const EPS = 1e-9;
+
+/**
+ * True when `point` lies in the arc at `apex` swept counter-clockwise from `rightDirDeg` to `leftDirDeg`
+ * (boundaries included). The apex itself is inside.
+ * @example pointInWedge({xIn:0,yIn:0}, 45, -45, {xIn:5,yIn:1}) // true: a 90° arc facing +x
+ */
+export function pointInWedge(apex: PointIn, leftDirDeg: number, rightDirDeg: number, point: PointIn): boolean {
+  const dx = point.xIn - apex.xIn;
+  const dy = point.yIn - apex.yIn;
+  if (Math.abs(dx) < EPS && Math.abs(dy) < EPS) return true;
+  const sweep = normalizeDeg(leftDirDeg - rightDirDeg);
+  const a = normalizeDeg((Math.atan2(dy, dx) * 180) / Math.PI - rightDirDeg);
+  // A tiny angular tolerance keeps points exactly on a boundary ray inside despite rounding.
+  return a <= sweep + 1e-9 || a >= 360 - 1e-9;
+}
+
+/** A wedge whose two rays leave one apex. */
+export function wedgeFromApex(apex: PointIn, leftDirDeg: number, rightDirDeg: number): Wedge {
+  return { leftOrigin: apex, leftDirDeg, rightOrigin: apex, rightDirDeg };
+}
+
+function isApexWedge(w: Wedge): boolean {
+  return Math.abs(w.leftOrigin.xIn - w.rightOrigin.xIn) < EPS && Math.abs(w.leftOrigin.yIn - w.rightOrigin.yIn) < EPS;
+}
+
+/** True when `point` is inside the wedge (boundaries included). */
+export function pointInWedgeShape(wedge: Wedge, point: PointIn): boolean {
+  if (isApexWedge(wedge)) return pointInWedge(wedge.leftOrigin, wedge.leftDirDeg, wedge.rightDirDeg, point);
+  const lr = (wedge.leftDirDeg * Math.PI) / 180;
+  const rr = (wedge.rightDirDeg * Math.PI) / 180;
+  const L = wedge.leftOrigin;
+  const R = wedge.rightOrigin;
+  // Clockwise of (right of) the left ray.
+  const cl = Math.cos(lr) * (point.yIn - L.yIn) - Math.sin(lr) * (point.xIn - L.xIn);
+  if (cl > EPS) return false;
+  // Counter-clockwise of (left of) the right ray.
+  const cr = Math.cos(rr) * (point.yIn - R.yIn) - Math.sin(rr) * (point.xIn - R.xIn);
+  if (cr < -EPS) return false;
+  // Ahead of the base segment, i.e. on the side the rays point to: right-to-left base turned clockwise.
+  const bx = L.xIn - R.xIn;
+  const by = L.yIn - R.yIn;
+  const cb = bx * (point.yIn - R.yIn) - by * (point.xIn - R.xIn);
+  return cb <= EPS;
+}
+
+/**
+ * The wedge as a polygon with rays cut at `rangeIn` from their origins (for drawing and for overlap tests).
+ * Apex wedges get an arc of `segments` chords; two-ray wedges are a quadrilateral.
+ */
+export function wedgePolygon(wedge: Wedge, rangeIn: number, segments = 16): PointIn[] {
+  if (isApexWedge(wedge)) {
+    const a = wedge.leftOrigin;
+    const sweep = normalizeDeg(wedge.leftDirDeg - wedge.rightDirDeg);
+    const out: PointIn[] = [a];
+    const n = Math.max(1, Math.ceil((segments * sweep) / 90));
+    for (let i = 0; i <= n; i++) {
+      const d = ((wedge.rightDirDeg + (sweep * i) / n) * Math.PI) / 180;
+      out.push({ xIn: a.xIn + Math.cos(d) * rangeIn, yIn: a.yIn + Math.sin(d) * rangeIn });
+    }
+    return out;
+  }
+  const lr = (wedge.leftDirDeg * Math.PI) / 180;
+  const rr = (wedge.rightDirDeg * Math.PI) / 180;
+  return [
+    wedge.leftOrigin,
+    { xIn: wedge.leftOrigin.xIn + Math.cos(lr) * rangeIn, yIn: wedge.leftOrigin.yIn + Math.sin(lr) * rangeIn },
+    { xIn: wedge.rightOrigin.xIn + Math.cos(rr) * rangeIn, yIn: wedge.rightOrigin.yIn + Math.sin(rr) * rangeIn },
+    wedge.rightOrigin,
+  ];
+}
+
+function wedgeBoundary(wedge: Wedge): [PointIn, PointIn][] {
+  const lr = (wedge.leftDirDeg * Math.PI) / 180;
+  const rr = (wedge.rightDirDeg * Math.PI) / 180;
+  const L = wedge.leftOrigin;
+  const R = wedge.rightOrigin;
+  const segs: [PointIn, PointIn][] = [
+    [L, { xIn: L.xIn + Math.cos(lr) * RAY_LENGTH_IN, yIn: L.yIn + Math.sin(lr) * RAY_LENGTH_IN }],
+    [R, { xIn: R.xIn + Math.cos(rr) * RAY_LENGTH_IN, yIn: R.yIn + Math.sin(rr) * RAY_LENGTH_IN }],
+  ];
+  if (!isApexWedge(wedge)) segs.push([L, R]);
+  return segs;
+}
+
+/** True when any part of the polygon (area or boundary) lies inside the wedge. */
+export function polygonOverlapsWedge(wedge: Wedge, polygon: readonly PointIn[]): boolean {
+  for (const v of polygon) if (pointInWedgeShape(wedge, v)) return true;
+  // No vertex inside: the polygon may still straddle the wedge, crossing its boundary rays.
+  for (const [a, b] of wedgeBoundary(wedge)) {
+    for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+      if (segmentsIntersect(a, b, polygon[j]!, polygon[i]!)) return true;
+    }
+  }
+  // Or the polygon may contain the wedge's origin (a stand standing on the apex).
+  return pointInPolygon(wedge.leftOrigin, polygon);
+}
+
+/**
+ * True when the whole polygon lies inside the wedge. Exact for wedges of at most 180° (convex);
+ * for wider apex wedges it checks the vertices only.
+ */
+export function polygonInsideWedge(wedge: Wedge, polygon: readonly PointIn[]): boolean {
+  for (const v of polygon) if (!pointInWedgeShape(wedge, v)) return false;
+  return polygon.length > 0;
+}
+
+/**
+ * A stand's corner-to-corner arc: rays from the front corners continuing the base diagonals
+ * (rear-right → front-left, rear-left → front-right). Many rulebooks use this as the fire arc; the rule
+ * set decides whether it applies.
+ */
+export function standDiagonalWedge(stand: StandShape): Wedge {
+  const [fl, fr, rr, rl] = standCorners(stand);
+  return {
+    leftOrigin: fl,
+    leftDirDeg: normalizeDeg((Math.atan2(fl.yIn - rr.yIn, fl.xIn - rr.xIn) * 180) / Math.PI),
+    rightOrigin: fr,
+    rightDirDeg: normalizeDeg((Math.atan2(fr.yIn - rl.yIn, fr.xIn - rl.xIn) * 180) / Math.PI),
+  };
+}
+
+/**
+ * A stand's straight-ahead corridor: rays from the front corners parallel to its heading (the region
+ * directly in front of the base).
+ */
+export function standFrontCorridor(stand: StandShape): Wedge {
+  const [fl, fr] = standCorners(stand);
+  return { leftOrigin: fl, leftDirDeg: stand.pose.headingDeg, rightOrigin: fr, rightDirDeg: stand.pose.headingDeg };
+}
