@@ -3,7 +3,8 @@
  * frame (u to the unit's right, v forward, inches) and turned onto the table. Test-only; not exported by
  * the package.
  */
-import type { Arm, Quality, Stand, StandRole, Unit, UnitStatus } from '../../model/tableState.ts';
+import { TABLE_STATE_VERSION } from '../../model/tableState.ts';
+import type { Arm, Quality, Stand, StandRole, TableState, Unit, UnitStatus } from '../../model/tableState.ts';
 import { headingToVector, normalizeDeg } from '../../geometry/angles.ts';
 
 /** DTP basing (Armies, Basing): infantry 1.5" square, cavalry 2" square, artillery 1.5" x 3". */
@@ -111,4 +112,26 @@ export function unitOf(spec: UnitSpec, stands: readonly Stand[]): Unit {
     ...(spec.status ? { status: spec.status } : {}),
     ...(spec.horseArtillery ? { horseArtillery: true } : {}),
   };
+}
+
+/** A table state from units with their stands and optional terrain (48" x 72" table). */
+export function stateOf(
+  parts: readonly { readonly unit: Unit; readonly stands: readonly Stand[] }[],
+  terrain: Partial<TableState['terrain']> = {},
+  commanders: TableState['commanders'] = [],
+): TableState {
+  return {
+    version: TABLE_STATE_VERSION,
+    table: { widthIn: 72, depthIn: 48 },
+    stands: parts.flatMap((p) => p.stands),
+    units: parts.map((p) => p.unit),
+    commanders,
+    terrain: { areas: terrain.areas ?? [], linear: terrain.linear ?? [], roads: terrain.roads ?? [], elevations: terrain.elevations ?? [] },
+  };
+}
+
+/** Place stands and wrap them in a unit in one go. */
+export function unitAt(spec: UnitSpec, p: Omit<Placement, 'unitId'>, locals: readonly LocalStand[]): { unit: Unit; stands: Stand[] } {
+  const stands = placeStands({ ...p, unitId: spec.id }, locals);
+  return { unit: unitOf(spec, stands), stands };
 }

@@ -1,0 +1,322 @@
+/**
+ * The Devil to Pay (2018), CHARGE: which enemies a unit may charge, what disorders the charge, and the melee
+ * dice on both sides (formation, general and universal modifiers).
+ */
+import type { ChargeRefusal, ChargeTargetOption, DiceBreakdown, DiceModifier } from '../../engine/evaluation.ts';
+import type { Shape } from '../../engine/shapes.ts';
+import type { Formation, Unit } from '../../model/tableState.ts';
+import type { PointIn } from '../../model/units.ts';
+import { headingToVector, normalizeDeg, vectorToHeadingDeg } from '../../geometry/angles.ts';
+import { standFrontCenter } from '../../geometry/footprint.ts';
+import { pointToPolygonDistanceIn } from '../../geometry/distance.ts';
+import { pointInPolygon, polylineCrossesSegment, segmentIntersection, segmentPolygonCrossings } from '../../geometry/intersect.ts';
+import { boxGapIn, type DtpContext, type UnitInfo } from './context.ts';
+import type { DtpFormationReading } from './formation.ts';
+import { closestPointInArc } from './arcGeometry.ts';
+import { universalModifiers } from './universalModifiers.ts';
+import {
+  ATTACKING_HIGHER_GROUND_DICE,
+  ATTACKING_OBSTACLE_DICE,
+  CHARGE_ARC_HALF_DEG,
+  CHARGE_ORDER_DICE,
+  CHARGE_REACH_IN,
+  DEFENSIVE_OBSTACLES,
+  ENEMY_FLANKED_DICE,
+  MELEE_FORMATION_SOURCE,
+  MELEE_GENERAL_SOURCE,
+  MOUNTED_MELEE_DICE,
+  PRONE_MELEE_DICE,
+  REINFORCE_REACH_IN,
+  meleeFormationDice,
+} from './meleeTables.ts';
+import { DISORDERS_CHARGE_AREA, DISORDERS_CHARGE_LINEAR } from './movementTables.ts';
+
+/** One unit's part in a melee: everything its dice depend on. */
+export interface MeleeParticipant {
+  readonly unitId: string;
+  readonly name: string;
+  readonly formation: Formation;
+  readonly isArtillery: boolean;
+  /** Stands without hits that fight (Charge: Eligible Stands). */
+  readonly eligibleStands: number;
+  readonly mounted: boolean;
+  readonly prone: boolean;
+  readonly quality: Unit['quality'];
+  readonly commanderAttached: boolean;
+  /** Attacker only: command stand fully behind the enemy's front line trace before the charge. */
+  readonly enemyFlanked?: boolean;
+  /** Attacker only: the defender holds a fence, wall, hasty works or entrenchment across the path. */
+  readonly attackingObstacle?: string;
+  /** Attacker only: the defender stands on higher ground. */
+  readonly attackingHigherGround?: boolean;
+}
+
+/** Per-unit melee modifiers (formation, general, universal), not counting the once-only charge order. */
+export function meleeUnitModifiers(p: MeleeParticipant): DiceModifier[] {
+  const mods: DiceModifier[] = [];
+  const who = p.name;
+  const formationDice = meleeFormationDice(p.formation, p.isArtillery);
+  if (formationDice !== 0) {
+    const label = p.formation === 'disordered' && p.isArtillery ? 'disordered artillery' : p.formation;
+    mods.push({ label: `${who}: ${label}`, dice: formationDice, source: p.formation === 'disordered' && p.isArtillery ? 'The Devil to Pay (2018), Armies, Artillery: Disordered Artillery' : MELEE_FORMATION_SOURCE });
+  }
+  if (p.mounted) mods.push({ label: `${who}: mounted`, dice: MOUNTED_MELEE_DICE, source: MELEE_GENERAL_SOURCE });
+  if (p.enemyFlanked) mods.push({ label: `${who}: enemy flanked`, dice: ENEMY_FLANKED_DICE, source: MELEE_GENERAL_SOURCE });
+  if (p.prone) mods.push({ label: `${who}: prone`, dice: PRONE_MELEE_DICE, source: `${MELEE_GENERAL_SOURCE}; Optional Rules: Going Prone` });
+  if (p.attackingObstacle) mods.push({ label: `${who}: attacking ${p.attackingObstacle}`, dice: ATTACKING_OBSTACLE_DICE, source: MELEE_GENERAL_SOURCE });
+  if (p.attackingHigherGround) mods.push({ label: `${who}: attacking higher ground`, dice: ATTACKING_HIGHER_GROUND_DICE, source: MELEE_GENERAL_SOURCE });
+  for (const m of universalModifiers({ quality: p.quality }, p.commanderAttached)) mods.push({ ...m, label: `${who}: ${m.label}` });
+  return mods;
+}
+
+/**
+ * Dice for one side of a melee: one die per eligible stand of every unit on that side, each unit's own
+ * modifiers, and the charge order +1 once for the attacking side when the charge used an order (not when an
+ * attached commander leads it). Never fewer than 0 dice.
+ *
+ * @example meleeDice([attackerA, attackerB], { chargeOrder: true }).dice
+ */
+export function meleeDice(side: readonly MeleeParticipant[], opts: { readonly chargeOrder: boolean }): DiceBreakdown {
+  let baseDice = 0;
+  const modifiers: DiceModifier[] = [];
+  for (const p of side) {
+    baseDice += p.eligibleStands;
+    modifiers.push(...meleeUnitModifiers(p));
+  }
+  if (opts.chargeOrder && side.length > 0) {
+    // General Modifiers note: "the Charge Order modifier is only applied once (regardless of the number of units engaged)".
+    modifiers.push({ label: 'Charge order', dice: CHARGE_ORDER_DICE, source: MELEE_GENERAL_SOURCE });
+  }
+  const raw = baseDice + modifiers.reduce((acc, m) => acc + m.dice, 0);
+  const limits: DiceModifier[] = raw < 0 ? [{ label: 'No fewer than 0 dice', dice: -raw, source: 'dice cannot be negative' }] : [];
+  return { baseDice, modifiers, dice: Math.max(0, raw), limits };
+}
+
+/** Stands that fight in a melee: on the table, no hit, not limbers or horse holders (Charge: Eligible Stands). */
+export function eligibleMeleeStandIds(ctx: DtpContext, info: UnitInfo): string[] {
+  const f = ctx.formationOf(info.unit.id);
+  return info.stands
+    .filter((s) => s.hits === 0 && s.stand.role !== 'limber' && s.stand.role !== 'commander' && !(f.dismounted && s.stand.role === 'mounted'))
+    .map((s) => s.stand.id);
+}
+
+/** A unit's front centre and facing: mean of its front-rank stands' front-edge midpoints. */
+export function unitFrontCenter(ctx: DtpContext, info: UnitInfo): { center: PointIn; headingDeg: number; frontLeft: PointIn; frontRight: PointIn } {
+  const f = ctx.formationOf(info.unit.id);
+  const front = f.frontRankStandIds.map((id) => ctx.stands.get(id)).filter((s) => s !== undefined);
+  const stands = front.length > 0 ? front : info.stands;
+  let x = 0;
+  let y = 0;
+  for (const s of stands) {
+    const c = standFrontCenter(s.stand);
+    x += c.xIn;
+    y += c.yIn;
+  }
+  const center = { xIn: x / stands.length, yIn: y / stands.length };
+  // Front corners: the extreme front-left/front-right corners across the front rank, along the facing's right vector.
+  const v = headingToVector(f.headingDeg);
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const s of stands) {
+    for (const c of [s.corners[0], s.corners[1]]) {
+      const u = (c.xIn - center.xIn) * v.y - (c.yIn - center.yIn) * v.x;
+      lo = Math.min(lo, u);
+      hi = Math.max(hi, u);
+    }
+  }
+  const at = (u: number): PointIn => ({ xIn: center.xIn + u * v.y, yIn: center.yIn - u * v.x });
+  return { center, headingDeg: f.headingDeg, frontLeft: at(lo), frontRight: at(hi) };
+}
+
+/** Enemy Flanked (General Modifiers): the attacker's command stand lies fully behind the target's front line trace. */
+export function isEnemyFlanked(ctx: DtpContext, attacker: UnitInfo, target: UnitInfo): boolean {
+  const cmd = attacker.command;
+  if (!cmd) return false;
+  const front = unitFrontCenter(ctx, target);
+  const v = headingToVector(front.headingDeg);
+  return cmd.corners.every((c) => (c.xIn - front.center.xIn) * v.x + (c.yIn - front.center.yIn) * v.y < 0);
+}
+
+/** How close to the defender an obstacle must be for it to be "held" (house reading: within 2"). */
+const OBSTACLE_HELD_IN = 2;
+
+function participant(ctx: DtpContext, info: UnitInfo, reading: DtpFormationReading, extra: Partial<MeleeParticipant> = {}): MeleeParticipant {
+  return {
+    unitId: info.unit.id,
+    name: info.unit.name,
+    formation: reading.formation,
+    isArtillery: info.unit.arm === 'artillery',
+    eligibleStands: eligibleMeleeStandIds(ctx, info).length,
+    mounted: reading.mounted,
+    prone: info.unit.status?.prone === true,
+    quality: info.unit.quality,
+    commanderAttached: info.attachedCommanderId !== undefined,
+    ...extra,
+  };
+}
+
+/** The melee participant for a unit as it stands now (defender side, or a reinforcement). */
+export function meleeParticipantOf(ctx: DtpContext, unitId: string): MeleeParticipant {
+  const info = ctx.units.get(unitId);
+  if (!info) throw new Error(`meleeParticipantOf: no unit '${unitId}' in the table state`);
+  return participant(ctx, info, ctx.formationOf(unitId));
+}
+
+export interface ChargeOptionsParams {
+  /** The charge uses an order (+1 Die); false when an attached commander leads it (no bonus). Default true. */
+  readonly chargeOrder?: boolean;
+  /** Also report enemies in arc out to this distance as 'charge/target-out-of-reach', inches. Default 12. */
+  readonly reportOutOfReachWithinIn?: number;
+}
+
+export interface ChargeOptionsResult {
+  readonly charge: readonly (ChargeTargetOption | ChargeRefusal)[];
+  readonly shapes: readonly Shape[];
+}
+
+function segmentTouchesPolygon(a: PointIn, b: PointIn, polygon: readonly PointIn[]): boolean {
+  return segmentPolygonCrossings(a, b, polygon).length > 0 || pointInPolygon(a, polygon) || pointInPolygon(b, polygon);
+}
+
+/**
+ * Charge options for one unit: every enemy within 6" of its front centre and within 45° of it may be
+ * charged (terrain does not shorten the 6"); enemies nearer than 6" but outside the arc, and enemies in the
+ * arc out to `reportOutOfReachWithinIn`, come back as refusals. Each target carries the attacker's and the
+ * defender's melee dice (defender not reinforced), what disorders the charge, and the flank bonus.
+ *
+ * @param ctx the per-state context
+ * @param unitId the charging unit
+ * @returns charge options and refusals, plus shapes on the 'charge' layer
+ */
+export function chargeOptions(ctx: DtpContext, unitId: string, params: ChargeOptionsParams = {}): ChargeOptionsResult {
+  const info = ctx.units.get(unitId);
+  if (!info) throw new Error(`chargeOptions: no unit '${unitId}' in the table state`);
+  if (info.stands.length === 0) return { charge: [], shapes: [] };
+  const reading = ctx.formationOf(unitId);
+  const reportIn = params.reportOutOfReachWithinIn ?? 12;
+  const chargeOrder = params.chargeOrder ?? true;
+  const front = unitFrontCenter(ctx, info);
+  const side = info.unit.side;
+  const charge: (ChargeTargetOption | ChargeRefusal)[] = [];
+  const shapes: Shape[] = [
+    {
+      id: `${unitId}/charge/arc`,
+      kind: 'sector',
+      layer: 'charge',
+      style: 'charge',
+      unitId,
+      side,
+      center: front.center,
+      radiusIn: CHARGE_REACH_IN,
+      startDeg: normalizeDeg(front.headingDeg - CHARGE_ARC_HALF_DEG),
+      endDeg: normalizeDeg(front.headingDeg + CHARGE_ARC_HALF_DEG),
+    },
+  ];
+  const prone = info.unit.status?.prone === true;
+
+  for (const enemy of ctx.enemiesOf(unitId)) {
+    if (enemy.stands.length === 0) continue;
+    if (boxGapIn(info.box, enemy.box) > reportIn + 1) continue;
+    let nearestIn = Number.POSITIVE_INFINITY;
+    let inArc: PointIn | undefined;
+    let inArcIn = Number.POSITIVE_INFINITY;
+    for (const s of enemy.stands) {
+      nearestIn = Math.min(nearestIn, pointToPolygonDistanceIn(front.center, s.corners));
+      const p = closestPointInArc(front.center, front.headingDeg, CHARGE_ARC_HALF_DEG, s.corners);
+      if (p) {
+        const d = Math.hypot(p.xIn - front.center.xIn, p.yIn - front.center.yIn);
+        if (d < inArcIn) {
+          inArcIn = d;
+          inArc = p;
+        }
+      }
+    }
+    const targetUnitId = enemy.unit.id;
+    if (!inArc || inArcIn > CHARGE_REACH_IN) {
+      if (nearestIn <= CHARGE_REACH_IN && !(inArc && inArcIn <= CHARGE_REACH_IN)) {
+        charge.push({ ok: false, targetUnitId, reason: 'charge/target-out-of-arc', detail: `Target is ${nearestIn.toFixed(1)}" away but not within 45° of the front centre (Charge: Charge Move)` });
+      } else if (inArc && inArcIn <= reportIn) {
+        charge.push({ ok: false, targetUnitId, reason: 'charge/target-out-of-reach', detail: `Target is ${inArcIn.toFixed(1)}" from the front centre; a charge reaches 6" (Charge: Charge Move)` });
+      }
+      continue;
+    }
+    if (prone) {
+      // Movement table: Prone N/A; standing up needs a RALLY order (Formation Change notes).
+      charge.push({ ok: false, targetUnitId, reason: 'charge/prone', detail: 'Prone units cannot move or charge; stand up on a RALLY order first (Optional Rules: Going Prone)' });
+      continue;
+    }
+    const target = inArc;
+    // The charge path: the front edge carried to the target, sampled at the centre and both ends.
+    const dx = target.xIn - front.center.xIn;
+    const dy = target.yIn - front.center.yIn;
+    const paths: [PointIn, PointIn][] = [
+      [front.center, target],
+      [front.frontLeft, { xIn: front.frontLeft.xIn + dx, yIn: front.frontLeft.yIn + dy }],
+      [front.frontRight, { xIn: front.frontRight.xIn + dx, yIn: front.frontRight.yIn + dy }],
+    ];
+    const disorderedBy: string[] = [];
+    let attackingObstacle: string | undefined;
+    for (const line of ctx.state.terrain.linear) {
+      const crosses = paths.some(([a, b]) => polylineCrossesSegment(line.points, a, b));
+      if (!crosses) continue;
+      // Terrain tables: "* Disorders charging units" (abatis, chevaux-de-frise).
+      if (DISORDERS_CHARGE_LINEAR.has(line.kind)) disorderedBy.push(`${line.kind} '${line.id}'`);
+      if (DEFENSIVE_OBSTACLES.has(line.kind) && attackingObstacle === undefined) {
+        // The defender holds the obstacle when it crosses the centre path close to the target.
+        for (let i = 0; i + 1 < line.points.length; i++) {
+          const hit = segmentIntersection(front.center, target, line.points[i]!, line.points[i + 1]!);
+          if (hit && enemy.stands.some((s) => pointToPolygonDistanceIn(hit.point, s.corners) <= OBSTACLE_HELD_IN)) {
+            attackingObstacle = line.kind.replace('-', ' ');
+            break;
+          }
+        }
+      }
+    }
+    for (const area of ctx.state.terrain.areas) {
+      // Terrain tables: "* Disorders charging units" (thicket, city).
+      if (DISORDERS_CHARGE_AREA.has(area.kind) && paths.some(([a, b]) => segmentTouchesPolygon(a, b, area.vertices))) {
+        disorderedBy.push(`${area.kind} '${area.id}'`);
+      }
+    }
+    // Charge: Charge Move: friendly units in the path disorder the charging regiment.
+    for (const friend of ctx.unitsBySide.get(side) ?? []) {
+      if (friend === info || friend.stands.length === 0) continue;
+      if (boxGapIn(friend.box, info.box) > CHARGE_REACH_IN + 1) continue;
+      if (friend.stands.some((s) => paths.some(([a, b]) => segmentTouchesPolygon(a, b, s.corners)))) {
+        disorderedBy.push(`friendly unit '${friend.unit.id}'`);
+      }
+    }
+    const enemyFlanked = isEnemyFlanked(ctx, info, enemy);
+    const higher = ctx.elevationOf(enemy.unit.id) > ctx.elevationOf(unitId);
+    const attacker = meleeDice(
+      [participant(ctx, info, reading, { enemyFlanked, ...(attackingObstacle ? { attackingObstacle } : {}), attackingHigherGround: higher })],
+      { chargeOrder },
+    );
+    const defender = meleeDice([meleeParticipantOf(ctx, enemy.unit.id)], { chargeOrder: false });
+    charge.push({ ok: true, targetUnitId, distanceIn: Math.round(inArcIn * 100) / 100, attacker, defender, disorderedBy, enemyFlanked });
+    shapes.push({ id: `${unitId}/charge/${targetUnitId}`, kind: 'polyline', layer: 'charge', style: 'charge', unitId, side, points: [front.center, target], arrow: true });
+  }
+  return { charge, shapes };
+}
+
+/**
+ * Reinforce a Defense: a unit may reinforce when the charging enemy is within 6" and 45° of its front centre.
+ *
+ * @returns true when `reinforcerId` may reinforce against `attackerId`
+ */
+export function canReinforce(ctx: DtpContext, reinforcerId: string, attackerId: string): boolean {
+  const info = ctx.units.get(reinforcerId);
+  const attacker = ctx.units.get(attackerId);
+  if (!info || !attacker) throw new Error(`canReinforce: unknown unit '${info ? attackerId : reinforcerId}'`);
+  if (info.stands.length === 0 || attacker.stands.length === 0) return false;
+  const front = unitFrontCenter(ctx, info);
+  return attacker.stands.some((s) => {
+    const p = closestPointInArc(front.center, front.headingDeg, CHARGE_ARC_HALF_DEG, s.corners);
+    return p !== undefined && Math.hypot(p.xIn - front.center.xIn, p.yIn - front.center.yIn) <= REINFORCE_REACH_IN;
+  });
+}
+
+/** Facing from a point toward another, degrees; exported for skedaddle's "facing the enemy". */
+export function facingToward(from: PointIn, to: PointIn): number {
+  return vectorToHeadingDeg(to.xIn - from.xIn, to.yIn - from.yIn);
+}
