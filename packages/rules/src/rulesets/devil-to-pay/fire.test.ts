@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import type { FireRefusal, FireTargetOption } from '../../engine/evaluation.ts';
+import type { TableState } from '../../model/tableState.ts';
+import { buildContext } from './context.ts';
+import { buildFireScene, evaluateFire, fireAtTarget } from './fire.ts';
+import { rect, scene, type SceneUnit } from './fireTestScene.ts';
+
+function fire(state: TableState, firer: string, target: string) {
+  const ctx = buildContext(state);
+  return fireAtTarget(ctx, buildFireScene(ctx), firer, target);
+}
+function ok(r: FireTargetOption | FireRefusal): FireTargetOption {
+  if (!r.ok) throw new Error(`expected a fire option, got ${r.reason}: ${r.detail}`);
+  return r;
+}
+const labels = (o: FireTargetOption) => o.breakdown.modifiers.map((m) => `${m.label}:${m.dice}`);
+
+/** Firer facing +y at y=10; target facing -y with its front edge `gapIn` away. */
+function facing(gapIn: number, firer: Partial<SceneUnit> = {}, target: Partial<SceneUnit> = {}): SceneUnit[] {
+  return [
+    { id: 'f', xIn: 40, yIn: 10, headingDeg: 90, ...firer },
+    { id: 't', side: 'confederate', xIn: 40, yIn: 10 + 0.75 + gapIn + 0.75, headingDeg: 270, ...target },
+  ];
+}
+
+describe('fire: the rule book example', () => {
+  it('crack rifled musket, 5 stands, at a line in open woods at 14": 3 dice', () => {
+    // Range is measured from the centre of the eligible stands (the firer's centre, y=10) to the target's
+    // front edge: 14" means the gap between front edges is 14 - 0.75.
+    const state = scene(facing(14 - 0.75, { quality: 'crack' }), { areas: [{ id: 'woods', kind: 'open-woods', vertices: rect(25, 23, 55, 32) }] });
+    const o = ok(fire(state, 'f', 't'));
+    expect(o.eligibleStandIds).toHaveLength(5);
+    expect(o.rangeIn).toBeCloseTo(14, 6);
+    expect(o.band).toBe('24"');
+    expect(o.breakdown.baseDice).toBe(5);
+    expect(labels(o)).toEqual(['Range 14.0" (24" band), Rifled Musket:-2', 'Open woods:-1', 'Crack:1']);
+    expect(o.breakdown.dice).toBe(3);
+    expect(o.breakdown.modifiers.every((m) => m.source.length > 0)).toBe(true);
+  });
+});
+
+describe('fire: eligible stands', () => {
+  it('refuses a target behind the firer as out of arc', () => {
+    const state = scene([{ id: 'f', xIn: 40, yIn: 30, headingDeg: 90 }, { id: 't', side: 'confederate', xIn: 40, yIn: 20, headingDeg: 90 }]);
+    expect(fire(state, 'f', 't')).toMatchObject({ ok: false, reason: 'fire/target-out-of-arc' });
+  });
+
+  it('leaves out stands with a hit and stands outside the arc', () => {
+    const state = scene(facing(5, { status: { hitsByStand: { 'f-s1': 1 } } }, { stands: 2 }));
+    const o = ok(fire(state, 'f', 't'));
+    expect(o.eligibleStandIds).not.toContain('f-s1');
+    // The 45° diagonals from the front corners reach 5" sideways at 5" range: every unhit stand sees it.
+    expect(o.eligibleStandIds).toHaveLength(4);
+    expect(o.breakdown.baseDice).toBe(4);
+  });
+
+  it('lets only the front rank of a double line fire', () => {
+    const state = scene(facing(8, { stands: 6, perRank: 3 }));
+    const o = ok(fire(state, 'f', 't'));
+    expect(o.eligibleStandIds).toHaveLength(3);
+  });
+
+  it('gives the narrower artillery arc: a target off to the side is out of arc for guns, in arc for infantry', () => {
+    // Target 10" ahead, 8" to the side: 38.7° off the facing, inside 45° but outside 26.6°.
+    const units = (arm: 'infantry' | 'artillery'): SceneUnit[] => [
+      { id: 'f', xIn: 40, yIn: 10, headingDeg: 90, arm, stands: 1 },
+      { id: 't', side: 'confederate', xIn: 48 + 0.75 + 1, yIn: 10 + 10, headingDeg: 270, stands: 1 },
+    ];
+    expect(fire(scene(units('artillery')), 'f', 't')).toMatchObject({ ok: false, reason: 'fire/target-out-of-arc' });
+    expect(fire(scene(units('infantry')), 'f', 't').ok).toBe(true);
+  });
+});
+
+describe('fire: line of sight', () => {
+  const blocker: SceneUnit = { id: 'b', xIn: 40, yIn: 16, headingDeg: 90, stands: 7 };
+  it('is blocked by troops in between', () => {
+    expect(fire(scene([...facing(12), blocker]), 'f', 't')).toMatchObject({ ok: false, reason: 'fire/no-line-of-sight' });
+  });
+  it('is blocked by more than 6" of woods, not by 6" of rough ground', () => {
+    const woods = scene(facing(16), { areas: [{ id: 'w', kind: 'thick-woods', vertices: rect(20, 14, 60, 22) }] });
+    expect(fire(woods, 'f', 't')).toMatchObject({ ok: false, reason: 'fire/no-line-of-sight' });
+    const rough = scene(facing(16), { areas: [{ id: 'r', kind: 'rough', vertices: rect(20, 14, 60, 22) }] });
+    expect(fire(rough, 'f', 't').ok).toBe(true);
+  });
+  it('lets a firer on a hill fire over troops when the target is 12" beyond them', () => {
+    const hill = { id: 'h', level: 1, vertices: rect(20, 0, 60, 12) };
+    const near: SceneUnit = { id: 'b', xIn: 40, yIn: 14, headingDeg: 90, stands: 7 };
+    const far = scene([...facing(20, { weapon: 'rifled-musket' }), near], { elevations: [hill] });
+    expect(fire(far, 'f', 't').ok).toBe(true);
+    const tooClose: SceneUnit = { ...near, yIn: 24 };
+    expect(fire(scene([...facing(20), tooClose], { elevations: [hill] }), 'f', 't')).toMatchObject({ reason: 'fire/no-line-of-sight' });
+  });
+});
+
+describe('fire: modifiers', () => {
+  it('applies formation modifiers as firer and target', () => {
+    const o = ok(fire(scene(facing(8, { status: { disordered: true } }, { status: { formation: 'loose-order' } })), 'f', 't'));
+    expect(labels(o)).toEqual(['Firer disordered:-2', 'Target in loose order:-1']);
+    expect(o.breakdown.dice).toBe(5 - 3);
+  });
+
+  it('takes only the highest obstacle, and none when the firer is at it', () => {
+    const fence = { id: 'fe', kind: 'fence' as const, points: [{ xIn: 20, yIn: 15 }, { xIn: 60, yIn: 15 }] };
+    const wall = { id: 'wa', kind: 'wall' as const, points: [{ xIn: 20, yIn: 17 }, { xIn: 60, yIn: 17 }] };
+    const both = ok(fire(scene(facing(10), { linear: [fence, wall] }), 'f', 't'));
+    expect(labels(both)).toEqual(['Target behind wall:-2']);
+    const atFence = { ...fence, points: [{ xIn: 20, yIn: 11 }, { xIn: 60, yIn: 11 }] };
+    expect(labels(ok(fire(scene(facing(10), { linear: [atFence] }), 'f', 't')))).toEqual([]);
+  });
+
+  it('counts prone once for firer and target', () => {
+    const o = ok(fire(scene(facing(8, { status: { prone: true } }, { status: { prone: true } })), 'f', 't'));
+    expect(o.breakdown.modifiers.filter((m) => m.label.includes('prone'))).toHaveLength(1);
+    expect(o.breakdown.dice).toBe(3);
+  });
+
+  it('gives flanking fire from behind the target front line, but not against an attack column', () => {
+    // Target faces +x; the firer stands to its side (below it in y), facing +y, behind its front line.
+    const units = (formation?: 'attack-column'): SceneUnit[] => [
+      { id: 'f', xIn: 40, yIn: 10, headingDeg: 90 },
+      { id: 't', side: 'confederate', xIn: 42, yIn: 22, headingDeg: 0, stands: 5, ...(formation ? { status: { formation } } : {}) },
+    ];
+    expect(labels(ok(fire(scene(units()), 'f', 't')))).toContain('Flanking fire:2');
+    expect(labels(ok(fire(scene(units('attack-column')), 'f', 't')))).toEqual(['Target in attack column:2']);
+  });
+
+  it('floors a battery at 1 die and caps an independent section at 2', () => {
+    const far = ok(fire(scene(facing(60, { arm: 'artillery', stands: 2, quality: 'green', status: { prone: true } })), 'f', 't'));
+    expect(far.breakdown.dice).toBe(1);
+    expect(far.breakdown.limits).toHaveLength(1);
+    const close = ok(fire(scene(facing(4, { arm: 'artillery', stands: 1, quality: 'crack' })), 'f', 't'));
+    // 1 stand + 2 (6" band) + 1 crack = 4, capped at 2.
+    expect(close.breakdown.dice).toBe(2);
+    expect(close.breakdown.limits[0]!.dice).toBe(-2);
+  });
+});
+
+describe('fire: unit refusals and target priority', () => {
+  it('refuses march columns, mounted cavalry and limbered artillery for every target', () => {
+    const ctxOf = (s: TableState) => buildContext(s);
+    for (const [spec, reason] of [
+      [{ status: { formation: 'march-column' } }, 'fire/march-column'],
+      [{ arm: 'cavalry' }, 'fire/mounted'],
+      [{ arm: 'artillery', status: { limbered: true } }, 'fire/limbered'],
+      [{ arm: 'artillery', status: { disordered: true } }, 'fire/disordered-artillery'],
+    ] as const) {
+      const ctx = ctxOf(scene(facing(8, spec as Partial<SceneUnit>)));
+      expect(evaluateFire(ctx, buildFireScene(ctx), 'f')).toEqual([expect.objectContaining({ ok: false, reason, targetUnitId: '*' })]);
+    }
+  });
+
+  it('must fire at the closest enemy within 12"', () => {
+    const state = scene([
+      { id: 'f', xIn: 40, yIn: 10, headingDeg: 90 },
+      { id: 'near', side: 'confederate', xIn: 36, yIn: 19, headingDeg: 270, stands: 2 },
+      { id: 'far', side: 'confederate', xIn: 45, yIn: 21, headingDeg: 270, stands: 2 },
+      { id: 'distant', side: 'confederate', xIn: 40, yIn: 60, headingDeg: 270, stands: 2 },
+    ]);
+    const ctx = buildContext(state);
+    const opts = evaluateFire(ctx, buildFireScene(ctx), 'f');
+    const byId = new Map(opts.map((o) => [o.targetUnitId, o]));
+    expect(byId.get('near')).toMatchObject({ ok: true, priority: true });
+    expect(byId.get('far')).toMatchObject({ ok: false, reason: 'fire/target-priority' });
+    expect(byId.has('distant')).toBe(false);
+  });
+});

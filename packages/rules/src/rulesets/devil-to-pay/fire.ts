@@ -1,0 +1,427 @@
+/**
+ * The Devil to Pay FIRE (pp. 20-23): which stands may fire at which enemy unit, at what range and band, and
+ * how many dice, with every modifier named and cited. Pure: a context and a sight scene in, options out.
+ */
+import type { DiceBreakdown, DiceModifier, FireRefusal, FireTargetOption } from '../../engine/evaluation.ts';
+import type { PointIn } from '../../model/units.ts';
+import type { AreaTerrainKind, LinearTerrainKind } from '../../model/tableState.ts';
+import { headingToVector } from '../../geometry/angles.ts';
+import { closestPointOnSegment, pointToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
+import { pointInPolygon, segmentInsideIntervals } from '../../geometry/intersect.ts';
+import { buildSightScene, lineOfSight, type SightReport, type SightScene } from '../../geometry/lineOfSight.ts';
+import { polygonOverlapsWedge, type Wedge } from '../../geometry/wedge.ts';
+import { polygonCentroid } from '../../geometry/polygon.ts';
+import { boxGapIn, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
+import { fireArc } from './fireArc.ts';
+import { bandAt, maxRangeIn, weaponRow, FIRE_TABLE_SOURCE_ARTILLERY, FIRE_TABLE_SOURCE_INFANTRY, type WeaponRow } from './fireTables.ts';
+import { universalModifiers } from './universalModifiers.ts';
+
+const SRC_ELIGIBLE = 'Fire, Eligible Stands (p. 20)';
+const SRC_ARC = 'Fire, Arc of Fire (p. 20)';
+const SRC_PRIORITY = 'Fire, Target Priority (p. 20)';
+const SRC_OBSTRUCTIONS = 'Fire, Obstructions (p. 21)';
+const SRC_FORMATION = 'Fire Modifiers, 2. Formation Modifiers (p. 22)';
+const SRC_GENERAL = 'Fire Modifiers, 3. General Modifiers (p. 22)';
+const SRC_ARTILLERY = 'Armies, Artillery: Batteries and Sections (p. 13)';
+
+/** Target priority distance: enemies within 12" must be fired at, closest first (Target Priority, p. 20). */
+export const PRIORITY_RANGE_IN = 12;
+/** Area terrain deeper than this blocks sight; rough ground is exempt (Terrain, Area Terrain; Obstructions). */
+export const AREA_BLOCK_DEPTH_IN = 6;
+/** Firing over an obstruction from or at an elevation needs 12" between obstruction and the other end (Obstructions). */
+export const ELEVATION_CLEARANCE_IN = 12;
+/**
+ * A firer this close to a fence or wall is "at" it and ignores its modifier (General Modifiers notes). Troops
+ * stand beside linear terrain (Terrain, Linear Terrain); the inch allows for placement and camera error.
+ */
+export const AT_OBSTACLE_IN = 1;
+
+/** Cover from linear terrain, as target (General Modifiers); sunken roads count as walls (notes). */
+const OBSTACLE_DICE: Partial<Record<LinearTerrainKind, { dice: number; label: string }>> = {
+  fence: { dice: -1, label: 'Target behind fence' },
+  wall: { dice: -2, label: 'Target behind wall' },
+  'hasty-works': { dice: -2, label: 'Target behind hasty works' },
+  'sunken-road': { dice: -2, label: 'Target in sunken road (as wall)' },
+  entrenchment: { dice: -3, label: 'Target behind entrenchment' },
+};
+
+/** Area terrain fire modifiers, as firer and as target, counted once (General Modifiers). Swamp has none. */
+const AREA_DICE: Partial<Record<AreaTerrainKind, { dice: number; label: string }>> = {
+  'open-woods': { dice: -1, label: 'Open woods' },
+  farm: { dice: -1, label: 'Farm' },
+  rough: { dice: -1, label: 'Rough ground' },
+  'thick-woods': { dice: -2, label: 'Thick woods' },
+  town: { dice: -2, label: 'Town' },
+  city: { dice: -2, label: 'City' },
+  thicket: { dice: -2, label: 'Thicket' },
+};
+
+/** Everything fire needs about the table beyond the context, built once per state. */
+export interface FireScene {
+  readonly sight: SightScene;
+  /** Commander stands: individuals, not troop formations, so they do not block fire. */
+  readonly ignoreStandIds: readonly string[];
+  /** Ground level under each area terrain piece (at its centroid), by area id. */
+  readonly areaLevel: ReadonlyMap<string, number>;
+}
+
+export function buildFireScene(ctx: DtpContext): FireScene {
+  const areaLevel = new Map<string, number>();
+  for (const a of ctx.state.terrain.areas) areaLevel.set(a.id, ctx.elevationLevelAt(polygonCentroid(a.vertices)));
+  return {
+    sight: buildSightScene(ctx.state),
+    ignoreStandIds: ctx.state.stands.filter((s) => s.role === 'commander').map((s) => s.id),
+    areaLevel,
+  };
+}
+
+/** A refusal that applies to every target (the unit cannot fire at all); `targetUnitId` is '*'. */
+export function unitFireRefusal(ctx: DtpContext, unitId: string): FireRefusal | undefined {
+  const info = ctx.units.get(unitId)!;
+  const reading = ctx.formationOf(unitId);
+  const no = (reason: string, detail: string): FireRefusal => ({ ok: false, reason, detail, targetUnitId: '*' });
+  if (info.stands.length === 0) return no('fire/no-stands', 'The unit has no stands on the table.');
+  if (!weaponRow(info.unit.weapon)) {
+    return no('fire/unknown-weapon', `Weapon '${info.unit.weapon}' is not in the Infantry or Artillery Fire table.`);
+  }
+  if (reading.mounted) return no('fire/mounted', 'Mounted cavalry do not fire; they may only charge (Mounted Cavalry, p. 11).');
+  if (reading.formation === 'march-column') return no('fire/march-column', 'March column: No Firing (Formation Modifiers).');
+  if (info.unit.arm === 'artillery' && reading.formation === 'disordered') {
+    return no('fire/disordered-artillery', 'Disordered artillery cannot fire (Quick Reference, Fire; Disordered Artillery).');
+  }
+  if (reading.formation === 'limbered' || (info.unit.arm === 'artillery' && reading.limbered)) {
+    return no('fire/limbered', 'Limbered artillery: No Firing (Formation Modifiers; Artillery, Limbered).');
+  }
+  return undefined;
+}
+
+/** Stands of the unit that may fire at all: front rank (Formation Modifiers "1st Rank"), no hits (Eligible Stands). */
+export function firingStands(ctx: DtpContext, unitId: string): StandInfo[] {
+  const front = new Set(ctx.formationOf(unitId).frontRankStandIds);
+  return ctx.units.get(unitId)!.stands.filter((s) => front.has(s.stand.id) && s.hits === 0);
+}
+
+/** Closest point of a polygon to p. */
+function closestPointOnPolygon(p: PointIn, polygon: readonly PointIn[]): PointIn {
+  let best = polygon[0]!;
+  let bestD = Infinity;
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+    const q = closestPointOnSegment(p, polygon[j]!, polygon[i]!);
+    const d = Math.hypot(q.xIn - p.xIn, q.yIn - p.yIn);
+    if (d < bestD) {
+      bestD = d;
+      best = q;
+    }
+  }
+  return best;
+}
+
+/** Where along the sight line (inches from its start) a polygon is entered and left. */
+function spanAlong(from: PointIn, to: PointIn, polygon: readonly PointIn[], lengthIn: number): [number, number] | undefined {
+  const iv = segmentInsideIntervals(from, to, polygon);
+  if (iv.length === 0) return undefined;
+  return [iv[0]![0] * lengthIn, iv[iv.length - 1]![1] * lengthIn];
+}
+
+/**
+ * Whether an obstruction spanning [entryIn, exitIn] along the line is seen over thanks to elevation
+ * (Obstructions): firer above it with the target at least 12" beyond, or target above it with the firer at
+ * least 12" short of it.
+ */
+function seenOver(report: SightReport, obstacleLevel: number, entryIn: number, exitIn: number): boolean {
+  const { fromLevel, toLevel } = report.elevation;
+  if (fromLevel > obstacleLevel && report.lengthIn - exitIn >= ELEVATION_CLEARANCE_IN) return true;
+  if (toLevel > obstacleLevel && entryIn >= ELEVATION_CLEARANCE_IN) return true;
+  return false;
+}
+
+/** Why a sight line is blocked, or undefined when it is clear (Obstructions, Terrain). */
+export function sightBlocker(ctx: DtpContext, scene: FireScene, from: PointIn, to: PointIn, report: SightReport): string | undefined {
+  const { fromLevel, toLevel, maxLevelBetween } = report.elevation;
+  // A hill between firer and target hides one from the other unless one of them stands as high.
+  if (maxLevelBetween > Math.max(fromLevel, toLevel)) return 'elevation';
+  for (const c of report.stands) {
+    const s = ctx.stands.get(c.standId);
+    if (!s) continue;
+    const span = spanAlong(from, to, s.corners, report.lengthIn) ?? [c.atIn, c.atIn];
+    if (!seenOver(report, ctx.elevationLevelAt(s.center), span[0], span[1])) return `troops:${c.unitId}`;
+  }
+  for (const a of report.areas) {
+    if (a.kind === 'rough' || a.lengthInsideIn <= AREA_BLOCK_DEPTH_IN) continue;
+    const area = ctx.state.terrain.areas.find((x) => x.id === a.id)!;
+    const span = spanAlong(from, to, area.vertices, report.lengthIn) ?? [0, report.lengthIn];
+    if (!seenOver(report, scene.areaLevel.get(a.id) ?? 0, span[0], span[1])) return `area:${a.id}`;
+  }
+  return undefined;
+}
+
+interface StandVerdict {
+  readonly inArc: boolean;
+  readonly inRange: boolean;
+  readonly visible: boolean;
+  /** Sight report of the clear line, when visible. */
+  readonly report?: SightReport;
+}
+
+function standVerdict(
+  ctx: DtpContext,
+  scene: FireScene,
+  firer: UnitInfo,
+  stand: StandInfo,
+  arc: Wedge,
+  target: UnitInfo,
+  maxIn: number,
+): StandVerdict {
+  const inArc = target.stands.filter((t) => polygonOverlapsWedge(arc, t.corners));
+  if (inArc.length === 0) return { inArc: false, inRange: false, visible: false };
+  const ranged = inArc
+    .map((t) => ({ t, d: pointToPolygonDistanceIn(stand.center, t.corners) }))
+    .filter((x) => x.d <= maxIn)
+    .sort((a, b) => a.d - b.d);
+  if (ranged.length === 0) return { inArc: true, inRange: false, visible: false };
+  const from = { xIn: (stand.corners[0].xIn + stand.corners[1].xIn) / 2, yIn: (stand.corners[0].yIn + stand.corners[1].yIn) / 2 };
+  for (const { t } of ranged) {
+    const to = closestPointOnPolygon(from, t.corners);
+    const report = lineOfSight(scene.sight, from, to, { ignoreUnitIds: [firer.unit.id, target.unit.id], ignoreStandIds: scene.ignoreStandIds });
+    if (sightBlocker(ctx, scene, from, to, report) === undefined) return { inArc: true, inRange: true, visible: true, report };
+  }
+  return { inArc: true, inRange: true, visible: false };
+}
+
+/** Dice from modifiers after the battery floor / section cap (Armies, Artillery). */
+function applyLimits(firer: UnitInfo, base: number, modifiers: readonly DiceModifier[]): DiceBreakdown {
+  const raw = base + modifiers.reduce((s, m) => s + m.dice, 0);
+  let dice = Math.max(0, raw);
+  const limits: DiceModifier[] = [];
+  if (firer.unit.arm === 'artillery') {
+    // A battery reduced to one stand becomes an independent section (Armies, Artillery).
+    const section = firer.stands.length <= 1;
+    if (!section && dice < 1) {
+      // "Artillery batteries always fire with at least 1 Die (regardless of modifiers)."
+      limits.push({ label: 'Battery always fires with at least 1 die', dice: 1 - dice, source: SRC_ARTILLERY });
+      dice = 1;
+    } else if (section && dice > 2) {
+      // "An independent section may never fire with more than 2 dice (regardless of modifiers)."
+      limits.push({ label: 'Independent section fires at most 2 dice', dice: 2 - dice, source: SRC_ARTILLERY });
+      dice = 2;
+    }
+  }
+  return { baseDice: base, modifiers, dice, limits };
+}
+
+/** Whether the firer's command stand is behind the target's front-line trace (Flanking Fire note). */
+function isFlanking(ctx: DtpContext, firer: UnitInfo, target: UnitInfo): boolean {
+  const cmd = firer.command;
+  if (!cmd) return false;
+  const reading = ctx.formationOf(target.unit.id);
+  const f = headingToVector(reading.headingDeg);
+  const front = new Set(reading.frontRankStandIds);
+  let frontAhead = -Infinity;
+  for (const s of target.stands) {
+    if (!front.has(s.stand.id)) continue;
+    const mid = { xIn: (s.corners[0].xIn + s.corners[1].xIn) / 2, yIn: (s.corners[0].yIn + s.corners[1].yIn) / 2 };
+    frontAhead = Math.max(frontAhead, mid.xIn * f.x + mid.yIn * f.y);
+  }
+  if (frontAhead === -Infinity) return false;
+  return cmd.center.xIn * f.x + cmd.center.yIn * f.y < frontAhead;
+}
+
+/** Formation modifier as firer (Formation Modifiers, "As Firer"): only Disordered, -2 Die. */
+function firerFormationModifier(ctx: DtpContext, firer: UnitInfo): DiceModifier | undefined {
+  return ctx.formationOf(firer.unit.id).formation === 'disordered'
+    ? { label: 'Firer disordered', dice: -2, source: SRC_FORMATION }
+    : undefined;
+}
+
+/** Formation modifier as target (Formation Modifiers, "As Target"; Disordered Artillery). */
+function targetFormationModifier(ctx: DtpContext, target: UnitInfo): DiceModifier | undefined {
+  const r = ctx.formationOf(target.unit.id);
+  if (target.unit.arm === 'artillery') {
+    // Limbered +2, unlimbered -1; disordered artillery by whether it is limbered (Disordered Artillery).
+    return r.limbered || r.formation === 'limbered'
+      ? { label: 'Target limbered artillery', dice: 2, source: SRC_FORMATION }
+      : { label: 'Target unlimbered artillery', dice: -1, source: SRC_FORMATION };
+  }
+  switch (r.formation) {
+    case 'loose-order':
+      return { label: 'Target in loose order', dice: -1, source: SRC_FORMATION };
+    case 'attack-column':
+      return { label: 'Target in attack column', dice: 2, source: SRC_FORMATION };
+    case 'march-column':
+      return { label: 'Target in march column', dice: 2, source: SRC_FORMATION };
+    default:
+      return undefined;
+  }
+}
+
+/** General modifiers (p. 22), each specific modifier counted once for firer or target. */
+function generalModifiers(
+  ctx: DtpContext,
+  firer: UnitInfo,
+  target: UnitInfo,
+  eligible: readonly StandInfo[],
+  rangeReport: SightReport,
+): DiceModifier[] {
+  const out: DiceModifier[] = [];
+  // Obstacles: highest only; none for an obstacle the firer is at.
+  let best: { dice: number; label: string } | undefined;
+  for (const crossing of rangeReport.linear) {
+    const cover = OBSTACLE_DICE[crossing.kind];
+    if (!cover) continue;
+    const line = ctx.state.terrain.linear.find((l) => l.id === crossing.id)!;
+    const firerAtIt = eligible.some((s) => {
+      for (let i = 0; i + 1 < line.points.length; i++) {
+        if (segmentToSegmentDistanceIn(s.corners[0], s.corners[1], line.points[i]!, line.points[i + 1]!) <= AT_OBSTACLE_IN) return true;
+      }
+      return false;
+    });
+    if (firerAtIt) continue;
+    if (!best || cover.dice < best.dice) best = cover;
+  }
+  if (best) out.push({ label: best.label, dice: best.dice, source: `${SRC_GENERAL}: obstacles, highest only` });
+
+  // Area terrain: fully in or out by most stands; applied when either is in it, never twice.
+  const kinds: AreaTerrainKind[] = [];
+  for (const u of [firer, target]) {
+    const a = ctx.areaOf(u.unit.id);
+    if (a && !kinds.includes(a.kind)) kinds.push(a.kind);
+  }
+  for (const k of kinds) {
+    const m = AREA_DICE[k];
+    if (m) out.push({ label: m.label, dice: m.dice, source: `${SRC_GENERAL}: area terrain, counted once` });
+  }
+
+  // Prone: -2 as firer or target, counted once (Quick Reference: specific modifiers only once).
+  if (firer.unit.status?.prone || target.unit.status?.prone) {
+    const who = firer.unit.status?.prone && target.unit.status?.prone ? 'Firer and target prone' : firer.unit.status?.prone ? 'Firer prone' : 'Target prone';
+    out.push({ label: who, dice: -2, source: `${SRC_GENERAL}; Optional Rules, Going Prone` });
+  }
+
+  // Flanking fire +2, not against march column, attack column or limbered artillery.
+  const tf = ctx.formationOf(target.unit.id);
+  const exempt = tf.formation === 'march-column' || tf.formation === 'attack-column' || tf.formation === 'limbered' || tf.limbered === true;
+  if (!exempt && isFlanking(ctx, firer, target)) {
+    out.push({ label: 'Flanking fire', dice: 2, source: `${SRC_GENERAL}: Flanking Fire` });
+  }
+  return out;
+}
+
+/**
+ * Fire of one unit at one enemy unit, before target priority. Pairwise: depends on the two units, the
+ * terrain, and stands of other units only through line of sight.
+ */
+export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string, targetId: string): FireTargetOption | FireRefusal {
+  const firer = ctx.units.get(firerId)!;
+  const target = ctx.units.get(targetId)!;
+  const row = weaponRow(firer.unit.weapon) as WeaponRow;
+  const maxIn = maxRangeIn(row);
+  const no = (reason: string, detail: string): FireRefusal => ({ ok: false, reason, detail, targetUnitId: targetId });
+  if (target.stands.length === 0) return no('fire/target-not-on-table', 'The target has no stands on the table.');
+
+  const candidates = firingStands(ctx, firerId);
+  if (candidates.length === 0) return no('fire/no-eligible-stands', `Every front-rank stand has a hit; stands with hits are not eligible (${SRC_ELIGIBLE}).`);
+  let anyArc = false;
+  let anyRange = false;
+  const eligible: StandInfo[] = [];
+  for (const s of candidates) {
+    const v = standVerdict(ctx, scene, firer, s, fireArc(s.stand, s.corners, firer.unit.arm), target, maxIn);
+    anyArc ||= v.inArc;
+    anyRange ||= v.inRange;
+    if (v.visible) eligible.push(s);
+  }
+  if (!anyArc) return no('fire/target-out-of-arc', `No firing stand has the target in its arc of fire (${SRC_ARC}).`);
+  if (!anyRange) return no('fire/target-out-of-range', `Beyond ${maxIn}" for ${row.name} (${row.class === 'infantry' ? FIRE_TABLE_SOURCE_INFANTRY : FIRE_TABLE_SOURCE_ARTILLERY}).`);
+  if (eligible.length === 0) return no('fire/no-line-of-sight', `Every line of sight is blocked (${SRC_OBSTRUCTIONS}).`);
+
+  // Range from the centre of the eligible stands to the nearest enemy stand (Range Modifiers).
+  let cx = 0, cy = 0;
+  for (const s of eligible) {
+    cx += s.center.xIn;
+    cy += s.center.yIn;
+  }
+  const centre = { xIn: cx / eligible.length, yIn: cy / eligible.length };
+  let rangeIn = Infinity;
+  let nearest = target.stands[0]!;
+  for (const t of target.stands) {
+    const d = pointInPolygon(centre, t.corners) ? 0 : pointToPolygonDistanceIn(centre, t.corners);
+    if (d < rangeIn) {
+      rangeIn = d;
+      nearest = t;
+    }
+  }
+  const band = bandAt(row, rangeIn);
+  if (!band) return no('fire/target-out-of-range', `${rangeIn.toFixed(1)}" from the centre of the eligible stands is beyond ${row.name}'s range.`);
+
+  const rangeEnd = closestPointOnPolygon(centre, nearest.corners);
+  const rangeReport = lineOfSight(scene.sight, centre, rangeEnd, { ignoreUnitIds: [firerId, targetId], ignoreStandIds: scene.ignoreStandIds });
+
+  const modifiers: DiceModifier[] = [];
+  if (band.dice !== 0) {
+    modifiers.push({
+      label: `Range ${rangeIn.toFixed(1)}" (${band.band} band), ${row.name}`,
+      dice: band.dice,
+      source: row.class === 'infantry' ? FIRE_TABLE_SOURCE_INFANTRY : FIRE_TABLE_SOURCE_ARTILLERY,
+    });
+  }
+  const ff = firerFormationModifier(ctx, firer);
+  if (ff) modifiers.push(ff);
+  const tf = targetFormationModifier(ctx, target);
+  if (tf) modifiers.push(tf);
+  modifiers.push(...generalModifiers(ctx, firer, target, eligible, rangeReport));
+  modifiers.push(...universalModifiers(firer.unit, firer.attachedCommanderId !== undefined));
+
+  return {
+    ok: true,
+    targetUnitId: targetId,
+    eligibleStandIds: eligible.map((s) => s.stand.id),
+    rangeIn,
+    band: band.band,
+    breakdown: applyLimits(firer, eligible.length, modifiers),
+    priority: false,
+  };
+}
+
+/** Enemy units close enough to be worth a pairwise test (box gap within the weapon's longest range). */
+export function fireCandidates(ctx: DtpContext, unitId: string): UnitInfo[] {
+  const firer = ctx.units.get(unitId)!;
+  const row = weaponRow(firer.unit.weapon);
+  if (!row) return [];
+  const maxIn = maxRangeIn(row);
+  return ctx.enemiesOf(unitId).filter((e) => e.stands.length > 0 && boxGapIn(firer.box, e.box) <= maxIn);
+}
+
+/**
+ * Target priority (p. 20): when any target is within 12", the closest must be fired at; the others are
+ * refused with 'fire/target-priority'. Options keep their input order.
+ */
+export function applyTargetPriority(options: readonly (FireTargetOption | FireRefusal)[]): (FireTargetOption | FireRefusal)[] {
+  let closest: FireTargetOption | undefined;
+  for (const o of options) if (o.ok && o.rangeIn <= PRIORITY_RANGE_IN && (!closest || o.rangeIn < closest.rangeIn)) closest = o;
+  if (!closest) return [...options];
+  const chosen = closest;
+  return options.map((o) => {
+    if (!o.ok) return o;
+    if (o === chosen) return { ...o, priority: true };
+    return {
+      ok: false,
+      reason: 'fire/target-priority',
+      detail: `Must fire at the closest enemy within ${PRIORITY_RANGE_IN}" (${chosen.targetUnitId}, ${chosen.rangeIn.toFixed(1)}") (${SRC_PRIORITY}).`,
+      targetUnitId: o.targetUnitId,
+    } satisfies FireRefusal;
+  });
+}
+
+/**
+ * All fire options of one unit: a single '*' refusal when it cannot fire at all, else one entry per enemy
+ * unit within its weapon's longest range, with target priority applied.
+ */
+export function evaluateFire(
+  ctx: DtpContext,
+  scene: FireScene,
+  unitId: string,
+  pair: (firerId: string, targetId: string) => FireTargetOption | FireRefusal = (f, t) => fireAtTarget(ctx, scene, f, t),
+): (FireTargetOption | FireRefusal)[] {
+  const refusal = unitFireRefusal(ctx, unitId);
+  if (refusal) return [refusal];
+  return applyTargetPriority(fireCandidates(ctx, unitId).map((e) => pair(unitId, e.unit.id)));
+}
