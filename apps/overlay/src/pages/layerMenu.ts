@@ -1,0 +1,17 @@
+/** The "Layers" drop-down: one checkbox per annotation layer, wired to a view. */
+import type { LayerId } from '@muster/rules';
+import type { LiveTableView } from '../views/liveTableView.ts';
+import { h } from './bootstrap.ts';
+
+export const ALL_LAYERS: readonly LayerId[] = ['movement', 'fire', 'charge', 'command', 'formation', 'labels', 'measure', 'warnings'];
+
+export function layerMenu(view: LiveTableView): HTMLElement {
+  const box = h('div');
+  for (const layer of ALL_LAYERS) {
+    const input = h('input', { type: 'checkbox', checked: view.visibleLayers.has(layer) });
+    input.dataset.layer = layer;
+    input.addEventListener('change', () => view.setLayerVisible(layer, input.checked));
+    box.append(h('label', {}, input, ` ${layer}`));
+  }
+  return h('details', { className: 'layers' }, h('summary', {}, 'Layers'), box);
+}

@@ -1,0 +1,37 @@
+/**
+ * The map for remote viewers (`/`, `/map.html`): the whole table top-down, fitted to the screen, with
+ * terrain, stands and every annotation; wheel/pinch to zoom, drag to pan, "Fit" to reset.
+ */
+import { LiveTableView } from '../views/liveTableView.ts';
+import { ageText, connectionBanner, h, startLive } from './bootstrap.ts';
+import { ALL_LAYERS, layerMenu } from './layerMenu.ts';
+
+const { store } = startLive();
+const status = h('span', { className: 'status' }, 'connecting…');
+const fitButton = h('button', { type: 'button', title: 'Fit the table to the screen' }, 'Fit');
+const stage = h('div', { className: 'stage' });
+const topbar = h('header', { className: 'topbar' }, h('h1', {}, 'Muster'), status, h('span', { className: 'spacer' }));
+document.body.append(topbar, stage);
+connectionBanner(stage, store);
+
+const view = new LiveTableView({
+  view: 'map',
+  container: stage,
+  store,
+  background: 0x1c2126,
+  drawCloth: true,
+  drawTerrain: true,
+  drawStands: true,
+  unitLabels: true,
+  layers: new Set(ALL_LAYERS),
+  interactive: true,
+});
+fitButton.addEventListener('click', () => view.resetZoom());
+topbar.append(layerMenu(view), fitButton);
+
+const refreshStatus = () => {
+  const s = store.snapshot.state;
+  status.textContent = s ? `Turn ${s.turn} · ${s.tableState.units.length} units · ${ageText(s.captureTimeMs)}` : store.snapshot.connection;
+};
+store.subscribe(refreshStatus);
+setInterval(refreshStatus, 1000);

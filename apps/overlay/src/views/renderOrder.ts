@@ -1,0 +1,15 @@
+/** Stacking of everything on the table, bottom first. Depth testing is off; this order is the only one. */
+export const RENDER_ORDER = {
+  cloth: 0,
+  elevation: 1,
+  area: 2,
+  road: 3,
+  linear: 4,
+  annotationFill: 10,
+  stand: 20,
+  standFront: 21,
+  selection: 22,
+  annotationStroke: 30,
+  measure: 40,
+  draft: 50,
+} as const;

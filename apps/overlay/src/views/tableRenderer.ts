@@ -1,0 +1,93 @@
+/**
+ * The WebGL canvas. The camera works in CSS pixels of the view (x right, y down); everything on the table
+ * hangs under `root`, whose matrix is the table→screen homography. A map fit, a zoom, or a projector
+ * calibration are all just a different homography, so there is one drawing path for every view.
+ */
+import * as THREE from 'three';
+import type { Homography } from '../mapping/homography.ts';
+
+export interface TableRendererOptions {
+  /** Clear colour 0xRRGGBB, or null for a transparent canvas (OBS browser sources). */
+  readonly background: number | null;
+}
+
+export class TableRenderer {
+  readonly renderer: THREE.WebGLRenderer;
+  readonly canvas: HTMLCanvasElement;
+  private readonly scene = new THREE.Scene();
+  private readonly camera = new THREE.OrthographicCamera(0, 1, 0, 1, -1000, 1000);
+  /** Everything in table inches goes under here. */
+  private readonly root = new THREE.Group();
+  private widthPx = 1;
+  private heightPx = 1;
+
+  constructor(private readonly container: HTMLElement, options: TableRendererOptions) {
+    this.renderer = new THREE.WebGLRenderer({
+      antialias: true,
+      alpha: options.background === null,
+      // Lets tests and "save image" read the last frame after it is shown.
+      preserveDrawingBuffer: true,
+      premultipliedAlpha: true,
+    });
+    if (options.background === null) this.renderer.setClearColor(0x000000, 0);
+    else this.renderer.setClearColor(options.background, 1);
+    this.canvas = this.renderer.domElement;
+    this.canvas.style.display = 'block';
+    this.canvas.style.width = '100%';
+    this.canvas.style.height = '100%';
+    container.appendChild(this.canvas);
+    this.root.matrixAutoUpdate = false;
+    this.scene.add(this.root);
+    this.resize();
+  }
+
+  get sizePx(): { widthPx: number; heightPx: number } {
+    return { widthPx: this.widthPx, heightPx: this.heightPx };
+  }
+
+  /** Re-reads the container size; returns true when it changed. */
+  resize(): boolean {
+    const w = Math.max(1, this.container.clientWidth);
+    const h = Math.max(1, this.container.clientHeight);
+    if (w === this.widthPx && h === this.heightPx) return false;
+    this.widthPx = w;
+    this.heightPx = h;
+    this.renderer.setPixelRatio(Math.min(3, window.devicePixelRatio || 1));
+    this.renderer.setSize(w, h, false);
+    this.camera.left = 0;
+    this.camera.right = w;
+    this.camera.top = 0;
+    this.camera.bottom = h;
+    this.camera.updateProjectionMatrix();
+    return true;
+  }
+
+  setHomography(h: Homography): void {
+    // The 2D homography embedded in 4×4: z passes through, w carries the projective row. The orthographic
+    // camera is affine, so the GPU's divide by w finishes the projective map exactly.
+    this.root.matrix.set(h[0], h[1], 0, h[2], h[3], h[4], 0, h[5], 0, 0, 1, 0, h[6], h[7], 0, h[8]);
+    this.root.matrixWorldNeedsUpdate = true;
+  }
+
+  /** Replaces the child called `name` under the root, returning the old one for disposal. */
+  replaceLayer(name: string, group: THREE.Group | null): THREE.Object3D | undefined {
+    const old = this.root.getObjectByName(name);
+    if (old) this.root.remove(old);
+    if (group) {
+      group.name = name;
+      // Bounding spheres do not survive a projective matrix; culling would drop shapes near the edges.
+      group.traverse((o) => (o.frustumCulled = false));
+      this.root.add(group);
+    }
+    return old;
+  }
+
+  render(): void {
+    this.renderer.render(this.scene, this.camera);
+  }
+
+  dispose(): void {
+    this.renderer.dispose();
+    this.canvas.remove();
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * three.js groups for what is physically on the table: the cloth, terrain and stands, all in table
+ * inches. Annotations are a separate layer (annotationLayer.ts) so the projector can draw them alone.
+ */
+import * as THREE from 'three';
+import type { SideId, TableState, Terrain } from '@muster/rules';
+import { standFootprint } from '../geometry/standFootprint.ts';
+import { polylineStrip } from '../geometry/polylineStrip.ts';
+import { addIfAny, fillMesh, trianglesMesh } from './meshFactory.ts';
+import { AREA_PAINT, ELEVATION_EDGE, ELEVATION_PAINT, LINEAR_PAINT, ROAD_PAINT, TABLE_CLOTH, UNKNOWN_SIDE_PAINT, sidePaint } from './palette.ts';
+import { RENDER_ORDER } from './renderOrder.ts';
+
+export function buildClothGroup(table: TableState['table']): THREE.Group {
+  const group = new THREE.Group();
+  group.name = 'cloth';
+  const { widthIn: w, depthIn: d } = table;
+  addIfAny(group, fillMesh([{ xIn: 0, yIn: 0 }, { xIn: w, yIn: 0 }, { xIn: w, yIn: d }, { xIn: 0, yIn: d }], { color: TABLE_CLOTH, opacity: 1 }, RENDER_ORDER.cloth));
+  return group;
+}
+
+export function buildTerrainGroup(terrain: Terrain): THREE.Group {
+  const group = new THREE.Group();
+  group.name = 'terrain';
+  // Lower levels first so a hill on a hill stacks; each level adds one more translucent pass.
+  const elevations = [...terrain.elevations].sort((a, b) => a.level - b.level);
+  for (const e of elevations) {
+    for (let i = 0; i < Math.max(1, e.level); i++) addIfAny(group, fillMesh(e.vertices, ELEVATION_PAINT, RENDER_ORDER.elevation));
+    const ring = e.vertices.length > 0 ? [...e.vertices, e.vertices[0]!] : [];
+    addIfAny(group, trianglesMesh(polylineStrip(ring, ELEVATION_EDGE.widthIn), ELEVATION_EDGE, RENDER_ORDER.elevation));
+  }
+  for (const a of terrain.areas) addIfAny(group, fillMesh(a.vertices, AREA_PAINT[a.kind], RENDER_ORDER.area));
+  for (const r of terrain.roads) addIfAny(group, trianglesMesh(polylineStrip(r.points, r.widthIn ?? 1), ROAD_PAINT, RENDER_ORDER.road));
+  for (const l of terrain.linear) {
+    const paint = LINEAR_PAINT[l.kind];
+    addIfAny(group, trianglesMesh(polylineStrip(l.points, paint.widthIn), paint, RENDER_ORDER.linear));
+  }
+  return group;
+}
+
+/** Sides in order of first appearance, so colours stay put while units come and go. */
+export function sidesOf(state: TableState): SideId[] {
+  const sides: SideId[] = [];
+  for (const u of state.units) if (!sides.includes(u.side)) sides.push(u.side);
+  for (const c of state.commanders) if (!sides.includes(c.side)) sides.push(c.side);
+  return sides;
+}
+
+/** Width of the front-edge mark, as a fraction of the stand's depth (and at least a tenth of an inch). */
+const FRONT_MARK_FRACTION = 0.22;
+
+export function buildStandsGroup(state: TableState, selectedUnitId: string | null): THREE.Group {
+  const group = new THREE.Group();
+  group.name = 'stands';
+  const sides = sidesOf(state);
+  const sideOfUnit = new Map<string, SideId>();
+  for (const u of state.units) sideOfUnit.set(u.id, u.side);
+  for (const c of state.commanders) sideOfUnit.set(c.id, c.side);
+  for (const stand of state.stands) {
+    const side = sideOfUnit.get(stand.unitId);
+    const paint = side === undefined ? UNKNOWN_SIDE_PAINT : sidePaint(side, sides);
+    const fp = standFootprint(stand);
+    if (stand.role === 'commander') {
+      const r = Math.min(stand.widthIn, stand.depthIn) / 2;
+      const ring = Array.from({ length: 32 }, (_, i) => ({
+        xIn: stand.pose.xIn + r * Math.cos((i / 32) * 2 * Math.PI),
+        yIn: stand.pose.yIn + r * Math.sin((i / 32) * 2 * Math.PI),
+      }));
+      addIfAny(group, fillMesh(ring, { color: paint.fill, opacity: 1 }, RENDER_ORDER.stand));
+    } else {
+      addIfAny(group, fillMesh(fp.corners, { color: paint.fill, opacity: 1 }, RENDER_ORDER.stand));
+    }
+    // Facing: a bright band just inside the front edge.
+    const markIn = Math.max(0.1, stand.depthIn * FRONT_MARK_FRACTION);
+    const [fl, fr] = fp.frontEdge;
+    const inset = { xIn: -fp.forward.xIn * (markIn / 2), yIn: -fp.forward.yIn * (markIn / 2) };
+    const band = [
+      { xIn: fl.xIn + inset.xIn, yIn: fl.yIn + inset.yIn },
+      { xIn: fr.xIn + inset.xIn, yIn: fr.yIn + inset.yIn },
+    ];
+    const width = stand.role === 'commander' ? Math.min(stand.widthIn, stand.depthIn) * 0.5 : stand.widthIn;
+    const mid = { xIn: (band[0]!.xIn + band[1]!.xIn) / 2, yIn: (band[0]!.yIn + band[1]!.yIn) / 2 };
+    const half = { xIn: (band[1]!.xIn - band[0]!.xIn) / 2, yIn: (band[1]!.yIn - band[0]!.yIn) / 2 };
+    const scale = width / Math.max(1e-9, stand.widthIn);
+    const ends = [
+      { xIn: mid.xIn - half.xIn * scale, yIn: mid.yIn - half.yIn * scale },
+      { xIn: mid.xIn + half.xIn * scale, yIn: mid.yIn + half.yIn * scale },
+    ];
+    addIfAny(group, trianglesMesh(polylineStrip(ends, markIn), { color: paint.front, opacity: 0.9 }, RENDER_ORDER.standFront));
+    if (selectedUnitId !== null && stand.unitId === selectedUnitId) {
+      const ring = [...fp.corners, fp.corners[0]];
+      addIfAny(group, trianglesMesh(polylineStrip(ring, 0.12), { color: 0xffff00, opacity: 1 }, RENDER_ORDER.selection));
+    }
+  }
+  return group;
+}

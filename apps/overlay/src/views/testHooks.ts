@@ -1,0 +1,36 @@
+/**
+ * What a view exposes on `window.__muster` for end-to-end tests and for debugging from the console:
+ * enough to compute where something should be on screen without re-implementing the mapping.
+ */
+import type { Stand } from '@muster/rules';
+import type { ScreenPointPx } from '../mapping/homography.ts';
+
+export interface MusterHooks {
+  /** Which page this is: 'map', 'operator', 'projector', 'overlay'. */
+  readonly view: string;
+  /** True once a snapshot has been drawn. */
+  ready: boolean;
+  /** seq of the live state last drawn; -1 before the first. */
+  lastSeq: number;
+  /** Frames drawn so far. */
+  frames: number;
+  connection: string;
+  selectedUnitId: string | null;
+  /** Table inches → CSS pixels relative to the page's top-left. */
+  tableToScreenPx(xIn: number, yIn: number): ScreenPointPx;
+  /** CSS pixels (page) → table inches. */
+  screenPxToTable(xPx: number, yPx: number): { xIn: number; yIn: number };
+  /** The stand under a page point, if any. */
+  standAt(xPx: number, yPx: number): Stand | null;
+}
+
+declare global {
+  interface Window {
+    __muster?: MusterHooks;
+  }
+}
+
+export function installHooks(hooks: MusterHooks): MusterHooks {
+  window.__muster = hooks;
+  return hooks;
+}
