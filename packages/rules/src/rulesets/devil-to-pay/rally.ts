@@ -1,0 +1,78 @@
+/**
+ * The Devil to Pay RALLY (pp. 27-28): dice to remove hits, or why the unit must reform (or stand up) first.
+ */
+import type { DiceBreakdown, DiceModifier, Refusal } from '../../engine/evaluation.ts';
+import { polygonToPolygonDistanceIn } from '../../geometry/distance.ts';
+import { boxGapIn, type DtpContext } from './context.ts';
+import { universalModifiers } from './universalModifiers.ts';
+
+const SRC_RALLY = 'Rally (p. 28)';
+
+/** "A regiment or battery rolls two D6" (Rally, p. 28; Quick Reference: 2 Die per Regiment). */
+export const RALLY_BASE_DICE = 2;
+/** Distance modifiers, only one applies (Rally, Distance): beyond 12" +1, beyond 24" +2. */
+export const RALLY_DISTANCE_BANDS: readonly { readonly beyondIn: number; readonly dice: number }[] = [
+  { beyondIn: 24, dice: 2 },
+  { beyondIn: 12, dice: 1 },
+];
+/** Prone troops suffer -2 Die (Rally, Prone; Optional Rules, Going Prone). */
+export const RALLY_PRONE_DICE = -2;
+
+/**
+ * Edge-to-edge distance from the unit to the nearest enemy stand, inches; Infinity with no enemy on the
+ * table. Box gaps prune pairs that cannot beat the best so far.
+ */
+export function nearestEnemyDistanceIn(ctx: DtpContext, unitId: string): number {
+  const me = ctx.units.get(unitId)!;
+  let best = Infinity;
+  const enemies = [...ctx.enemiesOf(unitId)].filter((e) => e.stands.length > 0).sort((a, b) => boxGapIn(me.box, a.box) - boxGapIn(me.box, b.box));
+  for (const e of enemies) {
+    if (boxGapIn(me.box, e.box) >= best) break;
+    for (const s of me.stands) {
+      for (const t of e.stands) {
+        if (boxGapIn(s.box, t.box) >= best) continue;
+        const d = polygonToPolygonDistanceIn(s.corners, t.corners);
+        if (d < best) best = d;
+      }
+    }
+  }
+  return best;
+}
+
+/**
+ * Rally dice for one unit, or a refusal: a disordered unit must reform first, a prone disordered unit must
+ * stand up first (Going Prone), a unit without hits has nothing to rally off.
+ *
+ * @param nearestEnemyIn edge-to-edge distance to the nearest enemy stand, inches (default: measured)
+ * @example evaluateRally(ctx, 'crack-4-hits-18in-away') // 2 + 1 crack + 1 beyond 12" = 4 dice
+ */
+export function evaluateRally(ctx: DtpContext, unitId: string, nearestEnemyIn = nearestEnemyDistanceIn(ctx, unitId)): DiceBreakdown | Refusal {
+  const info = ctx.units.get(unitId);
+  if (!info) throw new Error(`evaluateRally: no unit with id '${unitId}' in the table state`);
+  const status = info.unit.status;
+  const disordered = status?.disordered === true || ctx.formationOf(unitId).formation === 'disordered';
+  if (disordered && status?.prone) {
+    return { ok: false, reason: 'rally/prone-must-stand-up', detail: 'A prone disordered unit must first stand up (a RALLY order), then reform (Optional Rules, Going Prone).' };
+  }
+  if (disordered) {
+    return { ok: false, reason: 'rally/disordered-must-reform', detail: 'A disordered unit cannot rally off hits; it must first reform into line facing the nearest enemy (Rally, p. 28).' };
+  }
+  const hits = Object.values(status?.hitsByStand ?? {}).reduce((s, h) => s + h, 0);
+  if (hits === 0) return { ok: false, reason: 'rally/no-hits', detail: 'The unit has no hits to rally off.' };
+
+  const modifiers: DiceModifier[] = [];
+  const band = RALLY_DISTANCE_BANDS.find((b) => nearestEnemyIn > b.beyondIn);
+  if (band) {
+    modifiers.push({
+      label: Number.isFinite(nearestEnemyIn) ? `Beyond ${band.beyondIn}" of enemy (${nearestEnemyIn.toFixed(1)}")` : `Beyond ${band.beyondIn}" of enemy (none on the table)`,
+      dice: band.dice,
+      source: `${SRC_RALLY}: Distance, only one applies`,
+    });
+  }
+  if (status?.prone) modifiers.push({ label: 'Prone', dice: RALLY_PRONE_DICE, source: `${SRC_RALLY}: Prone` });
+  modifiers.push(...universalModifiers(info.unit, info.attachedCommanderId !== undefined));
+  const raw = RALLY_BASE_DICE + modifiers.reduce((s, m) => s + m.dice, 0);
+  const limits: DiceModifier[] = [];
+  if (raw < 0) limits.push({ label: 'No dice: cannot rally', dice: -raw, source: `${SRC_RALLY}: Prone ("can make it impossible to rally")` });
+  return { baseDice: RALLY_BASE_DICE, modifiers, dice: Math.max(0, raw), limits };
+}
