@@ -1,0 +1,36 @@
+/**
+ * The engine: runs a rule set over a table state. It knows rule sets only through the `Ruleset`
+ * interface; which rule sets exist is the registry's business (`rulesets/index.ts`).
+ */
+import type { TableState } from '../model/tableState.ts';
+import type { Evaluation } from './evaluation.ts';
+import type { Ruleset, RulesSession } from './ruleset.ts';
+
+/**
+ * Evaluate a (validated) table state with a rule set: what each unit may do, with reasons and dice,
+ * plus shapes to draw. Pure: same state in, same evaluation out.
+ * @example evaluate(parseTableState(JSON.parse(text)), getRuleset('devil-to-pay'))
+ */
+export function evaluate(state: TableState, ruleset: Ruleset): Evaluation {
+  const result = ruleset.evaluate(state);
+  if (result.rulesetId !== ruleset.id) {
+    // A rule set reporting someone else's id is a bug in the rule set, not bad input.
+    throw new Error(`ruleset "${ruleset.id}" returned an evaluation labelled "${result.rulesetId}"`);
+  }
+  return result;
+}
+
+/**
+ * A reusable evaluator for a changing table (one per camera feed or game). Uses the rule set's
+ * incremental session when it has one, otherwise re-runs `evaluate` each time. Same results either way.
+ */
+export function createEvaluator(ruleset: Ruleset): RulesSession & { readonly ruleset: Ruleset; readonly incremental: boolean } {
+  const session = ruleset.createSession?.();
+  return {
+    ruleset,
+    incremental: session !== undefined,
+    update(state: TableState): Evaluation {
+      return session ? session.update(state) : evaluate(state, ruleset);
+    },
+  };
+}

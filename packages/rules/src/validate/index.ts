@@ -1,0 +1,2 @@
+export * from './tableStateError.ts';
+export * from './parseTableState.ts';
