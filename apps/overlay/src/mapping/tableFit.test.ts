@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { applyHomography, screenPxToTable } from './homography.ts';
+import { fitTable, fitToHomography, panFit, zoomFitAt } from './tableFit.ts';
+
+describe('fitTable', () => {
+  it('fits a 6×4 ft table into a wide view, centred, near edge at the bottom', () => {
+    const fit = fitTable({ widthIn: 72, depthIn: 48 }, { widthPx: 1000, heightPx: 524 }, 12);
+    expect(fit.pxPerIn).toBeCloseTo(500 / 48, 9); // height-limited
+    const h = fitToHomography(fit);
+    const nearLeft = applyHomography(h, { xIn: 0, yIn: 0 });
+    const farRight = applyHomography(h, { xIn: 72, yIn: 48 });
+    expect(nearLeft.yPx).toBeCloseTo(512, 9); // bottom margin 12
+    expect(farRight.yPx).toBeCloseTo(12, 9); // top margin 12
+    expect((nearLeft.xPx + farRight.xPx) / 2).toBeCloseTo(500, 9); // centred
+  });
+
+  it('fits a phone in portrait by width', () => {
+    const fit = fitTable({ widthIn: 72, depthIn: 48 }, { widthPx: 390, heightPx: 700 }, 10);
+    expect(fit.pxPerIn).toBeCloseTo(370 / 72, 9);
+  });
+
+  it('keeps the point under the cursor fixed when zooming, and pans by pixels', () => {
+    const fit = fitTable({ widthIn: 72, depthIn: 48 }, { widthPx: 800, heightPx: 600 });
+    const anchor = { xPx: 300, yPx: 200 };
+    const before = screenPxToTable(fitToHomography(fit), anchor);
+    const zoomed = zoomFitAt(fit, 2.5, anchor);
+    expect(zoomed.pxPerIn).toBeCloseTo(fit.pxPerIn * 2.5, 9);
+    const after = screenPxToTable(fitToHomography(zoomed), anchor);
+    expect(after.xIn).toBeCloseTo(before.xIn, 9);
+    expect(after.yIn).toBeCloseTo(before.yIn, 9);
+    const panned = applyHomography(fitToHomography(panFit(fit, 10, -4)), { xIn: 1, yIn: 1 });
+    const orig = applyHomography(fitToHomography(fit), { xIn: 1, yIn: 1 });
+    expect(panned.xPx - orig.xPx).toBeCloseTo(10, 9);
+    expect(panned.yPx - orig.yPx).toBeCloseTo(-4, 9);
+  });
+
+  it('rejects an empty table', () => {
+    expect(() => fitTable({ widthIn: 0, depthIn: 48 }, { widthPx: 100, heightPx: 100 })).toThrow(/positive/);
+  });
+});
