@@ -1,0 +1,149 @@
+/**
+ * The Devil to Pay command (Actions and Orders p. 3; Commanders p. 6; Brigades p. 15): orders per turn,
+ * the commander's order radius, brigade formation chains, and attached commanders.
+ */
+import type { CommandReading } from '../../engine/evaluation.ts';
+import type { Shape } from '../../engine/shapes.ts';
+import type { CommanderQuality, Unit } from '../../model/tableState.ts';
+import { closestPointsBetweenPolygons, polygonToPolygonDistanceIn } from '../../geometry/distance.ts';
+import { boxGapIn, type DtpContext, type StandInfo } from './context.ts';
+
+/** A commander orders units of his brigade within 1½" of his stand (Commanders, Orders and Brigade Formation). */
+export const ORDER_RADIUS_IN = 1.5;
+/** Units of a brigade within 1½" of each other or the commander are in Brigade Formation (Commanders; Brigades). */
+export const BRIGADE_LINK_IN = 1.5;
+/** Orders per turn by commander quality: Superb 3, Capable 2, Weak 1 (Commanders, p. 6). */
+export const COMMANDER_ORDERS: Readonly<Record<CommanderQuality, number>> = { superb: 3, capable: 2, weak: 1 };
+/** Orders per turn: regiment or battery 2, independent 3 (Actions and Orders, p. 3). */
+export const UNIT_ORDERS = { brigade: 2, independent: 3 } as const;
+
+/** Orders a unit receives at each Reload (Turn Sequence 1a). */
+export function unitOrdersPerTurn(unit: Pick<Unit, 'independent' | 'brigadeId'>): number {
+  return unit.independent || unit.brigadeId === undefined ? UNIT_ORDERS.independent : UNIT_ORDERS.brigade;
+}
+
+/** Orders a commander receives at each Reload (Turn Sequence 1a). */
+export function commanderOrdersPerTurn(quality: CommanderQuality): number {
+  return COMMANDER_ORDERS[quality];
+}
+
+interface StandPair {
+  readonly s: StandInfo;
+  readonly t: StandInfo;
+  readonly d: number;
+}
+
+/** Closest pair of stands between two sets within `limitIn` (edge to edge, box-pruned), or undefined. */
+function closestPair(a: readonly StandInfo[], b: readonly StandInfo[], limitIn: number): StandPair | undefined {
+  let best: StandPair | undefined;
+  for (const s of a) {
+    for (const t of b) {
+      if (boxGapIn(s.box, t.box) > limitIn) continue;
+      const d = polygonToPolygonDistanceIn(s.corners, t.corners);
+      if (d <= limitIn && (!best || d < best.d)) best = { s, t, d };
+    }
+  }
+  return best;
+}
+
+/** A link line between the closest points of a stand pair. */
+function linkPoints(p: StandPair) {
+  const cp = closestPointsBetweenPolygons(p.s.corners, p.t.corners);
+  return [cp.onA, cp.onB];
+}
+
+export interface CommandResult {
+  readonly readings: ReadonlyMap<string, CommandReading>;
+  /** 'link' shapes: brigade formation links, commander order links, order radius circles. */
+  readonly shapes: readonly Shape[];
+}
+
+interface Node {
+  readonly id: string;
+  readonly kind: 'unit' | 'commander';
+  readonly stands: readonly StandInfo[];
+  readonly side: string;
+}
+
+/**
+ * Command readings for every unit and the links to draw. Independent units are outside brigade formation
+ * and cannot use commander orders (Actions and Orders). An attached commander orders only his unit and does
+ * not chain others into formation (Attached Commander Benefits).
+ */
+export function evaluateCommand(ctx: DtpContext): CommandResult {
+  const readings = new Map<string, CommandReading>();
+  const shapes: Shape[] = [];
+  const byBrigade = new Map<string, Node[]>();
+  for (const info of ctx.units.values()) {
+    const b = info.unit.brigadeId;
+    if (b === undefined || info.unit.independent || info.stands.length === 0) continue;
+    if (!byBrigade.has(b)) byBrigade.set(b, []);
+    byBrigade.get(b)!.push({ id: info.unit.id, kind: 'unit', stands: info.stands, side: info.unit.side });
+  }
+
+  const groupOf = new Map<string, string[]>();
+  const inRange = new Map<string, string>();
+  for (const [brigadeId, units] of byBrigade) {
+    const ci = ctx.commanderOfBrigade(brigadeId);
+    const nodes = [...units];
+    const cmdStand = ci?.stand;
+    const attachedTo = ci?.commander.attachedToUnitId ?? [...ctx.units.values()].find((u) => u.attachedCommanderId === ci?.commander.id)?.unit.id;
+    if (ci && cmdStand) {
+      // Order radius: units within 1½" of the commander's stand; an attached commander only his own unit.
+      for (const u of units) {
+        const pair = closestPair([cmdStand], u.stands, attachedTo === u.id ? Infinity : ORDER_RADIUS_IN);
+        if (pair && (attachedTo === undefined || attachedTo === u.id)) {
+          inRange.set(u.id, ci.commander.id);
+          shapes.push({ kind: 'polyline', id: `command/order/${ci.commander.id}/${u.id}`, layer: 'command', style: 'link', unitId: u.id, side: u.side, points: linkPoints(pair) });
+        }
+      }
+      shapes.push({
+        kind: 'circle',
+        id: `command/radius/${ci.commander.id}`,
+        layer: 'command',
+        style: 'link',
+        side: ci.commander.side,
+        center: cmdStand.center,
+        // Measured from the stand's edge: the round base's radius plus 1½".
+        radiusIn: Math.max(cmdStand.stand.widthIn, cmdStand.stand.depthIn) / 2 + ORDER_RADIUS_IN,
+      });
+      if (attachedTo === undefined) nodes.push({ id: ci.commander.id, kind: 'commander', stands: [cmdStand], side: ci.commander.side });
+    }
+    // Union-find over 1½" links.
+    const parent = nodes.map((_, i) => i);
+    const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+    for (let i = 0; i < nodes.length; i++) {
+      for (let j = i + 1; j < nodes.length; j++) {
+        const a = nodes[i]!, b = nodes[j]!;
+        const pair = closestPair(a.stands, b.stands, BRIGADE_LINK_IN);
+        if (!pair) continue;
+        parent[find(i)] = find(j);
+        // Commander links are drawn as order links above; unit-to-unit links here.
+        if (a.kind === 'unit' && b.kind === 'unit') {
+          shapes.push({ kind: 'polyline', id: `command/brigade/${a.id}/${b.id}`, layer: 'command', style: 'link', side: a.side, points: linkPoints(pair) });
+        }
+      }
+    }
+    const groups = new Map<number, string[]>();
+    nodes.forEach((n, i) => {
+      if (n.kind !== 'unit') return;
+      const r = find(i);
+      if (!groups.has(r)) groups.set(r, []);
+      groups.get(r)!.push(n.id);
+    });
+    // "A brigade formation consists of at least two units from a brigade" (Brigades, Structure).
+    for (const g of groups.values()) if (g.length >= 2) for (const id of g) groupOf.set(id, g);
+  }
+
+  for (const info of ctx.units.values()) {
+    const id = info.unit.id;
+    const reading: CommandReading = {
+      brigadeFormationUnitIds: (groupOf.get(id) ?? []).filter((x) => x !== id),
+      ...(inRange.has(id) ? { commanderInRangeId: inRange.get(id)! } : {}),
+      ...(info.attachedCommanderId !== undefined ? { attachedCommanderId: info.attachedCommanderId } : {}),
+      ...(info.unit.status?.ordersLeft !== undefined ? { ordersLeft: info.unit.status.ordersLeft } : {}),
+    };
+    readings.set(id, reading);
+  }
+  return { readings, shapes };
+}
