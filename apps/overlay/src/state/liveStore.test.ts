@@ -30,7 +30,7 @@ describe('LiveStore', () => {
     const store = new LiveStore();
     const seen: number[] = [];
     store.subscribe((s) => s.state && seen.push(s.state.seq));
-    expect(store.receive({ type: 'delta', ...diffLiveState(liveState(1, 5), liveState(2, 6), 0) })).toBe('resync');
+    expect(store.receive(diffLiveState(liveState(1, 5), liveState(2, 6), 0))).toBe('resync');
     store.receive({ type: 'snapshot', protocolVersion: 1, state: liveState(1, 5), recentLog: [], sentTimeMs: 0 });
     expect(store.receive(diffLiveState(liveState(1, 5), liveState(2, 7), 0))).toBe('ok');
     expect(store.snapshot.state?.tableState.stands[0]?.pose.xIn).toBe(7);
