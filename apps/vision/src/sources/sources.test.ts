@@ -1,0 +1,270 @@
+import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import type { GrayFrame } from '../pipeline/types.ts';
+import { createIpCameraSource, createVideoFileSource, FfmpegFrameSource } from './ffmpegSource.ts';
+import type { FrameSource } from './frameSource.ts';
+import { frameSourceKind, openFrameSource } from './openFrameSource.ts';
+import { createFolderSource, createImageFileSource } from './stillImageSources.ts';
+import { createWebSocketFrameSource } from './webSocketFrameSource.ts';
+
+const run = promisify(execFile);
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'muster-sources-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A flat gray image with one bright square whose column encodes `k`, so frames can be told apart. */
+async function markedImage(k: number, format: 'png' | 'jpeg', widthPx = 64, heightPx = 48): Promise<Buffer> {
+  const raw = Buffer.alloc(widthPx * heightPx, 60);
+  for (let v = 10; v < 20; v++) for (let u = 4 + 8 * k; u < 10 + 8 * k; u++) raw[v * widthPx + u] = 230;
+  const img = sharp(raw, { raw: { width: widthPx, height: heightPx, channels: 1 } });
+  return format === 'png' ? img.png().toBuffer() : img.jpeg({ quality: 95 }).toBuffer();
+}
+
+/** Column of the bright square's centre in row 15. */
+function brightColumn(f: GrayFrame): number {
+  let sum = 0;
+  let n = 0;
+  for (let u = 0; u < f.widthPx; u++) if (f.data[15 * f.widthPx + u]! > 150) { sum += u; n += 1; }
+  return n === 0 ? -1 : sum / n;
+}
+
+async function take(source: FrameSource, n: number): Promise<GrayFrame[]> {
+  const out: GrayFrame[] = [];
+  for await (const f of source) {
+    out.push(f);
+    if (out.length === n) break;
+  }
+  return out;
+}
+
+describe('folder and image sources', () => {
+  it('plays a folder in numeric name order at the given rate', async () => {
+    const folder = join(dir, 'frames');
+    await mkdir(folder);
+    // Written out of order, with a number that sorts wrongly as text (10 < 2) and a non-image file.
+    for (const k of [2, 0, 10]) await writeFile(join(folder, `frame${k}.png`), await markedImage(k === 10 ? 5 : k, 'png'));
+    await writeFile(join(folder, 'notes.txt'), 'not a frame');
+    const frames: GrayFrame[] = [];
+    for await (const f of createFolderSource(folder, { fps: 10 })) frames.push(f);
+    expect(frames.map((f) => [f.seq, f.captureTimeMs, f.widthPx, f.heightPx])).toEqual([
+      [0, 0, 64, 48], [1, 100, 64, 48], [2, 200, 64, 48],
+    ]);
+    expect(frames.map(brightColumn)).toEqual([6.5, 22.5, 46.5]);
+  });
+
+  it('reads one image file', async () => {
+    const path = join(dir, 'one.jpg');
+    await writeFile(path, await markedImage(3, 'jpeg'));
+    const frames = await take(createImageFileSource(path), 5);
+    expect(frames).toHaveLength(1);
+    expect(brightColumn(frames[0]!)).toBeCloseTo(30.5, 0);
+  });
+
+  it('names what is wrong with a bad folder or image', async () => {
+    await mkdir(join(dir, 'empty'));
+    await expect(take(createFolderSource(join(dir, 'empty')), 1)).rejects.toThrow(/empty: no image files/);
+    await expect(take(createFolderSource(join(dir, 'missing')), 1)).rejects.toThrow(/missing: cannot read the folder of frames \(ENOENT\)/);
+    await writeFile(join(dir, 'broken.png'), 'not a png');
+    await expect(take(createImageFileSource(join(dir, 'broken.png')), 1)).rejects.toThrow(/broken\.png: cannot decode the image/);
+    expect(() => createFolderSource(dir, { fps: 0 })).toThrow(/fps must be a number > 0/);
+  });
+});
+
+describe('ffmpeg sources', () => {
+  it('decodes every frame of a video file, stamped by its frame rate', async () => {
+    const path = join(dir, 'clip.mp4');
+    // 12 frames at 12 fps of ffmpeg's test pattern, which scrolls, so consecutive frames differ.
+    await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=96x64:rate=12', '-frames:v', '12', '-pix_fmt', 'yuv420p', path]);
+    const frames: GrayFrame[] = [];
+    const source = createVideoFileSource(path);
+    let closed = false;
+    source.on('close', () => (closed = true));
+    for await (const f of source) frames.push(f);
+    expect(frames).toHaveLength(12);
+    expect(frames.every((f) => f.widthPx === 96 && f.heightPx === 64 && f.data.length === 96 * 64)).toBe(true);
+    expect(frames.map((f) => f.seq)).toEqual([...Array(12).keys()]);
+    expect(frames[3]!.captureTimeMs).toBeCloseTo(250, 6);
+    expect(Buffer.from(frames[0]!.data).equals(Buffer.from(frames[11]!.data))).toBe(false);
+    await new Promise((r) => setImmediate(r));
+    expect(closed).toBe(true);
+
+    const scaled = await take(createVideoFileSource(path, { widthPx: 48, heightPx: 32 }), 2);
+    expect(scaled.map((f) => [f.widthPx, f.heightPx, f.data.length])).toEqual([[48, 32, 1536], [48, 32, 1536]]);
+  });
+
+  it('says clearly when ffmpeg is missing or the file is bad', async () => {
+    await expect(take(createVideoFileSource(join(dir, 'clip.mp4'), { ffmpegPath: join(dir, 'no-ffmpeg') }), 1)).rejects.toThrow(
+      /ffmpeg not found .*sudo apt install ffmpeg/,
+    );
+    await writeFile(join(dir, 'bad.mp4'), 'not a video');
+    await expect(take(createVideoFileSource(join(dir, 'bad.mp4')), 1)).rejects.toThrow(/bad\.mp4: ffmpeg exited with code \d+: .*Invalid data/);
+  });
+
+  it('reopens a live source whose ffmpeg is killed', async () => {
+    const source = new FfmpegFrameSource({
+      inputArgs: ['-re', '-f', 'lavfi', '-i', 'testsrc=size=64x48:rate=25'],
+      description: 'live test pattern',
+      live: true,
+      backoff: { initialMs: 50, maxMs: 200 },
+    });
+    const errors: string[] = [];
+    const reopens: number[] = [];
+    source.on('error', (e) => errors.push(e.message));
+    source.on('reopen', (attempt) => reopens.push(attempt));
+    const seqs: number[] = [];
+    let firstPid: number | undefined;
+    for await (const f of source) {
+      seqs.push(f.seq);
+      if (seqs.length === 3) {
+        firstPid = source.pid;
+        process.kill(firstPid!, 'SIGKILL');
+      }
+      if (seqs.length === 8) break;
+    }
+    expect(errors.join('\n')).toMatch(/live test pattern: ffmpeg was killed \(SIGKILL\)/);
+    expect(reopens).toEqual([1]);
+    expect(source.opens).toBe(2);
+    // Sequence numbers keep counting across the reopen.
+    expect(seqs.slice(1).every((s, i) => s > seqs[i]!)).toBe(true);
+    expect(source.pid).toBeUndefined(); // closed by the loop's break
+  });
+});
+
+describe('MJPEG over HTTP', () => {
+  let server: Server;
+  let url: string;
+  let connections = 0;
+  const live = new Set<ServerResponse>();
+
+  beforeAll(async () => {
+    const jpegs = await Promise.all([0, 1, 2, 3].map((k) => markedImage(k, 'jpeg')));
+    server = createServer((req, res) => {
+      connections += 1;
+      const boundary = 'musterframe';
+      res.writeHead(200, { 'Content-Type': `multipart/x-mixed-replace; boundary=${boundary}` });
+      live.add(res);
+      let k = 0;
+      const timer = setInterval(() => {
+        const jpeg = jpegs[k++ % jpegs.length]!;
+        res.write(`--${boundary}\r\nContent-Type: image/jpeg\r\nContent-Length: ${jpeg.length}\r\n\r\n`);
+        res.write(jpeg);
+        res.write('\r\n');
+      }, 40);
+      res.on('close', () => {
+        clearInterval(timer);
+        live.delete(res);
+      });
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/stream.mjpg`;
+  });
+  afterAll(async () => {
+    for (const res of live) res.destroy();
+    await new Promise((r) => server.close(r));
+  });
+
+  it('reads frames from a real loopback MJPEG server and reconnects when the stream drops', async () => {
+    const source = createIpCameraSource(url, { backoff: { initialMs: 50, maxMs: 200 } });
+    const errors: string[] = [];
+    source.on('error', (e) => errors.push(e.message));
+    const frames: GrayFrame[] = [];
+    for await (const f of source) {
+      frames.push(f);
+      if (frames.length === 4) for (const res of live) res.destroy(); // the camera drops the connection
+      if (frames.length === 8) break;
+    }
+    expect(frames.every((f) => f.widthPx === 64 && f.heightPx === 48)).toBe(true);
+    const cols = frames.map(brightColumn);
+    // Each frame is one of the four served images (bright square at 6.5, 14.5, 22.5 or 30.5).
+    for (const c of cols) expect([6.5, 14.5, 22.5, 30.5].some((x) => Math.abs(c - x) < 1.5)).toBe(true);
+    expect(new Set(cols.map(Math.round)).size).toBeGreaterThan(1);
+    expect(connections).toBeGreaterThanOrEqual(2);
+    expect(source.opens).toBeGreaterThanOrEqual(2);
+    expect(errors.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('rejects a URL it cannot use', () => {
+    expect(() => createIpCameraSource('ftp://camera/stream')).toThrow(/starts with rtsp:\/\/, rtsps:\/\/, http:\/\/ or https:\/\//);
+  });
+});
+
+describe('WebSocket frames from a browser page', () => {
+  it('decodes JPEG messages into frames, acks them, and reports bad ones', async () => {
+    const source = createWebSocketFrameSource({ path: '/camera' });
+    const server = createServer();
+    server.on('upgrade', (req, socket, head) => {
+      if (!source.handleUpgrade(req, socket, head)) socket.destroy();
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const port = (server.address() as AddressInfo).port;
+    const errors: string[] = [];
+    source.on('error', (e) => errors.push(e.message));
+
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/camera`);
+    await once(ws, 'open');
+    const replies: Array<{ type: string; seq?: number; message?: string }> = [];
+    const nextReply = () => once(ws, 'message').then(([m]) => {
+      const r = JSON.parse(String(m)) as { type: string; seq?: number; message?: string };
+      replies.push(r);
+      return r;
+    });
+
+    const iterator = source[Symbol.asyncIterator]();
+    ws.send(await markedImage(1, 'jpeg'));
+    expect(await nextReply()).toEqual({ type: 'ack', seq: 0 });
+    const f0 = (await iterator.next()).value as GrayFrame;
+    expect([f0.seq, f0.widthPx, f0.heightPx, Math.round(brightColumn(f0))]).toEqual([0, 64, 48, 15]);
+
+    ws.send('hello');
+    expect((await nextReply()).message).toMatch(/binary message holding a JPEG/);
+    ws.send(Buffer.from('garbage'));
+    expect((await nextReply()).message).toMatch(/message 1: cannot decode the image/);
+    expect(errors.join('\n')).toMatch(/cannot decode the image/);
+
+    ws.send(await markedImage(3, 'jpeg'));
+    expect(await nextReply()).toEqual({ type: 'ack', seq: 1 });
+    const f1 = (await iterator.next()).value as GrayFrame;
+    expect([f1.seq, Math.round(brightColumn(f1))]).toEqual([1, 31]);
+    expect(source.connected).toBe(true);
+
+    // Another path is left for other handlers.
+    const other = new WebSocket(`ws://127.0.0.1:${port}/elsewhere`);
+    await expect(once(other, 'open')).rejects.toThrow();
+
+    const closed = once(ws, 'close');
+    await source.close();
+    const [code] = await closed;
+    expect(code).toBe(1001);
+    expect((await iterator.next()).done).toBe(true);
+    await new Promise((r) => server.close(r));
+  });
+});
+
+describe('openFrameSource', () => {
+  it('picks the source from the spec', async () => {
+    expect(await frameSourceKind(join(dir, 'frames'))).toBe('folder');
+    expect(await frameSourceKind(join(dir, 'one.jpg'))).toBe('image');
+    expect(await frameSourceKind(join(dir, 'clip.mp4'))).toBe('video');
+    expect(await frameSourceKind('/dev/video0')).toBe('webcam');
+    expect(await frameSourceKind('rtsp://10.0.0.2/stream')).toBe('ip-camera');
+    await expect(frameSourceKind(join(dir, 'nothing-here'))).rejects.toThrow(/no such file, folder or device \(ENOENT\)/);
+    const frames = await take(await openFrameSource(join(dir, 'frames'), { fps: 5 }), 3);
+    expect(frames.map((f) => f.captureTimeMs)).toEqual([0, 200, 400]);
+  });
+});
