@@ -293,9 +293,8 @@ export function recognizeFormation(unit: Unit, stands: readonly Stand[]): DtpFor
   const headingDeg = command ? command.pose.headingDeg : meanHeadingDeg(pool);
   const base = { mounted, dismounted, ...(limbered !== undefined ? { limbered } : {}), headingDeg };
 
-  // Front-most stand when there is no command stand (artillery, reduced units).
-  const provisional = command ?? pool[0]!;
-  const reference = command ?? toLocal(pool, provisional, headingDeg).reduce((a, b) => (b.v > a.v ? b : a)).stand;
+  // Without a command stand (artillery, reduced units): the front-rank stand nearest the middle of the front.
+  const reference = command ?? middleOfFront(pool, headingDeg);
 
   const status = unit.status;
   if (status?.formation !== undefined || status?.disordered) {
@@ -332,6 +331,14 @@ export function recognizeFormation(unit: Unit, stands: readonly Stand[]): DtpFor
     referenceStandId: reference.id,
     frontRankStandIds: best.front.map((l) => l.stand.id),
   };
+}
+
+function middleOfFront(pool: readonly Stand[], headingDeg: number): Stand {
+  const local = toLocal(pool, pool[0]!, headingDeg);
+  const depthIn = median(pool.map((s) => s.depthIn));
+  const front = ranksOf(local, depthIn)[0]!;
+  const midU = (front[0]!.u + front[front.length - 1]!.u) / 2;
+  return front.reduce((a, b) => (Math.abs(b.u - midU) < Math.abs(a.u - midU) ? b : a)).stand;
 }
 
 /** Front rank for a formation given by status (geometry still tells which stands are in front). */
