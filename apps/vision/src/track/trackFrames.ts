@@ -1,0 +1,70 @@
+/**
+ * The live pipeline over a frame source: detect (with the tracker's predictions as ROI hints), then
+ * track. Used by `muster track` on recordings; the service composes the same three parts.
+ */
+import type { FrameDetection, GrayFrame } from '../pipeline/types.ts';
+import type { TagPrediction, Tracker, TrackSnapshot } from './tracker.ts';
+
+/** What the tracker needs from a detector (V1's `createFrameDetector` fits). */
+export interface FrameDetectorLike {
+  detect(frame: GrayFrame, predictions?: readonly TagPrediction[]): FrameDetection | Promise<FrameDetection>;
+}
+
+export interface TrackedFrame {
+  readonly frame: GrayFrame;
+  readonly detection: FrameDetection;
+  readonly snapshot: TrackSnapshot;
+  /** Wall time spent on this frame (detect + track), ms. */
+  readonly processingMs: number;
+}
+
+export async function* trackFrames(source: AsyncIterable<GrayFrame>, detector: FrameDetectorLike, tracker: Tracker): AsyncGenerator<TrackedFrame> {
+  for await (const frame of source) {
+    const start = performance.now();
+    const detection = await detector.detect(frame, tracker.predictions(frame.captureTimeMs));
+    const snapshot = tracker.update(detection);
+    yield { frame, detection, snapshot, processingMs: performance.now() - start };
+  }
+}
+
+/** One `muster track --json` line. Field names are a published contract: add, never rename. */
+export interface TrackJsonLine {
+  readonly frame: number;
+  readonly ms: number;
+  readonly markers: ReadonlyArray<{
+    readonly id: number;
+    readonly x: number;
+    readonly y: number;
+    readonly heading: number;
+    readonly corners: ReadonlyArray<readonly [number, number]>;
+    /** Track id (TUIO session id). */
+    readonly track: number;
+    /** Held pose of a tag not seen in this frame. */
+    readonly stale: boolean;
+  }>;
+}
+
+const round = (v: number, digits: number): number => Number(v.toFixed(digits));
+
+export function trackJsonLine(t: TrackedFrame): TrackJsonLine {
+  return {
+    frame: t.frame.seq,
+    ms: round(t.processingMs, 2),
+    markers: t.snapshot.tracks.map((k) => ({
+      id: k.markerId,
+      x: round(k.pose.xIn, 3),
+      y: round(k.pose.yIn, 3),
+      heading: round(k.pose.headingDeg, 2),
+      corners: k.cornersPx.map((c) => [round(c.uPx, 2), round(c.vPx, 2)] as const),
+      track: k.trackId,
+      stale: k.stale,
+    })),
+  };
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
