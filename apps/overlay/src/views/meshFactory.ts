@@ -10,7 +10,9 @@ import type { Paint } from './palette.ts';
 function material(paint: Paint): THREE.MeshBasicMaterial {
   return new THREE.MeshBasicMaterial({
     color: paint.color,
-    transparent: paint.opacity < 1,
+    // Always in the transparent pass: three draws opaque objects first whatever their renderOrder, which
+    // would put translucent reach areas over the (opaque) stands.
+    transparent: true,
     opacity: paint.opacity,
     side: THREE.DoubleSide,
     depthTest: false,

@@ -1,0 +1,226 @@
+/**
+ * The views end to end: the real service (apps/vision/src/server) on loopback serving the built pages and
+ * the ws, a known scene behind it, real headless Chromium drawing with WebGL (SwiftShader). Pixels are
+ * read from screenshots at positions the page itself reports for table points (window.__muster), so
+ * what is checked is "the stand is drawn where the state says", not how the mapping is implemented.
+ * Screenshots land in test-artifacts/.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { LiveState } from '@muster/protocol';
+import { startServer, type RunningServer } from '../../apps/vision/src/server/createServer.ts';
+import { MAP_BACKGROUND, STYLE_PAINT, TABLE_CLOTH, sidePaint } from '../../apps/overlay/src/views/palette.ts';
+import { ensureViewsBuilt, VIEWS_DIST } from './helpers/buildViews.ts';
+import { CLOTH_PROBE, CONFEDERATE_REACH_PROBE, CONFEDERATE_UNIT, UNION_REACH_PROBE, UNION_UNIT, fixtureLiveState } from './helpers/fixtureScene.ts';
+import { blend, colorDistance, decodeShot, describe as rgba, hexRgb, type Rgba, type Shot } from './helpers/pixels.ts';
+import { SceneBackend } from './helpers/sceneBackend.ts';
+
+const TOKEN = 'e2e-operator-token';
+const UNION_BLUE = sidePaint('union', []).fill;
+const CONFEDERATE_RED = sidePaint('confederate', []).fill;
+const REACH = STYLE_PAINT.reach.fill!;
+const REACH_ON_CLOTH = blend(TABLE_CLOTH, REACH.color, REACH.opacity);
+
+let backend: SceneBackend;
+let server: RunningServer;
+let browser: Browser;
+
+async function start(port = 0): Promise<RunningServer> {
+  return startServer({ backend, operatorToken: TOKEN, host: '127.0.0.1', port, viewsDir: VIEWS_DIST });
+}
+
+beforeAll(async () => {
+  ensureViewsBuilt();
+  backend = new SceneBackend(fixtureLiveState());
+  server = await start();
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--use-gl=swiftshader', '--disable-background-networking'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function openView(path: string, viewport = { width: 1200, height: 800 }, deviceScaleFactor = 1, mobile = false): Promise<Page> {
+  const context = await browser.newContext({ viewport, deviceScaleFactor, isMobile: mobile, hasTouch: mobile });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${server.url}${path}`);
+  await page.waitForFunction(() => window.__muster?.ready === true, undefined, { timeout: 20_000 }).catch((e: unknown) => {
+    throw new Error(`${path} never became ready: ${String(e)}; page errors: ${errors.join(' | ')}`);
+  });
+  return page;
+}
+
+async function waitForSeq(page: Page, seq: number): Promise<void> {
+  await page.waitForFunction((s) => (window.__muster?.lastSeq ?? -1) >= s, seq, { timeout: 10_000 });
+  // One more frame so the canvas holds what the hook reports.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+async function toScreen(page: Page, p: { xIn: number; yIn: number }): Promise<{ xPx: number; yPx: number }> {
+  return page.evaluate(({ xIn, yIn }) => window.__muster!.tableToScreenPx(xIn, yIn), p);
+}
+
+async function colourAt(page: Page, shot: Shot, p: { xIn: number; yIn: number }): Promise<Rgba> {
+  const s = await toScreen(page, p);
+  return shot.at(s.xPx, s.yPx);
+}
+
+function expectColour(actual: Rgba, expected: Rgba | number, tolerance: number, what: string): void {
+  const e = typeof expected === 'number' ? hexRgb(expected) : expected;
+  const d = colorDistance(actual, e);
+  expect(d, `${what}: got ${rgba(actual)}, expected ${rgba(e)}`).toBeLessThanOrEqual(tolerance);
+}
+
+function standCentre(state: LiveState, id: string): { xIn: number; yIn: number } {
+  const s = state.tableState.stands.find((x) => x.id === id)!;
+  return { xIn: s.pose.xIn, yIn: s.pose.yIn };
+}
+
+describe('views end to end', () => {
+  it('map: stands, terrain and reach are drawn where the state says, and follow updates', async () => {
+    const page = await openView('/');
+    let shot = await decodeShot(await page.screenshot(), 1, 'map-desktop.png');
+    const state = backend.state();
+    for (const s of state.tableState.stands.filter((x) => x.unitId === UNION_UNIT)) {
+      expectColour(await colourAt(page, shot, s.pose), UNION_BLUE, 12, `union stand ${s.id}`);
+    }
+    for (const s of state.tableState.stands.filter((x) => x.unitId === CONFEDERATE_UNIT)) {
+      expectColour(await colourAt(page, shot, s.pose), CONFEDERATE_RED, 12, `confederate stand ${s.id}`);
+    }
+    expectColour(await colourAt(page, shot, CLOTH_PROBE), TABLE_CLOTH, 6, 'bare cloth');
+    expectColour(await colourAt(page, shot, UNION_REACH_PROBE), REACH_ON_CLOTH, 12, 'inside the union reach polygon');
+    expectColour(shot.at(4, 50), MAP_BACKGROUND, 4, 'outside the table');
+    await expect.poll(() => page.locator('.unit-label', { hasText: '1st Minnesota' }).count()).toBe(1);
+
+    // Move the union command stand across the table: the pixel follows, the old place shows reach again.
+    const movedId = `${UNION_UNIT}-s1`;
+    const before = standCentre(state, movedId);
+    const after = { xIn: 60, yIn: 6 };
+    const next = backend.publish((s) => ({
+      ...s,
+      tableState: { ...s.tableState, stands: s.tableState.stands.map((x) => (x.id === movedId ? { ...x, pose: { ...after, headingDeg: 90 } } : x)) },
+    }));
+    await waitForSeq(page, next.seq);
+    shot = await decodeShot(await page.screenshot(), 1, 'map-after-move.png');
+    expectColour(await colourAt(page, shot, after), UNION_BLUE, 12, 'moved stand at its new place');
+    expectColour(await colourAt(page, shot, before), REACH_ON_CLOTH, 12, 'old place of the moved stand');
+    await page.context().close();
+  });
+
+  it('map on a phone: the whole table fits the width and stands are still where they should be', async () => {
+    const page = await openView('/map.html', { width: 390, height: 844 }, 2, true);
+    const shot = await decodeShot(await page.screenshot(), 2, 'map-phone.png');
+    const nearLeft = await toScreen(page, { xIn: 0, yIn: 0 });
+    const farRight = await toScreen(page, { xIn: 72, yIn: 48 });
+    expect(nearLeft.xPx).toBeGreaterThanOrEqual(0);
+    expect(farRight.xPx).toBeLessThanOrEqual(390);
+    expect(farRight.xPx - nearLeft.xPx).toBeGreaterThan(330); // uses the width, not a postage stamp
+    expect(nearLeft.yPx).toBeGreaterThan(farRight.yPx); // near edge at the bottom
+    const s = backend.state().tableState.stands.find((x) => x.id === `${CONFEDERATE_UNIT}-s2`)!;
+    expectColour(await colourAt(page, shot, s.pose), CONFEDERATE_RED, 14, 'confederate stand on a phone');
+    await page.context().close();
+  });
+
+  it('operator: clicking a stand selects its unit, shows only its reach and the fire breakdown; status, dice and measure work', async () => {
+    const page = await openView(`/operator.html?token=${TOKEN}`);
+    let shot = await decodeShot(await page.screenshot(), 1);
+    expectColour(await colourAt(page, shot, CONFEDERATE_REACH_PROBE), REACH_ON_CLOTH, 12, 'confederate reach before selection');
+
+    const target = await toScreen(page, standCentre(backend.state(), `${UNION_UNIT}-s3`));
+    await page.mouse.click(target.xPx, target.yPx);
+    await page.waitForFunction((u) => window.__muster?.selectedUnitId === u, UNION_UNIT);
+    await waitForSeq(page, backend.state().seq);
+    shot = await decodeShot(await page.screenshot(), 1, 'operator-selected.png');
+    expectColour(await colourAt(page, shot, UNION_REACH_PROBE), REACH_ON_CLOTH, 12, 'selected unit reach');
+    expectColour(await colourAt(page, shot, CONFEDERATE_REACH_PROBE), TABLE_CLOTH, 8, 'other unit reach hidden while one is selected');
+    const panel = page.locator('#unit-panel');
+    await expect.poll(() => panel.textContent()).toContain('1st Minnesota');
+    const text = (await panel.textContent())!;
+    expect(text).toContain('28th Virginia');
+    expect(text).toContain('3 dice');
+    expect(text).toContain('Long range (12–24")');
+    expect(text).toContain('The Devil to Pay, Fire, p. 23');
+    expect(text).toContain('charge/out-of-reach');
+
+    // Status: mark disordered and apply; the service gets the message and the new state comes back.
+    await page.locator('#unit-panel + div input[type=checkbox]').first().check();
+    await page.locator('#apply-status').click();
+    await expect.poll(() => page.locator('#message').textContent()).toContain('Status of 1st Minnesota updated');
+    expect(backend.state().tableState.units.find((u) => u.id === UNION_UNIT)?.status?.disordered).toBe(true);
+
+    // Dice from the fire row: the service's seeded roller, shown and logged.
+    await page.locator('.fire-target button', { hasText: 'Roll 3' }).click();
+    await expect.poll(async () => ((await page.locator('#dice').textContent()) ?? '').split(' ').filter((g) => /[⚀-⚅]/.test(g)).length).toBe(3);
+    await expect.poll(() => page.locator('#log').textContent()).toContain('fire: 1st Minnesota → 28th Virginia');
+
+    // Measure between the two front stands, edge to edge, tolerance stated.
+    await page.locator('button[data-mode=measure]').click();
+    const a = await toScreen(page, standCentre(backend.state(), `${UNION_UNIT}-s3`));
+    const b = await toScreen(page, standCentre(backend.state(), `${CONFEDERATE_UNIT}-s1`));
+    await page.mouse.click(a.xPx, a.yPx);
+    await page.mouse.click(b.xPx, b.yPx);
+    // Union s3 front edge y=12.5, x 18..20; confederate s1 front edge y=35.5, x 40..42: gap (20,12.5)→(40,35.5).
+    const expected = Math.hypot(20, 23).toFixed(2);
+    await expect.poll(() => page.locator('#measure-result').textContent()).toContain(`${expected}" ±0.06" from tracking`);
+    await page.screenshot({ path: 'test-artifacts/operator-measure.png' });
+    await page.context().close();
+  });
+
+  it('operator on a phone stacks the panel under the map', async () => {
+    const page = await openView(`/operator.html?token=${TOKEN}`, { width: 390, height: 844 }, 2, true);
+    const stageBox = await page.locator('.stage').boundingBox();
+    const panelBox = await page.locator('.panel').boundingBox();
+    expect(panelBox!.y).toBeGreaterThanOrEqual(stageBox!.y + stageBox!.height - 1);
+    expect(stageBox!.width).toBeGreaterThan(380);
+    await page.screenshot({ path: 'test-artifacts/operator-phone.png', fullPage: true });
+    await page.context().close();
+  });
+
+  it('projector: black, annotations only, drawn through the calibration homography', async () => {
+    // A projector 1280×800 looking at the table slightly keystoned.
+    const h = [15.5, 1.2, 70, 0.4, -15.2, 760, 0.0006, 0.0011, 1];
+    const page = await openView(`/projector.html?h=${h.join(',')}&w=1280&hpx=800`, { width: 1280, height: 800 });
+    const shot = await decodeShot(await page.screenshot(), 1, 'projector.png');
+    const probe = await toScreen(page, UNION_REACH_PROBE);
+    const w = 0.0006 * UNION_REACH_PROBE.xIn + 0.0011 * UNION_REACH_PROBE.yIn + 1;
+    expect(probe.xPx).toBeCloseTo((15.5 * 11 + 1.2 * 18 + 70) / w, 3);
+    expect(probe.yPx).toBeCloseTo((0.4 * 11 - 15.2 * 18 + 760) / w, 3);
+    expectColour(shot.at(probe.xPx, probe.yPx), blend(0x000000, REACH.color, REACH.opacity), 12, 'reach on black');
+    expectColour(await colourAt(page, shot, CLOTH_PROBE), 0x000000, 2, 'no cloth on the projector');
+    // Stands are not drawn (the real ones are under the light): a confederate stand centre, outside every
+    // fill except its own unit's reach, shows the reach colour, not the side colour.
+    const c = backend.state().tableState.stands.find((x) => x.id === `${CONFEDERATE_UNIT}-s4`)!;
+    expectColour(await colourAt(page, shot, c.pose), blend(0x000000, REACH.color, REACH.opacity), 12, 'no stand on the projector');
+    await page.context().close();
+  });
+
+  it('stream overlay: transparent where there is nothing to show', async () => {
+    const page = await openView('/overlay.html', { width: 960, height: 540 });
+    const shot = await decodeShot(await page.screenshot({ omitBackground: true }), 1, 'overlay.png');
+    expect((await colourAt(page, shot, CLOTH_PROBE)).a).toBeLessThan(3);
+    const reach = await colourAt(page, shot, UNION_REACH_PROBE);
+    expect(reach.a).toBeGreaterThan(50);
+    expect(reach.g).toBeGreaterThan(reach.r);
+    await page.context().close();
+  });
+
+  it('shows a disconnected banner when the service goes away and recovers when it is back', async () => {
+    const page = await openView('/');
+    const banner = page.locator('#connection-banner');
+    expect(await banner.isVisible()).toBe(false);
+    const port = server.port;
+    await server.close();
+    await banner.waitFor({ state: 'visible', timeout: 5000 });
+    await page.screenshot({ path: 'test-artifacts/map-disconnected.png' });
+    server = await start(port);
+    await banner.waitFor({ state: 'hidden', timeout: 10_000 });
+    await waitForSeq(page, backend.state().seq);
+    await page.context().close();
+  });
+});
