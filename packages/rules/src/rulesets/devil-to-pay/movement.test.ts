@@ -9,7 +9,7 @@ import { ARTILLERY_BASE, CAVALRY_BASE, INFANTRY_BASE, file, grid, stateOf, unitA
 import type { LocalStand, UnitSpec } from './movementChargeTestScenes.ts';
 
 /** A union unit whose front edge is at y = 10.75 (reference stand centre at (30, 10)), facing +y. */
-const mover = (spec: Partial<UnitSpec> = {}, locals: readonly LocalStand[] = grid(5, 5, INFANTRY_BASE), base = INFANTRY_BASE) =>
+const mover = (spec: Partial<UnitSpec> = {}, locals: readonly LocalStand[] = grid(5, 5, INFANTRY_BASE), base: { widthIn: number; depthIn: number } = INFANTRY_BASE) =>
   unitAt({ id: 'm', side: 'union', ...spec }, { xIn: 30, yIn: 10, headingDeg: 90, base }, locals);
 const FRONT_Y = 10.75;
 
