@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { createRng } from '../../dice/rng.ts';
+import { devilToPay } from './index.ts';
+import { moveRandomUnit, randomTable } from './sessionTestTable.ts';
+
+describe('devil to pay session', () => {
+  it('returns exactly what evaluate returns, after every random move', () => {
+    const rng = createRng(20261122);
+    let state = randomTable(rng, 12);
+    const session = devilToPay.createSession!();
+    expect(session.update(state)).toEqual(devilToPay.evaluate(state));
+    for (let i = 0; i < 12; i++) {
+      state = moveRandomUnit(state, rng, 6).state;
+      expect(session.update(state)).toEqual(devilToPay.evaluate(state));
+    }
+  });
+
+  it('starts afresh when the terrain changes', () => {
+    const rng = createRng(7);
+    const state = randomTable(rng, 6);
+    const session = devilToPay.createSession!();
+    session.update(state);
+    const wooded = { ...state, terrain: { ...state.terrain, areas: [...state.terrain.areas, { id: 'new-woods', kind: 'thick-woods' as const, vertices: [{ xIn: 0, yIn: 21 }, { xIn: 96, yIn: 21 }, { xIn: 96, yIn: 39 }, { xIn: 0, yIn: 39 }] }] } };
+    expect(session.update(wooded)).toEqual(devilToPay.evaluate(wooded));
+  });
+});

@@ -1,0 +1,185 @@
+/**
+ * An incremental Devil to Pay evaluator. `update(state)` returns exactly what `evaluateDevilToPay(state)`
+ * would, recomputing only what a change can touch:
+ * - formations: a unit's own stands and status;
+ * - fire: per (firer, target) pair, again when either changes or a changed unit's old or new footprint
+ *   box meets the box around both (the only place a sight line can be blocked);
+ * - movement and charge: when the unit changes or a changed unit comes (or was) within their reach;
+ * - rally: when the unit changes or a changed unit is (or was) nearer than its nearest enemy;
+ * - command (brigade-wide) and target priority: every update, they are cheap.
+ * A change of terrain, table, commanders or rule-relevant unit fields not tied to stands drops every cache.
+ */
+import type { RulesSession } from '../../engine/ruleset.ts';
+import type { DiceBreakdown, Evaluation, FireRefusal, FireTargetOption, Refusal } from '../../engine/evaluation.ts';
+import type { Shape } from '../../engine/shapes.ts';
+import type { Stand, TableState, Unit } from '../../model/tableState.ts';
+import { buildContext, boxGapIn, standInfoOf, type BoxIn, type StandInfo, type UnitInfo } from './context.ts';
+import { buildFireScene, fireAtTarget } from './fire.ts';
+import { fireShapes } from './fireShapes.ts';
+import { chargeOptions, type ChargeOptionsResult } from './charge.ts';
+import { movementOptions, type MovementResult } from './movement.ts';
+import { evaluateRally, nearestEnemyDistanceIn } from './rally.ts';
+import { evaluateCommand } from './command.ts';
+import { recognizeFormation, type DtpFormationReading } from './formation.ts';
+import { assemble, evaluateUnit, type UnitPartSources, type UnitParts } from './index.ts';
+import { CHARGE_REACH_IN } from './meleeTables.ts';
+
+/**
+ * How far movement can look from a unit's box, inches: the longest allowance (18" road + 6" mounted,
+ * Move: Movement table) plus the 1" enemy clearance and a margin; the unit's own size is added per unit.
+ */
+const MOVEMENT_LOOK_IN = 18 + 6 + 1 + 2;
+/** How far charge looks: enemies reported out to 12" (+1 box slack), friends in the 6" path (charge.ts). */
+const CHARGE_LOOK_IN = Math.max(12 + 1, CHARGE_REACH_IN + 1) + 1;
+
+function standKey(s: Stand, hits: number): string {
+  return `${s.id}|${s.unitId}|${s.pose.xIn}|${s.pose.yIn}|${s.pose.headingDeg}|${s.widthIn}|${s.depthIn}|${s.role}|${hits}`;
+}
+
+/** Everything about a unit that its own rule results depend on. */
+function unitKey(unit: Unit, stands: readonly StandInfo[]): string {
+  return JSON.stringify(unit) + stands.map((s) => standKey(s.stand, s.hits)).join(';');
+}
+
+interface UnitCache {
+  key: string;
+  box: BoxIn;
+  formation?: DtpFormationReading;
+  movement?: MovementResult;
+  charge?: ChargeOptionsResult;
+  rally?: { result: DiceBreakdown | Refusal; nearestIn: number };
+  fireShapes?: { options: readonly (FireTargetOption | FireRefusal)[]; shapes: readonly Shape[] };
+}
+
+function diagIn(b: BoxIn): number {
+  return Math.hypot(b.maxXIn - b.minXIn, b.maxYIn - b.minYIn);
+}
+
+/** A live Devil to Pay evaluator (see the module comment for what it recomputes). */
+export function createDtpSession(): RulesSession {
+  let globalKey = '';
+  let units = new Map<string, UnitCache>();
+  let pairs = new Map<string, FireTargetOption | FireRefusal>();
+  let standInfos = new Map<string, { key: string; info: StandInfo }>();
+
+  return {
+    update(state: TableState): Evaluation {
+      // Terrain, table and commanders feed into every unit: any change there starts afresh.
+      const gk = JSON.stringify([state.version, state.table, state.terrain, state.commanders]);
+      if (gk !== globalKey) {
+        globalKey = gk;
+        units = new Map();
+        pairs = new Map();
+      }
+
+      const nextStandInfos = new Map<string, { key: string; info: StandInfo }>();
+      const ctx = buildContext(state, {
+        reuseStand: (stand, hits) => {
+          const key = standKey(stand, hits);
+          const prev = standInfos.get(stand.id);
+          const info = prev && prev.key === key ? prev.info : standInfoOf(stand, hits);
+          nextStandInfos.set(stand.id, { key, info });
+          return info;
+        },
+        recognizeFormation: (unit, stands) => {
+          const c = units.get(unit.id);
+          if (c?.formation && c.key === currentKeys.get(unit.id)) return c.formation;
+          const f = recognizeFormation(unit, stands);
+          if (c && c.key === currentKeys.get(unit.id)) c.formation = f;
+          return f;
+        },
+      });
+      standInfos = nextStandInfos;
+
+      // Which units changed (added, removed, moved, status), with their old and new boxes.
+      const currentKeys = new Map<string, string>();
+      const changedBoxes: BoxIn[] = [];
+      const changedIds = new Set<string>();
+      for (const info of ctx.units.values()) {
+        const key = unitKey(info.unit, info.stands);
+        currentKeys.set(info.unit.id, key);
+        const c = units.get(info.unit.id);
+        if (c && c.key === key) continue;
+        changedIds.add(info.unit.id);
+        if (c && c.box.minXIn <= c.box.maxXIn) changedBoxes.push(c.box);
+        if (info.stands.length > 0) changedBoxes.push(info.box);
+        units.set(info.unit.id, { key, box: info.box });
+      }
+      for (const [id, c] of units) {
+        if (ctx.units.has(id)) continue;
+        changedIds.add(id);
+        if (c.box.minXIn <= c.box.maxXIn) changedBoxes.push(c.box);
+        units.delete(id);
+      }
+      const changedNear = (box: BoxIn, withinIn: number): boolean => changedBoxes.some((b) => boxGapIn(box, b) <= withinIn);
+
+      // Drop fire pairs a change can touch.
+      if (changedIds.size > 0) {
+        for (const key of [...pairs.keys()]) {
+          const [f, t] = key.split('\u0000') as [string, string];
+          if (changedIds.has(f) || changedIds.has(t)) {
+            pairs.delete(key);
+            continue;
+          }
+          const fb = units.get(f)!.box;
+          const tb = units.get(t)!.box;
+          const pairBox: BoxIn = {
+            minXIn: Math.min(fb.minXIn, tb.minXIn),
+            minYIn: Math.min(fb.minYIn, tb.minYIn),
+            maxXIn: Math.max(fb.maxXIn, tb.maxXIn),
+            maxYIn: Math.max(fb.maxYIn, tb.maxYIn),
+          };
+          if (changedNear(pairBox, 0)) pairs.delete(key);
+        }
+      }
+
+      const scene = buildFireScene(ctx);
+      const cacheOf = (id: string): UnitCache => units.get(id)!;
+      const sources: UnitPartSources = {
+        movement(id) {
+          const c = cacheOf(id);
+          const info = ctx.units.get(id) as UnitInfo;
+          if (!c.movement || changedNear(info.box, MOVEMENT_LOOK_IN + diagIn(info.box))) c.movement = movementOptions(ctx, id);
+          return c.movement;
+        },
+        charge(id) {
+          const c = cacheOf(id);
+          if (!c.charge || changedNear(ctx.units.get(id)!.box, CHARGE_LOOK_IN)) c.charge = chargeOptions(ctx, id);
+          return c.charge;
+        },
+        rally(id) {
+          const c = cacheOf(id);
+          if (!c.rally || changedNear(ctx.units.get(id)!.box, c.rally.nearestIn)) {
+            const nearestIn = nearestEnemyDistanceIn(ctx, id);
+            c.rally = { result: evaluateRally(ctx, id, nearestIn), nearestIn };
+          }
+          return c.rally.result;
+        },
+        pair(f, t) {
+          const key = `${f}\u0000${t}`;
+          let r = pairs.get(key);
+          if (!r) {
+            r = fireAtTarget(ctx, scene, f, t);
+            pairs.set(key, r);
+          }
+          return r;
+        },
+        fireShapes(id, options) {
+          const c = cacheOf(id);
+          const prev = c.fireShapes;
+          if (prev && !changedIds.has(id) && prev.options.length === options.length && prev.options.every((o, i) => o === options[i])) {
+            return prev.shapes;
+          }
+          const shapes = fireShapes(ctx, id, options);
+          c.fireShapes = { options, shapes };
+          return shapes;
+        },
+      };
+
+      const command = evaluateCommand(ctx);
+      const parts = new Map<string, UnitParts>();
+      for (const u of state.units) parts.set(u.id, evaluateUnit(ctx, scene, u.id, command.readings.get(u.id)!, sources));
+      return assemble(state, parts, command.shapes);
+    },
+  };
+}
