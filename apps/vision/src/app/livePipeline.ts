@@ -1,0 +1,237 @@
+/**
+ * The live pipeline after detection: detections → tracker → roster (TableState) → operator status →
+ * rules → published `LiveState`, plus the game log. It implements the server's `ServiceBackend` port.
+ * Synchronous per frame and camera-free: feed it `FrameDetection`s from any source.
+ */
+import type { Evaluation, Ruleset, RulesSession, TableState, Unit } from '@muster/rules';
+import type {
+  GameLogEntry,
+  Health,
+  LiveState,
+  OperatorMessage,
+  RosterSummary,
+  TableProfileSummary,
+  Track,
+} from '@muster/protocol';
+import type { FrameDetection } from '../pipeline/types.ts';
+import { buildTableState } from '../roster/buildTableState.ts';
+import { tagAssignments, rosterTagIds, type Roster } from '../roster/roster.ts';
+import { createTracker, type Tracker } from '../track/tracker.ts';
+import type { TrackerConfigInput } from '../track/trackerConfig.ts';
+import type { ActionResult, BackendEvent, ServiceBackend } from '../server/backend.ts';
+import type { GameSession } from './gameSession.ts';
+
+export interface LivePipelineOptions {
+  readonly session: GameSession;
+  readonly table: { readonly widthIn: number; readonly depthIn: number };
+  /** Null: no rules (evaluation stays null, a health warning says why). */
+  readonly ruleset: Ruleset | null;
+  readonly rulesUnavailableReason?: string;
+  readonly profile: Omit<TableProfileSummary, 'widthIn' | 'depthIn' | 'homography' | 'residualIn'>;
+  readonly tableProfileDoc?: unknown;
+  readonly calibrationDoc?: unknown;
+  readonly tracker?: Omit<TrackerConfigInput, 'knownIds'>;
+  /** Who moves the stands, for the game log. */
+  readonly poseLogBy: 'vision' | 'demo';
+  /** Connected ws clients (from the server), for health. */
+  clientCount?: () => number;
+  readonly now?: () => number;
+}
+
+export interface LivePipeline extends ServiceBackend {
+  /** Runs one frame's detection through the pipeline and publishes the result. */
+  process(detection: FrameDetection): LiveState;
+  /** Republishes after an operator change without a new frame. */
+  republish(): LiveState;
+  setClientCounter(count: () => number): void;
+  /** Forwards a non-pose game log entry to subscribers (wire the session's onLog here). */
+  notifyLog(entry: GameLogEntry): void;
+}
+
+const WINDOW = 30;
+
+function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
+  const { session, ruleset } = options;
+  const now = options.now ?? Date.now;
+  const startedMs = now();
+  let clientCount = options.clientCount ?? (() => 0);
+  const listeners = new Set<(e: BackendEvent) => void>();
+  const emit = (e: BackendEvent): void => {
+    for (const l of listeners) l(e);
+  };
+
+  let roster: Roster = session.roster();
+  let tracker: Tracker = createTracker({ ...options.tracker, knownIds: rosterTagIds(roster) });
+  let rules: RulesSession | null = ruleset ? (ruleset.createSession?.() ?? { update: (s) => ruleset.evaluate(s) }) : null;
+  let lastDetection: FrameDetection | null = null;
+  const frameTimes: number[] = [];
+  const processing: number[] = [];
+  let rulesError: string | null = null;
+  let seq = 0;
+
+  const emptyTable: TableState = {
+    version: 1,
+    table: options.table,
+    stands: [],
+    units: [],
+    commanders: [],
+    terrain: session.terrain,
+  };
+  let state: LiveState = {
+    seq: 0,
+    frameSeq: -1,
+    captureTimeMs: 0,
+    turn: session.turn,
+    tableState: emptyTable,
+    evaluation: null,
+    tracks: [],
+    liveTrackIds: [],
+    roster: { name: roster.name, bindings: bindingsOf(roster), unknownMarkerIds: [] },
+    profile: { ...options.profile, ...options.table, homography: null, residualIn: null },
+    health: { status: 'starting', frameRateHz: 0, trackedStands: 0, unknownTags: 0, processingMs: 0, clients: 0, uptimeS: 0, warnings: [] },
+  };
+
+  function bindingsOf(r: Roster): RosterSummary['bindings'] {
+    const out: { markerId: number; standId: string }[] = [];
+    for (const [markerId, a] of tagAssignments(r)) if (a.kind !== 'status' && markerId >= 0) out.push({ markerId, standId: a.stand.id });
+    return out.sort((a, b) => a.markerId - b.markerId);
+  }
+
+  function withOperatorStatus(units: readonly Unit[]): Unit[] {
+    return units.map((u) => {
+      const override = session.statusOverride(u.id);
+      return override ? { ...u, status: { ...(u.status ?? {}), ...override } } : u;
+    });
+  }
+
+  function compute(detection: FrameDetection | null, startMs: number): LiveState {
+    const snap = detection ? tracker.update(detection) : tracker.snapshot();
+    const built = buildTableState(roster, snap.tracks, { table: options.table, terrain: session.terrain });
+    const tableState: TableState = { ...built.state, units: withOperatorStatus(built.state.units) };
+    let evaluation: Evaluation | null = null;
+    if (rules) {
+      try {
+        evaluation = rules.update(tableState);
+        rulesError = null;
+      } catch (err) {
+        rulesError = `rules failed: ${(err as Error).message}`;
+        // A session that threw may hold half-updated caches: start a fresh one next frame.
+        rules = ruleset ? (ruleset.createSession?.() ?? { update: (s) => ruleset.evaluate(s) }) : null;
+      }
+    }
+    const assignments = tagAssignments(roster);
+    const tracks: Track[] = snap.tracks.map((t) => {
+      const a = assignments.get(t.markerId);
+      return {
+        trackId: t.trackId,
+        markerId: t.markerId,
+        standId: a && a.kind !== 'status' ? a.stand.id : null,
+        pose: t.pose,
+        lastSeenMs: t.lastSeenMs,
+        occluded: t.stale,
+      };
+    });
+    const unknownMarkerIds = [...new Set([...built.unassignedTags, ...snap.unknownIds.map((u) => u.id)])].sort((a, b) => a - b);
+    const t = now();
+    if (detection) {
+      frameTimes.push(t);
+      if (frameTimes.length > WINDOW) frameTimes.shift();
+      processing.push(t - startMs + (detection.processingMs ?? 0));
+      if (processing.length > WINDOW) processing.shift();
+    }
+    const spanMs = frameTimes.length > 1 ? frameTimes[frameTimes.length - 1]! - frameTimes[0]! : 0;
+    const warnings = [
+      ...(ruleset ? [] : [options.rulesUnavailableReason ?? 'no rule set loaded']),
+      ...(rulesError ? [rulesError] : []),
+      ...(detection?.warnings ?? lastDetection?.warnings ?? []),
+      ...snap.warnings,
+      ...built.warnings,
+    ];
+    const lastFrameAgeMs = frameTimes.length > 0 ? t - frameTimes[frameTimes.length - 1]! : Infinity;
+    const health: Health = {
+      status: frameTimes.length === 0 ? 'starting' : lastFrameAgeMs > 3000 || rulesError ? 'degraded' : 'ok',
+      frameRateHz: spanMs > 0 ? Math.round(((frameTimes.length - 1) * 1000 * 10) / spanMs) / 10 : 0,
+      trackedStands: tableState.stands.length,
+      unknownTags: unknownMarkerIds.length,
+      processingMs: Math.round(median(processing) * 10) / 10,
+      clients: clientCount(),
+      uptimeS: Math.round((t - startedMs) / 1000),
+      warnings: warnings.slice(0, 20),
+    };
+    if (detection) lastDetection = detection;
+    const d = lastDetection;
+    const prev = state;
+    const rosterSummary: RosterSummary = { name: roster.name, bindings: bindingsOf(roster), unknownMarkerIds };
+    seq++;
+    return {
+      seq,
+      frameSeq: d?.seq ?? -1,
+      captureTimeMs: d?.captureTimeMs ?? 0,
+      turn: session.turn,
+      // Reuse unchanged parts so the delta diff can skip them by reference.
+      tableState: {
+        ...tableState,
+        terrain: prev.tableState.terrain === session.terrain ? prev.tableState.terrain : session.terrain,
+      },
+      evaluation,
+      tracks,
+      liveTrackIds: tracks.map((x) => x.trackId),
+      roster: rosterSummary,
+      profile: {
+        ...prev.profile,
+        homography: d?.homography ?? prev.profile.homography,
+        residualIn: d?.homographyResidualIn ?? prev.profile.residualIn,
+      },
+      health,
+    };
+  }
+
+  function publish(next: LiveState): LiveState {
+    state = next;
+    session.logPoses(next.tableState.stands, options.poseLogBy);
+    emit({ kind: 'state' });
+    return next;
+  }
+
+  return {
+    process(detection: FrameDetection): LiveState {
+      return publish(compute(detection, now()));
+    },
+    republish(): LiveState {
+      return publish(compute(null, now()));
+    },
+    setClientCounter(count: () => number): void {
+      clientCount = count;
+    },
+    notifyLog(entry: GameLogEntry): void {
+      emit({ kind: 'log', entry });
+    },
+    state: () => state,
+    recentLog: () => session.recentLog(),
+    log: (from: number, limit: number): readonly GameLogEntry[] => session.log.read(from, limit),
+    roster: () => session.roster(),
+    tableProfile: () => options.tableProfileDoc ?? { name: options.profile.name, ...options.table },
+    calibration: () => options.calibrationDoc ?? null,
+    perform(action: OperatorMessage): ActionResult {
+      const result = session.perform(action);
+      if (action.type === 'assign-tag') {
+        roster = session.roster();
+        tracker = createTracker({ ...options.tracker, knownIds: rosterTagIds(roster) });
+      }
+      if (action.type !== 'draw-card' && action.type !== 'roll-dice') publish(compute(null, now()));
+      else if (session.turn !== state.turn) publish(compute(null, now()));
+      return result;
+    },
+    subscribe(listener: (e: BackendEvent) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

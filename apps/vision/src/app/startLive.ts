@@ -1,0 +1,156 @@
+/**
+ * The composition root: the one place that wires a source → (detector) → tracker → roster → rules →
+ * publisher → server. `startLive` returns once the server listens; `stop()` undoes everything.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Ruleset } from '@muster/rules';
+import type { GameLogEntry } from '@muster/protocol';
+import { loadRoster } from '../roster/loadRoster.ts';
+import type { Roster } from '../roster/roster.ts';
+import { openDataStore, type DataStore } from '../persist/dataStore.ts';
+import { startServer, type RunningServer } from '../server/createServer.ts';
+import { createOperatorToken } from '../server/operatorToken.ts';
+import { loadDemoScript, type DemoScript } from '../demo/demoScript.ts';
+import { createTruthSource, type TickSource } from '../demo/truthSource.ts';
+import { GameSession } from './gameSession.ts';
+import { createLivePipeline, type LivePipeline } from './livePipeline.ts';
+import { getRuleset } from './rules.ts';
+
+/** Repository root (this file is apps/vision/src/app/startLive.ts). */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+export const DEFAULT_DEMO_SCRIPT = join(REPO_ROOT, 'fixtures/demo/opening-battle.demo.json');
+export const DEFAULT_VIEWS_DIR = join(REPO_ROOT, 'apps/overlay/dist');
+
+export interface DemoLiveOptions {
+  readonly mode: 'demo';
+  /** 'truth': ground-truth poses from the script; 'frames': rendered frames through the detector. */
+  readonly demoSource: 'truth' | 'frames';
+  readonly scriptPath?: string;
+  /** Frames per second of the demo source. Default 10 (truth). */
+  readonly fps?: number;
+  /** Replay speed. Default 1. */
+  readonly speed?: number;
+}
+
+export interface LiveOptions {
+  readonly source: DemoLiveOptions;
+  /** Data directory; the demo keeps its own game in `<dataDir>/demo`. */
+  readonly dataDir: string;
+  readonly host?: string;
+  readonly port?: number;
+  readonly viewsDir?: string;
+  /** Default: a fresh random token. */
+  readonly operatorToken?: string;
+  readonly rulesetId?: string;
+  /** Extra server options (tests: hub thresholds). */
+  readonly hubHighWaterBytes?: number;
+}
+
+export interface RunningLive {
+  readonly url: string;
+  readonly operatorToken: string;
+  readonly server: RunningServer;
+  readonly pipeline: LivePipeline;
+  readonly store: DataStore;
+  readonly sourceDescription: string;
+  readonly rulesNote: string;
+  stop(): Promise<void>;
+}
+
+function loadRules(id: string | undefined): { ruleset: Ruleset | null; note: string } {
+  try {
+    const ruleset = getRuleset(id);
+    return { ruleset, note: `${ruleset.name} (${ruleset.source})` };
+  } catch (err) {
+    return { ruleset: null, note: `no rules: ${(err as Error).message}` };
+  }
+}
+
+export async function startLive(options: LiveOptions): Promise<RunningLive> {
+  const src = options.source;
+  if (src.demoSource === 'frames') {
+    throw new Error('--demo-source frames needs the frame generator (fixtures/generator) and detector (apps/vision/src/detect), which are not in this build yet; use --demo-source truth');
+  }
+  const scriptPath = src.scriptPath ?? DEFAULT_DEMO_SCRIPT;
+  // The script names its roster relative to the repository root.
+  const { readFileSync } = await import('node:fs');
+  const rosterRef = (JSON.parse(readFileSync(scriptPath, 'utf8')) as { roster?: unknown }).roster;
+  if (typeof rosterRef !== 'string') throw new Error(`${scriptPath}: "roster" must name the roster file`);
+  const rosterPath = resolve(REPO_ROOT, rosterRef);
+  const roster: Roster = await loadRoster(rosterPath);
+  const script: DemoScript = loadDemoScript(scriptPath, roster);
+
+  const store = openDataStore(join(options.dataDir, 'demo'));
+  store.write('roster', roster);
+  store.write('table-profile', { name: script.name, widthIn: script.table.widthIn, depthIn: script.table.depthIn, anchors: script.anchors });
+
+  let forwardLog: (e: GameLogEntry) => void = () => {};
+  const session = new GameSession({
+    store,
+    baseRoster: roster,
+    initialTerrain: script.terrain,
+    seed: script.name,
+    onLog: (e) => forwardLog(e),
+  });
+  const rules = loadRules(options.rulesetId);
+  const pipeline = createLivePipeline({
+    session,
+    table: script.table,
+    ruleset: rules.ruleset,
+    rulesUnavailableReason: rules.note,
+    profile: { name: script.name, source: 'demo-truth', frameWidthPx: null, frameHeightPx: null },
+    tableProfileDoc: { name: script.name, ...script.table, anchors: script.anchors },
+    poseLogBy: 'demo',
+  });
+  forwardLog = (e) => pipeline.notifyLog(e);
+
+  const operatorToken = options.operatorToken ?? createOperatorToken();
+  let server: RunningServer;
+  try {
+    server = await startServer({
+      backend: pipeline,
+      operatorToken,
+      host: options.host ?? '127.0.0.1',
+      port: options.port ?? 8080,
+      viewsDir: options.viewsDir ?? DEFAULT_VIEWS_DIR,
+      ...(options.hubHighWaterBytes !== undefined ? { hub: { highWaterBytes: options.hubHighWaterBytes } } : {}),
+    });
+  } catch (err) {
+    session.close();
+    throw err;
+  }
+  pipeline.setClientCounter(() => server.hub.clientCount());
+
+  const source: TickSource = createTruthSource({ script, roster, fps: src.fps ?? 10, speed: src.speed ?? 1 });
+  source.start((detection) => {
+    try {
+      pipeline.process(detection);
+    } catch (err) {
+      console.error('muster: frame failed:', err);
+    }
+  });
+
+  let stopped = false;
+  return {
+    url: server.url,
+    operatorToken,
+    server,
+    pipeline,
+    store,
+    sourceDescription: `demo "${script.name}" from ground-truth poses at ${src.fps ?? 10} fps (${scriptPath})`,
+    rulesNote: rules.note,
+    async stop(): Promise<void> {
+      if (stopped) return;
+      stopped = true;
+      source.stop();
+      await server.close();
+      session.close();
+    },
+  };
+}
+
+export function viewsBuilt(viewsDir = DEFAULT_VIEWS_DIR): boolean {
+  return existsSync(join(viewsDir, 'index.html'));
+}

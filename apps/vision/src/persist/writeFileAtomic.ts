@@ -1,0 +1,62 @@
+/**
+ * Atomic file replacement: write a temporary file beside the target, fsync it, rename it over the target,
+ * fsync the directory. A crash (or kill -9) at any moment leaves either the old file or the new one, never
+ * a mix; a stray `*.tmp` may remain and is ignored (and cleaned by `removeStaleTemps`).
+ */
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+const TEMP_SUFFIX = '.tmp';
+
+/** Synchronous on purpose: a save is small and must not interleave with another save of the same file. */
+export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+  const dir = dirname(path);
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`);
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  const fd = openSync(temp, 'wx', 0o644);
+  try {
+    let offset = 0;
+    while (offset < bytes.byteLength) offset += writeSync(fd, bytes, offset, bytes.byteLength - offset);
+    fsyncSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    try {
+      unlinkSync(temp);
+    } catch {
+      // already gone
+    }
+    throw err;
+  }
+  closeSync(fd);
+  renameSync(temp, path);
+  fsyncDir(dir);
+}
+
+function fsyncDir(dir: string): void {
+  let fd: number | null = null;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some platforms cannot fsync a directory; the rename is still atomic.
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+/** Deletes temporaries left by a crash mid-save (`.<name>.<pid>.<hex>.tmp`) in `dir`. */
+export function removeStaleTemps(dir: string): number {
+  let removed = 0;
+  for (const name of readdirSync(dir)) {
+    if (name.startsWith('.') && name.endsWith(TEMP_SUFFIX)) {
+      try {
+        unlinkSync(join(dir, name));
+        removed++;
+      } catch {
+        // raced with another cleaner
+      }
+    }
+  }
+  return removed;
+}

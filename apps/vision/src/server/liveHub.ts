@@ -1,0 +1,266 @@
+/**
+ * The ws side of the service: one `LiveHub` per server. Every client starts as a viewer and gets
+ * `welcome` + `snapshot`, then deltas. Backpressure: a client whose socket holds more than
+ * `highWaterBytes` unsent is skipped; when it drains it gets ONE delta from what it last received to the
+ * newest state (or a snapshot if it also missed log entries). So a slow viewer costs at most one buffered
+ * backlog plus one state reference, never a queue that grows with time.
+ */
+import type { WebSocket } from 'ws';
+import {
+  PROTOCOL_VERSION,
+  diffLiveState,
+  isOperatorMessage,
+  parseClientMessage,
+  type ClientMessage,
+  type ErrorCode,
+  type LiveState,
+  type ServerMessage,
+} from '@muster/protocol';
+import { ActionError, type ServiceBackend } from './backend.ts';
+import { tokenMatches } from './operatorToken.ts';
+
+export interface LiveHubOptions {
+  readonly backend: ServiceBackend;
+  readonly operatorToken: string;
+  /** Unsent bytes above which a client is considered slow and skipped. Default 256 KiB. */
+  readonly highWaterBytes?: number;
+  /** Unsent bytes above which a client that keeps sending requests without reading is dropped. Default 16 MiB. */
+  readonly dropBytes?: number;
+  /** How often slow clients are re-checked, ms. Default 20. */
+  readonly drainCheckMs?: number;
+  /** Errors that are bugs (not client mistakes) go here. Default console.error. */
+  readonly onInternalError?: (err: unknown) => void;
+}
+
+interface Client {
+  readonly ws: WebSocket;
+  role: 'viewer' | 'operator';
+  /** The state this client holds (what its last snapshot/delta brought it to). */
+  lastSent: LiveState | null;
+  /** Missed something deltas do not carry (a log entry): send a snapshot next. */
+  needSnapshot: boolean;
+}
+
+export interface HubStats {
+  readonly clients: number;
+  readonly slowClients: number;
+  readonly snapshotsSent: number;
+  readonly deltasSent: number;
+  readonly deltasSkipped: number;
+}
+
+export interface LiveHub {
+  /** Takes over an accepted socket. */
+  accept(ws: WebSocket): void;
+  clientCount(): number;
+  stats(): HubStats;
+  close(): void;
+}
+
+export function createLiveHub(options: LiveHubOptions): LiveHub {
+  const { backend, operatorToken } = options;
+  const highWater = options.highWaterBytes ?? 256 * 1024;
+  const dropBytes = options.dropBytes ?? 16 * 1024 * 1024;
+  const onInternalError = options.onInternalError ?? ((err: unknown) => console.error('muster server:', err));
+  const clients = new Set<Client>();
+  let snapshotsSent = 0;
+  let deltasSent = 0;
+  let deltasSkipped = 0;
+  let drainTimer: NodeJS.Timeout | null = null;
+  // One serialised delta per base seq for the current state: 50 viewers in step share one JSON.stringify.
+  let deltaCacheSeq = -1;
+  const deltaCache = new Map<number, string>();
+
+  function sendRaw(client: Client, text: string): void {
+    client.ws.send(text);
+  }
+
+  function reply(client: Client, msg: ServerMessage): void {
+    if (client.ws.readyState !== client.ws.OPEN) return;
+    if (client.ws.bufferedAmount > dropBytes) {
+      client.ws.terminate();
+      return;
+    }
+    sendRaw(client, JSON.stringify(msg));
+  }
+
+  function replyError(client: Client, code: ErrorCode, message: string, requestId?: string): void {
+    reply(client, { type: 'error', code, message, ...(requestId !== undefined ? { requestId } : {}) });
+  }
+
+  function isSlow(client: Client): boolean {
+    return client.ws.bufferedAmount > highWater;
+  }
+
+  function sendSnapshot(client: Client, state: LiveState): void {
+    sendRaw(
+      client,
+      JSON.stringify({
+        type: 'snapshot',
+        protocolVersion: PROTOCOL_VERSION,
+        state,
+        recentLog: backend.recentLog(),
+        sentTimeMs: Date.now(),
+      } satisfies ServerMessage),
+    );
+    client.lastSent = state;
+    client.needSnapshot = false;
+    snapshotsSent++;
+  }
+
+  function deltaText(base: LiveState, state: LiveState): string {
+    if (deltaCacheSeq !== state.seq) {
+      deltaCache.clear();
+      deltaCacheSeq = state.seq;
+    }
+    let text = deltaCache.get(base.seq);
+    if (text === undefined) {
+      text = JSON.stringify(diffLiveState(base, state, Date.now()));
+      deltaCache.set(base.seq, text);
+    }
+    return text;
+  }
+
+  /** Brings one client up to the newest state if its socket has room; true when it is now current. */
+  function pump(client: Client): boolean {
+    if (client.ws.readyState !== client.ws.OPEN) return true;
+    const state = backend.state();
+    if (!client.needSnapshot && client.lastSent === state) return true;
+    if (isSlow(client)) return false;
+    if (client.needSnapshot || client.lastSent === null) sendSnapshot(client, state);
+    else {
+      sendRaw(client, deltaText(client.lastSent, state));
+      client.lastSent = state;
+      deltasSent++;
+    }
+    return true;
+  }
+
+  function pumpAll(): void {
+    let behind = 0;
+    for (const c of clients) {
+      if (!pump(c)) {
+        behind++;
+        deltasSkipped++;
+      }
+    }
+    if (behind > 0 && drainTimer === null) {
+      drainTimer = setInterval(() => {
+        let still = 0;
+        for (const c of clients) if (!pump(c)) still++;
+        if (still === 0 && drainTimer !== null) {
+          clearInterval(drainTimer);
+          drainTimer = null;
+        }
+      }, options.drainCheckMs ?? 20);
+      drainTimer.unref();
+    }
+  }
+
+  const unsubscribe = backend.subscribe((event) => {
+    try {
+      if (event.kind === 'state') pumpAll();
+      else {
+        const text = JSON.stringify({ type: 'log', entry: event.entry } satisfies ServerMessage);
+        for (const c of clients) {
+          if (c.ws.readyState !== c.ws.OPEN) continue;
+          if (isSlow(c)) c.needSnapshot = true;
+          else sendRaw(c, text);
+        }
+      }
+    } catch (err) {
+      onInternalError(err);
+    }
+  });
+
+  function handle(client: Client, msg: ClientMessage): void {
+    const requestId = msg.requestId;
+    const rid = requestId !== undefined ? { requestId } : {};
+    switch (msg.type) {
+      case 'hello': {
+        if (msg.protocolVersion !== PROTOCOL_VERSION) {
+          replyError(client, 'unsupported-version', `server speaks protocol ${PROTOCOL_VERSION}, client ${msg.protocolVersion}`, requestId);
+          return;
+        }
+        if (msg.token !== undefined) {
+          if (!tokenMatches(msg.token, operatorToken)) {
+            replyError(client, 'forbidden', 'wrong operator token; you stay a viewer', requestId);
+            return;
+          }
+          client.role = 'operator';
+        }
+        reply(client, { type: 'welcome', protocolVersion: PROTOCOL_VERSION, role: client.role, serverTimeMs: Date.now(), ...rid });
+        return;
+      }
+      case 'ping':
+        reply(client, {
+          type: 'pong',
+          ...rid,
+          ...(msg.clientTimeMs !== undefined ? { clientTimeMs: msg.clientTimeMs } : {}),
+          serverTimeMs: Date.now(),
+        });
+        return;
+      case 'resync':
+        client.needSnapshot = true;
+        pump(client);
+        return;
+      default:
+        break;
+    }
+    if (!isOperatorMessage(msg)) return;
+    if (client.role !== 'operator') {
+      replyError(client, 'forbidden', `"${msg.type}" needs the operator token (send hello with it first)`, requestId);
+      return;
+    }
+    try {
+      const result = backend.perform(msg);
+      reply(client, { type: 'ack', ...rid, action: msg.type, ...(result !== undefined ? { result } : {}) });
+    } catch (err) {
+      if (err instanceof ActionError) replyError(client, err.code, err.message, requestId);
+      else {
+        onInternalError(err);
+        replyError(client, 'internal', 'the server failed to perform this action (see its log)', requestId);
+      }
+    }
+  }
+
+  return {
+    accept(ws: WebSocket): void {
+      const client: Client = { ws, role: 'viewer', lastSent: null, needSnapshot: false };
+      clients.add(client);
+      ws.on('message', (data, isBinary) => {
+        const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+        const parsed = parseClientMessage(isBinary ? bytes : bytes.toString('utf8'));
+        if (!parsed.ok) {
+          replyError(client, parsed.code, parsed.message, parsed.requestId);
+          return;
+        }
+        try {
+          handle(client, parsed.value);
+        } catch (err) {
+          onInternalError(err);
+          replyError(client, 'internal', 'the server failed to handle this message');
+        }
+      });
+      ws.on('close', () => clients.delete(client));
+      ws.on('error', () => clients.delete(client));
+      reply(client, { type: 'welcome', protocolVersion: PROTOCOL_VERSION, role: 'viewer', serverTimeMs: Date.now() });
+      sendSnapshot(client, backend.state());
+    },
+    clientCount: () => clients.size,
+    stats: () => ({
+      clients: clients.size,
+      slowClients: [...clients].filter(isSlow).length,
+      snapshotsSent,
+      deltasSent,
+      deltasSkipped,
+    }),
+    close(): void {
+      unsubscribe();
+      if (drainTimer !== null) clearInterval(drainTimer);
+      drainTimer = null;
+      for (const c of clients) c.ws.close(1001, 'server shutting down');
+      clients.clear();
+    },
+  };
+}
