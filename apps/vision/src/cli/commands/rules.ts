@@ -1,0 +1,141 @@
+/**
+ * `muster rules <state.json> [--ruleset <id>] [--json]`: evaluate a saved table state and print what each
+ * unit may do (a readable table, or the full evaluation as JSON). `muster rules --list` prints the
+ * installed rule-set ids, one per line. A bad file or option is one line on stderr and exit code 2.
+ */
+import { readFile } from 'node:fs/promises';
+import type { DiceBreakdown, Evaluation, Refusal, TableState, UnitEvaluation } from '@muster/rules';
+import { DEFAULT_RULESET_ID, evaluate, getRuleset, installedRulesets, parseTableState, TableStateError } from '@muster/rules';
+import { CliError } from '../cliError.ts';
+
+export const summary = 'evaluate a table-state JSON file with a rule set (--list for rule sets)';
+
+const USAGE = `usage: muster rules <state.json> [--ruleset <id>] [--json]
+       muster rules --list
+
+  <state.json>      a table state (schema: packages/rules/schema/table-state.schema.json)
+  --ruleset <id>    rule set to apply (default ${DEFAULT_RULESET_ID}; see --list)
+  --json            print the whole evaluation as JSON instead of a table
+  --list            print the installed rule-set ids, one per line`;
+
+interface Options {
+  file?: string;
+  rulesetId: string;
+  json: boolean;
+  list: boolean;
+  help: boolean;
+}
+
+function parseArgs(args: string[]): Options {
+  const o: Options = { rulesetId: DEFAULT_RULESET_ID, json: false, list: false, help: false };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--json') o.json = true;
+    else if (a === '--list') o.list = true;
+    else if (a === '--help' || a === '-h') o.help = true;
+    else if (a === '--ruleset' || a.startsWith('--ruleset=')) {
+      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i];
+      if (!v) throw new CliError('--ruleset needs an id (see muster rules --list)');
+      o.rulesetId = v;
+    } else if (a.startsWith('-')) throw new CliError(`unknown option ${a} (options: --ruleset <id>, --json, --list)`);
+    else if (o.file !== undefined) throw new CliError(`one state file at a time (got "${o.file}" and "${a}")`);
+    else o.file = a;
+  }
+  return o;
+}
+
+/** Read, parse and validate a state file; every failure becomes one actionable line. */
+export async function loadTableState(file: string): Promise<TableState> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (err as Error).message;
+    throw new CliError(`cannot read ${file}: ${why}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new CliError(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  try {
+    return parseTableState(json);
+  } catch (err) {
+    if (err instanceof TableStateError) throw new CliError(`${file}: ${err.oneLine()}`);
+    throw err;
+  }
+}
+
+function isRefusal(x: unknown): x is Refusal {
+  return typeof x === 'object' && x !== null && (x as { ok?: unknown }).ok === false;
+}
+
+function dice(b: DiceBreakdown): string {
+  return `${b.dice}d`;
+}
+
+function inches(v: number): string {
+  return `${Math.round(v * 10) / 10}"`;
+}
+
+function cells(u: UnitEvaluation, state: TableState): string[] {
+  const unit = state.units.find((x) => x.id === u.unitId);
+  const f = u.formation;
+  const formation = `${f.formation}${f.source === 'status' ? ' (set)' : ` (${f.confidence.toFixed(2)})`}`;
+  const move = isRefusal(u.movement) ? u.movement.reason : inches(u.movement.allowanceIn);
+  const fireOk = u.fire.filter((x) => !isRefusal(x)) as Extract<UnitEvaluation['fire'][number], { ok: true }>[];
+  const fire =
+    fireOk.length === 0
+      ? u.fire.length === 0
+        ? '-'
+        : `none (${u.fire.length} refused)`
+      : fireOk.map((t) => `${t.priority ? '*' : ''}${t.targetUnitId} ${inches(t.rangeIn)} ${dice(t.breakdown)}`).join(', ');
+  const chargeOk = u.charge.filter((x) => !isRefusal(x)) as Extract<UnitEvaluation['charge'][number], { ok: true }>[];
+  const charge = chargeOk.length === 0 ? '-' : chargeOk.map((t) => `${t.targetUnitId} ${dice(t.attacker)}:${dice(t.defender)}`).join(', ');
+  const rally = isRefusal(u.rally) ? u.rally.reason : dice(u.rally);
+  return [u.unitId, unit?.side ?? '?', formation, move, fire, charge, rally];
+}
+
+/** A plain-text table of an evaluation, one row per unit in state order. */
+export function formatEvaluation(state: TableState, ev: Evaluation, title: string): string {
+  const head = ['UNIT', 'SIDE', 'FORMATION', 'MOVE', 'FIRE (*priority: target range dice)', 'CHARGE (att:def)', 'RALLY'];
+  const rows = state.units.map((u) => ev.units[u.id]).filter((u): u is UnitEvaluation => u !== undefined).map((u) => cells(u, state));
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  const out = [title, '', line(head), ...rows.map(line)];
+  if (ev.warnings.length > 0) {
+    out.push('', 'warnings:');
+    for (const w of ev.warnings) out.push(`  ${w.unitId ? `${w.unitId}: ` : ''}${w.message} (${w.code})`);
+  }
+  out.push('', `${ev.shapes.length} shapes to draw`);
+  return out.join('\n');
+}
+
+export async function run(args: string[]): Promise<number> {
+  const o = parseArgs(args);
+  if (o.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (o.list) {
+    for (const r of installedRulesets) console.log(r.id);
+    return 0;
+  }
+  if (o.file === undefined) throw new CliError('missing <state.json> (usage: muster rules <state.json> [--ruleset <id>] [--json] | --list)');
+  let ruleset;
+  try {
+    ruleset = getRuleset(o.rulesetId);
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+  const state = await loadTableState(o.file);
+  const ev = evaluate(state, ruleset);
+  if (o.json) console.log(JSON.stringify(ev, null, 2));
+  else {
+    const title = `${ruleset.name} (${ruleset.id}): ${o.file}, ${state.units.length} units, ${state.stands.length} stands`;
+    console.log(formatEvaluation(state, ev, title));
+  }
+  return 0;
+}

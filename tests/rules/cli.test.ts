@@ -1,0 +1,93 @@
+/**
+ * `muster rules`: runs the real CLI dispatcher in-process (output captured) and once as a real process
+ * to check the exit code a shell sees.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { installedRulesets } from '@muster/rules';
+import { main } from '../../apps/vision/src/cli/main.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const scene = join(root, 'fixtures/rules/in/charge.json');
+
+async function runCli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
+  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
+  try {
+    const code = await main(['rules', ...args]);
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('muster rules', () => {
+  it('--list prints the installed ids one per line', async () => {
+    const r = await runCli('--list');
+    expect(r.code).toBe(0);
+    expect(r.out.split('\n')).toEqual(installedRulesets.map((x) => x.id));
+  });
+
+  it('prints a readable table with a row per unit', async () => {
+    const r = await runCli(scene);
+    expect(r.code).toBe(0);
+    const lines = r.out.split('\n');
+    expect(lines[0]).toContain('devil-to-pay');
+    expect(lines.find((l) => l.startsWith('UNIT'))).toContain('FORMATION');
+    for (const id of ['assault', 'defender', 'support']) expect(lines.some((l) => l.startsWith(`${id} `))).toBe(true);
+  });
+
+  it('--json prints the evaluation as JSON', async () => {
+    const r = await runCli(scene, '--json', '--ruleset', 'devil-to-pay');
+    expect(r.code).toBe(0);
+    const ev = JSON.parse(r.out) as { rulesetId: string; units: Record<string, unknown> };
+    expect(ev.rulesetId).toBe('devil-to-pay');
+    expect(Object.keys(ev.units).sort()).toEqual(['assault', 'defender', 'support']);
+  });
+
+  it.each([
+    ['a missing file', ['no-such-file.json'], /cannot read no-such-file\.json: no such file/],
+    ['an unknown ruleset', [scene, '--ruleset', 'warhammer'], /unknown ruleset "warhammer" \(installed: devil-to-pay/],
+    ['an unknown option', [scene, '--fast'], /unknown option --fast/],
+    ['no file', [], /missing <state\.json>/],
+  ])('%s gives one line and exit code 2', async (_what, args, says) => {
+    const r = await runCli(...args);
+    expect(r.code).toBe(2);
+    expect(r.err.split('\n')).toHaveLength(1);
+    expect(r.err).toMatch(says);
+  });
+
+  it('a broken file names the path of the problem', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'muster-rules-'));
+    const bad = JSON.parse(readFileSync(scene, 'utf8'));
+    bad.units[0].standIds[1] = 's99';
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, JSON.stringify(bad));
+    let r = await runCli(file);
+    expect(r.code).toBe(2);
+    // One line: the bad reference first, then the stand it left without a unit.
+    expect(r.err.split('\n')).toHaveLength(1);
+    expect(r.err.startsWith(`muster rules: ${file}: units[0].standIds[1]: unknown stand "s99"; stands[1].unitId: `)).toBe(true);
+    writeFileSync(file, '{ "version": 1, ');
+    r = await runCli(file);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/is not valid JSON/);
+  });
+
+  it('exits 2 as a real process on a bad file', () => {
+    const p = spawnSync(process.execPath, [join(root, 'apps/vision/bin/muster.js'), 'rules', 'no-such-file.json'], { encoding: 'utf8' });
+    expect(p.status).toBe(2);
+    expect(p.stderr.trim().split('\n')).toHaveLength(1);
+    // And succeeds on a good one.
+    expect(execFileSync(process.execPath, [join(root, 'apps/vision/bin/muster.js'), 'rules', '--list'], { encoding: 'utf8' })).toContain('devil-to-pay');
+  });
+});
