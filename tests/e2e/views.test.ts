@@ -113,15 +113,17 @@ describe('views end to end', () => {
     await page.context().close();
   });
 
-  it('map on a phone: the whole table fits the width and stands are still where they should be', async () => {
+  it('map on a phone: the table turns to fill the portrait screen and stands are still where they should be', async () => {
     const page = await openView('/map.html', { width: 390, height: 844 }, 2, true);
     const shot = await decodeShot(await page.screenshot(), 2, 'map-phone.png');
     const nearLeft = await toScreen(page, { xIn: 0, yIn: 0 });
     const farRight = await toScreen(page, { xIn: 72, yIn: 48 });
+    // Turned a quarter clockwise: table x runs down the screen, y to the right (near edge on the left).
     expect(nearLeft.xPx).toBeGreaterThanOrEqual(0);
     expect(farRight.xPx).toBeLessThanOrEqual(390);
-    expect(farRight.xPx - nearLeft.xPx).toBeGreaterThan(330); // uses the width, not a postage stamp
-    expect(nearLeft.yPx).toBeGreaterThan(farRight.yPx); // near edge at the bottom
+    expect(farRight.xPx - nearLeft.xPx).toBeGreaterThan(330); // the 48" depth uses the phone's width
+    expect(farRight.yPx - nearLeft.yPx).toBeGreaterThan(500); // the 72" width runs down the screen
+    expect(farRight.yPx).toBeLessThanOrEqual(844);
     const s = backend.state().tableState.stands.find((x) => x.id === `${CONFEDERATE_UNIT}-s2`)!;
     expectColour(await colourAt(page, shot, s.pose), CONFEDERATE_RED, 14, 'confederate stand on a phone');
     await page.context().close();

@@ -34,6 +34,28 @@ describe('fitTable', () => {
     expect(panned.yPx - orig.yPx).toBeCloseTo(-4, 9);
   });
 
+  it('turns a landscape table a quarter on a portrait phone when allowed, keeping handedness', () => {
+    const upright = fitTable({ widthIn: 72, depthIn: 48 }, { widthPx: 390, heightPx: 700 }, 10, false);
+    const fit = fitTable({ widthIn: 72, depthIn: 48 }, { widthPx: 390, heightPx: 700 }, 10, true);
+    expect(fit.quarterTurn).toBe(true);
+    expect(fit.pxPerIn).toBeCloseTo(Math.min(370 / 48, 680 / 72), 9);
+    expect(fit.pxPerIn).toBeGreaterThan(upright.pxPerIn * 1.4);
+    const h = fitToHomography(fit);
+    const o = applyHomography(h, { xIn: 0, yIn: 0 });
+    const x = applyHomography(h, { xIn: 1, yIn: 0 });
+    const y = applyHomography(h, { xIn: 0, yIn: 1 });
+    expect(x.yPx - o.yPx).toBeGreaterThan(0); // +x runs down
+    expect(y.xPx - o.xPx).toBeGreaterThan(0); // +y runs right
+    // A rotation, not a mirror: same orientation sign as the upright fit.
+    const det = (hh: readonly number[]) => hh[0]! * hh[4]! - hh[1]! * hh[3]!;
+    expect(Math.sign(det(h))).toBe(Math.sign(det(fitToHomography(upright))));
+    const far = applyHomography(h, { xIn: 72, yIn: 48 });
+    expect(far.xPx).toBeLessThanOrEqual(380 + 1e-9);
+    expect(far.yPx).toBeLessThanOrEqual(690 + 1e-9);
+    // A landscape view never turns.
+    expect(fitTable({ widthIn: 72, depthIn: 48 }, { widthPx: 1000, heightPx: 600 }, 10, true).quarterTurn).toBe(false);
+  });
+
   it('rejects an empty table', () => {
     expect(() => fitTable({ widthIn: 0, depthIn: 48 }, { widthPx: 100, heightPx: 100 })).toThrow(/positive/);
   });

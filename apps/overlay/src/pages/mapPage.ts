@@ -25,6 +25,7 @@ const view = new LiveTableView({
   unitLabels: true,
   layers: new Set(ALL_LAYERS),
   interactive: true,
+  allowQuarterTurn: true,
 });
 fitButton.addEventListener('click', () => view.resetZoom());
 topbar.append(layerMenu(view), fitButton);

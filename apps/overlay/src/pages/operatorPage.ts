@@ -324,7 +324,8 @@ function renderStatusEditor(state: LiveState, unitId: string): void {
   });
   statusBox.replaceChildren(
     h('h3', {}, 'Status'),
-    h('div', { className: 'row' }, ...unit.standIds.flatMap((id, i) => [h('span', { className: 'hint' }, `${id}:`), hitInputs[i]!])),
+    h('div', { className: 'hint' }, 'Hits per stand'),
+    h('div', { className: 'row' }, ...unit.standIds.map((id, i) => h('label', { className: 'hit' }, h('span', { className: 'hint' }, `${id} `), hitInputs[i]!))),
     h('div', { className: 'row' }, h('label', {}, disordered, ' disordered'), h('label', {}, prone, ' prone'), h('label', {}, 'orders ', orders)),
     h('div', { className: 'row' }, apply),
   );

@@ -13,7 +13,15 @@ export interface LabelSpec {
   readonly color?: string;
   /** Font size in table inches; converted with the current scale and clamped readable. */
   readonly sizeIn?: number;
+  /**
+   * Table points the label must not cover (a unit's stand corners): the label is set just below their
+   * on-screen bounding box instead of centred on `at`, whichever way the view is turned.
+   */
+  readonly below?: readonly PointIn[];
 }
+
+/** Gap between a unit and its label, CSS px. */
+const BELOW_GAP_PX = 3;
 
 /** Smallest font drawn, CSS px: below this text is noise on a phone. */
 const MIN_FONT_PX = 11;
@@ -57,8 +65,15 @@ export class LabelLayer {
     for (const s of this.specs) {
       const node = this.nodes.get(s.key);
       if (!node) continue;
-      const p = toScreen(s.at);
-      node.style.transform = `translate(${p.xPx.toFixed(1)}px, ${p.yPx.toFixed(1)}px) translate(-50%, -50%)`;
+      if (s.below && s.below.length > 0) {
+        const pts = s.below.map(toScreen);
+        const xMid = (Math.min(...pts.map((q) => q.xPx)) + Math.max(...pts.map((q) => q.xPx))) / 2;
+        const yBottom = Math.max(...pts.map((q) => q.yPx)) + BELOW_GAP_PX;
+        node.style.transform = `translate(${xMid.toFixed(1)}px, ${yBottom.toFixed(1)}px) translate(-50%, 0)`;
+      } else {
+        const p = toScreen(s.at);
+        node.style.transform = `translate(${p.xPx.toFixed(1)}px, ${p.yPx.toFixed(1)}px) translate(-50%, -50%)`;
+      }
       if (s.sizeIn !== undefined) {
         node.style.fontSize = `${Math.min(MAX_FONT_PX, Math.max(MIN_FONT_PX, s.sizeIn * pxPerIn))}px`;
       }

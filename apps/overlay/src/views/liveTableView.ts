@@ -38,6 +38,8 @@ export interface LiveTableViewOptions {
    * scales it to its own size. Null: fit the table to the view.
    */
   readonly calibration?: (state: LiveState | null) => Calibration | null;
+  /** Turn a landscape table a quarter on a portrait screen (phones) when that makes it clearly bigger. */
+  readonly allowQuarterTurn?: boolean;
   /** Only annotations about the selected unit are drawn when true and a unit is selected. */
   readonly filterBySelection?: boolean;
   /** A click (not a drag) on the table. */
@@ -151,7 +153,7 @@ export class LiveTableView {
       return composeHomography(scale, cal.homography);
     }
     const table = this.state?.tableState.table ?? { widthIn: 72, depthIn: 48 };
-    if (!this.fit) this.fit = fitTable(table, { widthPx, heightPx }, this.options.interactive ? 12 : 0);
+    if (!this.fit) this.fit = fitTable(table, { widthPx, heightPx }, this.options.interactive ? 12 : 0, this.options.allowQuarterTurn ?? false);
     return fitToHomography(this.fit);
   }
 
@@ -257,14 +259,11 @@ export class LiveTableView {
       if (stands.length === 0) continue;
       const cx = stands.reduce((a, s) => a + s.pose.xIn, 0) / stands.length;
       const cy = stands.reduce((a, s) => a + s.pose.yIn, 0) / stands.length;
-      // Behind the unit (opposite its facing), clear of the stands, so the label never hides them.
-      const lead = stands[0]!;
-      const rad = (lead.pose.headingDeg * Math.PI) / 180;
-      const depth = Math.max(...stands.map((s) => Math.hypot(s.pose.xIn - cx, s.pose.yIn - cy) + s.depthIn / 2));
-      const back = Math.min(depth, 3) + 0.8;
       out.push({
         key: `unit:${unit.id}`,
-        at: { xIn: cx - Math.cos(rad) * back, yIn: cy - Math.sin(rad) * back },
+        at: { xIn: cx, yIn: cy },
+        // Under the unit on screen, so the name never hides a stand whichever way the unit or view turns.
+        below: stands.flatMap((s) => standFootprint(s).corners),
         text: unit.name,
         className: unit.id === this.selectedUnitId ? 'unit-label selected' : 'unit-label',
         color: (ts.units.length ? sidePaint(unit.side, sides) : UNKNOWN_SIDE_PAINT).text,

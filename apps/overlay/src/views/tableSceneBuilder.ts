@@ -47,6 +47,8 @@ export function sidesOf(state: TableState): SideId[] {
 
 /** Width of the front-edge mark, as a fraction of the stand's depth (and at least a tenth of an inch). */
 const FRONT_MARK_FRACTION = 0.22;
+/** Width of the dark outline around each stand, inches. */
+const STAND_RIM_IN = 0.06;
 
 export function buildStandsGroup(state: TableState, selectedUnitId: string | null): THREE.Group {
   const group = new THREE.Group();
@@ -68,6 +70,8 @@ export function buildStandsGroup(state: TableState, selectedUnitId: string | nul
       addIfAny(group, fillMesh(ring, { color: paint.fill, opacity: 1 }, RENDER_ORDER.stand));
     } else {
       addIfAny(group, fillMesh(fp.corners, { color: paint.fill, opacity: 1 }, RENDER_ORDER.stand));
+      // A dark rim so stands in line contact still read as separate bases.
+      addIfAny(group, trianglesMesh(polylineStrip([...fp.corners, fp.corners[0]], STAND_RIM_IN), { color: 0x0b0d10, opacity: 0.85 }, RENDER_ORDER.standFront));
     }
     // Facing: a bright band just inside the front edge.
     const markIn = Math.max(0.1, stand.depthIn * FRONT_MARK_FRACTION);
