@@ -45,7 +45,8 @@ export const FFMPEG_MISSING_HINT = 'install it (Debian/Ubuntu: sudo apt install 
 export function parseOutputStream(stderr: string): { widthPx: number; heightPx: number; fps: number | null } | null {
   const out = stderr.indexOf('Output #0');
   if (out < 0) return null;
-  const line = /Stream #0:\d+[^\n]*: Video: [^\n]*?, (\d{2,5})x(\d{2,5})\b[^\n]*/.exec(stderr.slice(out));
+  // Only a complete line: stderr arrives in chunks, and a half line would lose the frame rate.
+  const line = /Stream #0:\d+[^\n]*: Video: [^\n]*?, (\d{2,5})x(\d{2,5})\b[^\n]*\n/.exec(stderr.slice(out));
   if (!line) return null;
   const fps = /(\d+(?:\.\d+)?) fps/.exec(line[0]);
   const widthPx = Number(line[1]);
@@ -189,9 +190,22 @@ function lastLines(stderr: string): string {
   return tail === '' ? '' : `: ${tail}`;
 }
 
-/** A recorded video file, played once, every frame. */
-export function createVideoFileSource(path: string, options: { fps?: number; widthPx?: number; heightPx?: number; ffmpegPath?: string } = {}): FfmpegFrameSource {
-  return new FfmpegFrameSource({ ...options, inputArgs: ['-i', path], description: path, live: false });
+export interface VideoFileOptions {
+  readonly fps?: number;
+  readonly widthPx?: number;
+  readonly heightPx?: number;
+  readonly ffmpegPath?: string;
+  /** Play at the video's own speed instead of as fast as frames are taken (a recording standing in for a camera). */
+  readonly realtime?: boolean;
+  /** Start again at the end, forever (the demo table). `captureTimeMs` keeps increasing. */
+  readonly loop?: boolean;
+}
+
+/** A recorded video file, played once (or looped), every frame. */
+export function createVideoFileSource(path: string, options: VideoFileOptions = {}): FfmpegFrameSource {
+  const { realtime, loop, ...rest } = options;
+  const input = [...(realtime ? ['-re'] : []), ...(loop ? ['-stream_loop', '-1'] : []), '-i', path];
+  return new FfmpegFrameSource({ ...rest, inputArgs: input, description: path, live: false });
 }
 
 export interface CameraOptions {

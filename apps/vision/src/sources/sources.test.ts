@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { GrayFrame } from '../pipeline/types.ts';
-import { createIpCameraSource, createVideoFileSource, FfmpegFrameSource } from './ffmpegSource.ts';
+import { createIpCameraSource, createVideoFileSource, FfmpegFrameSource, parseOutputStream } from './ffmpegSource.ts';
 import type { FrameSource } from './frameSource.ts';
 import { frameSourceKind, openFrameSource } from './openFrameSource.ts';
 import { createFolderSource, createImageFileSource } from './stillImageSources.ts';
@@ -50,6 +50,14 @@ async function take(source: FrameSource, n: number): Promise<GrayFrame[]> {
   }
   return out;
 }
+
+describe('parseOutputStream', () => {
+  it('reads size and rate from a complete output stream line only', () => {
+    const head = "Output #0, rawvideo, to 'pipe:1':\n  Stream #0:0(und): Video: rawvideo (Y800 / 0x30303859), gray(pc, progressive), 64x48 [SAR 1:1 DAR 4:3]";
+    expect(parseOutputStream(head)).toBeNull();
+    expect(parseOutputStream(`${head}, q=2-31, 491 kb/s, 20 fps, 20 tbn (default)\n`)).toEqual({ widthPx: 64, heightPx: 48, fps: 20 });
+  });
+});
 
 describe('folder and image sources', () => {
   it('plays a folder in numeric name order at the given rate', async () => {
@@ -104,6 +112,20 @@ describe('ffmpeg sources', () => {
 
     const scaled = await take(createVideoFileSource(path, { widthPx: 48, heightPx: 32 }), 2);
     expect(scaled.map((f) => [f.widthPx, f.heightPx, f.data.length])).toEqual([[48, 32, 1536], [48, 32, 1536]]);
+  });
+
+  it('loops a video at its own speed when asked', async () => {
+    const path = join(dir, 'short.mp4');
+    await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=64x48:rate=20', '-frames:v', '4', '-pix_fmt', 'yuv420p', path]);
+    const start = Date.now();
+    const frames = await take(createVideoFileSource(path, { loop: true, realtime: true }), 10);
+    const elapsedMs = Date.now() - start;
+    expect(frames.map((f) => f.seq)).toEqual([...Array(10).keys()]);
+    // Ten frames from a four-frame clip: it looped; stamps keep rising across the loop.
+    expect(frames[9]!.captureTimeMs).toBeCloseTo(450, 6);
+    expect(Buffer.from(frames[0]!.data).equals(Buffer.from(frames[4]!.data))).toBe(true);
+    // At 20 fps, ten frames cannot arrive before ~9 frame times have passed (loose: only a lower bound).
+    expect(elapsedMs).toBeGreaterThanOrEqual(350);
   });
 
   it('says clearly when ffmpeg is missing or the file is bad', async () => {
