@@ -11,7 +11,7 @@ import { pointInPolygon, segmentInsideIntervals } from '../../geometry/intersect
 import { buildSightScene, lineOfSight, type SightReport, type SightScene } from '../../geometry/lineOfSight.ts';
 import { polygonOverlapsWedge, type Wedge } from '../../geometry/wedge.ts';
 import { polygonCentroid } from '../../geometry/polygon.ts';
-import { boxGapIn, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
+import { boxGapIn, unionBoxes, type BoxIn, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
 import { fireArc } from './fireArc.ts';
 import { bandAt, maxRangeIn, weaponRow, FIRE_TABLE_SOURCE_ARTILLERY, FIRE_TABLE_SOURCE_INFANTRY, type WeaponRow } from './fireTables.ts';
 import { universalModifiers } from './universalModifiers.ts';
@@ -56,22 +56,69 @@ const AREA_DICE: Partial<Record<AreaTerrainKind, { dice: number; label: string }
   thicket: { dice: -2, label: 'Thicket' },
 };
 
+/** Grid cell size for the stand index, inches: a few stands across, so a query touches few cells. */
+const GRID_CELL_IN = 8;
+
 /** Everything fire needs about the table beyond the context, built once per state. */
 export interface FireScene {
+  /** Sight scene of troop stands only: commanders are individuals, not troop formations, and do not block. */
   readonly sight: SightScene;
-  /** Commander stands: individuals, not troop formations, so they do not block fire. */
-  readonly ignoreStandIds: readonly string[];
   /** Ground level under each area terrain piece (at its centroid), by area id. */
   readonly areaLevel: ReadonlyMap<string, number>;
+  /**
+   * The sight scene cut down to stands of other units whose boxes meet `box` (sight lines inside it can
+   * only meet those), and whether anything there (stands, blocking area terrain, elevations) could block.
+   */
+  sightWithin(box: BoxIn, excludeUnitIds: readonly string[]): { sight: SightScene; mayBlock: boolean };
 }
 
 export function buildFireScene(ctx: DtpContext): FireScene {
   const areaLevel = new Map<string, number>();
   for (const a of ctx.state.terrain.areas) areaLevel.set(a.id, ctx.elevationLevelAt(polygonCentroid(a.vertices)));
+  const sight = buildSightScene({ terrain: ctx.state.terrain, stands: ctx.state.stands.filter((s) => s.role !== 'commander') });
+  // Uniform grid over stand boxes, so a pair of units only tests the stands between them.
+  const cells = new Map<number, number[]>();
+  const cellKey = (cx: number, cy: number) => cx * 100_003 + cy;
+  sight.stands.forEach((s, i) => {
+    for (let cx = Math.floor(s.box.minX / GRID_CELL_IN); cx <= Math.floor(s.box.maxX / GRID_CELL_IN); cx++) {
+      for (let cy = Math.floor(s.box.minY / GRID_CELL_IN); cy <= Math.floor(s.box.maxY / GRID_CELL_IN); cy++) {
+        const k = cellKey(cx, cy);
+        const list = cells.get(k);
+        if (list) list.push(i);
+        else cells.set(k, [i]);
+      }
+    }
+  });
+  const seen = new Int32Array(sight.stands.length);
+  let stamp = 0;
   return {
-    sight: buildSightScene(ctx.state),
-    ignoreStandIds: ctx.state.stands.filter((s) => s.role === 'commander').map((s) => s.id),
+    sight,
     areaLevel,
+    sightWithin(box, excludeUnitIds) {
+      stamp++;
+      const hits: number[] = [];
+      for (let cx = Math.floor(box.minXIn / GRID_CELL_IN); cx <= Math.floor(box.maxXIn / GRID_CELL_IN); cx++) {
+        for (let cy = Math.floor(box.minYIn / GRID_CELL_IN); cy <= Math.floor(box.maxYIn / GRID_CELL_IN); cy++) {
+          for (const i of cells.get(cellKey(cx, cy)) ?? []) {
+            if (seen[i] === stamp) continue;
+            seen[i] = stamp;
+            const b = sight.stands[i]!.box;
+            if (b.maxX < box.minXIn || b.minX > box.maxXIn || b.maxY < box.minYIn || b.minY > box.maxYIn) continue;
+            if (excludeUnitIds.includes(sight.stands[i]!.unitId)) continue;
+            hits.push(i);
+          }
+        }
+      }
+      // Keep state order so results do not depend on the grid.
+      hits.sort((a, b) => a - b);
+      const meets = (b: { minX: number; minY: number; maxX: number; maxY: number }) =>
+        !(b.maxX < box.minXIn || b.minX > box.maxXIn || b.maxY < box.minYIn || b.minY > box.maxYIn);
+      const mayBlock =
+        hits.length > 0 ||
+        sight.elevationBoxes.some(meets) ||
+        ctx.state.terrain.areas.some((a, i) => a.kind !== 'rough' && meets(sight.areaBoxes[i]!));
+      return { sight: { ...sight, stands: hits.map((i) => sight.stands[i]!) }, mayBlock };
+    },
   };
 }
 
@@ -159,33 +206,28 @@ interface StandVerdict {
   readonly inArc: boolean;
   readonly inRange: boolean;
   readonly visible: boolean;
-  /** Sight report of the clear line, when visible. */
-  readonly report?: SightReport;
 }
 
-function standVerdict(
-  ctx: DtpContext,
-  scene: FireScene,
-  firer: UnitInfo,
-  stand: StandInfo,
-  arc: Wedge,
-  target: UnitInfo,
-  maxIn: number,
-): StandVerdict {
+/** Target stands in a firing stand's arc and within the weapon's longest range, nearest first. */
+function inArcAndRange(stand: StandInfo, arc: Wedge, target: UnitInfo, maxIn: number): { inArc: boolean; ranged: StandInfo[] } {
   const inArc = target.stands.filter((t) => polygonOverlapsWedge(arc, t.corners));
-  if (inArc.length === 0) return { inArc: false, inRange: false, visible: false };
+  if (inArc.length === 0) return { inArc: false, ranged: [] };
   const ranged = inArc
     .map((t) => ({ t, d: pointToPolygonDistanceIn(stand.center, t.corners) }))
     .filter((x) => x.d <= maxIn)
-    .sort((a, b) => a.d - b.d);
-  if (ranged.length === 0) return { inArc: true, inRange: false, visible: false };
+    .sort((a, b) => a.d - b.d)
+    .map((x) => x.t);
+  return { inArc: true, ranged };
+}
+
+/** Whether a firing stand sees any of the (in-arc, in-range) target stands, nearest first. */
+function seesAny(ctx: DtpContext, scene: FireScene, sight: SightScene, stand: StandInfo, ranged: readonly StandInfo[]): boolean {
   const from = { xIn: (stand.corners[0].xIn + stand.corners[1].xIn) / 2, yIn: (stand.corners[0].yIn + stand.corners[1].yIn) / 2 };
-  for (const { t } of ranged) {
+  for (const t of ranged) {
     const to = closestPointOnPolygon(from, t.corners);
-    const report = lineOfSight(scene.sight, from, to, { ignoreUnitIds: [firer.unit.id, target.unit.id], ignoreStandIds: scene.ignoreStandIds });
-    if (sightBlocker(ctx, scene, from, to, report) === undefined) return { inArc: true, inRange: true, visible: true, report };
+    if (sightBlocker(ctx, scene, from, to, lineOfSight(sight, from, to)) === undefined) return true;
   }
-  return { inArc: true, inRange: true, visible: false };
+  return false;
 }
 
 /** Dice from modifiers after the battery floor / section cap (Armies, Artillery). */
@@ -321,14 +363,18 @@ export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string,
   const candidates = firingStands(ctx, firerId);
   if (candidates.length === 0) return no('fire/no-eligible-stands', `Every front-rank stand has a hit; stands with hits are not eligible (${SRC_ELIGIBLE}).`);
   let anyArc = false;
-  let anyRange = false;
-  const eligible: StandInfo[] = [];
+  const inRange: { s: StandInfo; ranged: StandInfo[] }[] = [];
   for (const s of candidates) {
-    const v = standVerdict(ctx, scene, firer, s, fireArc(s.stand, s.corners, firer.unit.arm), target, maxIn);
+    const v = inArcAndRange(s, fireArc(s.stand, s.corners, firer.unit.arm), target, maxIn);
     anyArc ||= v.inArc;
-    anyRange ||= v.inRange;
-    if (v.visible) eligible.push(s);
+    if (v.ranged.length > 0) inRange.push({ s, ranged: v.ranged });
   }
+  const anyRange = inRange.length > 0;
+  // Every sight line runs between the two units, so only stands meeting their joint box can block it.
+  const { sight, mayBlock } = anyRange
+    ? scene.sightWithin(unionBoxes([firer.box, target.box]), [firerId, targetId])
+    : { sight: scene.sight, mayBlock: false };
+  const eligible = inRange.filter((x) => !mayBlock || seesAny(ctx, scene, sight, x.s, x.ranged)).map((x) => x.s);
   if (!anyArc) return no('fire/target-out-of-arc', `No firing stand has the target in its arc of fire (${SRC_ARC}).`);
   if (!anyRange) return no('fire/target-out-of-range', `Beyond ${maxIn}" for ${row.name} (${row.class === 'infantry' ? FIRE_TABLE_SOURCE_INFANTRY : FIRE_TABLE_SOURCE_ARTILLERY}).`);
   if (eligible.length === 0) return no('fire/no-line-of-sight', `Every line of sight is blocked (${SRC_OBSTRUCTIONS}).`);
@@ -353,7 +399,7 @@ export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string,
   if (!band) return no('fire/target-out-of-range', `${rangeIn.toFixed(1)}" from the centre of the eligible stands is beyond ${row.name}'s range.`);
 
   const rangeEnd = closestPointOnPolygon(centre, nearest.corners);
-  const rangeReport = lineOfSight(scene.sight, centre, rangeEnd, { ignoreUnitIds: [firerId, targetId], ignoreStandIds: scene.ignoreStandIds });
+  const rangeReport = lineOfSight(sight, centre, rangeEnd);
 
   const modifiers: DiceModifier[] = [];
   if (band.dice !== 0) {
