@@ -51,6 +51,10 @@ export function fixtureTable(): TableState {
 export const UNION_REACH_PROBE = { xIn: 11, yIn: 18 };
 /** Inside the confederate reach polygon, clear of its stands. */
 export const CONFEDERATE_REACH_PROBE = { xIn: 39.5, yIn: 31 };
+/** Where a tag the roster does not know is seen. */
+export const UNKNOWN_TAG_AT = { xIn: 60, yIn: 20 };
+/** The commander's stand: its tag is held by the tracker but not seen. */
+export const OCCLUDED_STAND = 'gibbon-stand';
 /** Bare cloth. */
 export const CLOTH_PROBE = { xIn: 66, yIn: 6 };
 
@@ -123,8 +127,11 @@ export function fixtureLiveState(seq = 1): LiveState {
     turn: 1,
     tableState,
     evaluation: fixtureEvaluation(),
-    tracks: [],
-    liveTrackIds: [],
+    tracks: [
+      { trackId: 1, markerId: 99, standId: null, pose: { ...UNKNOWN_TAG_AT, headingDeg: 0 }, lastSeenMs: Date.now(), occluded: false },
+      { trackId: 2, markerId: 18, standId: OCCLUDED_STAND, pose: { xIn: 18, yIn: 7, headingDeg: 90 }, lastSeenMs: Date.now() - 500, occluded: true },
+    ],
+    liveTrackIds: [1, 2],
     roster: { name: 'e2e', bindings: tableState.stands.map((s, i) => ({ markerId: 10 + i, standId: s.id })).slice(1), unknownMarkerIds: [99] },
     profile: { name: 'e2e table', widthIn: 72, depthIn: 48, source: 'camera', frameWidthPx: 1920, frameHeightPx: 1080, homography: null, residualIn: 0.03 },
     health: { status: 'ok', frameRateHz: 30, trackedStands: 9, unknownTags: 1, processingMs: 5, clients: 0, uptimeS: 1, warnings: [] },

@@ -15,7 +15,7 @@ import { LabelLayer, type LabelSpec } from './labelLayer.ts';
 import { disposeTree } from './meshFactory.ts';
 import { sidePaint, UNKNOWN_SIDE_PAINT } from './palette.ts';
 import { TableRenderer } from './tableRenderer.ts';
-import { buildClothGroup, buildStandsGroup, buildTerrainGroup, sidesOf } from './tableSceneBuilder.ts';
+import { buildClothGroup, buildStandsGroup, buildTerrainGroup, buildUnknownTagsGroup, sidesOf, UNKNOWN_TAG_SIZE_IN } from './tableSceneBuilder.ts';
 import { installHooks, type MusterHooks } from './testHooks.ts';
 
 export interface LiveTableViewOptions {
@@ -68,7 +68,7 @@ export class LiveTableView {
   private extraLabels: readonly LabelSpec[] = [];
   private annotationLabels: readonly LabelShape[] = [];
   // Inputs of the last build of each group, compared by identity (the store replaces what changed).
-  private built: { table?: unknown; terrain?: unknown; stands?: unknown; units?: unknown; shapes?: unknown; selection?: string | null; layersKey?: string } = {};
+  private built: { table?: unknown; terrain?: unknown; stands?: unknown; units?: unknown; occludedKey?: string; tracks?: unknown; shapes?: unknown; selection?: string | null; layersKey?: string } = {};
 
   constructor(private readonly options: LiveTableViewOptions) {
     this.layers = new Set(options.layers);
@@ -221,13 +221,20 @@ export class LiveTableView {
       this.swap('terrain', buildTerrainGroup(ts.terrain));
       this.built.terrain = ts.terrain;
     }
+    const occluded = new Set(state.tracks.filter((t) => t.occluded && t.standId !== null).map((t) => t.standId!));
+    const occludedKey = [...occluded].sort().join(',');
     if (
       o.drawStands &&
-      (this.built.stands !== ts.stands || this.built.units !== ts.units || this.built.selection !== this.selectedUnitId)
+      (this.built.stands !== ts.stands || this.built.units !== ts.units || this.built.selection !== this.selectedUnitId || this.built.occludedKey !== occludedKey)
     ) {
-      this.swap('stands', buildStandsGroup(ts, this.selectedUnitId));
+      this.swap('stands', buildStandsGroup(ts, this.selectedUnitId, occluded));
       this.built.stands = ts.stands;
       this.built.units = ts.units;
+      this.built.occludedKey = occludedKey;
+    }
+    if (o.drawStands && this.built.tracks !== state.tracks) {
+      this.swap('unknown-tags', buildUnknownTagsGroup(this.unknownTracks(state)));
+      this.built.tracks = state.tracks;
     }
     const shapes = state.evaluation?.shapes ?? [];
     const layersKey = [...this.layers].sort().join(',');
@@ -248,6 +255,22 @@ export class LiveTableView {
   private swap(name: string, group: THREE.Group): void {
     const old = this.renderer.replaceLayer(name, group);
     if (old) disposeTree(old);
+  }
+
+  private unknownTracks(state: LiveState): LiveState['tracks'] {
+    const live = new Set(state.liveTrackIds);
+    return state.tracks.filter((t) => t.standId === null && live.has(t.trackId));
+  }
+
+  private unknownTagLabels(state: LiveState): LabelSpec[] {
+    const r = UNKNOWN_TAG_SIZE_IN / 2;
+    return this.unknownTracks(state).map((t) => ({
+      key: `tag:${t.trackId}`,
+      at: t.pose,
+      text: `tag ${t.markerId}?`,
+      className: 'tag-label',
+      below: [{ xIn: t.pose.xIn - r, yIn: t.pose.yIn - r }, { xIn: t.pose.xIn + r, yIn: t.pose.yIn + r }],
+    }));
   }
 
   private unitLabels(ts: TableState): LabelSpec[] {
@@ -283,6 +306,7 @@ export class LiveTableView {
     if (state) {
       const labels: LabelSpec[] = [
         ...(this.options.unitLabels ? this.unitLabels(state.tableState) : []),
+        ...(this.options.drawStands ? this.unknownTagLabels(state) : []),
         ...this.annotationLabels.map((l) => ({ key: `shape:${l.id}`, at: l.at, text: l.text, className: `shape-label style-${l.style}`, sizeIn: l.sizeIn ?? 0.6 })),
         ...this.extraLabels,
       ];

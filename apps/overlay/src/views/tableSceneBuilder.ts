@@ -50,7 +50,10 @@ const FRONT_MARK_FRACTION = 0.22;
 /** Width of the dark outline around each stand, inches. */
 const STAND_RIM_IN = 0.06;
 
-export function buildStandsGroup(state: TableState, selectedUnitId: string | null): THREE.Group {
+/** Opacity of a stand whose tag the tracker is holding without seeing it (hand over it, smoke...). */
+const OCCLUDED_OPACITY = 0.45;
+
+export function buildStandsGroup(state: TableState, selectedUnitId: string | null, occludedStandIds: ReadonlySet<string> = new Set()): THREE.Group {
   const group = new THREE.Group();
   group.name = 'stands';
   const sides = sidesOf(state);
@@ -61,15 +64,16 @@ export function buildStandsGroup(state: TableState, selectedUnitId: string | nul
     const side = sideOfUnit.get(stand.unitId);
     const paint = side === undefined ? UNKNOWN_SIDE_PAINT : sidePaint(side, sides);
     const fp = standFootprint(stand);
+    const opacity = occludedStandIds.has(stand.id) ? OCCLUDED_OPACITY : 1;
     if (stand.role === 'commander') {
       const r = Math.min(stand.widthIn, stand.depthIn) / 2;
       const ring = Array.from({ length: 32 }, (_, i) => ({
         xIn: stand.pose.xIn + r * Math.cos((i / 32) * 2 * Math.PI),
         yIn: stand.pose.yIn + r * Math.sin((i / 32) * 2 * Math.PI),
       }));
-      addIfAny(group, fillMesh(ring, { color: paint.fill, opacity: 1 }, RENDER_ORDER.stand));
+      addIfAny(group, fillMesh(ring, { color: paint.fill, opacity }, RENDER_ORDER.stand));
     } else {
-      addIfAny(group, fillMesh(fp.corners, { color: paint.fill, opacity: 1 }, RENDER_ORDER.stand));
+      addIfAny(group, fillMesh(fp.corners, { color: paint.fill, opacity }, RENDER_ORDER.stand));
       // A dark rim so stands in line contact still read as separate bases.
       addIfAny(group, trianglesMesh(polylineStrip([...fp.corners, fp.corners[0]], STAND_RIM_IN), { color: 0x0b0d10, opacity: 0.85 }, RENDER_ORDER.standFront));
     }
@@ -89,11 +93,28 @@ export function buildStandsGroup(state: TableState, selectedUnitId: string | nul
       { xIn: mid.xIn - half.xIn * scale, yIn: mid.yIn - half.yIn * scale },
       { xIn: mid.xIn + half.xIn * scale, yIn: mid.yIn + half.yIn * scale },
     ];
-    addIfAny(group, trianglesMesh(polylineStrip(ends, markIn), { color: paint.front, opacity: 0.9 }, RENDER_ORDER.standFront));
+    addIfAny(group, trianglesMesh(polylineStrip(ends, markIn), { color: paint.front, opacity: 0.9 * opacity }, RENDER_ORDER.standFront));
     if (selectedUnitId !== null && stand.unitId === selectedUnitId) {
       const ring = [...fp.corners, fp.corners[0]];
       addIfAny(group, trianglesMesh(polylineStrip(ring, 0.12), { color: 0xffff00, opacity: 1 }, RENDER_ORDER.selection));
     }
+  }
+  return group;
+}
+
+/** Size of the mark drawn for a tag the roster does not know, inches. */
+export const UNKNOWN_TAG_SIZE_IN = 1.2;
+
+/** Grey diamonds where tags the roster does not know are seen, so the operator can find and assign them. */
+export function buildUnknownTagsGroup(tags: readonly { readonly pose: { readonly xIn: number; readonly yIn: number } }[]): THREE.Group {
+  const group = new THREE.Group();
+  group.name = 'unknown-tags';
+  const r = UNKNOWN_TAG_SIZE_IN / 2;
+  for (const t of tags) {
+    const { xIn, yIn } = t.pose;
+    const diamond = [{ xIn: xIn + r, yIn }, { xIn, yIn: yIn + r }, { xIn: xIn - r, yIn }, { xIn, yIn: yIn - r }];
+    addIfAny(group, fillMesh(diamond, { color: UNKNOWN_SIDE_PAINT.fill, opacity: 0.9 }, RENDER_ORDER.stand));
+    addIfAny(group, trianglesMesh(polylineStrip([...diamond, diamond[0]!], 0.08), { color: 0xffd400, opacity: 1 }, RENDER_ORDER.standFront));
   }
   return group;
 }
