@@ -159,18 +159,21 @@ export function lineOfSight(scene: SightScene, from: PointIn, to: PointIn, optio
   const ignoreUnits = options.ignoreUnitIds ?? [];
   const ignoreStands = options.ignoreStandIds ?? [];
   const stands: StandCrossing[] = [];
-  const seg = [from, to];
   for (const s of scene.stands) {
     if (segBoxMisses(from, to, s.box)) continue;
     if (ignoreUnits.includes(s.unitId) || ignoreStands.includes(s.id)) continue;
-    if (!polygonsOverlap(seg, s.corners)) continue;
     let atIn: number;
     if (pointInPolygon(from, s.corners)) atIn = 0;
     else {
-      let t = 1;
+      // First crossing of the footprint's boundary; none means the line misses (or only grazes along an edge).
+      let t = Infinity;
       for (let i = 0, j = s.corners.length - 1; i < s.corners.length; j = i++) {
         const hit = segmentIntersection(from, to, s.corners[j]!, s.corners[i]!);
         if (hit && hit.tA < t) t = hit.tA;
+      }
+      if (t === Infinity) {
+        if (!polygonsOverlap([from, to], s.corners)) continue;
+        t = 0; // collinear with an edge: touching from the start of the contact is close enough
       }
       atIn = t * lengthIn;
     }

@@ -93,26 +93,80 @@ export function wedgePolygon(wedge: Wedge, rangeIn: number, segments = 16): Poin
   ];
 }
 
-function wedgeBoundary(wedge: Wedge): [PointIn, PointIn][] {
+/** A wedge with its ray directions as unit vectors, so repeated tests need no trigonometry. */
+interface PreparedWedge {
+  readonly apex: boolean;
+  readonly lx: number;
+  readonly ly: number;
+  readonly lux: number;
+  readonly luy: number;
+  readonly rx: number;
+  readonly ry: number;
+  readonly rux: number;
+  readonly ruy: number;
+  readonly wedge: Wedge;
+}
+
+function prepare(wedge: Wedge): PreparedWedge {
   const lr = (wedge.leftDirDeg * Math.PI) / 180;
   const rr = (wedge.rightDirDeg * Math.PI) / 180;
-  const L = wedge.leftOrigin;
-  const R = wedge.rightOrigin;
-  const segs: [PointIn, PointIn][] = [
-    [L, { xIn: L.xIn + Math.cos(lr) * RAY_LENGTH_IN, yIn: L.yIn + Math.sin(lr) * RAY_LENGTH_IN }],
-    [R, { xIn: R.xIn + Math.cos(rr) * RAY_LENGTH_IN, yIn: R.yIn + Math.sin(rr) * RAY_LENGTH_IN }],
-  ];
-  if (!isApexWedge(wedge)) segs.push([L, R]);
-  return segs;
+  return {
+    apex: isApexWedge(wedge),
+    lx: wedge.leftOrigin.xIn,
+    ly: wedge.leftOrigin.yIn,
+    lux: Math.cos(lr),
+    luy: Math.sin(lr),
+    rx: wedge.rightOrigin.xIn,
+    ry: wedge.rightOrigin.yIn,
+    rux: Math.cos(rr),
+    ruy: Math.sin(rr),
+    wedge,
+  };
+}
+
+function preparedContains(w: PreparedWedge, px: number, py: number): boolean {
+  if (w.apex) return pointInWedge(w.wedge.leftOrigin, w.wedge.leftDirDeg, w.wedge.rightDirDeg, { xIn: px, yIn: py });
+  if (w.lux * (py - w.ly) - w.luy * (px - w.lx) > EPS) return false;
+  if (w.rux * (py - w.ry) - w.ruy * (px - w.rx) < -EPS) return false;
+  const bx = w.lx - w.rx;
+  const by = w.ly - w.ry;
+  return bx * (py - w.ry) - by * (px - w.rx) <= EPS;
+}
+
+function orient(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): number {
+  return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+}
+
+/** Segment–segment test on plain numbers (touching counts), for the hot loops below. */
+function segsTouch(ax: number, ay: number, bx: number, by: number, cx: number, cy: number, dx: number, dy: number): boolean {
+  const d1 = orient(cx, cy, dx, dy, ax, ay);
+  const d2 = orient(cx, cy, dx, dy, bx, by);
+  const d3 = orient(ax, ay, bx, by, cx, cy);
+  const d4 = orient(ax, ay, bx, by, dx, dy);
+  if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
+  // Collinear and touching cases are measure-zero on a real table; defer to the careful version.
+  if (d1 === 0 || d2 === 0 || d3 === 0 || d4 === 0) {
+    return segmentsIntersect({ xIn: ax, yIn: ay }, { xIn: bx, yIn: by }, { xIn: cx, yIn: cy }, { xIn: dx, yIn: dy });
+  }
+  return false;
 }
 
 /** True when any part of the polygon (area or boundary) lies inside the wedge. */
 export function polygonOverlapsWedge(wedge: Wedge, polygon: readonly PointIn[]): boolean {
-  for (const v of polygon) if (pointInWedgeShape(wedge, v)) return true;
+  const w = prepare(wedge);
+  for (const v of polygon) if (preparedContains(w, v.xIn, v.yIn)) return true;
   // No vertex inside: the polygon may still straddle the wedge, crossing its boundary rays.
-  for (const [a, b] of wedgeBoundary(wedge)) {
-    for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
-      if (segmentsIntersect(a, b, polygon[j]!, polygon[i]!)) return true;
+  const n = polygon.length;
+  const rays: [number, number, number, number][] = [
+    [w.lx, w.ly, w.lx + w.lux * RAY_LENGTH_IN, w.ly + w.luy * RAY_LENGTH_IN],
+    [w.rx, w.ry, w.rx + w.rux * RAY_LENGTH_IN, w.ry + w.ruy * RAY_LENGTH_IN],
+  ];
+  if (!w.apex) rays.push([w.lx, w.ly, w.rx, w.ry]);
+  for (const [ax, ay, bx, by] of rays) {
+    for (let i = 0, j = n - 1; i < n; j = i++) {
+      const p = polygon[j]!;
+      const q = polygon[i]!;
+      if (segsTouch(ax, ay, bx, by, p.xIn, p.yIn, q.xIn, q.yIn)) return true;
     }
   }
   // Or the polygon may contain the wedge's origin (a stand standing on the apex).
@@ -124,7 +178,8 @@ export function polygonOverlapsWedge(wedge: Wedge, polygon: readonly PointIn[]):
  * for wider apex wedges it checks the vertices only.
  */
 export function polygonInsideWedge(wedge: Wedge, polygon: readonly PointIn[]): boolean {
-  for (const v of polygon) if (!pointInWedgeShape(wedge, v)) return false;
+  const w = prepare(wedge);
+  for (const v of polygon) if (!preparedContains(w, v.xIn, v.yIn)) return false;
   return polygon.length > 0;
 }
 
