@@ -37,8 +37,8 @@ import {
   movementAllowanceIn,
 } from './movementTables.ts';
 
-/** Directions sampled around the reference point (7.5° apart: the 45° oblique limit falls on a bin). */
-export const REACH_BINS = 48;
+/** Directions sampled around the reference point (11.25° apart: the 45° oblique limit falls on a bin). */
+export const REACH_BINS = 32;
 const BIN_DEG = 360 / REACH_BINS;
 
 /** Something met on the way: pay `penaltyIn` to cross it, or stop there when `stop` is set. */
@@ -198,56 +198,118 @@ function boxOfPoints(points: readonly PointIn[]): Box {
   return b;
 }
 
-/** A straight-line crossing ray from `o` along (dx, dy) for `lenIn` inches: distance to the first hit on segment a-b. */
-function rayHit(o: PointIn, dx: number, dy: number, lenIn: number, a: PointIn, b: PointIn): number | undefined {
-  const hit = segmentIntersection(o, { xIn: o.xIn + dx * lenIn, yIn: o.yIn + dy * lenIn }, a, b);
-  return hit ? hit.tA * lenIn : undefined;
+/** A piece of something a move can meet: a segment (terrain) or a stand rectangle, with a bounding disc. */
+interface Obstacle {
+  readonly key: number;
+  readonly seg?: Float64Array;
+  readonly rect?: Float64Array;
+  readonly grow: number;
+  readonly cx: number;
+  readonly cy: number;
+  readonly r: number;
 }
 
-/**
- * Distance along a ray to where it enters a stand rectangle grown by `growIn` on every side, if it does.
- * A ray that starts inside counts as meeting it at 0 only when it heads toward the rectangle's centre, so
- * a unit already too close may still move away; a ray that only grazes its start point does not count.
- */
-function rayIntoGrownRect(o: PointIn, dx: number, dy: number, corners: readonly PointIn[], growIn: number): number | undefined {
-  // Rectangle frame from its corners: [frontLeft, frontRight, rearRight, rearLeft].
+function segmentObstacle(key: number, a: PointIn, b: PointIn): Obstacle {
+  return {
+    key,
+    seg: Float64Array.of(a.xIn, a.yIn, b.xIn, b.yIn),
+    grow: 0,
+    cx: (a.xIn + b.xIn) / 2,
+    cy: (a.yIn + b.yIn) / 2,
+    r: Math.hypot(b.xIn - a.xIn, b.yIn - a.yIn) / 2,
+  };
+}
+
+/** Rectangle frames per stand footprint, kept while the footprint object lives (sessions reuse them). */
+const rectFrames = new WeakMap<object, Float64Array>();
+
+/** [cx, cy, ux, uy, nx, ny, halfWidth, halfDepth] of a stand from its corners [FL, FR, RR, RL]. */
+function rectFrame(corners: readonly PointIn[]): Float64Array {
+  const cached = rectFrames.get(corners);
+  if (cached) return cached;
   const fl = corners[0]!;
   const fr = corners[1]!;
   const rr = corners[2]!;
-  const cx = (fl.xIn + rr.xIn) / 2;
-  const cy = (fl.yIn + rr.yIn) / 2;
-  const wx = fr.xIn - fl.xIn;
-  const wy = fr.yIn - fl.yIn;
-  const w = Math.hypot(wx, wy);
-  const ux = wx / w;
-  const uy = wy / w;
-  const vx = fr.xIn - rr.xIn;
-  const vy = fr.yIn - rr.yIn;
-  const d = Math.hypot(vx, vy);
-  const nx = vx / d;
-  const ny = vy / d;
-  const hu = w / 2 + growIn;
-  const hv = d / 2 + growIn;
-  const ou = (o.xIn - cx) * ux + (o.yIn - cy) * uy;
-  const ov = (o.xIn - cx) * nx + (o.yIn - cy) * ny;
+  const w = Math.hypot(fr.xIn - fl.xIn, fr.yIn - fl.yIn);
+  const d = Math.hypot(fr.xIn - rr.xIn, fr.yIn - rr.yIn);
+  const frame = Float64Array.of(
+    (fl.xIn + rr.xIn) / 2,
+    (fl.yIn + rr.yIn) / 2,
+    (fr.xIn - fl.xIn) / w,
+    (fr.yIn - fl.yIn) / w,
+    (fr.xIn - rr.xIn) / d,
+    (fr.yIn - rr.yIn) / d,
+    w / 2,
+    d / 2,
+  );
+  rectFrames.set(corners, frame);
+  return frame;
+}
+
+function rectObstacle(key: number, corners: readonly PointIn[], grow: number): Obstacle {
+  const rect = rectFrame(corners);
+  return { key, rect, grow, cx: rect[0]!, cy: rect[1]!, r: Math.hypot(rect[6]!, rect[7]!) + grow };
+}
+
+/**
+ * Distance along the ray from (ox, oy) with unit direction (dx, dy) to segment [ax, ay, bx, by], or -1 when
+ * it misses within `lenIn`. (Same maths as geometry/intersect's segmentIntersection, without allocating:
+ * this runs tens of thousands of times per table.)
+ */
+function raySegmentIn(ox: number, oy: number, dx: number, dy: number, lenIn: number, seg: Float64Array): number {
+  const ax = seg[0]!;
+  const ay = seg[1]!;
+  const sx = seg[2]! - ax;
+  const sy = seg[3]! - ay;
+  const denom = dx * sy - dy * sx;
+  if (Math.abs(denom) < 1e-12) return -1;
+  const qx = ax - ox;
+  const qy = ay - oy;
+  const t = (qx * sy - qy * sx) / denom;
+  if (t < -1e-9 || t > lenIn) return -1;
+  const u = (qx * dy - qy * dx) / denom;
+  if (u < -1e-9 || u > 1 + 1e-9) return -1;
+  return Math.max(0, t);
+}
+
+/**
+ * Distance along a ray to where it enters a stand rectangle grown by `growIn` on every side, or -1.
+ * A ray that starts inside counts as meeting it at 0 only when it heads toward the rectangle's centre, so
+ * a unit already too close may still move away; a ray that only grazes its start point does not count.
+ */
+function rayIntoRectIn(ox: number, oy: number, dx: number, dy: number, frame: Float64Array, growIn: number): number {
+  const cx = frame[0]!;
+  const cy = frame[1]!;
+  const ux = frame[2]!;
+  const uy = frame[3]!;
+  const nx = frame[4]!;
+  const ny = frame[5]!;
+  const hu = frame[6]! + growIn;
+  const hv = frame[7]! + growIn;
+  const ou = (ox - cx) * ux + (oy - cy) * uy;
+  const ov = (ox - cx) * nx + (oy - cy) * ny;
   const du = dx * ux + dy * uy;
   const dv = dx * nx + dy * ny;
   let t0 = 0;
   let t1 = Infinity;
-  for (const [op, dp, h] of [[ou, du, hu], [ov, dv, hv]] as const) {
-    if (Math.abs(dp) < 1e-12) {
-      if (op < -h || op > h) return undefined;
-    } else {
-      let a = (-h - op) / dp;
-      let b = (h - op) / dp;
-      if (a > b) [a, b] = [b, a];
-      t0 = Math.max(t0, a);
-      t1 = Math.min(t1, b);
-      if (t0 > t1) return undefined;
-    }
+  if (Math.abs(du) < 1e-12) {
+    if (ou < -hu || ou > hu) return -1;
+  } else {
+    const a = (-hu - ou) / du;
+    const b = (hu - ou) / du;
+    t0 = Math.max(t0, Math.min(a, b));
+    t1 = Math.min(t1, Math.max(a, b));
   }
-  if (t1 <= 1e-9) return undefined;
-  if (t0 === 0 && (cx - o.xIn) * dx + (cy - o.yIn) * dy <= 0) return undefined;
+  if (Math.abs(dv) < 1e-12) {
+    if (ov < -hv || ov > hv) return -1;
+  } else {
+    const a = (-hv - ov) / dv;
+    const b = (hv - ov) / dv;
+    t0 = Math.max(t0, Math.min(a, b));
+    t1 = Math.min(t1, Math.max(a, b));
+  }
+  if (t0 > t1 || t1 <= 1e-9) return -1;
+  if (t0 === 0 && (cx - ox) * dx + (cy - oy) * dy <= 0) return -1;
   return t0;
 }
 
@@ -294,10 +356,16 @@ function walkRoad(points: readonly PointIn[], seg: number, start: PointIn, forwa
   return out;
 }
 
+function insideGrownRect(p: PointIn, frame: Float64Array, growIn: number): boolean {
+  const ou = (p.xIn - frame[0]!) * frame[2]! + (p.yIn - frame[1]!) * frame[3]!;
+  const ov = (p.xIn - frame[0]!) * frame[4]! + (p.yIn - frame[1]!) * frame[5]!;
+  return Math.abs(ou) <= frame[6]! + growIn && Math.abs(ov) <= frame[7]! + growIn;
+}
+
 function roadReach(ctx: DtpContext, info: UnitInfo, ref: PointIn, roads: readonly Road[], distIn: number, leadIn: number): PointIn[][] {
   const out: PointIn[][] = [];
   const enemies = ctx.enemiesOf(info.unit.id).flatMap((e) => e.stands);
-  const blocked = (p: PointIn): boolean => enemies.some((s) => rayIntoGrownRect(p, 1, 0, s.corners, ENEMY_CLEARANCE_IN + leadIn) === 0);
+  const blocked = (p: PointIn): boolean => enemies.some((s) => insideGrownRect(p, rectFrame(s.corners), ENEMY_CLEARANCE_IN + leadIn));
   for (const road of roads) {
     const half = (road.widthIn ?? 1) / 2;
     for (let i = 0; i + 1 < road.points.length; i++) {
@@ -389,18 +457,99 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
   const midY = (leftY + rightY) / 2;
   const toTable = (x: number, y: number): PointIn => ({ xIn: ref.xIn + x * f.x - y * f.y, yIn: ref.yIn + x * f.y + y * f.x });
 
-  // Everything that could matter lies within the allowance plus the unit's size of the reference point.
-  const radiusIn = Math.max(...localCorners.map((c) => Math.hypot(c.x, c.y)));
-  const reachBox: Box = { minXIn: ref.xIn - allowanceIn - radiusIn - 1, minYIn: ref.yIn - allowanceIn - radiusIn - 1, maxXIn: ref.xIn + allowanceIn + radiusIn + 1, maxYIn: ref.yIn + allowanceIn + radiusIn + 1 };
+  // Everything that could matter lies within the open reach plus the unit's size of the reference point.
+  let unitRadiusIn = 0;
+  for (const c of localCorners) unitRadiusIn = Math.max(unitRadiusIn, Math.hypot(c.x, c.y));
+  let maxOpenIn = 0;
+  for (let b = 0; b < REACH_BINS; b++) maxOpenIn = Math.max(maxOpenIn, open.radiusIn[b]!);
+  const horizonIn = maxOpenIn + unitRadiusIn + ENEMY_CLEARANCE_IN + 0.01;
+  const reachBox: Box = { minXIn: ref.xIn - horizonIn, minYIn: ref.yIn - horizonIn, maxXIn: ref.xIn + horizonIn, maxYIn: ref.yIn + horizonIn };
   const near = (b: Box): boolean => !(b.maxXIn < reachBox.minXIn || b.minXIn > reachBox.maxXIn || b.maxYIn < reachBox.minYIn || b.minYIn > reachBox.maxYIn);
 
-  const linear = ctx.state.terrain.linear.filter((l) => near(boxOfPoints(l.points)));
-  const areas = ctx.state.terrain.areas.filter((a) => near(boxOfPoints(a.vertices)));
-  const startAreas = new Set(areas.filter((a) => pointInPolygon(ref, a.vertices)).map((a) => a.id));
-  const friends = (ctx.unitsBySide.get(unit.side) ?? []).filter((u) => u !== info && u.stands.length > 0 && near(u.box));
-  const enemies = ctx.enemiesOf(unitId).filter((u) => u.stands.length > 0 && near(u.box));
-  const table = ctx.state.table;
+  // What can be met, each once per direction ("key"), and the pieces (segments, stand rectangles) that make it.
+  const keys: { penaltyIn: number; stop: boolean; label: string; insideMask: number }[] = [];
+  const obstacles: Obstacle[] = [];
+  const rectTable = rectLocal.map((p) => toTable(p.x, p.y));
+  const startEvents: PathEvent[] = [];
+  for (const line of ctx.state.terrain.linear) {
+    const penalty = LINEAR_TERRAIN_PENALTY_IN[line.kind];
+    if (penalty === 0 || !near(boxOfPoints(line.points))) continue;
+    const stop = penalty === undefined || (cannotCrossObstacles && BLOCKS_ARTILLERY_AND_MOUNTED.has(line.kind as LinearTerrainKind));
+    const key = keys.push({ penaltyIn: penalty ?? 0, stop, label: `${line.kind} '${line.id}'`, insideMask: 0 }) - 1;
+    for (let i = 0; i + 1 < line.points.length; i++) obstacles.push(segmentObstacle(key, line.points[i]!, line.points[i + 1]!));
+  }
+  for (const area of ctx.state.terrain.areas) {
+    if (!near(boxOfPoints(area.vertices))) continue;
+    const penaltyIn = AREA_TERRAIN_PENALTY_IN[area.kind];
+    const label = `${area.kind} '${area.id}'`;
+    if (pointInPolygon(ref, area.vertices)) {
+      // Starting inside area terrain: the penalty is met at once.
+      startEvents.push({ atIn: 0, penaltyIn, label });
+      continue;
+    }
+    // Outline points already inside (part of the unit is in it): met at once when moving from them.
+    let insideMask = 0;
+    rectTable.forEach((p, i) => {
+      if (pointInPolygon(p, area.vertices)) insideMask |= 1 << i;
+    });
+    const key = keys.push({ penaltyIn, stop: false, label, insideMask }) - 1;
+    const v = area.vertices;
+    for (let i = 0, j = v.length - 1; i < v.length; j = i++) obstacles.push(segmentObstacle(key, v[j]!, v[i]!));
+  }
+  for (const friend of ctx.unitsBySide.get(unit.side) ?? []) {
+    if (friend === info || friend.stands.length === 0 || !near(friend.box)) continue;
+    const key = keys.push({ penaltyIn: PASSAGE_OF_LINES_PENALTY_IN, stop: false, label: `passage of lines through '${friend.unit.id}'`, insideMask: 0 }) - 1;
+    for (const s of friend.stands) obstacles.push(rectObstacle(key, s.corners, 0));
+  }
+  for (const enemy of ctx.enemiesOf(unitId)) {
+    if (enemy.stands.length === 0 || !near(enemy.box)) continue;
+    const key = keys.push({ penaltyIn: 0, stop: true, label: `1" from enemy '${enemy.unit.id}'`, insideMask: 0 }) - 1;
+    for (const s of enemy.stands) obstacles.push(rectObstacle(key, s.corners, ENEMY_CLEARANCE_IN));
+  }
 
+  // Pieces grouped by what they belong to (a fence, a wood, a unit), each group with a bounding disc, so
+  // one cheap test skips a whole unit or wood.
+  const groups: { members: number[]; cx: number; cy: number; r: number }[] = keys.map(() => ({ members: [], cx: 0, cy: 0, r: 0 }));
+  obstacles.forEach((o, i) => groups[o.key]!.members.push(i));
+  for (const g of groups) {
+    for (const i of g.members) {
+      g.cx += obstacles[i]!.cx / g.members.length;
+      g.cy += obstacles[i]!.cy / g.members.length;
+    }
+    for (const i of g.members) {
+      const o = obstacles[i]!;
+      g.r = Math.max(g.r, Math.hypot(o.cx - g.cx, o.cy - g.cy) + o.r);
+    }
+  }
+
+  // Which directions each group can matter for: its disc grown by the unit's radius, seen from the
+  // reference point (a ray from any outline point is a ray from the reference point shifted by at most that).
+  const binGroups: number[][] = Array.from({ length: REACH_BINS }, () => []);
+  const headingRad = (headingDeg * Math.PI) / 180;
+  groups.forEach((g, gi) => {
+    if (g.members.length === 0) return;
+    const ox = g.cx - ref.xIn;
+    const oy = g.cy - ref.yIn;
+    const dist = Math.hypot(ox, oy);
+    const grown = g.r + unitRadiusIn;
+    if (dist - grown > maxOpenIn + 0.01) return;
+    if (dist <= grown) {
+      for (let b = 0; b < REACH_BINS; b++) if (open.radiusIn[b]! > 1e-9) binGroups[b]!.push(gi);
+      return;
+    }
+    const centreDeg = ((Math.atan2(oy, ox) - headingRad) * 180) / Math.PI;
+    const halfDeg = (Math.asin(grown / dist) * 180) / Math.PI + BIN_DEG / 2;
+    const lo = Math.floor((centreDeg - halfDeg) / BIN_DEG);
+    const hi = Math.ceil((centreDeg + halfDeg) / BIN_DEG);
+    for (let b = lo; b <= hi && b < lo + REACH_BINS; b++) {
+      const bb = ((b % REACH_BINS) + REACH_BINS) % REACH_BINS;
+      if (open.radiusIn[bb]! > 1e-9) binGroups[bb]!.push(gi);
+    }
+  });
+
+  const table = ctx.state.table;
+  const firstAt = new Float64Array(keys.length);
+  const projections = new Float64Array(rectLocal.length);
   const reach: PointIn[] = [];
   let straightAheadIn = 0;
   let straightAheadStoppedBy: string | undefined;
@@ -416,63 +565,44 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
     const ly = Math.sin(angLocal);
     const dx = lx * f.x - ly * f.y;
     const dy = lx * f.y + ly * f.x;
-    const origins = rectLocal.filter((p) => (p.x - midX) * lx + (p.y - midY) * ly > 1e-9).map((p) => toTable(p.x, p.y));
     const lenIn = openR + 0.01;
-    const firstAt = new Map<string, PathEvent>();
-    const meet = (key: string, e: PathEvent): void => {
-      const prev = firstAt.get(key);
-      if (!prev || e.atIn < prev.atIn) firstAt.set(key, e);
-    };
-    for (const o of origins) {
-      for (const line of linear) {
-        const penalty = LINEAR_TERRAIN_PENALTY_IN[line.kind];
-        const blocks = penalty === undefined || (cannotCrossObstacles && BLOCKS_ARTILLERY_AND_MOUNTED.has(line.kind as LinearTerrainKind));
-        if (penalty === 0) continue;
-        for (let i = 0; i + 1 < line.points.length; i++) {
-          const t = rayHit(o, dx, dy, lenIn, line.points[i]!, line.points[i + 1]!);
-          if (t !== undefined) {
-            meet(`l:${line.id}`, { atIn: t, penaltyIn: penalty ?? 0, stop: blocks, label: `${line.kind} '${line.id}'` });
-            break;
-          }
+    // Rays leave from the three outline points that lead in this direction.
+    for (let i = 0; i < rectLocal.length; i++) projections[i] = (rectLocal[i]!.x - midX) * lx + (rectLocal[i]!.y - midY) * ly;
+    const order = [0, 1, 2, 3, 4, 5, 6, 7].sort((a, c) => projections[c]! - projections[a]!);
+    let originMask = 0;
+    for (let i = 0; i < 3; i++) if (projections[order[i]!]! > 1e-9) originMask |= 1 << order[i]!;
+    firstAt.fill(Infinity);
+    for (let key = 0; key < keys.length; key++) if (keys[key]!.insideMask & originMask) firstAt[key] = 0;
+    let tableAt = Infinity;
+    for (let oi = 0; oi < rectTable.length; oi++) {
+      if (!(originMask & (1 << oi))) continue;
+      const o = rectTable[oi]!;
+      for (const gi of binGroups[b]!) {
+        const g = groups[gi]!;
+        // Ray against the group's disc first.
+        const qx = g.cx - o.xIn;
+        const qy = g.cy - o.yIn;
+        const along = qx * dx + qy * dy;
+        if (along < -g.r || along > lenIn + g.r) continue;
+        const across = qx * dy - qy * dx;
+        if (across > g.r || across < -g.r) continue;
+        for (const idx of g.members) {
+          const ob = obstacles[idx]!;
+          const t = ob.seg ? raySegmentIn(o.xIn, o.yIn, dx, dy, lenIn, ob.seg) : rayIntoRectIn(o.xIn, o.yIn, dx, dy, ob.rect!, ob.grow);
+          if (t >= 0 && t <= lenIn && t < firstAt[gi]!) firstAt[gi] = t;
         }
       }
-      for (const area of areas) {
-        if (startAreas.has(area.id)) continue;
-        if (pointInPolygon(o, area.vertices)) {
-          // Part of the unit is already in it: the penalty is met at once.
-          meet(`a:${area.id}`, { atIn: 0, penaltyIn: AREA_TERRAIN_PENALTY_IN[area.kind], label: `${area.kind} '${area.id}'` });
-          continue;
-        }
-        const v = area.vertices;
-        for (let i = 0, j = v.length - 1; i < v.length; j = i++) {
-          const t = rayHit(o, dx, dy, lenIn, v[j]!, v[i]!);
-          if (t !== undefined) meet(`a:${area.id}`, { atIn: t, penaltyIn: AREA_TERRAIN_PENALTY_IN[area.kind], label: `${area.kind} '${area.id}'` });
-        }
-      }
-      for (const friend of friends) {
-        for (const s of friend.stands) {
-          const t = rayIntoGrownRect(o, dx, dy, s.corners, 0);
-          if (t !== undefined && t <= lenIn) meet(`f:${friend.unit.id}`, { atIn: t, penaltyIn: PASSAGE_OF_LINES_PENALTY_IN, label: `passage of lines through '${friend.unit.id}'` });
-        }
-      }
-      for (const enemy of enemies) {
-        for (const s of enemy.stands) {
-          const t = rayIntoGrownRect(o, dx, dy, s.corners, ENEMY_CLEARANCE_IN);
-          if (t !== undefined && t <= lenIn) meet(`e:${enemy.unit.id}`, { atIn: t, penaltyIn: 0, stop: true, label: `1" from enemy '${enemy.unit.id}'` });
-        }
-      }
-      // Table edge.
+      // The table edge.
       const tx = dx > 1e-12 ? (table.widthIn - o.xIn) / dx : dx < -1e-12 ? -o.xIn / dx : Infinity;
       const ty = dy > 1e-12 ? (table.depthIn - o.yIn) / dy : dy < -1e-12 ? -o.yIn / dy : Infinity;
-      const te = Math.min(tx, ty);
-      if (te <= lenIn) meet('table', { atIn: Math.max(0, te), penaltyIn: 0, stop: true, label: 'table edge' });
+      tableAt = Math.min(tableAt, Math.max(0, Math.min(tx, ty)));
     }
-    const events = [...firstAt.values()];
-    for (const id of startAreas) {
-      const area = areas.find((a) => a.id === id)!;
-      // Starting inside area terrain: the penalty is met at once.
-      events.push({ atIn: 0, penaltyIn: AREA_TERRAIN_PENALTY_IN[area.kind], label: `${area.kind} '${area.id}'` });
+    const events: PathEvent[] = [...startEvents];
+    for (let key = 0; key < keys.length; key++) {
+      const at = firstAt[key]!;
+      if (at !== Infinity) events.push({ atIn: at, penaltyIn: keys[key]!.penaltyIn, stop: keys[key]!.stop, label: keys[key]!.label });
     }
+    if (tableAt <= lenIn) events.push({ atIn: tableAt, penaltyIn: 0, stop: true, label: 'table edge' });
     const walk = walkPenalties(allowanceIn, events, k, openR);
     if (b === 0) {
       straightAheadIn = walk.reachIn;
@@ -481,27 +611,30 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
     reach.push({ xIn: ref.xIn + dx * walk.reachIn, yIn: ref.yIn + dy * walk.reachIn });
   }
   const polygon = dedupe(reach);
-  if (linear.length + areas.length > 0) notes.push(`Terrain penalties paid when met (${LINEAR_TERRAIN_SOURCE}; ${AREA_TERRAIN_SOURCE})`);
+  if (keys.some((k) => !k.label.startsWith("passage") && !k.label.startsWith("1\"")) || startEvents.length > 0) notes.push(`Terrain penalties paid when met (${LINEAR_TERRAIN_SOURCE}; ${AREA_TERRAIN_SOURCE})`);
   if (cannotCrossObstacles) notes.push('Artillery and mounted cavalry cannot cross fences, walls, hasty works, entrenchments, abatis or chevaux-de-frise');
   if (straightAheadStoppedBy) notes.push(`Straight ahead: stops after ${straightAheadIn.toFixed(1)}" at ${straightAheadStoppedBy}`);
 
   // Fudge move (Special Movements): 3" any way, terrain does not matter, still 1" from the enemy.
+  const enemyRects = obstacles.filter(
+    (o) => o.rect && keys[o.key]!.stop && o.grow > 0 && Math.hypot(o.cx - ref.xIn, o.cy - ref.yIn) - o.r <= FUDGE_MOVE_IN + unitRadiusIn + 0.01,
+  );
   const fudgeReach: PointIn[] = [];
   for (let b = 0; b < REACH_BINS; b++) {
-    const ang = ((headingDeg + b * BIN_DEG) * Math.PI) / 180;
-    const dx = Math.cos(ang);
-    const dy = Math.sin(ang);
+    const angLocal = (b * BIN_DEG * Math.PI) / 180;
+    const lx = Math.cos(angLocal);
+    const ly = Math.sin(angLocal);
+    const dx = lx * f.x - ly * f.y;
+    const dy = lx * f.y + ly * f.x;
     let limit = FUDGE_MOVE_IN;
-    const lx = Math.cos((b * BIN_DEG * Math.PI) / 180);
-    const ly = Math.sin((b * BIN_DEG * Math.PI) / 180);
-    for (const p of rectLocal) {
-      if ((p.x - midX) * lx + (p.y - midY) * ly <= 1e-9) continue;
-      const o = toTable(p.x, p.y);
-      for (const enemy of enemies) for (const s of enemy.stands) {
-        const t = rayIntoGrownRect(o, dx, dy, s.corners, ENEMY_CLEARANCE_IN);
-        if (t !== undefined && t < limit) limit = t;
+    if (enemyRects.length > 0) rectLocal.forEach((p, i) => {
+      if ((p.x - midX) * lx + (p.y - midY) * ly <= 1e-9) return;
+      const o = rectTable[i]!;
+      for (const ob of enemyRects) {
+        const t = rayIntoRectIn(o.xIn, o.yIn, dx, dy, ob.rect!, ob.grow);
+        if (t >= 0 && t < limit) limit = t;
       }
-    }
+    });
     fudgeReach.push({ xIn: ref.xIn + dx * limit, yIn: ref.yIn + dy * limit });
   }
 
