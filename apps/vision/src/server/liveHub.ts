@@ -47,6 +47,8 @@ export interface HubStats {
   readonly snapshotsSent: number;
   readonly deltasSent: number;
   readonly deltasSkipped: number;
+  /** Largest unsent backlog of any client right now, bytes. */
+  readonly maxBufferedBytes: number;
 }
 
 export interface LiveHub {
@@ -254,6 +256,7 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
       snapshotsSent,
       deltasSent,
       deltasSkipped,
+      maxBufferedBytes: Math.max(0, ...[...clients].map((c) => c.ws.bufferedAmount)),
     }),
     close(): void {
       unsubscribe();
