@@ -17,14 +17,22 @@ export function closestPointOnSegment(p: PointIn, a: PointIn, b: PointIn): Point
   return { xIn: a.xIn + dx * t, yIn: a.yIn + dy * t };
 }
 
-/** Shortest distance from point p to segment a–b, inches. */
-export function pointToSegmentDistanceIn(p: PointIn, a: PointIn, b: PointIn): number {
+/** Squared distance from (px, py) to segment a–b; plain numbers so hot loops allocate nothing. */
+function pointToSegmentDistanceSq(px: number, py: number, a: PointIn, b: PointIn): number {
   const dx = b.xIn - a.xIn;
   const dy = b.yIn - a.yIn;
   const len2 = dx * dx + dy * dy;
-  let t = len2 === 0 ? 0 : ((p.xIn - a.xIn) * dx + (p.yIn - a.yIn) * dy) / len2;
+  let t = len2 === 0 ? 0 : ((px - a.xIn) * dx + (py - a.yIn) * dy) / len2;
   t = t < 0 ? 0 : t > 1 ? 1 : t;
-  return Math.hypot(p.xIn - (a.xIn + dx * t), p.yIn - (a.yIn + dy * t));
+  const ex = px - (a.xIn + dx * t);
+  const ey = py - (a.yIn + dy * t);
+  return ex * ex + ey * ey;
+}
+
+/** Shortest distance from point p to segment a–b, inches. */
+export function pointToSegmentDistanceIn(p: PointIn, a: PointIn, b: PointIn): number {
+  // Math.sqrt of the square, not Math.hypot: hypot is several times slower in V8 and this is a hot path.
+  return Math.sqrt(pointToSegmentDistanceSq(p.xIn, p.yIn, a, b));
 }
 
 /** Shortest distance between segments a1–a2 and b1–b2, inches (0 when they touch or cross). */
@@ -43,10 +51,10 @@ export function pointToPolygonDistanceIn(p: PointIn, polygon: readonly PointIn[]
   if (pointInPolygon(p, polygon)) return 0;
   let best = Infinity;
   for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
-    const d = pointToSegmentDistanceIn(p, polygon[j]!, polygon[i]!);
+    const d = pointToSegmentDistanceSq(p.xIn, p.yIn, polygon[j]!, polygon[i]!);
     if (d < best) best = d;
   }
-  return best;
+  return Math.sqrt(best);
 }
 
 /** Edge-to-edge distance between two polygons, inches; 0 when they touch or overlap. */
@@ -56,17 +64,17 @@ export function polygonToPolygonDistanceIn(p: readonly PointIn[], q: readonly Po
   // Without overlap the closest pair always involves a vertex of one polygon and an edge of the other.
   for (const v of p) {
     for (let i = 0, j = q.length - 1; i < q.length; j = i++) {
-      const d = pointToSegmentDistanceIn(v, q[j]!, q[i]!);
+      const d = pointToSegmentDistanceSq(v.xIn, v.yIn, q[j]!, q[i]!);
       if (d < best) best = d;
     }
   }
   for (const v of q) {
     for (let i = 0, j = p.length - 1; i < p.length; j = i++) {
-      const d = pointToSegmentDistanceIn(v, p[j]!, p[i]!);
+      const d = pointToSegmentDistanceSq(v.xIn, v.yIn, p[j]!, p[i]!);
       if (d < best) best = d;
     }
   }
-  return best;
+  return Math.sqrt(best);
 }
 
 /** The closest pair of points between two polygons (on p and on q) and their distance, inches. */
@@ -83,7 +91,7 @@ export interface ClosestPoints {
 export function closestPointsBetweenPolygons(p: readonly PointIn[], q: readonly PointIn[]): ClosestPoints {
   let best: ClosestPoints | undefined;
   const consider = (onA: PointIn, onB: PointIn): void => {
-    const d = Math.hypot(onA.xIn - onB.xIn, onA.yIn - onB.yIn);
+    const d = Math.sqrt((onA.xIn - onB.xIn) ** 2 + (onA.yIn - onB.yIn) ** 2);
     if (!best || d < best.distanceIn) best = { onA, onB, distanceIn: d };
   };
   if (polygonsOverlap(p, q)) {

@@ -121,7 +121,7 @@ export function segmentInsideIntervals(a: PointIn, b: PointIn, polygon: readonly
  * more than 6\" of woods".
  */
 export function lengthInsidePolygonIn(a: PointIn, b: PointIn, polygon: readonly PointIn[]): number {
-  const len = Math.hypot(b.xIn - a.xIn, b.yIn - a.yIn);
+  const len = Math.sqrt((b.xIn - a.xIn) ** 2 + (b.yIn - a.yIn) ** 2);
   let sum = 0;
   for (const [t0, t1] of segmentInsideIntervals(a, b, polygon)) sum += t1 - t0;
   return sum * len;

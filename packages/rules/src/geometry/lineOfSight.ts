@@ -40,6 +40,10 @@ export interface SightStand {
   readonly unitId: string;
   readonly corners: readonly PointIn[];
   readonly box: Box;
+  /** Footprint centre and circumscribed radius, inches: a cheap first test against a sight line. */
+  readonly cx: number;
+  readonly cy: number;
+  readonly radiusIn: number;
 }
 
 /**
@@ -60,7 +64,8 @@ export function buildSightScene(state: Pick<TableState, 'terrain' | 'stands'>): 
     terrain: state.terrain,
     stands: state.stands.map((s: Stand) => {
       const corners = standCorners(s);
-      return { id: s.id, unitId: s.unitId, corners, box: boxOf(corners) };
+      const radiusIn = Math.sqrt(s.widthIn * s.widthIn + s.depthIn * s.depthIn) / 2;
+      return { id: s.id, unitId: s.unitId, corners, box: boxOf(corners), cx: s.pose.xIn, cy: s.pose.yIn, radiusIn };
     }),
     areaBoxes: state.terrain.areas.map((a) => boxOf(a.vertices)),
     linearBoxes: state.terrain.linear.map((l) => boxOf(l.points)),
@@ -129,7 +134,7 @@ export function elevationLevelAt(point: PointIn, terrain: Pick<Terrain, 'elevati
 
 /** List everything the sight line `from` → `to` crosses. */
 export function lineOfSight(scene: SightScene, from: PointIn, to: PointIn, options: SightOptions = {}): SightReport {
-  const lengthIn = Math.hypot(to.xIn - from.xIn, to.yIn - from.yIn);
+  const lengthIn = Math.sqrt((to.xIn - from.xIn) ** 2 + (to.yIn - from.yIn) ** 2);
   const areas: AreaCrossing[] = [];
   scene.terrain.areas.forEach((area, i) => {
     if (segBoxMisses(from, to, scene.areaBoxes[i]!)) return;
@@ -159,8 +164,16 @@ export function lineOfSight(scene: SightScene, from: PointIn, to: PointIn, optio
   const ignoreUnits = options.ignoreUnitIds ?? [];
   const ignoreStands = options.ignoreStandIds ?? [];
   const stands: StandCrossing[] = [];
+  const dx = to.xIn - from.xIn;
+  const dy = to.yIn - from.yIn;
+  const len2 = dx * dx + dy * dy;
   for (const s of scene.stands) {
     if (segBoxMisses(from, to, s.box)) continue;
+    // Circle cull: a long diagonal line's box overlaps many stands' boxes, but few come near the line.
+    const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((s.cx - from.xIn) * dx + (s.cy - from.yIn) * dy) / len2));
+    const ex = from.xIn + dx * t - s.cx;
+    const ey = from.yIn + dy * t - s.cy;
+    if (ex * ex + ey * ey > (s.radiusIn + 1e-9) * (s.radiusIn + 1e-9)) continue;
     if (ignoreUnits.includes(s.unitId) || ignoreStands.includes(s.id)) continue;
     let atIn: number;
     if (pointInPolygon(from, s.corners)) atIn = 0;

@@ -30,12 +30,12 @@ export function cross(a: PointIn, b: PointIn): number {
 
 /** Length of a vector, inches. */
 export function length(a: PointIn): number {
-  return Math.hypot(a.xIn, a.yIn);
+  return Math.sqrt(a.xIn * a.xIn + a.yIn * a.yIn);
 }
 
 /** Distance between two points, inches. */
 export function distanceIn(a: PointIn, b: PointIn): number {
-  return Math.hypot(a.xIn - b.xIn, a.yIn - b.yIn);
+  return Math.sqrt((a.xIn - b.xIn) ** 2 + (a.yIn - b.yIn) ** 2);
 }
 
 /** Point a fraction `t` (0 → a, 1 → b) of the way from a to b. */
@@ -55,7 +55,7 @@ export function rotateAround(point: PointIn, center: PointIn, deg: number): Poin
 
 /** Unit vector along `a`; the zero vector stays zero. */
 export function normalize(a: PointIn): PointIn {
-  const l = Math.hypot(a.xIn, a.yIn);
+  const l = Math.sqrt(a.xIn * a.xIn + a.yIn * a.yIn);
   return l === 0 ? { xIn: 0, yIn: 0 } : { xIn: a.xIn / l, yIn: a.yIn / l };
 }
 
