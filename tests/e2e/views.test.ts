@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { LiveState } from '@muster/protocol';
 import { startServer, type RunningServer } from '../../apps/vision/src/server/createServer.ts';
-import { MAP_BACKGROUND, STYLE_PAINT, TABLE_CLOTH, UNKNOWN_SIDE_PAINT, sidePaint } from '../../apps/overlay/src/views/palette.ts';
+import { LINEAR_PAINT, MAP_BACKGROUND, STYLE_PAINT, TABLE_CLOTH, UNKNOWN_SIDE_PAINT, sidePaint } from '../../apps/overlay/src/views/palette.ts';
 import { ensureViewsBuilt, VIEWS_DIST } from './helpers/buildViews.ts';
 import { CLOTH_PROBE, CONFEDERATE_REACH_PROBE, CONFEDERATE_UNIT, OCCLUDED_STAND, UNION_REACH_PROBE, UNION_UNIT, UNKNOWN_TAG_AT, fixtureLiveState } from './helpers/fixtureScene.ts';
 import { blend, colorDistance, decodeShot, describe as rgba, hexRgb, type Rgba, type Shot } from './helpers/pixels.ts';
@@ -175,6 +175,30 @@ describe('views end to end', () => {
     const expected = Math.hypot(20, 23).toFixed(2);
     await expect.poll(() => page.locator('#measure-result').textContent()).toContain(`${expected}" ±0.06" from tracking`);
     await page.screenshot({ path: 'test-artifacts/operator-measure.png' });
+
+    // Assign the unknown tag to a roster stand.
+    await page.locator('#tags select').selectOption(OCCLUDED_STAND);
+    await page.locator('#tags button').click();
+    await expect.poll(() => backend.performed.some((a) => a.type === 'assign-tag' && a.markerId === 99 && a.standId === OCCLUDED_STAND)).toBe(true);
+
+    // Draw a wall across open cloth: the service stores it and the map draws it there.
+    await page.locator('button[data-mode=draw]').click();
+    await page.locator('#draw-kind').selectOption('linear:wall');
+    const wallFrom = { xIn: 58, yIn: 10 };
+    const wallTo = { xIn: 70, yIn: 10 };
+    for (const p of [wallFrom, wallTo]) {
+      const at = await toScreen(page, p);
+      await page.mouse.click(at.xPx, at.yPx);
+    }
+    const wallsBefore = backend.state().tableState.terrain.linear.length;
+    await page.locator('#draw-finish').click();
+    await expect.poll(() => backend.state().tableState.terrain.linear.length).toBe(wallsBefore + 1);
+    const wall = backend.state().tableState.terrain.linear.at(-1)!;
+    expect(wall.kind).toBe('wall');
+    expect(wall.points[0]!.xIn).toBeCloseTo(wallFrom.xIn, 0);
+    await waitForSeq(page, backend.state().seq);
+    shot = await decodeShot(await page.screenshot(), 1, 'operator-drawn-wall.png');
+    expectColour(await colourAt(page, shot, { xIn: 64, yIn: 10 }), LINEAR_PAINT.wall.color, 20, 'the drawn wall');
     await page.context().close();
   });
 

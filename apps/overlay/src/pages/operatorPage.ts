@@ -98,11 +98,13 @@ for (const [m, label] of [['select', 'Select'], ['measure', 'Measure'], ['draw',
 const AREA_KINDS: AreaTerrainKind[] = ['rough', 'swamp', 'open-woods', 'thick-woods', 'thicket', 'farm', 'town', 'city'];
 const LINEAR_KINDS: LinearTerrainKind[] = ['fence', 'wall', 'brook', 'stream', 'river', 'hasty-works', 'entrenchment', 'abatis', 'chevaux-de-frise', 'sunken-road'];
 const kindSelect = h('select', { title: 'What to draw' });
+kindSelect.id = 'draw-kind';
 for (const k of AREA_KINDS) kindSelect.append(h('option', { value: `area:${k}` }, `Area: ${k}`));
 for (const k of LINEAR_KINDS) kindSelect.append(h('option', { value: `linear:${k}` }, `Line: ${k}`));
 kindSelect.append(h('option', { value: 'road' }, 'Road'));
 for (const level of [1, 2, 3]) kindSelect.append(h('option', { value: `elevation:${level}` }, `Hill, level ${level}`));
 const finishButton = h('button', { type: 'button' }, 'Finish');
+finishButton.id = 'draw-finish';
 const undoButton = h('button', { type: 'button' }, 'Undo point');
 const cancelButton = h('button', { type: 'button' }, 'Cancel');
 const terrainList = h('ul', { className: 'hint' });
@@ -338,8 +340,9 @@ let renderedRoster: unknown;
 function renderTags(state: LiveState): void {
   if (state.roster === renderedRoster) return;
   renderedRoster = state.roster;
-  const bound = new Set(state.roster.bindings.map((b) => b.standId));
-  const free = state.tableState.stands.filter((s) => !bound.has(s.id));
+  // Stands without a tag first; a bound stand can still take a new tag (a replaced or damaged one).
+  const tagOf = new Map(state.roster.bindings.map((b) => [b.standId, b.markerId]));
+  const stands = [...state.tableState.stands].sort((a, b) => Number(tagOf.has(a.id)) - Number(tagOf.has(b.id)));
   if (state.roster.unknownMarkerIds.length === 0) {
     tagsBox.replaceChildren(h('div', { className: 'hint' }, `Roster “${state.roster.name}”: every tag on the table is known.`));
     return;
@@ -347,7 +350,10 @@ function renderTags(state: LiveState): void {
   tagsBox.replaceChildren(
     ...state.roster.unknownMarkerIds.map((markerId) => {
       const sel = h('select', { title: `Stand for tag ${markerId}` });
-      for (const s of free) sel.append(h('option', { value: s.id }, `${s.id} (${unitName(state, s.unitId)})`));
+      for (const s of stands) {
+        const tag = tagOf.get(s.id);
+        sel.append(h('option', { value: s.id }, `${s.id} (${unitName(state, s.unitId)})${tag === undefined ? '' : ` — now tag ${tag}`}`));
+      }
       const go = h('button', { type: 'button' }, 'Assign');
       go.addEventListener('click', () => void act({ type: 'assign-tag', markerId, standId: sel.value }, `Tag ${markerId} → ${sel.value}.`));
       return h('div', { className: 'row' }, `Tag ${markerId} →`, sel, go);
