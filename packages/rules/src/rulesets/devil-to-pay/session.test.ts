@@ -6,10 +6,10 @@ import { moveRandomUnit, randomTable } from './sessionTestTable.ts';
 describe('devil to pay session', () => {
   it('returns exactly what evaluate returns, after every random move', () => {
     const rng = createRng(20261122);
-    let state = randomTable(rng, 12);
+    let state = randomTable(rng, 10);
     const session = devilToPay.createSession!();
     expect(session.update(state)).toEqual(devilToPay.evaluate(state));
-    for (let i = 0; i < 12; i++) {
+    for (let i = 0; i < 10; i++) {
       state = moveRandomUnit(state, rng, 6).state;
       expect(session.update(state)).toEqual(devilToPay.evaluate(state));
     }

@@ -23,12 +23,24 @@ import { evaluateCommand } from './command.ts';
 import { recognizeFormation, type DtpFormationReading } from './formation.ts';
 import { assemble, evaluateUnit, type UnitPartSources, type UnitParts } from './index.ts';
 import { CHARGE_REACH_IN } from './meleeTables.ts';
+import { ENEMY_CLEARANCE_IN, FUDGE_MOVE_IN, MOUNTED_BONUS_IN, ROAD_MOVE_IN, movementAllowanceIn } from './movementTables.ts';
 
 /**
- * How far movement can look from a unit's box, inches: the longest allowance (18" road + 6" mounted,
- * Move: Movement table) plus the 1" enemy clearance and a margin; the unit's own size is added per unit.
+ * How far movement can look beyond a unit's box, inches: its allowance (the road allowance for march
+ * columns and limbered guns, 'unknown' moves as line, with the mounted bonus), the 1" enemy clearance, the
+ * unit's own size (movement.ts measures reach from the reference stand) and a 1" margin.
  */
-const MOVEMENT_LOOK_IN = 18 + 6 + 1 + 2;
+function movementLookIn(info: UnitInfo, reading: DtpFormationReading): number {
+  const formation = reading.formation === 'unknown' ? 'line' : reading.formation;
+  const opts = { mounted: reading.mounted, horseArtillery: info.unit.horseArtillery === true };
+  const bonus = opts.mounted || opts.horseArtillery ? MOUNTED_BONUS_IN : 0;
+  const allowance = Math.max(
+    movementAllowanceIn(formation, opts) ?? 0,
+    formation === 'march-column' || formation === 'limbered' ? ROAD_MOVE_IN + bonus : 0,
+    FUDGE_MOVE_IN,
+  );
+  return allowance + ENEMY_CLEARANCE_IN + diagIn(info.box) + 1;
+}
 /** How far charge looks: enemies reported out to 12" (+1 box slack), friends in the 6" path (charge.ts). */
 const CHARGE_LOOK_IN = Math.max(12 + 1, CHARGE_REACH_IN + 1) + 1;
 
@@ -139,7 +151,7 @@ export function createDtpSession(): RulesSession {
         movement(id) {
           const c = cacheOf(id);
           const info = ctx.units.get(id) as UnitInfo;
-          if (!c.movement || changedNear(info.box, MOVEMENT_LOOK_IN + diagIn(info.box))) c.movement = movementOptions(ctx, id);
+          if (!c.movement || changedNear(info.box, movementLookIn(info, ctx.formationOf(id)))) c.movement = movementOptions(ctx, id);
           return c.movement;
         },
         charge(id) {
