@@ -96,3 +96,16 @@ export function detectorParamsFor(profile: TableProfile, widthPx: number, height
     errorCorrectionRate: 0.6,
   };
 }
+
+/** Throws a clear error for parameters opencv.js would reject with a bare number. */
+export function validateDetectorParams(p: DetectorParams): void {
+  const fail = (msg: string): never => {
+    throw new Error(`detector parameters: ${msg}`);
+  };
+  if (!Number.isInteger(p.adaptiveThreshWinSizeMin) || p.adaptiveThreshWinSizeMin < 3) fail(`adaptiveThreshWinSizeMin must be an integer ≥ 3 (got ${p.adaptiveThreshWinSizeMin})`);
+  if (!(p.adaptiveThreshWinSizeMax >= p.adaptiveThreshWinSizeMin)) fail(`adaptiveThreshWinSizeMax (${p.adaptiveThreshWinSizeMax}) must be ≥ adaptiveThreshWinSizeMin (${p.adaptiveThreshWinSizeMin})`);
+  if (!(p.adaptiveThreshWinSizeStep > 0)) fail(`adaptiveThreshWinSizeStep must be > 0 (got ${p.adaptiveThreshWinSizeStep})`);
+  if (!(p.minMarkerPerimeterRate > 0 && p.minMarkerPerimeterRate < p.maxMarkerPerimeterRate)) fail(`need 0 < minMarkerPerimeterRate (${p.minMarkerPerimeterRate}) < maxMarkerPerimeterRate (${p.maxMarkerPerimeterRate})`);
+  if (![0, 1, 2, 3].includes(p.cornerRefinementMethod)) fail(`cornerRefinementMethod must be 0, 1, 2 or 3 (got ${p.cornerRefinementMethod})`);
+  if (!(p.cornerRefinementWinSize >= 1)) fail(`cornerRefinementWinSize must be ≥ 1 (got ${p.cornerRefinementWinSize})`);
+}

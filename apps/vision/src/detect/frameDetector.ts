@@ -1,0 +1,275 @@
+/**
+ * The per-frame detector: ArUco tags → anchors → image→table homography (re-solved every frame) →
+ * stand tags as `MarkerObservation`s in table inches.
+ *
+ * Two ways to look at a frame:
+ * - full frame: the whole image through the ArUco detector (~0.4 s at 4K in opencv.js);
+ * - tracked: given predicted corners for the tags expected (from the tracker), only a small window
+ *   around each prediction is searched. The windows are packed into one mosaic image and detected in
+ *   one call; corners are mapped back to frame pixels. Anchors are predicted from where they were
+ *   last seen. New stands must be found by a periodic full-frame scan (`detect(frame)` without predictions).
+ */
+import type { FrameDetection, GrayFrame, MarkerObservation, PointPx } from '../pipeline/types.ts';
+import { loadCv, type Cv } from '../cv/loadCv.ts';
+import { grayFrameToMat } from '../cv/convert.ts';
+import { withMats } from '../cv/withMats.ts';
+import type { TableProfile } from '../profile/tableProfile.ts';
+import { detectorParamsFor, expectedTagSidePx, validateDetectorParams, type DetectorParams } from '../profile/detectorParams.ts';
+import { createArucoDetector, type ArucoDetector, type RawMarker } from './arucoDetector.ts';
+import { applyHomography, homographyFromPoints, type Homography } from './homography.ts';
+import { markerPose } from './markerPose.ts';
+import { buildMosaic } from './mosaic.ts';
+
+/** Where the tracker expects a tag in this frame (image pixels, OpenCV corner order). */
+export interface TagPrediction {
+  readonly id: number;
+  readonly cornersPx: readonly [PointPx, PointPx, PointPx, PointPx];
+}
+
+export interface FrameDetectorOptions {
+  /** Override derived detector parameters (see `detectorParamsFor`). */
+  readonly params?: Partial<DetectorParams>;
+  /** Fewest anchors seen to re-solve the homography; with fewer the last one is kept. Default 3. */
+  readonly minAnchors?: number;
+  /** Extra window around each predicted tag, as a multiple of the predicted tag side; default 0.8. */
+  readonly searchMarginTagSides?: number;
+  /** Reject a stand tag whose measured side differs from the profile's by more than this fraction; default 0.25. */
+  readonly maxSizeError?: number;
+}
+
+export interface FrameDetector {
+  readonly profile: TableProfile;
+  /**
+   * Detect tags in `frame`. Without `predictions` (or with `undefined`) the full frame is searched;
+   * with a list, only windows around those tags and around the anchors' last positions.
+   */
+  detect(frame: GrayFrame, predictions?: readonly TagPrediction[]): FrameDetection;
+  /** Detections only (no homography/pose): used by the background scanner. */
+  detectRaw(frame: GrayFrame): RawMarker[];
+  /** The last good homography (image px → table in), or null. */
+  readonly homography: Homography | null;
+  dispose(): void;
+}
+
+/** Table-space corners of an anchor in OpenCV order. */
+function anchorTableCorners(a: TableProfile['anchors'][number]): [number, number][] {
+  const t = (a.headingDeg * Math.PI) / 180;
+  const hx = Math.cos(t);
+  const hy = Math.sin(t);
+  const rx = hy;
+  const ry = -hx;
+  const s = a.sizeIn / 2;
+  return [
+    [-s, s],
+    [s, s],
+    [s, -s],
+    [-s, -s],
+  ].map(([u, v]) => [a.xIn + u! * rx + v! * hx, a.yIn + u! * ry + v! * hy]);
+}
+
+function toPointsPx(c: Float64Array): [PointPx, PointPx, PointPx, PointPx] {
+  return [
+    { uPx: c[0]!, vPx: c[1]! },
+    { uPx: c[2]!, vPx: c[3]! },
+    { uPx: c[4]!, vPx: c[5]! },
+    { uPx: c[6]!, vPx: c[7]! },
+  ];
+}
+
+/** Mean side of a detected tag on the table, inches. */
+function tagSideIn(h: Homography, c: Float64Array): number {
+  const p = [0, 1, 2, 3].map((k) => applyHomography(h, c[2 * k]!, c[2 * k + 1]!));
+  let sum = 0;
+  for (let k = 0; k < 4; k++) {
+    const a = p[k]!;
+    const b = p[(k + 1) % 4]!;
+    sum += Math.hypot(b[0] - a[0], b[1] - a[1]);
+  }
+  return sum / 4;
+}
+
+/** Merge detections of the same id at the same place (overlapping mosaic windows). */
+function dedupeSamePlace(markers: RawMarker[], tolPx: number): RawMarker[] {
+  const out: RawMarker[] = [];
+  for (const m of markers) {
+    const same = out.some(
+      (o) => o.id === m.id && Math.abs(o.corners[0]! - m.corners[0]!) < tolPx && Math.abs(o.corners[1]! - m.corners[1]!) < tolPx,
+    );
+    if (!same) out.push(m);
+  }
+  return out;
+}
+
+export async function createFrameDetector(profile: TableProfile, options: FrameDetectorOptions = {}): Promise<FrameDetector> {
+  const cv: Cv = await loadCv();
+  const aruco: ArucoDetector = createArucoDetector(cv, profile.dictionary);
+  const minAnchors = options.minAnchors ?? 3;
+  if (!Number.isInteger(minAnchors) || minAnchors < 1 || minAnchors > profile.anchors.length) {
+    throw new Error(`minAnchors must be an integer from 1 to ${profile.anchors.length} (got ${minAnchors})`);
+  }
+  const marginSides = options.searchMarginTagSides ?? 0.8;
+  const maxSizeError = options.maxSizeError ?? 0.25;
+  const anchorById = new Map(profile.anchors.map((a) => [a.id, a]));
+  const standIds = new Set(profile.standIds);
+  let homography: Homography | null = null;
+  let frameSize = '';
+  let params: DetectorParams | null = null;
+  let paramsLongSide = 0;
+  let currentImageLongSide = 0;
+  /** Last seen image corners of each anchor, for tracked mode. */
+  const lastAnchorCorners = new Map<number, Float64Array>();
+  let disposed = false;
+
+  const ensureParams = (frame: GrayFrame): void => {
+    const key = `${frame.widthPx}x${frame.heightPx}`;
+    if (key === frameSize) return;
+    frameSize = key;
+    params = { ...detectorParamsFor(profile, frame.widthPx, frame.heightPx), ...options.params };
+    validateDetectorParams(params);
+    paramsLongSide = Math.max(frame.widthPx, frame.heightPx);
+    currentImageLongSide = 0;
+  };
+  const useParamsFor = (imageLongSide: number): void => {
+    if (imageLongSide === currentImageLongSide) return;
+    aruco.setParams(params!, paramsLongSide, imageLongSide);
+    currentImageLongSide = imageLongSide;
+  };
+
+  const detectFull = (frame: GrayFrame): RawMarker[] => {
+    ensureParams(frame);
+    useParamsFor(paramsLongSide);
+    return withMats((track) => aruco.detect(track(grayFrameToMat(cv, frame))));
+  };
+
+  const detectTracked = (frame: GrayFrame, predictions: readonly TagPrediction[]): RawMarker[] => {
+    ensureParams(frame);
+    const tagSidePx = expectedTagSidePx(profile, frame.widthPx, frame.heightPx);
+    const windows: { u0: number; v0: number; u1: number; v1: number }[] = [];
+    const addWindow = (us: number[], vs: number[]): void => {
+      const side = Math.max(Math.max(...us) - Math.min(...us), Math.max(...vs) - Math.min(...vs), tagSidePx * 0.5);
+      const m = side * marginSides + 4;
+      windows.push({ u0: Math.min(...us) - m, v0: Math.min(...vs) - m, u1: Math.max(...us) + m, v1: Math.max(...vs) + m });
+    };
+    for (const p of predictions) addWindow(p.cornersPx.map((c) => c.uPx), p.cornersPx.map((c) => c.vPx));
+    for (const c of lastAnchorCorners.values()) addWindow([c[0]!, c[2]!, c[4]!, c[6]!], [c[1]!, c[3]!, c[5]!, c[7]!]);
+    if (windows.length === 0) return [];
+    const mosaic = buildMosaic(frame, windows);
+    useParamsFor(Math.max(mosaic.widthPx, mosaic.heightPx));
+    const found = withMats((track) => {
+      const mat = track(new cv.Mat(mosaic.heightPx, mosaic.widthPx, cv.CV_8UC1));
+      (mat.data as Uint8Array).set(mosaic.data);
+      return aruco.detect(mat);
+    });
+    const mapped: RawMarker[] = [];
+    for (const m of found) {
+      const back = mosaic.toFrame(m.corners);
+      if (back) mapped.push({ id: m.id, corners: back });
+    }
+    return dedupeSamePlace(mapped, Math.max(2, tagSidePx * 0.2));
+  };
+
+  const detect = (frame: GrayFrame, predictions?: readonly TagPrediction[]): FrameDetection => {
+    if (disposed) throw new Error('frame detector used after dispose()');
+    const t0 = performance.now();
+    const warnings: string[] = [];
+    const raw = predictions === undefined ? detectFull(frame) : detectTracked(frame, predictions);
+
+    // Anchors first: the homography decides which stand quads are tag-sized.
+    const anchorCounts = new Map<number, number>();
+    for (const m of raw) if (anchorById.has(m.id)) anchorCounts.set(m.id, (anchorCounts.get(m.id) ?? 0) + 1);
+    const anchors = raw.filter((m) => anchorCounts.get(m.id) === 1).sort((a, b) => a.id - b.id);
+    const anchorIds = anchors.map((m) => m.id);
+    let residualIn: number | null = null;
+    if (anchors.length >= minAnchors) {
+      const img: [number, number][] = [];
+      const table: [number, number][] = [];
+      for (const m of anchors) {
+        const tc = anchorTableCorners(anchorById.get(m.id)!);
+        for (let k = 0; k < 4; k++) {
+          img.push([m.corners[2 * k]!, m.corners[2 * k + 1]!]);
+          table.push(tc[k]!);
+        }
+        lastAnchorCorners.set(m.id, m.corners);
+      }
+      try {
+        const h = homographyFromPoints(img, table);
+        let sq = 0;
+        for (let i = 0; i < img.length; i++) {
+          const [x, y] = applyHomography(h, img[i]![0], img[i]![1]);
+          sq += (x - table[i]![0]) ** 2 + (y - table[i]![1]) ** 2;
+        }
+        homography = h;
+        residualIn = Math.sqrt(sq / img.length);
+      } catch (err) {
+        warnings.push(`anchors ${anchorIds.join(', ')} gave no homography (${(err as Error).message}); kept the last one`);
+      }
+    } else {
+      for (const m of anchors) lastAnchorCorners.set(m.id, m.corners);
+      warnings.push(
+        `${anchors.length} of ${profile.anchors.length} anchors seen (need ${minAnchors}); ` +
+          (homography ? 'kept the last homography' : 'no homography yet, stand positions unknown'),
+      );
+    }
+
+    const unexpected = [...new Set(raw.filter((m) => !anchorById.has(m.id) && !standIds.has(m.id)).map((m) => m.id))].sort((a, b) => a - b);
+    if (unexpected.length > 0) warnings.push(`ignored ids not in the table profile: ${unexpected.join(', ')}`);
+
+    // Stand tags of the right size; an id seen twice is reported and left out (which one is real?).
+    const stands: RawMarker[] = [];
+    const wrongSize: number[] = [];
+    if (homography) {
+      for (const m of raw) {
+        if (!standIds.has(m.id)) continue;
+        // A dark stand base around a white sticker can decode as a (wrong) tag twice the real size:
+        // the printed size is known, so a quad of the wrong size is not a tag.
+        const sideIn = tagSideIn(homography, m.corners);
+        if (Math.abs(sideIn / profile.markerSizeIn - 1) > maxSizeError) wrongSize.push(m.id);
+        else stands.push(m);
+      }
+    }
+    if (wrongSize.length > 0) warnings.push(`ignored quads of the wrong size for a stand tag (ids ${wrongSize.join(', ')})`);
+    const counts = new Map<number, number>();
+    for (const m of stands) counts.set(m.id, (counts.get(m.id) ?? 0) + 1);
+    for (const [id, n] of anchorCounts) if (n > 1) counts.set(id, n);
+    const duplicateIds = [...counts].filter(([, n]) => n > 1).map(([id]) => id).sort((a, b) => a - b);
+    if (duplicateIds.length > 0) warnings.push(`ids seen more than once (left out): ${duplicateIds.join(', ')}`);
+
+    const markers: MarkerObservation[] = [];
+    if (homography) {
+      for (const m of stands) {
+        if (counts.get(m.id) !== 1) continue;
+        const pose = markerPose(homography, m.corners);
+        markers.push({ id: m.id, xIn: pose.xIn, yIn: pose.yIn, headingDeg: pose.headingDeg, cornersPx: toPointsPx(m.corners) });
+      }
+      markers.sort((a, b) => a.id - b.id);
+    }
+    return {
+      seq: frame.seq,
+      captureTimeMs: frame.captureTimeMs,
+      anchorIds,
+      homography: homography ? [...homography] : null,
+      homographyResidualIn: residualIn,
+      markers,
+      duplicateIds,
+      warnings,
+      processingMs: performance.now() - t0,
+    };
+  };
+
+  return {
+    profile,
+    detect,
+    detectRaw(frame) {
+      if (disposed) throw new Error('frame detector used after dispose()');
+      return detectFull(frame);
+    },
+    get homography() {
+      return homography;
+    },
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      aruco.dispose();
+    },
+  };
+}
