@@ -223,7 +223,7 @@ function segmentObstacle(key: number, a: PointIn, b: PointIn): Obstacle {
 /** Rectangle frames per stand footprint, kept while the footprint object lives (sessions reuse them). */
 const rectFrames = new WeakMap<object, Float64Array>();
 
-/** [cx, cy, ux, uy, nx, ny, halfWidth, halfDepth] of a stand from its corners [FL, FR, RR, RL]. */
+/** [cx, cy, ux, uy, nx, ny, halfWidth, halfDepth, halfDiagonal] of a stand from its corners [FL, FR, RR, RL]. */
 function rectFrame(corners: readonly PointIn[]): Float64Array {
   const cached = rectFrames.get(corners);
   if (cached) return cached;
@@ -241,6 +241,7 @@ function rectFrame(corners: readonly PointIn[]): Float64Array {
     (fr.yIn - rr.yIn) / d,
     w / 2,
     d / 2,
+    Math.hypot(w, d) / 2,
   );
   rectFrames.set(corners, frame);
   return frame;
@@ -248,7 +249,8 @@ function rectFrame(corners: readonly PointIn[]): Float64Array {
 
 function rectObstacle(key: number, corners: readonly PointIn[], grow: number): Obstacle {
   const rect = rectFrame(corners);
-  return { key, rect, grow, cx: rect[0]!, cy: rect[1]!, r: Math.hypot(rect[6]!, rect[7]!) + grow };
+  // The bounding radius (half diagonal) is kept in the frame's spare slot.
+  return { key, rect, grow, cx: rect[0]!, cy: rect[1]!, r: rect[8]! + grow };
 }
 
 /**
@@ -471,6 +473,9 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
   const obstacles: Obstacle[] = [];
   const rectTable = rectLocal.map((p) => toTable(p.x, p.y));
   const startEvents: PathEvent[] = [];
+  // Units' bounding discs come straight from their boxes.
+  const unitDiscs = new Map<number, { cx: number; cy: number; r: number }>();
+  const discOfBox = (b: Box, growIn: number) => ({ cx: (b.minXIn + b.maxXIn) / 2, cy: (b.minYIn + b.maxYIn) / 2, r: Math.hypot(b.maxXIn - b.minXIn, b.maxYIn - b.minYIn) / 2 + growIn });
   for (const line of ctx.state.terrain.linear) {
     const penalty = LINEAR_TERRAIN_PENALTY_IN[line.kind];
     if (penalty === 0 || !near(boxOfPoints(line.points))) continue;
@@ -499,19 +504,23 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
   for (const friend of ctx.unitsBySide.get(unit.side) ?? []) {
     if (friend === info || friend.stands.length === 0 || !near(friend.box)) continue;
     const key = keys.push({ penaltyIn: PASSAGE_OF_LINES_PENALTY_IN, stop: false, label: `passage of lines through '${friend.unit.id}'`, insideMask: 0 }) - 1;
+    unitDiscs.set(key, discOfBox(friend.box, 0));
     for (const s of friend.stands) obstacles.push(rectObstacle(key, s.corners, 0));
   }
   for (const enemy of ctx.enemiesOf(unitId)) {
     if (enemy.stands.length === 0 || !near(enemy.box)) continue;
     const key = keys.push({ penaltyIn: 0, stop: true, label: `1" from enemy '${enemy.unit.id}'`, insideMask: 0 }) - 1;
+    unitDiscs.set(key, discOfBox(enemy.box, ENEMY_CLEARANCE_IN));
     for (const s of enemy.stands) obstacles.push(rectObstacle(key, s.corners, ENEMY_CLEARANCE_IN));
   }
 
   // Pieces grouped by what they belong to (a fence, a wood, a unit), each group with a bounding disc, so
   // one cheap test skips a whole unit or wood.
   const groups: { members: number[]; cx: number; cy: number; r: number }[] = keys.map(() => ({ members: [], cx: 0, cy: 0, r: 0 }));
-  obstacles.forEach((o, i) => groups[o.key]!.members.push(i));
-  for (const g of groups) {
+  for (let i = 0; i < obstacles.length; i++) groups[obstacles[i]!.key]!.members.push(i);
+  for (const [key, disc] of unitDiscs) Object.assign(groups[key]!, disc);
+  for (const [key, g] of groups.entries()) {
+    if (unitDiscs.has(key)) continue;
     for (const i of g.members) {
       g.cx += obstacles[i]!.cx / g.members.length;
       g.cy += obstacles[i]!.cy / g.members.length;
@@ -568,9 +577,15 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
     const lenIn = openR + 0.01;
     // Rays leave from the three outline points that lead in this direction.
     for (let i = 0; i < rectLocal.length; i++) projections[i] = (rectLocal[i]!.x - midX) * lx + (rectLocal[i]!.y - midY) * ly;
-    const order = [0, 1, 2, 3, 4, 5, 6, 7].sort((a, c) => projections[c]! - projections[a]!);
     let originMask = 0;
-    for (let i = 0; i < 3; i++) if (projections[order[i]!]! > 1e-9) originMask |= 1 << order[i]!;
+    for (let pick = 0; pick < 3; pick++) {
+      let best = -1;
+      for (let i = 0; i < rectLocal.length; i++) {
+        if (originMask & (1 << i)) continue;
+        if (best < 0 || projections[i]! > projections[best]!) best = i;
+      }
+      if (best >= 0 && projections[best]! > 1e-9) originMask |= 1 << best;
+    }
     firstAt.fill(Infinity);
     for (let key = 0; key < keys.length; key++) if (keys[key]!.insideMask & originMask) firstAt[key] = 0;
     let tableAt = Infinity;
