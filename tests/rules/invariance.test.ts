@@ -45,7 +45,7 @@ function decisions(ev: Evaluation): unknown {
       movement: u.movement.ok ? r4(u.movement.allowanceIn) : u.movement.reason,
       fire: u.fire.map((f) => (f.ok ? { t: f.targetUnitId, r: r4(f.rangeIn), band: f.band, dice: f.breakdown.dice, p: f.priority } : { t: f.targetUnitId, no: f.reason })),
       charge: u.charge.map((c) => (c.ok ? { t: c.targetUnitId, d: r4(c.distanceIn), a: c.attacker.dice, def: c.defender.dice } : { t: c.targetUnitId, no: c.reason })),
-      rally: u.rally.ok === false ? u.rally.reason : u.rally.dice,
+      rally: 'reason' in u.rally ? u.rally.reason : u.rally.dice,
     };
   }
   return out;
