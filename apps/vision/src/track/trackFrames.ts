@@ -5,9 +5,20 @@
 import type { FrameDetection, GrayFrame } from '../pipeline/types.ts';
 import type { TagPrediction, Tracker, TrackSnapshot } from './tracker.ts';
 
-/** What the tracker needs from a detector (V1's `createFrameDetector` fits). */
+/**
+ * What the tracker needs from a detector (V1's `createFrameDetector` fits): with `predictions` the detector
+ * may search only around them; without (`undefined`) it searches the whole frame.
+ */
 export interface FrameDetectorLike {
   detect(frame: GrayFrame, predictions?: readonly TagPrediction[]): FrameDetection | Promise<FrameDetection>;
+}
+
+export interface TrackFramesOptions {
+  /**
+   * Search the whole frame every this many frames (new stands only appear in a full search); the frames
+   * between search only around the tracker's predictions. 1 = always full frame. Default 10.
+   */
+  readonly fullScanEveryFrames?: number;
 }
 
 export interface TrackedFrame {
@@ -16,14 +27,32 @@ export interface TrackedFrame {
   readonly snapshot: TrackSnapshot;
   /** Wall time spent on this frame (detect + track), ms. */
   readonly processingMs: number;
+  /** True when this frame was searched whole, false when only around predictions. */
+  readonly fullScan: boolean;
 }
 
-export async function* trackFrames(source: AsyncIterable<GrayFrame>, detector: FrameDetectorLike, tracker: Tracker): AsyncGenerator<TrackedFrame> {
+/**
+ * Detect + track over a source. A frame is searched whole when it is a scan frame, when nothing is
+ * tracked yet, or when a track is held stale (its stand may have been put down somewhere else: find it
+ * there at once rather than at the next scan).
+ */
+export async function* trackFrames(
+  source: AsyncIterable<GrayFrame>,
+  detector: FrameDetectorLike,
+  tracker: Tracker,
+  options: TrackFramesOptions = {},
+): AsyncGenerator<TrackedFrame> {
+  const every = options.fullScanEveryFrames ?? 10;
+  if (!(Number.isInteger(every) && every >= 1)) throw new Error(`fullScanEveryFrames must be an integer ≥ 1 (got ${every})`);
+  let n = 0;
   for await (const frame of source) {
     const start = performance.now();
-    const detection = await detector.detect(frame, tracker.predictions(frame.captureTimeMs));
+    const predictions = tracker.predictions(frame.captureTimeMs);
+    const fullScan = n % every === 0 || predictions.length === 0 || predictions.some((p) => p.stale);
+    n += 1;
+    const detection = await detector.detect(frame, fullScan ? undefined : predictions);
     const snapshot = tracker.update(detection);
-    yield { frame, detection, snapshot, processingMs: performance.now() - start };
+    yield { frame, detection, snapshot, processingMs: performance.now() - start, fullScan };
   }
 }
 

@@ -177,6 +177,8 @@ describe('createTracker', () => {
     // Six frames is enough by count but only 167 ms: still pending.
     for (let i = 1; i < 6; i++) snap = tracker.update(frame(i, [obs(1, 5, 5, 0), obs(77, 9, 9, 0)]));
     expect(snap.tracks.map((t) => t.markerId)).toEqual([1]);
+    // The detector is told to keep looking where the candidate was seen.
+    expect(tracker.predictions().map((p) => [p.id, p.stale])).toEqual([[1, false], [77, false]]);
     let confirmedAt = -1;
     for (let i = 6; i < 20 && confirmedAt < 0; i++) {
       snap = tracker.update(frame(i, [obs(1, 5, 5, 0), obs(77, 9, 9, 0)]));

@@ -73,7 +73,8 @@ export interface Tracker {
   update(detection: FrameDetection): TrackSnapshot;
   /**
    * Expected corners of every live track at `atMs` (default: one frame interval after the latest frame),
-   * from the last sighting's corners plus the image velocity, extrapolated at most `maxPredictAheadMs`.
+   * from the last sighting's corners plus the image velocity, extrapolated at most `maxPredictAheadMs`;
+   * plus the last corners of ids outside the roster that are still proving themselves. By tag id.
    */
   predictions(atMs?: number): TagPrediction[];
   /** The latest snapshot (an empty one before the first update). */
@@ -100,6 +101,8 @@ interface PendingUnknown {
   frames: number;
   firstSeenMs: number;
   lastSeenMs: number;
+  /** Last sighting, so the detector keeps looking there while the id proves itself. */
+  cornersPx: CornersPx;
 }
 
 function centre(c: CornersPx): PointPx {
@@ -255,9 +258,10 @@ export function createTracker(input: TrackerConfigInput = {}): Tracker {
         continue;
       }
       // Not in the roster: it must persist before it counts (a misread tag flickers for a frame or two).
-      const p = pending.get(id) ?? { frames: 0, firstSeenMs: t, lastSeenMs: t };
+      const p = pending.get(id) ?? { frames: 0, firstSeenMs: t, lastSeenMs: t, cornersPx: m.cornersPx };
       p.frames += 1;
       p.lastSeenMs = t;
+      p.cornersPx = m.cornersPx;
       pending.set(id, p);
       if (p.frames >= config.unknownConfirmFrames && p.lastSeenMs - p.firstSeenMs >= config.unknownConfirmMs) {
         pending.delete(id);
@@ -316,9 +320,12 @@ export function createTracker(input: TrackerConfigInput = {}): Tracker {
 
   function predictions(atMs?: number): TagPrediction[] {
     const target = atMs ?? (lastFrameMs ?? 0) + frameIntervalMs;
+    // Ids still proving themselves are predicted too: a detector that searches only around predictions
+    // would otherwise see them only in full-frame scans, and they could never persist.
+    const candidates: TagPrediction[] = [...pending].map(([id, p]) => ({ id, cornersPx: p.cornersPx, stale: p.lastSeenMs !== lastFrameMs }));
     return [...tracks.values()]
       .sort((a, b) => a.markerId - b.markerId)
-      .map((s) => {
+      .map((s): TagPrediction => {
         if (s.stale) return { id: s.markerId, cornersPx: s.cornersPx, stale: true };
         const ahead = Math.min(Math.max(target - s.lastSeenMs, 0), config.maxPredictAheadMs);
         return {
@@ -326,7 +333,9 @@ export function createTracker(input: TrackerConfigInput = {}): Tracker {
           cornersPx: shift(s.cornersPx, s.velocityPxPerMs.uPx * ahead, s.velocityPxPerMs.vPx * ahead),
           stale: false,
         };
-      });
+      })
+      .concat(candidates)
+      .sort((a, b) => a.id - b.id);
   }
 
   return { config, update, predictions, snapshot: () => last };
