@@ -220,12 +220,30 @@ function inArcAndRange(stand: StandInfo, arc: Wedge, target: UnitInfo, maxIn: nu
   return { inArc: true, ranged };
 }
 
-/** Whether a firing stand sees any of the (in-arc, in-range) target stands, nearest first. */
-function seesAny(ctx: DtpContext, scene: FireScene, sight: SightScene, stand: StandInfo, ranged: readonly StandInfo[]): boolean {
+type SightBox = { minX: number; minY: number; maxX: number; maxY: number };
+const boxMeets = (b: SightBox, box: BoxIn) => !(b.maxX < box.minXIn || b.minX > box.maxXIn || b.maxY < box.minYIn || b.minY > box.maxYIn);
+
+/**
+ * Whether a firing stand sees any of the (in-arc, in-range) target stands, nearest first. Its lines lie in
+ * the box around its front-edge centre and the target, so only stands and terrain meeting that box are tried.
+ */
+function seesAny(ctx: DtpContext, scene: FireScene, sight: SightScene, stand: StandInfo, target: UnitInfo, ranged: readonly StandInfo[]): boolean {
   const from = { xIn: (stand.corners[0].xIn + stand.corners[1].xIn) / 2, yIn: (stand.corners[0].yIn + stand.corners[1].yIn) / 2 };
+  const box: BoxIn = {
+    minXIn: Math.min(from.xIn, target.box.minXIn),
+    minYIn: Math.min(from.yIn, target.box.minYIn),
+    maxXIn: Math.max(from.xIn, target.box.maxXIn),
+    maxYIn: Math.max(from.yIn, target.box.maxYIn),
+  };
+  const stands = sight.stands.filter((b) => boxMeets(b.box, box));
+  const terrainMayBlock =
+    sight.elevationBoxes.some((b) => boxMeets(b, box)) ||
+    ctx.state.terrain.areas.some((a, i) => a.kind !== 'rough' && boxMeets(sight.areaBoxes[i]!, box));
+  if (stands.length === 0 && !terrainMayBlock) return true;
+  const narrow: SightScene = { ...sight, stands };
   for (const t of ranged) {
     const to = closestPointOnPolygon(from, t.corners);
-    if (sightBlocker(ctx, scene, from, to, lineOfSight(sight, from, to)) === undefined) return true;
+    if (sightBlocker(ctx, scene, from, to, lineOfSight(narrow, from, to)) === undefined) return true;
   }
   return false;
 }
@@ -374,7 +392,7 @@ export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string,
   const { sight, mayBlock } = anyRange
     ? scene.sightWithin(unionBoxes([firer.box, target.box]), [firerId, targetId])
     : { sight: scene.sight, mayBlock: false };
-  const eligible = inRange.filter((x) => !mayBlock || seesAny(ctx, scene, sight, x.s, x.ranged)).map((x) => x.s);
+  const eligible = inRange.filter((x) => !mayBlock || seesAny(ctx, scene, sight, x.s, target, x.ranged)).map((x) => x.s);
   if (!anyArc) return no('fire/target-out-of-arc', `No firing stand has the target in its arc of fire (${SRC_ARC}).`);
   if (!anyRange) return no('fire/target-out-of-range', `Beyond ${maxIn}" for ${row.name} (${row.class === 'infantry' ? FIRE_TABLE_SOURCE_INFANTRY : FIRE_TABLE_SOURCE_ARTILLERY}).`);
   if (eligible.length === 0) return no('fire/no-line-of-sight', `Every line of sight is blocked (${SRC_OBSTRUCTIONS}).`);
