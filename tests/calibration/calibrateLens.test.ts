@@ -1,0 +1,90 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { calibrateLens, CalibrationInputError, type CalibrationView } from '../../apps/vision/src/calibrate/calibrateLens.ts';
+import { DEFAULT_CHARUCO_BOARD as board } from '../../apps/vision/src/calibrate/charucoBoardSpec.ts';
+import { loadCv, type Cv } from '../../apps/vision/src/cv/loadCv.ts';
+import { createCharucoCornerDetector } from '../../apps/vision/src/calibrate/detectCharucoCorners.ts';
+import type { LensModel } from '../../apps/vision/src/calibrate/lensModel.ts';
+import { poseAbout, renderPlanarView, rotationXYZ, type SheetTexture } from './renderPlanarView.ts';
+
+// A deliberately off-centre, non-square camera with clear barrel distortion.
+const trueLens: LensModel = {
+  imageWidthPx: 800,
+  imageHeightPx: 600,
+  fxPx: 690,
+  fyPx: 684,
+  cxPx: 393,
+  cyPx: 311,
+  k1: -0.2,
+  k2: 0.06,
+  p1: 0.0007,
+  p2: -0.0005,
+  k3: 0,
+};
+
+// Tilts (deg about x, y, z) and where the board centre sits in the camera frame (mm): spread over the
+// image so the outer, most distorted parts are covered.
+const poses: [number, number, number, number, number, number][] = [
+  [0, 0, 0, 0, 0, 420],
+  [25, 0, 5, -60, -40, 430],
+  [-25, 10, -5, 60, 40, 440],
+  [0, 30, 90, -90, 30, 450],
+  [10, -30, 90, 90, -30, 450],
+  [-20, -20, 15, -80, 60, 470],
+  [20, 20, -15, 80, -60, 470],
+  [30, 15, 0, 0, 70, 460],
+  [-15, 30, 180, 0, -70, 460],
+];
+
+const imageSize = { widthPx: trueLens.imageWidthPx, heightPx: trueLens.imageHeightPx };
+let cv: Cv;
+let views: CalibrationView[];
+
+beforeAll(async () => {
+  cv = await loadCv();
+  const texelsPerMm = 4;
+  const widthPx = board.squaresX * board.squareLengthMm * texelsPerMm;
+  const heightPx = board.squaresY * board.squareLengthMm * texelsPerMm;
+  const dict = cv.getPredefinedDictionary(cv[board.dictionary]);
+  const ids = new cv.Mat();
+  const cvBoard = new cv.aruco_CharucoBoard(new cv.Size(board.squaresX, board.squaresY), board.squareLengthMm, board.markerLengthMm, dict, ids);
+  const img = new cv.Mat();
+  cvBoard.generateImage(new cv.Size(widthPx, heightPx), img, 0, 1);
+  const tex: SheetTexture = { widthPx, heightPx, data: Uint8Array.from(img.data as Uint8Array), texelsPerMm, paperMarginMm: 12 };
+  for (const m of [img, cvBoard, ids, dict]) m.delete();
+
+  const centre: [number, number] = [(board.squaresX * board.squareLengthMm) / 2, (board.squaresY * board.squareLengthMm) / 2];
+  const detector = createCharucoCornerDetector(cv, board);
+  views = poses.map(([a, b, c, x, y, z], i) => {
+    const image = renderPlanarView(tex, poseAbout(rotationXYZ(a, b, c), centre, [x, y, z]), trueLens);
+    const found = detector.detect(image);
+    return { label: `view${i}`, ids: found.ids, cornersPx: found.cornersPx };
+  });
+  detector.delete();
+});
+
+describe('calibrateLens on rendered ChArUco views', () => {
+  it('finds most corners in every rendered view', () => {
+    for (const v of views) expect(v.ids.length, v.label).toBeGreaterThanOrEqual(18);
+  });
+
+  it('recovers focal length, principal point and distortion of the rendering camera', () => {
+    const { calibration: cal, skipped } = calibrateLens(cv, views, imageSize, board);
+    expect(skipped).toEqual([]);
+    const [fx, , cx, , fy, cy] = cal.cameraMatrix as number[];
+    expect(Math.abs(fx! - trueLens.fxPx) / trueLens.fxPx).toBeLessThan(0.01);
+    expect(Math.abs(fy! - trueLens.fyPx) / trueLens.fyPx).toBeLessThan(0.01);
+    expect(Math.abs(cx! - trueLens.cxPx)).toBeLessThan(5);
+    expect(Math.abs(cy! - trueLens.cyPx)).toBeLessThan(5);
+    expect(Math.abs(cal.distortion.k1 - trueLens.k1)).toBeLessThan(0.02);
+    expect(Math.abs(cal.distortion.k2 - trueLens.k2)).toBeLessThan(0.04);
+    expect(cal.rmsReprojectionErrorPx).toBeLessThan(0.3);
+    expect(cal.images).toHaveLength(views.length);
+    for (const im of cal.images) expect(im.rmsPx).toBeLessThan(0.5);
+  });
+
+  it('refuses with a clear message when there are too few usable views', () => {
+    const few = [...views.slice(0, 2), { label: 'sparse', ids: [0, 1, 2], cornersPx: views[0]!.cornersPx.slice(0, 3) }];
+    expect(() => calibrateLens(cv, few, imageSize, board)).toThrow(CalibrationInputError);
+    expect(() => calibrateLens(cv, few, imageSize, board)).toThrow(/only 2 usable view/);
+  });
+});
