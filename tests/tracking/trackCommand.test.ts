@@ -4,13 +4,13 @@
  * `fixtures/video/renderStandsClip.ts` with exact truth). Asserts table-inch error against the truth,
  * the occlusion hold, and that a stand lifted and put down elsewhere stays one track.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClipTruth } from '../../fixtures/video/renderStandsClip.ts';
+import { CLIP_FPS, CLIP_FRAMES, clipPoses, type ClipTruth } from '../../fixtures/video/renderStandsClip.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'apps/vision/bin/muster.js');
@@ -116,6 +116,43 @@ describe('muster track on the synthetic clip', () => {
     expect(t10.slice(0, from).some((m) => m.stale)).toBe(false);
     expect(t10[to]!.stale).toBe(false);
   });
+});
+
+describe('the committed clip', () => {
+  it('matches its script (regenerate with node --import tsx fixtures/video/renderStandsClip.ts)', () => {
+    expect(truth.fps).toBe(CLIP_FPS);
+    expect(truth.frames).toHaveLength(CLIP_FRAMES);
+    for (const f of truth.frames) {
+      const script = clipPoses(f.seq);
+      expect(f.tags.map((t) => [t.id, t.visible])).toEqual(script.map((t) => [t.id, t.visible]));
+      f.tags.forEach((t, k) => {
+        expect(t.xIn).toBeCloseTo(script[k]!.xIn, 9);
+        expect(t.yIn).toBeCloseTo(script[k]!.yIn, 9);
+        expect(angleErr(t.headingDeg, script[k]!.headingDeg)).toBeLessThan(1e-9);
+      });
+    }
+  });
+});
+
+describe('muster track on a folder of frames', () => {
+  it('reads frames in name order at --fps and finds the same stands', async () => {
+    const folder = join(dir, 'frames');
+    execFileSync('mkdir', ['-p', folder]);
+    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', clip, '-frames:v', '12', join(folder, 'f%d.png')]);
+    const r = await muster(['track', folder, '--table', table, '--fps', String(CLIP_FPS), '--json']);
+    expect(r.stderr).toBe('');
+    const { frames, summary } = parse(r.stdout);
+    expect(summary.frames).toBe(12);
+    // f1..f12 sorted numerically (f10 after f9): the pushed stand's x grows every frame.
+    const xs = frames.map((f) => f.markers.find((m) => m.id === 11)!.x);
+    expect(xs.every((x, i) => i === 0 || x > xs[i - 1]!)).toBe(true);
+    for (const [i, f] of frames.entries()) {
+      for (const t of truth.frames[i]!.tags) {
+        const m = f.markers.find((x) => x.id === t.id)!;
+        expect(Math.hypot(m.x - t.xIn, m.y - t.yIn)).toBeLessThan(0.25);
+      }
+    }
+  }, 120_000);
 });
 
 describe('muster track with a roster', () => {

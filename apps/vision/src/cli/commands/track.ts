@@ -19,7 +19,7 @@ export const summary = 'track tags through a recording (folder of frames or vide
 const USAGE = `usage: muster track <folder-of-frames|video> --table <profile.json> [--roster army.yaml] [--fps N] [--json]
 
   <folder|video>     frames in name order (png/jpg/...) or a video file ffmpeg reads
-  --table <file>     table profile (camera, anchors, table size) as written by V1's calibration
+  --table <file>     table profile: size, dictionary, anchors (see calibration/tables/)
   --roster <file>    army file: only its tags count at once, others must persist first
   --fps <n>          replay rate of a folder of frames (default 30)
   --json             one JSON line per frame and a summary line (else a short text line per frame)`;
