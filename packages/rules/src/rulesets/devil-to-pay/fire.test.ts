@@ -92,6 +92,26 @@ describe('fire: line of sight', () => {
   });
 });
 
+describe('fire: elevated targets, range and hits', () => {
+  it('lets a firer 12" or more short of troops see a target on a hill behind them', () => {
+    const hill = { id: 'h', level: 1, vertices: rect(20, 25, 60, 40) };
+    // Blocker's near edge 12.5" from the firers' front edges: every stand sees over it to the hill.
+    const far: SceneUnit = { id: 'b', xIn: 40, yIn: 24, headingDeg: 90, stands: 7 };
+    expect(fire(scene([...facing(16), far], { elevations: [hill] }), 'f', 't')).toMatchObject({ ok: true, eligibleStandIds: expect.toSatisfy((ids: string[]) => ids.length === 5) });
+    // The same troops on the flat block every line.
+    expect(fire(scene([...facing(16), far]), 'f', 't')).toMatchObject({ reason: 'fire/no-line-of-sight' });
+    // Troops 8" away are too close to fire over, hill or not.
+    const near: SceneUnit = { ...far, yIn: 19.5 };
+    expect(fire(scene([...facing(16), near], { elevations: [hill] }), 'f', 't')).toMatchObject({ reason: 'fire/no-line-of-sight' });
+  });
+
+  it('refuses a target beyond the weapon range and a unit whose firing stands all have hits', () => {
+    expect(fire(scene(facing(13, { weapon: 'smoothbore-musket' })), 'f', 't')).toMatchObject({ reason: 'fire/target-out-of-range' });
+    const hits = Object.fromEntries([0, 1, 2, 3, 4].map((i) => [`f-s${i}`, 1]));
+    expect(fire(scene(facing(5, { status: { hitsByStand: hits } })), 'f', 't')).toMatchObject({ reason: 'fire/no-eligible-stands' });
+  });
+});
+
 describe('fire: modifiers', () => {
   it('applies formation modifiers as firer and target', () => {
     const o = ok(fire(scene(facing(8, { status: { disordered: true } }, { status: { formation: 'loose-order' } })), 'f', 't'));

@@ -43,6 +43,19 @@ describe('devilToPay ruleset', () => {
     expect(new Set(ev.shapes.map((s) => s.id)).size).toBe(ev.shapes.length);
   });
 
+  it('warns about a weapon no fire table lists, and draws artillery arcs in their own style', () => {
+    const odd = scene([
+      { id: 'odd', xIn: 20, yIn: 10, headingDeg: 90, weapon: 'laser' },
+      { id: 'guns', xIn: 60, yIn: 10, headingDeg: 90, arm: 'artillery', stands: 2 },
+      { id: 'enemy', side: 'confederate', xIn: 60, yIn: 40, headingDeg: 270 },
+    ]);
+    const e = devilToPay.evaluate(odd);
+    expect(e.warnings.map((w) => w.code)).toContain('fire/unknown-weapon');
+    expect(e.units['odd']!.fire).toEqual([expect.objectContaining({ ok: false, reason: 'fire/unknown-weapon', targetUnitId: '*' })]);
+    expect(e.shapes.filter((s) => s.id.startsWith('fire/arc/guns')).every((s) => s.style === 'arc-artillery')).toBe(true);
+    expect(e.shapes.some((s) => s.id === 'fire/target/guns/enemy')).toBe(true);
+  });
+
   it('is pure: the same state gives the same evaluation', () => {
     expect(devilToPay.evaluate(state)).toEqual(ev);
   });
