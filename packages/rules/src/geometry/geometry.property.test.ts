@@ -181,4 +181,24 @@ describe('geometry properties', () => {
       ),
     );
   });
+
+  it('the sight scene grid finds exactly the stands a full scan finds', () => {
+    const wide = fc.double({ min: -10, max: 130, noNaN: true });
+    const far = fc.record({ xIn: wide, yIn: wide });
+    fc.assert(
+      fc.property(fc.array(standArb, { minLength: 1, maxLength: 40 }), fc.array(fc.tuple(far, far), { minLength: 1, maxLength: 10 }), (stands, lines) => {
+        const scene = buildSightScene({
+          // Spread the stands over a big table so the grid has many cells.
+          stands: stands.map((s, i) => ({ ...s, pose: { ...s.pose, xIn: s.pose.xIn + 60, yIn: s.pose.yIn * 1.5 + 40 }, id: `s${i}`, unitId: `u${i % 5}`, role: 'base' as const })),
+          terrain: { areas: [], linear: [], roads: [], elevations: [] },
+        });
+        const scan = { ...scene, stands: [...scene.stands] }; // a different array: the grid is not used
+        for (const [a, b] of lines) {
+          expect(lineOfSight(scene, a, b, { ignoreUnitIds: ['u1'] })).toEqual(lineOfSight(scan, a, b, { ignoreUnitIds: ['u1'] }));
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
 });
+

@@ -53,20 +53,91 @@ export interface SightStand {
 export interface SightScene {
   readonly terrain: Terrain;
   readonly stands: readonly SightStand[];
+  /**
+   * Uniform grid over `stands` so a sight line only tests stands near it. Used only while
+   * `standGrid.stands === stands`: a scene copied with a different stand list (`{ ...scene, stands }`)
+   * falls back to testing every stand, so it is never wrong, only slower.
+   */
+  readonly standGrid?: StandGrid;
   readonly areaBoxes: readonly Box[];
   readonly linearBoxes: readonly Box[];
   readonly elevationBoxes: readonly Box[];
 }
 
+/** Grid cell size for the stand grid, inches: a few stands wide, so a cell holds a handful. */
+const GRID_CELL_IN = 6;
+
+/** Stand indices bucketed by grid cell (see `SightScene.standGrid`). */
+export interface StandGrid {
+  readonly stands: readonly SightStand[];
+  readonly cells: ReadonlyMap<number, readonly number[]>;
+  /** Scratch for de-duplicating stands that sit in several cells during one query. */
+  readonly seen: Int32Array;
+  stamp: number;
+}
+
+const cellKey = (cx: number, cy: number): number => cx * 65_536 + cy;
+
+function buildStandGrid(stands: readonly SightStand[]): StandGrid {
+  const cells = new Map<number, number[]>();
+  stands.forEach((s, i) => {
+    for (let cx = Math.floor(s.box.minX / GRID_CELL_IN); cx <= Math.floor(s.box.maxX / GRID_CELL_IN); cx++) {
+      for (let cy = Math.floor(s.box.minY / GRID_CELL_IN); cy <= Math.floor(s.box.maxY / GRID_CELL_IN); cy++) {
+        const k = cellKey(cx, cy);
+        const list = cells.get(k);
+        if (list) list.push(i);
+        else cells.set(k, [i]);
+      }
+    }
+  });
+  return { stands, cells, seen: new Int32Array(stands.length), stamp: 0 };
+}
+
+/** Indices (ascending, so results keep scene order) of stands in grid cells the segment passes near. */
+function gridCandidates(grid: StandGrid, from: PointIn, to: PointIn): number[] {
+  grid.stamp = (grid.stamp + 1) | 0;
+  const stamp = grid.stamp;
+  const out: number[] = [];
+  const dx = to.xIn - from.xIn;
+  const dy = to.yIn - from.yIn;
+  const len2 = dx * dx + dy * dy;
+  // A cell matters when its centre is within half its diagonal of the segment.
+  const reach = (GRID_CELL_IN * Math.SQRT2) / 2 + 1e-9;
+  const x0 = Math.floor(Math.min(from.xIn, to.xIn) / GRID_CELL_IN);
+  const x1 = Math.floor(Math.max(from.xIn, to.xIn) / GRID_CELL_IN);
+  const y0 = Math.floor(Math.min(from.yIn, to.yIn) / GRID_CELL_IN);
+  const y1 = Math.floor(Math.max(from.yIn, to.yIn) / GRID_CELL_IN);
+  for (let cx = x0; cx <= x1; cx++) {
+    for (let cy = y0; cy <= y1; cy++) {
+      const list = grid.cells.get(cellKey(cx, cy));
+      if (!list) continue;
+      const mx = (cx + 0.5) * GRID_CELL_IN;
+      const my = (cy + 0.5) * GRID_CELL_IN;
+      const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((mx - from.xIn) * dx + (my - from.yIn) * dy) / len2));
+      const ex = from.xIn + dx * t - mx;
+      const ey = from.yIn + dy * t - my;
+      if (ex * ex + ey * ey > reach * reach) continue;
+      for (const i of list) {
+        if (grid.seen[i] === stamp) continue;
+        grid.seen[i] = stamp;
+        out.push(i);
+      }
+    }
+  }
+  return out.sort((a, b) => a - b);
+}
+
 /** Prepare a table state (or just terrain and stands) for `lineOfSight`. */
 export function buildSightScene(state: Pick<TableState, 'terrain' | 'stands'>): SightScene {
+  const stands = state.stands.map((s: Stand): SightStand => {
+    const corners = standCorners(s);
+    const radiusIn = Math.sqrt(s.widthIn * s.widthIn + s.depthIn * s.depthIn) / 2;
+    return { id: s.id, unitId: s.unitId, corners, box: boxOf(corners), cx: s.pose.xIn, cy: s.pose.yIn, radiusIn };
+  });
   return {
     terrain: state.terrain,
-    stands: state.stands.map((s: Stand) => {
-      const corners = standCorners(s);
-      const radiusIn = Math.sqrt(s.widthIn * s.widthIn + s.depthIn * s.depthIn) / 2;
-      return { id: s.id, unitId: s.unitId, corners, box: boxOf(corners), cx: s.pose.xIn, cy: s.pose.yIn, radiusIn };
-    }),
+    stands,
+    standGrid: buildStandGrid(stands),
     areaBoxes: state.terrain.areas.map((a) => boxOf(a.vertices)),
     linearBoxes: state.terrain.linear.map((l) => boxOf(l.points)),
     elevationBoxes: state.terrain.elevations.map((e) => boxOf(e.vertices)),
@@ -167,7 +238,12 @@ export function lineOfSight(scene: SightScene, from: PointIn, to: PointIn, optio
   const dx = to.xIn - from.xIn;
   const dy = to.yIn - from.yIn;
   const len2 = dx * dx + dy * dy;
-  for (const s of scene.stands) {
+  const grid = scene.standGrid;
+  const useGrid = grid !== undefined && grid.stands === scene.stands;
+  const candidates = useGrid ? gridCandidates(grid, from, to) : undefined;
+  const count = candidates ? candidates.length : scene.stands.length;
+  for (let k = 0; k < count; k++) {
+    const s = scene.stands[candidates ? candidates[k]! : k]!;
     if (segBoxMisses(from, to, s.box)) continue;
     // Circle cull: a long diagonal line's box overlaps many stands' boxes, but few come near the line.
     const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((s.cx - from.xIn) * dx + (s.cy - from.yIn) * dy) / len2));
