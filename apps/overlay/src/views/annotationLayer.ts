@@ -6,7 +6,8 @@ import * as THREE from 'three';
 import type { LayerId, LabelShape, Shape } from '@muster/rules';
 import { shapeOutline } from '../geometry/shapeOutline.ts';
 import { arrowHead, polylineStrip } from '../geometry/polylineStrip.ts';
-import { addIfAny, fillMesh, trianglesMesh } from './meshFactory.ts';
+import { addIfAny } from './meshFactory.ts';
+import { TriangleBatch } from './triangleBatch.ts';
 import { LAYER_ORDER, STYLE_PAINT } from './palette.ts';
 import { RENDER_ORDER } from './renderOrder.ts';
 
@@ -35,24 +36,28 @@ export function buildAnnotations(shapes: readonly Shape[], filter: AnnotationFil
   group.name = 'annotations';
   const labels: LabelShape[] = [];
   const strokeScale = filter.strokeScale ?? 1;
-  for (const shape of shapes) {
-    if (!shapeVisible(shape, filter)) continue;
+  // Two batches (fills under the stands, strokes over them), each in layer order then shape order.
+  const visible = shapes
+    .filter((shape) => shapeVisible(shape, filter))
+    .map((shape, index) => ({ shape, index, rank: Math.max(0, LAYER_ORDER.indexOf(shape.layer as (typeof LAYER_ORDER)[number])) }))
+    .sort((a, b) => a.rank - b.rank || a.index - b.index);
+  const fills = new TriangleBatch();
+  const strokes = new TriangleBatch();
+  for (const { shape } of visible) {
     if (shape.kind === 'label') {
       labels.push(shape);
       continue;
     }
-    // Layer order breaks ties inside the fill and stroke bands.
-    const layerRank = Math.max(0, LAYER_ORDER.indexOf(shape.layer as (typeof LAYER_ORDER)[number])) / 100;
     const paint = STYLE_PAINT[shape.style];
     const outline = shapeOutline(shape);
-    if (outline.fill && paint.fill) addIfAny(group, fillMesh(outline.fill, paint.fill, RENDER_ORDER.annotationFill + layerRank, outline.hole));
+    if (outline.fill && paint.fill) fills.addPolygon(outline.fill, paint.fill, outline.hole);
     if (paint.strokeWidthIn > 0) {
       const widthIn = paint.strokeWidthIn * strokeScale;
-      for (const line of outline.strokes) addIfAny(group, trianglesMesh(polylineStrip(line, widthIn), paint.stroke, RENDER_ORDER.annotationStroke + layerRank));
-      if (shape.kind === 'polyline' && shape.arrow) {
-        addIfAny(group, trianglesMesh(arrowHead(shape.points, Math.max(0.5, widthIn * 5)), paint.stroke, RENDER_ORDER.annotationStroke + layerRank));
-      }
+      for (const line of outline.strokes) strokes.addTriangles(polylineStrip(line, widthIn), paint.stroke);
+      if (shape.kind === 'polyline' && shape.arrow) strokes.addTriangles(arrowHead(shape.points, Math.max(0.5, widthIn * 5)), paint.stroke);
     }
   }
+  addIfAny(group, fills.toMesh(RENDER_ORDER.annotationFill));
+  addIfAny(group, strokes.toMesh(RENDER_ORDER.annotationStroke));
   return { group, labels };
 }

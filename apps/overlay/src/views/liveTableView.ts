@@ -80,6 +80,8 @@ export class LiveTableView {
       ready: false,
       lastSeq: -1,
       frames: 0,
+      lastRebuildMs: 0,
+      lastRenderMs: 0,
       connection: 'connecting',
       selectedUnitId: null,
       tableToScreenPx: (xIn, yIn) => view.toPagePx({ xIn, yIn }),
@@ -299,10 +301,14 @@ export class LiveTableView {
   private draw(): void {
     this.renderer.resize();
     const state = this.state;
+    const t0 = performance.now();
     if (state) this.rebuild(state);
+    const t1 = performance.now();
     const h = this.homography();
     this.renderer.setHomography(h);
     this.renderer.render();
+    this.hooks.lastRebuildMs = t1 - t0;
+    this.hooks.lastRenderMs = performance.now() - t1;
     if (state) {
       const labels: LabelSpec[] = [
         ...(this.options.unitLabels ? this.unitLabels(state.tableState) : []),

@@ -6,7 +6,8 @@ import * as THREE from 'three';
 import type { SideId, TableState, Terrain } from '@muster/rules';
 import { standFootprint } from '../geometry/standFootprint.ts';
 import { polylineStrip } from '../geometry/polylineStrip.ts';
-import { addIfAny, fillMesh, trianglesMesh } from './meshFactory.ts';
+import { addIfAny } from './meshFactory.ts';
+import { TriangleBatch } from './triangleBatch.ts';
 import { AREA_PAINT, ELEVATION_EDGE, ELEVATION_PAINT, LINEAR_PAINT, ROAD_PAINT, TABLE_CLOTH, UNKNOWN_SIDE_PAINT, sidePaint } from './palette.ts';
 import { RENDER_ORDER } from './renderOrder.ts';
 
@@ -14,26 +15,31 @@ export function buildClothGroup(table: TableState['table']): THREE.Group {
   const group = new THREE.Group();
   group.name = 'cloth';
   const { widthIn: w, depthIn: d } = table;
-  addIfAny(group, fillMesh([{ xIn: 0, yIn: 0 }, { xIn: w, yIn: 0 }, { xIn: w, yIn: d }, { xIn: 0, yIn: d }], { color: TABLE_CLOTH, opacity: 1 }, RENDER_ORDER.cloth));
+  const batch = new TriangleBatch();
+  batch.addPolygon([{ xIn: 0, yIn: 0 }, { xIn: w, yIn: 0 }, { xIn: w, yIn: d }, { xIn: 0, yIn: d }], { color: TABLE_CLOTH, opacity: 1 });
+  addIfAny(group, batch.toMesh(RENDER_ORDER.cloth));
   return group;
 }
 
 export function buildTerrainGroup(terrain: Terrain): THREE.Group {
   const group = new THREE.Group();
   group.name = 'terrain';
+  // One batch, drawn in the order added: hills, areas, roads, then linear features on top.
+  const batch = new TriangleBatch();
   // Lower levels first so a hill on a hill stacks; each level adds one more translucent pass.
   const elevations = [...terrain.elevations].sort((a, b) => a.level - b.level);
   for (const e of elevations) {
-    for (let i = 0; i < Math.max(1, e.level); i++) addIfAny(group, fillMesh(e.vertices, ELEVATION_PAINT, RENDER_ORDER.elevation));
+    for (let i = 0; i < Math.max(1, e.level); i++) batch.addPolygon(e.vertices, ELEVATION_PAINT);
     const ring = e.vertices.length > 0 ? [...e.vertices, e.vertices[0]!] : [];
-    addIfAny(group, trianglesMesh(polylineStrip(ring, ELEVATION_EDGE.widthIn), ELEVATION_EDGE, RENDER_ORDER.elevation));
+    batch.addTriangles(polylineStrip(ring, ELEVATION_EDGE.widthIn), ELEVATION_EDGE);
   }
-  for (const a of terrain.areas) addIfAny(group, fillMesh(a.vertices, AREA_PAINT[a.kind], RENDER_ORDER.area));
-  for (const r of terrain.roads) addIfAny(group, trianglesMesh(polylineStrip(r.points, r.widthIn ?? 1), ROAD_PAINT, RENDER_ORDER.road));
+  for (const a of terrain.areas) batch.addPolygon(a.vertices, AREA_PAINT[a.kind]);
+  for (const r of terrain.roads) batch.addTriangles(polylineStrip(r.points, r.widthIn ?? 1), ROAD_PAINT);
   for (const l of terrain.linear) {
     const paint = LINEAR_PAINT[l.kind];
-    addIfAny(group, trianglesMesh(polylineStrip(l.points, paint.widthIn), paint, RENDER_ORDER.linear));
+    batch.addTriangles(polylineStrip(l.points, paint.widthIn), paint);
   }
+  addIfAny(group, batch.toMesh(RENDER_ORDER.area));
   return group;
 }
 
@@ -56,6 +62,8 @@ const OCCLUDED_OPACITY = 0.45;
 export function buildStandsGroup(state: TableState, selectedUnitId: string | null, occludedStandIds: ReadonlySet<string> = new Set()): THREE.Group {
   const group = new THREE.Group();
   group.name = 'stands';
+  const batch = new TriangleBatch();
+  const selection = new TriangleBatch();
   const sides = sidesOf(state);
   const sideOfUnit = new Map<string, SideId>();
   for (const u of state.units) sideOfUnit.set(u.id, u.side);
@@ -71,11 +79,11 @@ export function buildStandsGroup(state: TableState, selectedUnitId: string | nul
         xIn: stand.pose.xIn + r * Math.cos((i / 32) * 2 * Math.PI),
         yIn: stand.pose.yIn + r * Math.sin((i / 32) * 2 * Math.PI),
       }));
-      addIfAny(group, fillMesh(ring, { color: paint.fill, opacity }, RENDER_ORDER.stand));
+      batch.addPolygon(ring, { color: paint.fill, opacity });
     } else {
-      addIfAny(group, fillMesh(fp.corners, { color: paint.fill, opacity }, RENDER_ORDER.stand));
+      batch.addPolygon(fp.corners, { color: paint.fill, opacity });
       // A dark rim so stands in line contact still read as separate bases.
-      addIfAny(group, trianglesMesh(polylineStrip([...fp.corners, fp.corners[0]], STAND_RIM_IN), { color: 0x0b0d10, opacity: 0.85 }, RENDER_ORDER.standFront));
+      batch.addTriangles(polylineStrip([...fp.corners, fp.corners[0]], STAND_RIM_IN), { color: 0x0b0d10, opacity: 0.85 });
     }
     // Facing: a bright band just inside the front edge.
     const markIn = Math.max(0.1, stand.depthIn * FRONT_MARK_FRACTION);
@@ -93,12 +101,13 @@ export function buildStandsGroup(state: TableState, selectedUnitId: string | nul
       { xIn: mid.xIn - half.xIn * scale, yIn: mid.yIn - half.yIn * scale },
       { xIn: mid.xIn + half.xIn * scale, yIn: mid.yIn + half.yIn * scale },
     ];
-    addIfAny(group, trianglesMesh(polylineStrip(ends, markIn), { color: paint.front, opacity: 0.9 * opacity }, RENDER_ORDER.standFront));
+    batch.addTriangles(polylineStrip(ends, markIn), { color: paint.front, opacity: 0.9 * opacity });
     if (selectedUnitId !== null && stand.unitId === selectedUnitId) {
-      const ring = [...fp.corners, fp.corners[0]];
-      addIfAny(group, trianglesMesh(polylineStrip(ring, 0.12), { color: 0xffff00, opacity: 1 }, RENDER_ORDER.selection));
+      selection.addTriangles(polylineStrip([...fp.corners, fp.corners[0]], 0.12), { color: 0xffff00, opacity: 1 });
     }
   }
+  addIfAny(group, batch.toMesh(RENDER_ORDER.stand));
+  addIfAny(group, selection.toMesh(RENDER_ORDER.selection));
   return group;
 }
 
@@ -110,11 +119,13 @@ export function buildUnknownTagsGroup(tags: readonly { readonly pose: { readonly
   const group = new THREE.Group();
   group.name = 'unknown-tags';
   const r = UNKNOWN_TAG_SIZE_IN / 2;
+  const batch = new TriangleBatch();
   for (const t of tags) {
     const { xIn, yIn } = t.pose;
     const diamond = [{ xIn: xIn + r, yIn }, { xIn, yIn: yIn + r }, { xIn: xIn - r, yIn }, { xIn, yIn: yIn - r }];
-    addIfAny(group, fillMesh(diamond, { color: UNKNOWN_SIDE_PAINT.fill, opacity: 0.9 }, RENDER_ORDER.stand));
-    addIfAny(group, trianglesMesh(polylineStrip([...diamond, diamond[0]!], 0.08), { color: 0xffd400, opacity: 1 }, RENDER_ORDER.standFront));
+    batch.addPolygon(diamond, { color: UNKNOWN_SIDE_PAINT.fill, opacity: 0.9 });
+    batch.addTriangles(polylineStrip([...diamond, diamond[0]!], 0.08), { color: 0xffd400, opacity: 1 });
   }
+  addIfAny(group, batch.toMesh(RENDER_ORDER.stand));
   return group;
 }

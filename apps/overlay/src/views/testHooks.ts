@@ -14,6 +14,9 @@ export interface MusterHooks {
   lastSeq: number;
   /** Frames drawn so far. */
   frames: number;
+  /** How long the last frame took on the main thread: rebuilding changed groups, and submitting to WebGL, ms. */
+  lastRebuildMs: number;
+  lastRenderMs: number;
   connection: string;
   selectedUnitId: string | null;
   /** Table inches → CSS pixels relative to the page's top-left. */

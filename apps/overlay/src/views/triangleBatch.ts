@@ -1,0 +1,61 @@
+/**
+ * Many flat coloured pieces as ONE mesh: positions plus a per-vertex RGBA colour. A table of a few hundred
+ * stands and shapes is then a handful of draw calls instead of hundreds, which is what decides the frame
+ * time on a software renderer and on a phone. Pieces draw in the order they are added.
+ */
+import * as THREE from 'three';
+import type { PointIn } from '@muster/rules';
+import type { Paint } from './palette.ts';
+
+export class TriangleBatch {
+  private readonly positions: number[] = [];
+  private readonly colors: number[] = [];
+  private readonly scratch = new THREE.Color();
+
+  get triangleCount(): number {
+    return this.positions.length / 9;
+  }
+
+  /** A flat [x, y, ...] triangle list (strips, arrow heads). */
+  addTriangles(flatXy: readonly number[], paint: Paint): void {
+    // Vertex colours are used as given, so convert from sRGB to the linear working space here, as
+    // three does for material colours.
+    const c = this.scratch.setHex(paint.color);
+    for (let i = 0; i + 1 < flatXy.length; i += 2) {
+      this.positions.push(flatXy[i]!, flatXy[i + 1]!, 0);
+      this.colors.push(c.r, c.g, c.b, paint.opacity);
+    }
+  }
+
+  /** A simple polygon (either winding), with an optional hole. */
+  addPolygon(ring: readonly PointIn[], paint: Paint, hole?: readonly PointIn[] | null): void {
+    if (ring.length < 3) return;
+    const contour = ring.map((p) => new THREE.Vector2(p.xIn, p.yIn));
+    const holes = hole && hole.length >= 3 ? [hole.map((p) => new THREE.Vector2(p.xIn, p.yIn))] : [];
+    const all = [...contour, ...holes.flat()];
+    const flat: number[] = [];
+    for (const tri of THREE.ShapeUtils.triangulateShape(contour, holes)) {
+      for (const i of tri) flat.push(all[i]!.x, all[i]!.y);
+    }
+    this.addTriangles(flat, paint);
+  }
+
+  /** The mesh, or null when nothing was added. */
+  toMesh(renderOrder: number): THREE.Mesh | null {
+    if (this.positions.length === 0) return null;
+    const geometry = new THREE.BufferGeometry();
+    geometry.setAttribute('position', new THREE.Float32BufferAttribute(this.positions, 3));
+    geometry.setAttribute('color', new THREE.Float32BufferAttribute(this.colors, 4));
+    const material = new THREE.MeshBasicMaterial({
+      vertexColors: true,
+      // Always in the transparent pass: three draws opaque objects first whatever their renderOrder.
+      transparent: true,
+      side: THREE.DoubleSide,
+      depthTest: false,
+      depthWrite: false,
+    });
+    const mesh = new THREE.Mesh(geometry, material);
+    mesh.renderOrder = renderOrder;
+    return mesh;
+  }
+}
