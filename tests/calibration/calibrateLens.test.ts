@@ -1,9 +1,14 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { calibrateLens, CalibrationInputError, type CalibrationView } from '../../apps/vision/src/calibrate/calibrateLens.ts';
 import { DEFAULT_CHARUCO_BOARD as board } from '../../apps/vision/src/calibrate/charucoBoardSpec.ts';
 import { loadCv, type Cv } from '../../apps/vision/src/cv/loadCv.ts';
 import { createCharucoCornerDetector } from '../../apps/vision/src/calibrate/detectCharucoCorners.ts';
-import type { LensModel } from '../../apps/vision/src/calibrate/lensModel.ts';
+import { parseLensCalibration, type LensModel } from '../../apps/vision/src/calibrate/lensModel.ts';
+import { run as runCalibrate } from '../../apps/vision/src/cli/commands/calibrate.ts';
 import { poseAbout, renderPlanarView, rotationXYZ, type SheetTexture } from './renderPlanarView.ts';
 
 // A deliberately off-centre, non-square camera with clear barrel distortion.
@@ -38,6 +43,7 @@ const poses: [number, number, number, number, number, number][] = [
 const imageSize = { widthPx: trueLens.imageWidthPx, heightPx: trueLens.imageHeightPx };
 let cv: Cv;
 let views: CalibrationView[];
+let imageDir: string;
 
 beforeAll(async () => {
   cv = await loadCv();
@@ -54,12 +60,21 @@ beforeAll(async () => {
 
   const centre: [number, number] = [(board.squaresX * board.squareLengthMm) / 2, (board.squaresY * board.squareLengthMm) / 2];
   const detector = createCharucoCornerDetector(cv, board);
-  views = poses.map(([a, b, c, x, y, z], i) => {
+  imageDir = mkdtempSync(join(tmpdir(), 'muster-lens-'));
+  views = [];
+  for (const [i, [a, b, c, x, y, z]] of poses.entries()) {
     const image = renderPlanarView(tex, poseAbout(rotationXYZ(a, b, c), centre, [x, y, z]), trueLens);
     const found = detector.detect(image);
-    return { label: `view${i}`, ids: found.ids, cornersPx: found.cornersPx };
-  });
+    views.push({ label: `view${i}`, ids: found.ids, cornersPx: found.cornersPx });
+    await sharp(Buffer.from(image.data), { raw: { width: image.widthPx, height: image.heightPx, channels: 1 } })
+      .png()
+      .toFile(join(imageDir, `view${i}.png`));
+  }
   detector.delete();
+});
+
+afterAll(() => {
+  rmSync(imageDir, { recursive: true, force: true });
 });
 
 describe('calibrateLens on rendered ChArUco views', () => {
@@ -86,5 +101,36 @@ describe('calibrateLens on rendered ChArUco views', () => {
     const few = [...views.slice(0, 2), { label: 'sparse', ids: [0, 1, 2], cornersPx: views[0]!.cornersPx.slice(0, 3) }];
     expect(() => calibrateLens(cv, few, imageSize, board)).toThrow(CalibrationInputError);
     expect(() => calibrateLens(cv, few, imageSize, board)).toThrow(/only 2 usable view/);
+  });
+});
+
+describe('muster calibrate lens', () => {
+  it('calibrates from a folder of photos and saves a valid calibration file', async () => {
+    const out = join(imageDir, 'out', 'lens.json');
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(await runCalibrate(['lens', '--images', imageDir, '--out', out])).toBe(0);
+    } finally {
+      log.mockRestore();
+      err.mockRestore();
+    }
+    const cal = parseLensCalibration(JSON.parse(readFileSync(out, 'utf8')));
+    expect(cal.images).toHaveLength(poses.length);
+    expect(Math.abs(cal.cameraMatrix[0]! - trueLens.fxPx) / trueLens.fxPx).toBeLessThan(0.01);
+    expect(cal.rmsReprojectionErrorPx).toBeLessThan(0.3);
+  });
+
+  it('refuses too few photos and leaves the previous calibration untouched', async () => {
+    const out = join(imageDir, 'keep.json');
+    writeFileSync(out, 'previous');
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      await expect(runCalibrate(['lens', '--images', join(imageDir, 'view0.png'), join(imageDir, 'view1.png'), '--out', out]))
+        .rejects.toThrow(/only 2 usable view/);
+    } finally {
+      err.mockRestore();
+    }
+    expect(readFileSync(out, 'utf8')).toBe('previous');
   });
 });
