@@ -1,10 +1,9 @@
 /**
- * Small three.js helpers: flat meshes in table inches from rings and triangle lists. Everything is drawn
- * without depth testing, ordered by `renderOrder`, double-sided (the projector's y-flipped camera turns
- * faces around).
+ * Small three.js helpers for one-off meshes (the measure line, terrain being drawn); bulk content goes
+ * through TriangleBatch. Drawn without depth testing, ordered by `renderOrder`, double-sided (the
+ * projector's y-flipped camera turns faces around).
  */
 import * as THREE from 'three';
-import type { PointIn } from '@muster/rules';
 import type { Paint } from './palette.ts';
 
 function material(paint: Paint): THREE.MeshBasicMaterial {
@@ -18,16 +17,6 @@ function material(paint: Paint): THREE.MeshBasicMaterial {
     depthTest: false,
     depthWrite: false,
   });
-}
-
-/** A filled polygon (any simple ring, either winding), with an optional hole. */
-export function fillMesh(ring: readonly PointIn[], paint: Paint, renderOrder: number, hole?: readonly PointIn[] | null): THREE.Mesh | null {
-  if (ring.length < 3) return null;
-  const shape = new THREE.Shape(ring.map((p) => new THREE.Vector2(p.xIn, p.yIn)));
-  if (hole && hole.length >= 3) shape.holes.push(new THREE.Path(hole.map((p) => new THREE.Vector2(p.xIn, p.yIn))));
-  const mesh = new THREE.Mesh(new THREE.ShapeGeometry(shape), material(paint));
-  mesh.renderOrder = renderOrder;
-  return mesh;
 }
 
 /** A mesh from a flat [x, y, ...] triangle list (polyline strips, arrow heads). */
