@@ -3,4 +3,4 @@ export { createTracker, type CornersPx, type TagPrediction, type TagTrack, type 
 export { DEFAULT_TRACKER_CONFIG, resolveTrackerConfig, type TrackerConfig, type TrackerConfigInput } from './trackerConfig.ts';
 export { createOneEuroFilter, type OneEuroFilter, type OneEuroParams } from './oneEuroFilter.ts';
 export { createAngleOneEuroFilter } from './angleOneEuroFilter.ts';
-export { trackFrames, trackJsonLine, median, type FrameDetectorLike, type TrackedFrame, type TrackJsonLine } from './trackFrames.ts';
+export { predictionsForFrame, trackFrames, trackJsonLine, median, type FrameDetectorLike, type TrackedFrame, type TrackJsonLine } from './trackFrames.ts';

@@ -32,6 +32,27 @@ export interface TrackedFrame {
 }
 
 /**
+ * The ROI policy in one place, for push-style loops too (the service): returns the predictions to hand
+ * the detector for frame number `frameIndex` (counted from 0), or `undefined` for a whole-frame search:
+ * on every `fullScanEveryFrames`-th frame, when nothing is predicted (a detector that only looks around
+ * predictions would never find the first tag), and while any prediction is stale.
+ *
+ * @example
+ * detector.detect(frame, predictionsForFrame(tracker.predictions(frame.captureTimeMs), n++, 10));
+ */
+export function predictionsForFrame(
+  predictions: readonly TagPrediction[],
+  frameIndex: number,
+  fullScanEveryFrames = 10,
+): readonly TagPrediction[] | undefined {
+  if (!(Number.isInteger(fullScanEveryFrames) && fullScanEveryFrames >= 1)) {
+    throw new Error(`fullScanEveryFrames must be an integer ≥ 1 (got ${fullScanEveryFrames})`);
+  }
+  const full = frameIndex % fullScanEveryFrames === 0 || predictions.length === 0 || predictions.some((p) => p.stale);
+  return full ? undefined : predictions;
+}
+
+/**
  * Detect + track over a source. A frame is searched whole when it is a scan frame, when nothing is
  * tracked yet, or when a track is held stale (its stand may have been put down somewhere else: find it
  * there at once rather than at the next scan).
@@ -43,14 +64,13 @@ export async function* trackFrames(
   options: TrackFramesOptions = {},
 ): AsyncGenerator<TrackedFrame> {
   const every = options.fullScanEveryFrames ?? 10;
-  if (!(Number.isInteger(every) && every >= 1)) throw new Error(`fullScanEveryFrames must be an integer ≥ 1 (got ${every})`);
+  predictionsForFrame([], 0, every); // validates `every` before the first frame
   let n = 0;
   for await (const frame of source) {
     const start = performance.now();
-    const predictions = tracker.predictions(frame.captureTimeMs);
-    const fullScan = n % every === 0 || predictions.length === 0 || predictions.some((p) => p.stale);
-    n += 1;
-    const detection = await detector.detect(frame, fullScan ? undefined : predictions);
+    const predictions = predictionsForFrame(tracker.predictions(frame.captureTimeMs), n++, every);
+    const fullScan = predictions === undefined;
+    const detection = await detector.detect(frame, predictions);
     const snapshot = tracker.update(detection);
     yield { frame, detection, snapshot, processingMs: performance.now() - start, fullScan };
   }

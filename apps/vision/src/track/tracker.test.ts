@@ -243,3 +243,18 @@ describe('resolveTrackerConfig', () => {
     expect(() => resolveTrackerConfig({ holdMS: 5 } as never)).toThrow(/holdMS must be a known option/);
   });
 });
+
+describe('predictionsForFrame', () => {
+  it('searches the whole frame on scan frames, with nothing predicted, and while a track is held', async () => {
+    const { predictionsForFrame } = await import('./trackFrames.ts');
+    const tracker = createTracker();
+    expect(predictionsForFrame(tracker.predictions(), 1)).toBeUndefined(); // nothing tracked yet
+    tracker.update(frame(0, [obs(4, 10, 10, 0), obs(5, 20, 10, 0)]));
+    expect(predictionsForFrame(tracker.predictions(), 1)?.map((p) => p.id)).toEqual([4, 5]);
+    expect(predictionsForFrame(tracker.predictions(), 10)).toBeUndefined();
+    expect(predictionsForFrame(tracker.predictions(), 3, 3)).toBeUndefined();
+    tracker.update(frame(1, [obs(4, 10, 10, 0)])); // 5 covered: held stale
+    expect(predictionsForFrame(tracker.predictions(), 1)).toBeUndefined();
+    expect(() => predictionsForFrame([], 0, 0)).toThrow(/fullScanEveryFrames must be an integer ≥ 1/);
+  });
+});
