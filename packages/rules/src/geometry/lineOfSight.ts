@@ -256,12 +256,19 @@ export function lineOfSight(scene: SightScene, from: PointIn, to: PointIn, optio
     else {
       // First crossing of the footprint's boundary; none means the line misses (or only grazes along an edge).
       let t = Infinity;
+      let parallelEdge = false;
       for (let i = 0, j = s.corners.length - 1; i < s.corners.length; j = i++) {
-        const hit = segmentIntersection(from, to, s.corners[j]!, s.corners[i]!);
-        if (hit && hit.tA < t) t = hit.tA;
+        const a = s.corners[j]!;
+        const b = s.corners[i]!;
+        const hit = segmentIntersection(from, to, a, b);
+        if (hit) {
+          if (hit.tA < t) t = hit.tA;
+        } else if (Math.abs(dx * (b.yIn - a.yIn) - dy * (b.xIn - a.xIn)) < 1e-12) parallelEdge = true;
       }
       if (t === Infinity) {
-        if (!polygonsOverlap([from, to], s.corners)) continue;
+        // No crossing: the line misses, unless it runs along a (parallel) edge, which only the careful
+        // overlap test can tell.
+        if (!parallelEdge || !polygonsOverlap([from, to], s.corners)) continue;
         t = 0; // collinear with an edge: touching from the start of the contact is close enough
       }
       atIn = t * lengthIn;
