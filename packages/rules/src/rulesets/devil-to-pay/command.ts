@@ -6,7 +6,7 @@ import type { CommandReading } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
 import type { CommanderQuality, Unit } from '../../model/tableState.ts';
 import { closestPointsBetweenPolygons, polygonToPolygonDistanceIn } from '../../geometry/distance.ts';
-import { boxGapIn, type DtpContext, type StandInfo } from './context.ts';
+import { boxGapIn, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
 
 /** A commander orders units of his brigade within 1½" of his stand (Commanders, Orders and Brigade Formation). */
 export const ORDER_RADIUS_IN = 1.5;
@@ -65,76 +65,109 @@ interface Node {
   readonly side: string;
 }
 
-/**
- * Command readings for every unit and the links to draw. Independent units are outside brigade formation
- * and cannot use commander orders (Actions and Orders). An attached commander orders only his unit and does
- * not chain others into formation (Attached Commander Benefits).
- */
-export function evaluateCommand(ctx: DtpContext): CommandResult {
-  const readings = new Map<string, CommandReading>();
-  const shapes: Shape[] = [];
-  const byBrigade = new Map<string, Node[]>();
+/** One brigade's part of the command pass: formation groups, units in the order radius, link shapes. */
+export interface BrigadeCommand {
+  /** Unit id → every unit id of its brigade formation (itself included), for groups of two or more. */
+  readonly groupOf: ReadonlyMap<string, readonly string[]>;
+  /** Unit id → commander id, for units the commander may order. */
+  readonly inRange: ReadonlyMap<string, string>;
+  readonly shapes: readonly Shape[];
+}
+
+/** Brigade ids in unit order, each with its units on the table (independent units left out). */
+export function brigadesOf(ctx: DtpContext): Map<string, UnitInfo[]> {
+  const byBrigade = new Map<string, UnitInfo[]>();
   for (const info of ctx.units.values()) {
     const b = info.unit.brigadeId;
     if (b === undefined || info.unit.independent || info.stands.length === 0) continue;
     if (!byBrigade.has(b)) byBrigade.set(b, []);
-    byBrigade.get(b)!.push({ id: info.unit.id, kind: 'unit', stands: info.stands, side: info.unit.side });
+    byBrigade.get(b)!.push(info);
   }
+  return byBrigade;
+}
 
+/**
+ * The command pass for one brigade. Depends on the brigade's units, its commander, and which unit claims
+ * that commander as attached.
+ */
+export function evaluateBrigade(ctx: DtpContext, brigadeId: string, members: readonly UnitInfo[]): BrigadeCommand {
+  const shapes: Shape[] = [];
   const groupOf = new Map<string, string[]>();
   const inRange = new Map<string, string>();
-  for (const [brigadeId, units] of byBrigade) {
-    const ci = ctx.commanderOfBrigade(brigadeId);
-    const nodes = [...units];
-    const cmdStand = ci?.stand;
-    const attachedTo = ci?.commander.attachedToUnitId ?? [...ctx.units.values()].find((u) => u.attachedCommanderId === ci?.commander.id)?.unit.id;
-    if (ci && cmdStand) {
-      // Order radius: units within 1½" of the commander's stand; an attached commander only his own unit.
-      for (const u of units) {
-        const pair = closestPair([cmdStand], u.stands, attachedTo === u.id ? Infinity : ORDER_RADIUS_IN);
-        if (pair && (attachedTo === undefined || attachedTo === u.id)) {
-          inRange.set(u.id, ci.commander.id);
-          shapes.push({ kind: 'polyline', id: `command/order/${ci.commander.id}/${u.id}`, layer: 'command', style: 'link', unitId: u.id, side: u.side, points: linkPoints(pair) });
-        }
-      }
-      shapes.push({
-        kind: 'circle',
-        id: `command/radius/${ci.commander.id}`,
-        layer: 'command',
-        style: 'link',
-        side: ci.commander.side,
-        center: cmdStand.center,
-        // Measured from the stand's edge: the round base's radius plus 1½".
-        radiusIn: Math.max(cmdStand.stand.widthIn, cmdStand.stand.depthIn) / 2 + ORDER_RADIUS_IN,
-      });
-      if (attachedTo === undefined) nodes.push({ id: ci.commander.id, kind: 'commander', stands: [cmdStand], side: ci.commander.side });
-    }
-    // Union-find over 1½" links.
-    const parent = nodes.map((_, i) => i);
-    const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
-    for (let i = 0; i < nodes.length; i++) {
-      for (let j = i + 1; j < nodes.length; j++) {
-        const a = nodes[i]!, b = nodes[j]!;
-        const pair = closestPair(a.stands, b.stands, BRIGADE_LINK_IN);
-        if (!pair) continue;
-        parent[find(i)] = find(j);
-        // Commander links are drawn as order links above; unit-to-unit links here.
-        if (a.kind === 'unit' && b.kind === 'unit') {
-          shapes.push({ kind: 'polyline', id: `command/brigade/${a.id}/${b.id}`, layer: 'command', style: 'link', side: a.side, points: linkPoints(pair) });
-        }
+  const units: Node[] = members.map((info) => ({ id: info.unit.id, kind: 'unit', stands: info.stands, side: info.unit.side }));
+  const ci = ctx.commanderOfBrigade(brigadeId);
+  const nodes = [...units];
+  const cmdStand = ci?.stand;
+  const attachedTo = ci?.commander.attachedToUnitId ?? [...ctx.units.values()].find((u) => u.attachedCommanderId === ci?.commander.id)?.unit.id;
+  if (ci && cmdStand) {
+    // Order radius: units within 1½" of the commander's stand; an attached commander only his own unit.
+    for (const u of units) {
+      const pair = closestPair([cmdStand], u.stands, attachedTo === u.id ? Infinity : ORDER_RADIUS_IN);
+      if (pair && (attachedTo === undefined || attachedTo === u.id)) {
+        inRange.set(u.id, ci.commander.id);
+        shapes.push({ kind: 'polyline', id: `command/order/${ci.commander.id}/${u.id}`, layer: 'command', style: 'link', unitId: u.id, side: u.side, points: linkPoints(pair) });
       }
     }
-    const groups = new Map<number, string[]>();
-    nodes.forEach((n, i) => {
-      if (n.kind !== 'unit') return;
-      const r = find(i);
-      if (!groups.has(r)) groups.set(r, []);
-      groups.get(r)!.push(n.id);
+    shapes.push({
+      kind: 'circle',
+      id: `command/radius/${ci.commander.id}`,
+      layer: 'command',
+      style: 'link',
+      side: ci.commander.side,
+      center: cmdStand.center,
+      // Measured from the stand's edge: the round base's radius plus 1½".
+      radiusIn: Math.max(cmdStand.stand.widthIn, cmdStand.stand.depthIn) / 2 + ORDER_RADIUS_IN,
     });
-    // "A brigade formation consists of at least two units from a brigade" (Brigades, Structure).
-    for (const g of groups.values()) if (g.length >= 2) for (const id of g) groupOf.set(id, g);
+    if (attachedTo === undefined) nodes.push({ id: ci.commander.id, kind: 'commander', stands: [cmdStand], side: ci.commander.side });
   }
+  // Union-find over 1½" links.
+  const parent = nodes.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  for (let i = 0; i < nodes.length; i++) {
+    for (let j = i + 1; j < nodes.length; j++) {
+      const a = nodes[i]!, b = nodes[j]!;
+      const pair = closestPair(a.stands, b.stands, BRIGADE_LINK_IN);
+      if (!pair) continue;
+      parent[find(i)] = find(j);
+      // Commander links are drawn as order links above; unit-to-unit links here.
+      if (a.kind === 'unit' && b.kind === 'unit') {
+        shapes.push({ kind: 'polyline', id: `command/brigade/${a.id}/${b.id}`, layer: 'command', style: 'link', side: a.side, points: linkPoints(pair) });
+      }
+    }
+  }
+  const groups = new Map<number, string[]>();
+  nodes.forEach((n, i) => {
+    if (n.kind !== 'unit') return;
+    const r = find(i);
+    if (!groups.has(r)) groups.set(r, []);
+    groups.get(r)!.push(n.id);
+  });
+  // "A brigade formation consists of at least two units from a brigade" (Brigades, Structure).
+  for (const g of groups.values()) if (g.length >= 2) for (const id of g) groupOf.set(id, g);
+  return { groupOf, inRange, shapes };
+}
 
+/**
+ * Command readings for every unit and the links to draw. Independent units are outside brigade formation
+ * and cannot use commander orders (Actions and Orders). An attached commander orders only his unit and does
+ * not chain others into formation (Attached Commander Benefits).
+ *
+ * @param brigade computes one brigade (a session passes a cached version)
+ */
+export function evaluateCommand(
+  ctx: DtpContext,
+  brigade: (brigadeId: string, members: readonly UnitInfo[]) => BrigadeCommand = (b, m) => evaluateBrigade(ctx, b, m),
+): CommandResult {
+  const shapes: Shape[] = [];
+  const groupOf = new Map<string, readonly string[]>();
+  const inRange = new Map<string, string>();
+  for (const [brigadeId, members] of brigadesOf(ctx)) {
+    const r = brigade(brigadeId, members);
+    for (const [k, v] of r.groupOf) groupOf.set(k, v);
+    for (const [k, v] of r.inRange) inRange.set(k, v);
+    shapes.push(...r.shapes);
+  }
+  const readings = new Map<string, CommandReading>();
   for (const info of ctx.units.values()) {
     const id = info.unit.id;
     const reading: CommandReading = {

@@ -75,7 +75,9 @@ export interface FireScene {
 export function buildFireScene(ctx: DtpContext): FireScene {
   const areaLevel = new Map<string, number>();
   for (const a of ctx.state.terrain.areas) areaLevel.set(a.id, ctx.elevationLevelAt(polygonCentroid(a.vertices)));
+  // Troop stands only: commanders are individuals, not troop formations.
   const sight = buildSightScene({ terrain: ctx.state.terrain, stands: ctx.state.stands.filter((s) => s.role !== 'commander') });
+
   // Uniform grid over stand boxes, so a pair of units only tests the stands between them.
   const cells = new Map<number, number[]>();
   const cellKey = (cx: number, cy: number) => cx * 100_003 + cy;

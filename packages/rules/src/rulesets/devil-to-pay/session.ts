@@ -19,7 +19,7 @@ import { fireShapes } from './fireShapes.ts';
 import { chargeOptions, type ChargeOptionsResult } from './charge.ts';
 import { movementOptions, type MovementResult } from './movement.ts';
 import { evaluateRally, nearestEnemyDistanceIn } from './rally.ts';
-import { evaluateCommand } from './command.ts';
+import { evaluateBrigade, evaluateCommand, type BrigadeCommand } from './command.ts';
 import { recognizeFormation, type DtpFormationReading } from './formation.ts';
 import { assemble, evaluateUnit, type UnitPartSources, type UnitParts } from './index.ts';
 import { CHARGE_REACH_IN } from './meleeTables.ts';
@@ -56,6 +56,8 @@ function unitKey(unit: Unit, stands: readonly StandInfo[]): string {
 interface UnitCache {
   key: string;
   box: BoxIn;
+  /** Brigades whose command pass this unit feeds: its own, and its attached commander's. */
+  brigades: readonly string[];
   formation?: DtpFormationReading;
   movement?: MovementResult;
   charge?: ChargeOptionsResult;
@@ -73,6 +75,7 @@ export function createDtpSession(): RulesSession {
   let units = new Map<string, UnitCache>();
   let pairs = new Map<string, FireTargetOption | FireRefusal>();
   let standInfos = new Map<string, { key: string; info: StandInfo }>();
+  let brigadeCache = new Map<string, BrigadeCommand>();
 
   return {
     update(state: TableState): Evaluation {
@@ -82,6 +85,7 @@ export function createDtpSession(): RulesSession {
         globalKey = gk;
         units = new Map();
         pairs = new Map();
+        brigadeCache = new Map();
       }
 
       const nextStandInfos = new Map<string, { key: string; info: StandInfo }>();
@@ -107,19 +111,28 @@ export function createDtpSession(): RulesSession {
       const currentKeys = new Map<string, string>();
       const changedBoxes: BoxIn[] = [];
       const changedIds = new Set<string>();
+      const brigadeTags = (unit: Unit, attachedCommanderId: string | undefined): string[] => {
+        const tags = unit.brigadeId !== undefined ? [unit.brigadeId] : [];
+        const cb = attachedCommanderId !== undefined ? ctx.commanders.get(attachedCommanderId)?.commander.brigadeId : undefined;
+        if (cb !== undefined) tags.push(cb);
+        return tags;
+      };
       for (const info of ctx.units.values()) {
         const key = unitKey(info.unit, info.stands);
         currentKeys.set(info.unit.id, key);
         const c = units.get(info.unit.id);
         if (c && c.key === key) continue;
         changedIds.add(info.unit.id);
+        const brigades = brigadeTags(info.unit, info.attachedCommanderId);
+        for (const b of [...(c?.brigades ?? []), ...brigades]) brigadeCache.delete(b);
         if (c && c.box.minXIn <= c.box.maxXIn) changedBoxes.push(c.box);
         if (info.stands.length > 0) changedBoxes.push(info.box);
-        units.set(info.unit.id, { key, box: info.box });
+        units.set(info.unit.id, { key, box: info.box, brigades });
       }
       for (const [id, c] of units) {
         if (ctx.units.has(id)) continue;
         changedIds.add(id);
+        for (const b of c.brigades) brigadeCache.delete(b);
         if (c.box.minXIn <= c.box.maxXIn) changedBoxes.push(c.box);
         units.delete(id);
       }
@@ -188,7 +201,16 @@ export function createDtpSession(): RulesSession {
         },
       };
 
-      const command = evaluateCommand(ctx);
+      // Command per brigade: a brigade is recomputed only when one of its units (or the unit its commander
+      // is attached to) changed.
+      const command = evaluateCommand(ctx, (brigadeId, members) => {
+        let r = brigadeCache.get(brigadeId);
+        if (!r) {
+          r = evaluateBrigade(ctx, brigadeId, members);
+          brigadeCache.set(brigadeId, r);
+        }
+        return r;
+      });
       const parts = new Map<string, UnitParts>();
       for (const u of state.units) parts.set(u.id, evaluateUnit(ctx, scene, u.id, command.readings.get(u.id)!, sources));
       return assemble(state, parts, command.shapes);
