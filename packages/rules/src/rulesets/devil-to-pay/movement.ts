@@ -97,6 +97,9 @@ interface OpenReach {
 
 const openReachCache = new Map<string, OpenReach>();
 
+/** Per-direction group lists, reused between calls (cleared at the start of each; never escapes a call). */
+const BIN_GROUPS: number[][] = Array.from({ length: REACH_BINS }, () => []);
+
 /**
  * Open-ground reach for a unit whose reference point is at the origin facing +x, with front corners at
  * (frontXIn, leftYIn) and (frontXIn, rightYIn) (left positive). Forward and oblique moves, wheels about
@@ -200,7 +203,6 @@ function boxOfPoints(points: readonly PointIn[]): Box {
 
 /** A piece of something a move can meet: a segment (terrain) or a stand rectangle, with a bounding disc. */
 interface Obstacle {
-  readonly key: number;
   readonly seg?: Float64Array;
   readonly rect?: Float64Array;
   readonly grow: number;
@@ -209,9 +211,8 @@ interface Obstacle {
   readonly r: number;
 }
 
-function segmentObstacle(key: number, a: PointIn, b: PointIn): Obstacle {
+function segmentObstacle(a: PointIn, b: PointIn): Obstacle {
   return {
-    key,
     seg: Float64Array.of(a.xIn, a.yIn, b.xIn, b.yIn),
     grow: 0,
     cx: (a.xIn + b.xIn) / 2,
@@ -247,10 +248,33 @@ function rectFrame(corners: readonly PointIn[]): Float64Array {
   return frame;
 }
 
-function rectObstacle(key: number, corners: readonly PointIn[], grow: number): Obstacle {
+const rectObstacles = new Map<number, WeakMap<object, Obstacle>>();
+
+/** A stand rectangle as an obstacle, grown by `grow` inches (0 friends, 1" enemies); kept while the footprint lives. */
+function rectObstacle(corners: readonly PointIn[], grow: number): Obstacle {
+  let cache = rectObstacles.get(grow);
+  if (!cache) rectObstacles.set(grow, (cache = new WeakMap()));
+  const hit = cache.get(corners);
+  if (hit) return hit;
   const rect = rectFrame(corners);
   // The bounding radius (half diagonal) is kept in the frame's spare slot.
-  return { key, rect, grow, cx: rect[0]!, cy: rect[1]!, r: rect[8]! + grow };
+  const o = { rect, grow, cx: rect[0]!, cy: rect[1]!, r: rect[8]! + grow };
+  cache.set(corners, o);
+  return o;
+}
+
+/** A terrain feature's box and segments, kept while the feature object lives (sessions reuse states' terrain). */
+const terrainPieces = new WeakMap<object, { box: Box; segments: Obstacle[] }>();
+
+function piecesOf(feature: object, points: readonly PointIn[], closed: boolean): { box: Box; segments: Obstacle[] } {
+  const hit = terrainPieces.get(feature);
+  if (hit) return hit;
+  const segments: Obstacle[] = [];
+  for (let i = 0; i + 1 < points.length; i++) segments.push(segmentObstacle(points[i]!, points[i + 1]!));
+  if (closed && points.length > 2) segments.push(segmentObstacle(points[points.length - 1]!, points[0]!));
+  const pieces = { box: boxOfPoints(points), segments };
+  terrainPieces.set(feature, pieces);
+  return pieces;
 }
 
 /**
@@ -476,15 +500,23 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
   // Units' bounding discs come straight from their boxes.
   const unitDiscs = new Map<number, { cx: number; cy: number; r: number }>();
   const discOfBox = (b: Box, growIn: number) => ({ cx: (b.minXIn + b.maxXIn) / 2, cy: (b.minYIn + b.maxYIn) / 2, r: Math.hypot(b.maxXIn - b.minXIn, b.maxYIn - b.minYIn) / 2 + growIn });
+  const obstacleKeys: number[] = [];
+  const add = (key: number, o: Obstacle): void => {
+    obstacles.push(o);
+    obstacleKeys.push(key);
+  };
   for (const line of ctx.state.terrain.linear) {
     const penalty = LINEAR_TERRAIN_PENALTY_IN[line.kind];
-    if (penalty === 0 || !near(boxOfPoints(line.points))) continue;
+    if (penalty === 0) continue;
+    const pieces = piecesOf(line, line.points, false);
+    if (!near(pieces.box)) continue;
     const stop = penalty === undefined || (cannotCrossObstacles && BLOCKS_ARTILLERY_AND_MOUNTED.has(line.kind as LinearTerrainKind));
     const key = keys.push({ penaltyIn: penalty ?? 0, stop, label: `${line.kind} '${line.id}'`, insideMask: 0 }) - 1;
-    for (let i = 0; i + 1 < line.points.length; i++) obstacles.push(segmentObstacle(key, line.points[i]!, line.points[i + 1]!));
+    for (const o of pieces.segments) add(key, o);
   }
   for (const area of ctx.state.terrain.areas) {
-    if (!near(boxOfPoints(area.vertices))) continue;
+    const pieces = piecesOf(area, area.vertices, true);
+    if (!near(pieces.box)) continue;
     const penaltyIn = AREA_TERRAIN_PENALTY_IN[area.kind];
     const label = `${area.kind} '${area.id}'`;
     if (pointInPolygon(ref, area.vertices)) {
@@ -498,26 +530,25 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
       if (pointInPolygon(p, area.vertices)) insideMask |= 1 << i;
     });
     const key = keys.push({ penaltyIn, stop: false, label, insideMask }) - 1;
-    const v = area.vertices;
-    for (let i = 0, j = v.length - 1; i < v.length; j = i++) obstacles.push(segmentObstacle(key, v[j]!, v[i]!));
+    for (const o of pieces.segments) add(key, o);
   }
   for (const friend of ctx.unitsBySide.get(unit.side) ?? []) {
     if (friend === info || friend.stands.length === 0 || !near(friend.box)) continue;
     const key = keys.push({ penaltyIn: PASSAGE_OF_LINES_PENALTY_IN, stop: false, label: `passage of lines through '${friend.unit.id}'`, insideMask: 0 }) - 1;
     unitDiscs.set(key, discOfBox(friend.box, 0));
-    for (const s of friend.stands) obstacles.push(rectObstacle(key, s.corners, 0));
+    for (const s of friend.stands) add(key, rectObstacle(s.corners, 0));
   }
   for (const enemy of ctx.enemiesOf(unitId)) {
     if (enemy.stands.length === 0 || !near(enemy.box)) continue;
     const key = keys.push({ penaltyIn: 0, stop: true, label: `1" from enemy '${enemy.unit.id}'`, insideMask: 0 }) - 1;
     unitDiscs.set(key, discOfBox(enemy.box, ENEMY_CLEARANCE_IN));
-    for (const s of enemy.stands) obstacles.push(rectObstacle(key, s.corners, ENEMY_CLEARANCE_IN));
+    for (const s of enemy.stands) add(key, rectObstacle(s.corners, ENEMY_CLEARANCE_IN));
   }
 
   // Pieces grouped by what they belong to (a fence, a wood, a unit), each group with a bounding disc, so
   // one cheap test skips a whole unit or wood.
   const groups: { members: number[]; cx: number; cy: number; r: number }[] = keys.map(() => ({ members: [], cx: 0, cy: 0, r: 0 }));
-  for (let i = 0; i < obstacles.length; i++) groups[obstacles[i]!.key]!.members.push(i);
+  for (let i = 0; i < obstacles.length; i++) groups[obstacleKeys[i]!]!.members.push(i);
   for (const [key, disc] of unitDiscs) Object.assign(groups[key]!, disc);
   for (const [key, g] of groups.entries()) {
     if (unitDiscs.has(key)) continue;
@@ -533,7 +564,8 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
 
   // Which directions each group can matter for: its disc grown by the unit's radius, seen from the
   // reference point (a ray from any outline point is a ray from the reference point shifted by at most that).
-  const binGroups: number[][] = Array.from({ length: REACH_BINS }, () => []);
+  const binGroups = BIN_GROUPS;
+  for (const list of binGroups) list.length = 0;
   const headingRad = (headingDeg * Math.PI) / 180;
   groups.forEach((g, gi) => {
     if (g.members.length === 0) return;
@@ -618,7 +650,7 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
       if (at !== Infinity) events.push({ atIn: at, penaltyIn: keys[key]!.penaltyIn, stop: keys[key]!.stop, label: keys[key]!.label });
     }
     if (tableAt <= lenIn) events.push({ atIn: tableAt, penaltyIn: 0, stop: true, label: 'table edge' });
-    const walk = walkPenalties(allowanceIn, events, k, openR);
+    const walk: PathWalk = events.length === 0 ? { reachIn: openR, paidIn: 0 } : walkPenalties(allowanceIn, events, k, openR);
     if (b === 0) {
       straightAheadIn = walk.reachIn;
       straightAheadStoppedBy = walk.stoppedBy;
@@ -632,7 +664,7 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
 
   // Fudge move (Special Movements): 3" any way, terrain does not matter, still 1" from the enemy.
   const enemyRects = obstacles.filter(
-    (o) => o.rect && keys[o.key]!.stop && o.grow > 0 && Math.hypot(o.cx - ref.xIn, o.cy - ref.yIn) - o.r <= FUDGE_MOVE_IN + unitRadiusIn + 0.01,
+    (o) => o.rect !== undefined && o.grow > 0 && Math.hypot(o.cx - ref.xIn, o.cy - ref.yIn) - o.r <= FUDGE_MOVE_IN + unitRadiusIn + 0.01,
   );
   const fudgeReach: PointIn[] = [];
   for (let b = 0; b < REACH_BINS; b++) {
