@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChargeTargetOption, DiceBreakdown } from '../../engine/evaluation.ts';
 import type { Formation, TableState } from '../../model/tableState.ts';
 import { buildContext } from './context.ts';
-import { canReinforce, chargeOptions, meleeDice, meleeParticipantOf } from './charge.ts';
+import { canReinforce, chargeOptions, meleeDice, meleeOutcome, meleeParticipantOf } from './charge.ts';
 import { ARTILLERY_BASE, CAVALRY_BASE, INFANTRY_BASE, grid, stateOf, unitAt } from './movementChargeTestScenes.ts';
 import type { UnitSpec } from './movementChargeTestScenes.ts';
 
@@ -193,5 +193,24 @@ describe('charge reach, arc and disorder (Charge: Charge Move)', () => {
     expect(r.shapes.map((s) => s.kind)).toEqual(['sector', 'polyline']);
     const arc = r.shapes[0]!;
     expect(arc.kind === 'sector' && [arc.radiusIn, arc.startDeg, arc.endDeg]).toEqual([6, 45, 135]);
+  });
+});
+
+describe('meleeOutcome (Charge: Melee)', () => {
+  it('fewer hits suffered wins; the defender wins ties; the loser skedaddles and the winner is disordered', () => {
+    expect(meleeOutcome(1, 3)).toEqual({ winner: 'attacker', skedaddles: 'defender', winnerDisordered: true, attackerMayOccupy: true });
+    expect(meleeOutcome(2, 2)).toMatchObject({ winner: 'defender', skedaddles: 'attacker', attackerMayOccupy: false });
+    expect(meleeOutcome(4, 0).winner).toBe('defender');
+    expect(() => meleeOutcome(-1, 0)).toThrow(/whole numbers/);
+  });
+});
+
+describe('charge distance is 6" for everyone (Move: Movement table, Cavalry not for Charge)', () => {
+  it('mounted cavalry does not add 6" to its charge', () => {
+    const cavLocals = grid(4, 4, CAVALRY_BASE).map((l, i) => ({ ...l, role: i === 0 ? ('command' as const) : ('mounted' as const) }));
+    const cav = unitAt({ id: 'att', side: 'union', arm: 'cavalry' }, { xIn: 30, yIn: 10, headingDeg: 90, base: CAVALRY_BASE }, cavLocals);
+    // Front edge at y = 11; enemy front edge 8" away.
+    const r = chargeOptions(buildContext(stateOf([cav, CS({}, 11 + 8 + 0.75)])), 'att').charge[0];
+    expect(r).toMatchObject({ ok: false, reason: 'charge/target-out-of-reach' });
   });
 });

@@ -320,3 +320,34 @@ export function canReinforce(ctx: DtpContext, reinforcerId: string, attackerId: 
 export function facingToward(from: PointIn, to: PointIn): number {
   return vectorToHeadingDeg(to.xIn - from.xIn, to.yIn - from.yIn);
 }
+
+export interface MeleeOutcome {
+  readonly winner: 'attacker' | 'defender';
+  /** The losing side skedaddles (Charge: Melee: "Each unit that lost immediately skedaddles"). */
+  readonly skedaddles: 'attacker' | 'defender';
+  /** The winner is disordered (Charge: Melee). */
+  readonly winnerDisordered: true;
+  /** A winning attacker may occupy the defender's position. */
+  readonly attackerMayOccupy: boolean;
+}
+
+/**
+ * Who won a melee from the hits each side suffered: fewer hits suffered wins, the defender wins ties
+ * (Charge: Melee; quick reference: Charge Outcome).
+ *
+ * @param attackerHitsTaken hits the attacking side suffered
+ * @param defenderHitsTaken hits the defending side suffered
+ * @throws when a hit count is negative or not an integer
+ */
+export function meleeOutcome(attackerHitsTaken: number, defenderHitsTaken: number): MeleeOutcome {
+  for (const n of [attackerHitsTaken, defenderHitsTaken]) {
+    if (!Number.isInteger(n) || n < 0) throw new Error(`meleeOutcome: hit counts must be whole numbers >= 0, got ${n}`);
+  }
+  const attackerWins = attackerHitsTaken < defenderHitsTaken;
+  return {
+    winner: attackerWins ? 'attacker' : 'defender',
+    skedaddles: attackerWins ? 'defender' : 'attacker',
+    winnerDisordered: true,
+    attackerMayOccupy: attackerWins,
+  };
+}
