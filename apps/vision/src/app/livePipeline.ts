@@ -16,7 +16,7 @@ import type {
 import type { FrameDetection } from '../pipeline/types.ts';
 import { buildTableState } from '../roster/buildTableState.ts';
 import { tagAssignments, rosterTagIds, type Roster } from '../roster/roster.ts';
-import { createTracker, type Tracker } from '../track/tracker.ts';
+import { createTracker, type TagPrediction, type Tracker } from '../track/tracker.ts';
 import type { TrackerConfigInput } from '../track/trackerConfig.ts';
 import type { ActionResult, BackendEvent, ServiceBackend } from '../server/backend.ts';
 import type { GameSession } from './gameSession.ts';
@@ -44,6 +44,8 @@ export interface LivePipeline extends ServiceBackend {
   /** Republishes after an operator change without a new frame. */
   republish(): LiveState;
   setClientCounter(count: () => number): void;
+  /** Where the tracker expects each tag at `atMs` (for the detector's tracked mode). */
+  predictions(atMs?: number): TagPrediction[];
   /** Forwards a non-pose game log entry to subscribers (wire the session's onLog here). */
   notifyLog(entry: GameLogEntry): void;
 }
@@ -209,6 +211,9 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
     },
     setClientCounter(count: () => number): void {
       clientCount = count;
+    },
+    predictions(atMs?: number): TagPrediction[] {
+      return tracker.predictions(atMs);
     },
     notifyLog(entry: GameLogEntry): void {
       emit({ kind: 'log', entry });

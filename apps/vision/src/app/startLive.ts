@@ -14,6 +14,9 @@ import { startServer, type RunningServer } from '../server/createServer.ts';
 import { createOperatorToken } from '../server/operatorToken.ts';
 import { loadDemoScript, type DemoScript } from '../demo/demoScript.ts';
 import { createTruthSource, type TickSource } from '../demo/truthSource.ts';
+import { createFramesSource } from '../demo/framesSource.ts';
+import { createFrameDetector, type FrameDetector } from '../detect/frameDetector.ts';
+import { loadTableProfile } from '../profile/tableProfile.ts';
 import { GameSession } from './gameSession.ts';
 import { createLivePipeline, type LivePipeline } from './livePipeline.ts';
 import { getRuleset } from './rules.ts';
@@ -22,6 +25,10 @@ import { getRuleset } from './rules.ts';
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const DEFAULT_DEMO_SCRIPT = join(REPO_ROOT, 'fixtures/demo/opening-battle.demo.json');
 export const DEFAULT_VIEWS_DIR = join(REPO_ROOT, 'apps/overlay/dist');
+export const DEFAULT_DEMO_TABLE = join(REPO_ROOT, 'fixtures/demo/demo-table.json');
+
+/** Frames source: every Nth frame is searched whole (new tags), the others only around predicted tags. */
+const FULL_SEARCH_EVERY = 5;
 
 export interface DemoLiveOptions {
   readonly mode: 'demo';
@@ -32,6 +39,10 @@ export interface DemoLiveOptions {
   readonly fps?: number;
   /** Replay speed. Default 1. */
   readonly speed?: number;
+  /** Rendered frame size for 'frames' (default 1920×1080). */
+  readonly frameSize?: { readonly widthPx: number; readonly heightPx: number };
+  /** Table profile for 'frames' (default fixtures/demo/demo-table.json: 1" tags, DICT_4X4_250). */
+  readonly tablePath?: string;
 }
 
 export interface LiveOptions {
@@ -70,9 +81,6 @@ function loadRules(id: string | undefined): { ruleset: Ruleset | null; note: str
 
 export async function startLive(options: LiveOptions): Promise<RunningLive> {
   const src = options.source;
-  if (src.demoSource === 'frames') {
-    throw new Error('--demo-source frames needs the frame generator (fixtures/generator) and detector (apps/vision/src/detect), which are not in this build yet; use --demo-source truth');
-  }
   const scriptPath = src.scriptPath ?? DEFAULT_DEMO_SCRIPT;
   // The script names its roster relative to the repository root.
   const { readFileSync } = await import('node:fs');
@@ -83,6 +91,8 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
   const script: DemoScript = loadDemoScript(scriptPath, roster);
 
   const store = openDataStore(join(options.dataDir, 'demo'));
+  const frameSize = src.frameSize ?? { widthPx: 1920, heightPx: 1080 };
+  const tablePath = src.tablePath ?? DEFAULT_DEMO_TABLE;
   store.write('roster', roster);
   store.write('table-profile', { name: script.name, widthIn: script.table.widthIn, depthIn: script.table.depthIn, anchors: script.anchors });
 
@@ -100,7 +110,12 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
     table: script.table,
     ruleset: rules.ruleset,
     rulesUnavailableReason: rules.note,
-    profile: { name: script.name, source: 'demo-truth', frameWidthPx: null, frameHeightPx: null },
+    profile: {
+      name: script.name,
+      source: src.demoSource === 'frames' ? 'demo-frames' : 'demo-truth',
+      frameWidthPx: src.demoSource === 'frames' ? frameSize.widthPx : null,
+      frameHeightPx: src.demoSource === 'frames' ? frameSize.heightPx : null,
+    },
     tableProfileDoc: { name: script.name, ...script.table, anchors: script.anchors },
     poseLogBy: 'demo',
   });
@@ -123,14 +138,58 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
   }
   pipeline.setClientCounter(() => server.hub.clientCount());
 
-  const source: TickSource = createTruthSource({ script, roster, fps: src.fps ?? 10, speed: src.speed ?? 1 });
-  source.start((detection) => {
+  const fps = src.fps ?? (src.demoSource === 'frames' ? 5 : 10);
+  let stopSource: () => Promise<void>;
+  let description: string;
+  const onFrameError = (err: unknown): void => console.error('muster: frame failed:', err);
+  if (src.demoSource === 'frames') {
+    const profile = loadTableProfile(tablePath);
+    let detector: FrameDetector;
     try {
-      pipeline.process(detection);
+      detector = await createFrameDetector(profile);
     } catch (err) {
-      console.error('muster: frame failed:', err);
+      await server.close();
+      session.close();
+      throw err;
     }
-  });
+    const frames = createFramesSource({
+      script,
+      scriptPath,
+      rosterPath,
+      tablePath,
+      dataDir: options.dataDir,
+      ...frameSize,
+      playFps: fps,
+      speed: src.speed ?? 1,
+      onLog: (line) => console.error(`muster: ${line}`),
+    });
+    frames.start((frame) => {
+      try {
+        // Tracked mode (windows around predicted tags) between full-frame searches, which find new tags.
+        const predictions = pipeline.predictions(frame.captureTimeMs);
+        const full = predictions.length === 0 || frame.seq % FULL_SEARCH_EVERY === 0;
+        pipeline.process(detector.detect(frame, full ? undefined : predictions));
+      } catch (err) {
+        onFrameError(err);
+      }
+    });
+    stopSource = async () => {
+      await frames.stop();
+      detector.dispose();
+    };
+    description = `demo "${script.name}" from rendered ${frameSize.widthPx}×${frameSize.heightPx} frames through the detector at ${fps} fps (cache ${frames.spec.dir}: ${frames.cached()}/${frames.spec.frames} frames rendered)`;
+  } else {
+    const source: TickSource = createTruthSource({ script, roster, fps, speed: src.speed ?? 1 });
+    source.start((detection) => {
+      try {
+        pipeline.process(detection);
+      } catch (err) {
+        onFrameError(err);
+      }
+    });
+    stopSource = async () => source.stop();
+    description = `demo "${script.name}" from ground-truth poses at ${fps} fps (${scriptPath})`;
+  }
 
   let stopped = false;
   return {
@@ -139,12 +198,12 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
     server,
     pipeline,
     store,
-    sourceDescription: `demo "${script.name}" from ground-truth poses at ${src.fps ?? 10} fps (${scriptPath})`,
+    sourceDescription: description,
     rulesNote: rules.note,
     async stop(): Promise<void> {
       if (stopped) return;
       stopped = true;
-      source.stop();
+      await stopSource();
       await server.close();
       session.close();
     },

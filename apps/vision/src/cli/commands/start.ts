@@ -17,7 +17,9 @@ const HELP = `usage: muster start [options]
   --data <dir>            data directory (default .muster-data in the current directory)
   --demo-source <kind>    truth (ground-truth poses, default) or frames (rendered frames through the detector)
   --demo <file>           demo script (default fixtures/demo/opening-battle.demo.json)
-  --fps <n>               demo frames per second (default 10)
+  --fps <n>               demo frames per second (default 10 for truth, 5 for frames)
+  --resolution <r>        rendered frame size for --demo-source frames: 1080p (default) or 4k; frames are
+                          rendered once in the background into <data>/frame-cache and replayed from there
   --speed <x>             demo replay speed (default 1)
   --ruleset <id>          rule set (default devil-to-pay)
   --token <text>          operator token (default: a random one, printed at start)
@@ -62,6 +64,7 @@ export async function run(args: string[]): Promise<number> {
         'demo-source': { type: 'string' },
         demo: { type: 'string' },
         fps: { type: 'string' },
+        resolution: { type: 'string' },
         speed: { type: 'string' },
         ruleset: { type: 'string' },
         token: { type: 'string' },
@@ -91,7 +94,10 @@ export async function run(args: string[]): Promise<number> {
   const port = v.port === undefined ? 8080 : Number(v.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be an integer 0..65535, got "${v.port}"`);
   if (v.token !== undefined && v.token.length < 8) throw new CliError('--token must be at least 8 characters');
-  const fps = positiveNumber(v.fps, 'fps', 10, 60);
+  const fps = v.fps === undefined ? undefined : positiveNumber(v.fps, 'fps', 10, 60);
+  const resolution = v.resolution ?? '1080p';
+  if (resolution !== '1080p' && resolution !== '4k') throw new CliError(`--resolution must be 1080p or 4k, got "${resolution}"`);
+  const frameSize = resolution === '4k' ? { widthPx: 3840, heightPx: 2160 } : { widthPx: 1920, heightPx: 1080 };
   const speed = positiveNumber(v.speed, 'speed', 1, 100);
   const dataDir = resolve(v.data ?? '.muster-data');
 
@@ -104,7 +110,14 @@ export async function run(args: string[]): Promise<number> {
   for (let attempt = 0; live === null; attempt++) {
     try {
       live = await startLive({
-        source: { mode: 'demo', demoSource, fps, speed, ...(v.demo !== undefined ? { scriptPath: resolve(v.demo) } : {}) },
+        source: {
+          mode: 'demo',
+          demoSource,
+          speed,
+          frameSize,
+          ...(fps !== undefined ? { fps } : {}),
+          ...(v.demo !== undefined ? { scriptPath: resolve(v.demo) } : {}),
+        },
         dataDir,
         host: v.host ?? '127.0.0.1',
         port: port + attempt,
