@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { GrayFrame } from '../pipeline/types.ts';
-import { createIpCameraSource, createVideoFileSource, FfmpegFrameSource, parseOutputStream } from './ffmpegSource.ts';
+import { createIpCameraSource, createVideoFileSource, createWebcamSource, FfmpegFrameSource, parseOutputStream } from './ffmpegSource.ts';
 import type { FrameSource } from './frameSource.ts';
 import { frameSourceKind, openFrameSource } from './openFrameSource.ts';
 import { createFolderSource, createImageFileSource } from './stillImageSources.ts';
@@ -163,6 +163,22 @@ describe('ffmpeg sources', () => {
     // Sequence numbers keep counting across the reopen.
     expect(seqs.slice(1).every((s, i) => s > seqs[i]!)).toBe(true);
     expect(source.pid).toBeUndefined(); // closed by the loop's break
+  });
+});
+
+describe('USB webcam', () => {
+  it('keeps retrying, with growing waits, a camera that is not plugged in', async () => {
+    const source = createWebcamSource('/dev/video97', { widthPx: 640, heightPx: 480, fps: 30, backoff: { initialMs: 20, maxMs: 80 } });
+    const errors: string[] = [];
+    const delays: number[] = [];
+    source.on('error', (e) => errors.push(e.message));
+    source.on('reopen', (_attempt, delayMs) => delays.push(delayMs));
+    while (delays.length < 4) await new Promise((r) => setTimeout(r, 20));
+    await source.close();
+    expect(errors[0]).toMatch(/^\/dev\/video97: ffmpeg exited with code \d+: .*video97/);
+    expect(delays.slice(0, 4)).toEqual([20, 40, 80, 80]);
+    expect(source.opens).toBeGreaterThanOrEqual(4);
+    expect(await take(source, 1)).toEqual([]); // closed: the iterator is done
   });
 });
 
