@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { polygonToPolygonDistanceIn } from '../../geometry/distance.ts';
+import { standCorners } from '../../geometry/footprint.ts';
 import type { Refusal } from '../../engine/evaluation.ts';
 import type { AreaTerrainKind, Formation, LinearTerrainKind, TableState } from '../../model/tableState.ts';
 import type { PointIn } from '../../model/units.ts';
@@ -248,5 +251,48 @@ describe('movementOptions: roads', () => {
     expect(near.roadAllowanceIn).toBeUndefined();
     expect(near.notes.some((n) => n.includes('within 12"'))).toBe(true);
     expect(move(stateOf([mover()], { roads: [road] })).roadAllowanceIn).toBeUndefined();
+  });
+});
+
+describe('movementOptions: invariants (fast-check)', () => {
+  const ref = { xIn: 30, yIn: 10 };
+  const radii = (reach: readonly PointIn[]) => reach.map((p) => Math.hypot(p.xIn - ref.xIn, p.yIn - ref.yIn));
+
+  it('terrain never lengthens the reach in any direction', () => {
+    const open = move(stateOf([mover()]));
+    const openR = Math.max(...radii(open.reach));
+    fc.assert(
+      fc.property(
+        fc.constantFrom<LinearTerrainKind>('fence', 'wall', 'stream', 'river', 'abatis'),
+        fc.double({ min: 11, max: 25, noNaN: true }),
+        fc.double({ min: -40, max: 40, noNaN: true }),
+        (kind, yIn, slopeDeg) => {
+          const t = Math.tan((slopeDeg * Math.PI) / 180);
+          const line = { id: 'x', kind, points: [{ xIn: 10, yIn: yIn - 20 * t }, { xIn: 50, yIn: yIn + 20 * t }] };
+          const m = move(stateOf([mover()], { linear: [line] }));
+          expect(m.straightAheadIn).toBeLessThanOrEqual(open.straightAheadIn + 1e-9);
+          for (const r of radii(m.reach)) expect(r).toBeLessThanOrEqual(openR + 1e-9);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('moving straight ahead by the reported distance never brings a stand within 1" of the enemy', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 12.5, max: 24, noNaN: true }), fc.double({ min: 20, max: 40, noNaN: true }), fc.double({ min: 0, max: 359, noNaN: true }), (yIn, xIn, headingDeg) => {
+        const enemy = unitAt({ id: 'e', side: 'csa' }, { xIn, yIn, headingDeg }, grid(3, 3, INFANTRY_BASE));
+        const state = stateOf([mover(), enemy]);
+        const m = move(state);
+        const ours = state.stands.filter((s) => s.unitId === 'm').map((s) => ({ ...s, pose: { ...s.pose, yIn: s.pose.yIn + m.straightAheadIn } }));
+        const theirs = state.stands.filter((s) => s.unitId === 'e');
+        let gap = Infinity;
+        for (const a of ours) for (const b of theirs) gap = Math.min(gap, polygonToPolygonDistanceIn(standCorners(a), standCorners(b)));
+        // Either it started closer than 1" (and then cannot move toward it) or it keeps 1".
+        const startGap = Math.min(...state.stands.filter((s) => s.unitId === 'm').flatMap((a) => theirs.map((b) => polygonToPolygonDistanceIn(standCorners(a), standCorners(b)))));
+        if (startGap >= 1) expect(gap).toBeGreaterThanOrEqual(1 - 1e-5);
+      }),
+      { numRuns: 40 },
+    );
   });
 });
