@@ -23,14 +23,22 @@ export function evaluate(state: TableState, ruleset: Ruleset): Evaluation {
 /**
  * A reusable evaluator for a changing table (one per camera feed or game). Uses the rule set's
  * incremental session when it has one, otherwise re-runs `evaluate` each time. Same results either way.
+ * Table states are immutable: handing it the very same state object again returns the previous
+ * evaluation without work (a still table re-published every frame costs nothing).
  */
 export function createEvaluator(ruleset: Ruleset): RulesSession & { readonly ruleset: Ruleset; readonly incremental: boolean } {
   const session = ruleset.createSession?.();
+  let lastState: TableState | undefined;
+  let lastEvaluation: Evaluation | undefined;
   return {
     ruleset,
     incremental: session !== undefined,
     update(state: TableState): Evaluation {
-      return session ? session.update(state) : evaluate(state, ruleset);
+      if (state === lastState && lastEvaluation) return lastEvaluation;
+      const ev = session ? session.update(state) : evaluate(state, ruleset);
+      lastState = state;
+      lastEvaluation = ev;
+      return ev;
     },
   };
 }
