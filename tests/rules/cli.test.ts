@@ -2,7 +2,7 @@
  * `muster rules`: runs the real CLI dispatcher in-process (output captured) and once as a real process
  * to check the exit code a shell sees.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -87,7 +87,5 @@ describe('muster rules', () => {
     const p = spawnSync(process.execPath, [join(root, 'apps/vision/bin/muster.js'), 'rules', 'no-such-file.json'], { encoding: 'utf8' });
     expect(p.status).toBe(2);
     expect(p.stderr.trim().split('\n')).toHaveLength(1);
-    // And succeeds on a good one.
-    expect(execFileSync(process.execPath, [join(root, 'apps/vision/bin/muster.js'), 'rules', '--list'], { encoding: 'utf8' })).toContain('devil-to-pay');
   });
 });
