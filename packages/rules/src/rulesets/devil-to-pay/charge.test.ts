@@ -29,6 +29,8 @@ describe('chargeOptions: the rulebook melee examples (Charge: Melee)', () => {
     expect(t.distanceIn).toBeCloseTo(2.5, 5);
     expect(t.disorderedBy).toEqual([]);
     expect(t.enemyFlanked).toBe(false);
+    const opt = chargeOptions(buildContext(stateOf([US(), CS()])), 'att').charge[0];
+    expect(opt && opt.ok && opt.reinforcerIds).toEqual([]);
   });
 
   it('Example 2: a defender with two stands hit fights with three dice', () => {
@@ -47,6 +49,10 @@ describe('chargeOptions: the rulebook melee examples (Charge: Melee)', () => {
     expect(ctx.formationOf('a1').formation).toBe('attack-column');
     for (const a of ['a1', 'a2']) expect(chargeOptions(ctx, a).charge.some((c) => c.ok && c.targetUnitId === 'def')).toBe(true);
     expect(canReinforce(ctx, 'r', 'a1')).toBe(true);
+    // The charge option says who may reinforce and what the defence would then roll.
+    const opt = chargeOptions(ctx, 'a1').charge.find((c) => c.ok && c.targetUnitId === 'def');
+    expect(opt && opt.ok && opt.reinforcerIds).toEqual(['r']);
+    expect(opt && opt.ok && opt.reinforcedDefender?.dice).toBe(10);
     const attack = meleeDice([meleeParticipantOf(ctx, 'a1'), meleeParticipantOf(ctx, 'a2')], { chargeOrder: true });
     expect(attack.baseDice).toBe(10);
     expect(attack.modifiers.filter((m) => m.label === 'Charge order')).toHaveLength(1);

@@ -169,8 +169,16 @@ export interface ChargeOptionsParams {
   readonly reportOutOfReachWithinIn?: number;
 }
 
+/** A charge option with who could reinforce the defence (Charge: Reinforce a Defense). */
+export interface DtpChargeTargetOption extends ChargeTargetOption {
+  /** Units of the defender's side that have this attacker within 6" and 45° of their front centre. */
+  readonly reinforcerIds: readonly string[];
+  /** Defender dice if every possible reinforcer joins (present only when there is at least one). */
+  readonly reinforcedDefender?: DiceBreakdown;
+}
+
 export interface ChargeOptionsResult {
-  readonly charge: readonly (ChargeTargetOption | ChargeRefusal)[];
+  readonly charge: readonly (DtpChargeTargetOption | ChargeRefusal)[];
   readonly shapes: readonly Shape[];
 }
 
@@ -197,7 +205,7 @@ export function chargeOptions(ctx: DtpContext, unitId: string, params: ChargeOpt
   const chargeOrder = params.chargeOrder ?? true;
   const front = unitFrontCenter(ctx, info);
   const side = info.unit.side;
-  const charge: (ChargeTargetOption | ChargeRefusal)[] = [];
+  const charge: (DtpChargeTargetOption | ChargeRefusal)[] = [];
   const shapes: Shape[] = [
     {
       id: `${unitId}/charge/arc`,
@@ -293,7 +301,25 @@ export function chargeOptions(ctx: DtpContext, unitId: string, params: ChargeOpt
       { chargeOrder },
     );
     const defender = meleeDice([meleeParticipantOf(ctx, enemy.unit.id)], { chargeOrder: false });
-    charge.push({ ok: true, targetUnitId, distanceIn: Math.round(inArcIn * 100) / 100, attacker, defender, disorderedBy, enemyFlanked });
+    // Reinforce a Defense: friends of the target with the attacker within 6" and 45° of their front centre.
+    const reinforcerIds: string[] = [];
+    for (const friend of ctx.unitsBySide.get(enemy.unit.side) ?? []) {
+      if (friend === enemy || friend.stands.length === 0 || boxGapIn(friend.box, info.box) > REINFORCE_REACH_IN + 1) continue;
+      if (canReinforce(ctx, friend.unit.id, unitId)) reinforcerIds.push(friend.unit.id);
+    }
+    const reinforcedDefender =
+      reinforcerIds.length > 0 ? meleeDice([enemy.unit.id, ...reinforcerIds].map((id) => meleeParticipantOf(ctx, id)), { chargeOrder: false }) : undefined;
+    charge.push({
+      ok: true,
+      targetUnitId,
+      distanceIn: Math.round(inArcIn * 100) / 100,
+      attacker,
+      defender,
+      disorderedBy,
+      enemyFlanked,
+      reinforcerIds,
+      ...(reinforcedDefender ? { reinforcedDefender } : {}),
+    });
     shapes.push({ id: `${unitId}/charge/${targetUnitId}`, kind: 'polyline', layer: 'charge', style: 'charge', unitId, side, points: [front.center, target], arrow: true });
   }
   return { charge, shapes };
