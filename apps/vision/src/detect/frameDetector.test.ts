@@ -62,6 +62,19 @@ describe('frame detector at 1920×1080, 1 in tags', () => {
     expect(tracked.markers.map((m) => m.id)).toEqual(full.markers.map((m) => m.id));
     const s = scoreDetection(tracked, rendered.truth);
     expect(s.positionRmsIn).toBeLessThanOrEqual(0.01);
+    expect(s.headingRmsDeg).toBeLessThanOrEqual(1);
+    // Small prediction errors are absorbed by the edge re-measurement, no ArUco window needed.
+    expect(detector.lastTrackedStats!.edgeRefined).toBeGreaterThanOrEqual(40);
+
+    // A stand moved by half an inch since the prediction: the edge search gives up on it and the
+    // ArUco window around the prediction still finds it.
+    const moved = preds.map((p, i) =>
+      i === 0 ? { id: p.id, cornersPx: p.cornersPx.map((c) => ({ uPx: c.uPx + 12, vPx: c.vPx + 9 })) as unknown as typeof p.cornersPx } : p,
+    );
+    const again = detector.detect(rendered.frame, moved);
+    expect(detector.lastTrackedStats!.arucoWindows).toBeGreaterThanOrEqual(1);
+    expect(again.markers.map((m) => m.id)).toEqual(full.markers.map((m) => m.id));
+    expect(scoreDetection(again, rendered.truth).positionMaxIn).toBeLessThanOrEqual(0.03);
     // Tracked mode only looks where it is told: with no stand predictions, no stands come back.
     expect(detector.detect(rendered.frame, []).markers).toEqual([]);
   });

@@ -19,6 +19,8 @@ import { createArucoDetector, type ArucoDetector, type RawMarker } from './aruco
 import { applyHomography, homographyFromPoints, type Homography } from './homography.ts';
 import { markerPose } from './markerPose.ts';
 import { buildMosaic } from './mosaic.ts';
+import { markerCells } from './markerCells.ts';
+import { refineFromPrediction } from './refineFromPrediction.ts';
 
 /** Where the tracker expects a tag in this frame (image pixels, OpenCV corner order). */
 export interface TagPrediction {
@@ -35,6 +37,12 @@ export interface FrameDetectorOptions {
   readonly searchMarginTagSides?: number;
   /** Reject a stand tag whose measured side differs from the profile's by more than this fraction; default 0.25. */
   readonly maxSizeError?: number;
+  /**
+   * Tracked mode: first re-measure each predicted tag directly from its edges and verify its cells
+   * (`refineFromPrediction`), and run ArUco only on windows where that fails. Default true; false runs
+   * ArUco on every window (slower, for comparison).
+   */
+  readonly edgeRefine?: boolean;
 }
 
 export interface FrameDetector {
@@ -46,6 +54,8 @@ export interface FrameDetector {
   detect(frame: GrayFrame, predictions?: readonly TagPrediction[]): FrameDetection;
   /** Detections only (no homography/pose): used by the background scanner. */
   detectRaw(frame: GrayFrame): RawMarker[];
+  /** Tracked mode of the last frame: tags re-measured from their edges, and windows sent to ArUco. */
+  readonly lastTrackedStats: { readonly edgeRefined: number; readonly arucoWindows: number } | null;
   /** The last good homography (image px → table in), or null. */
   readonly homography: Homography | null;
   dispose(): void;
@@ -109,6 +119,7 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
   }
   const marginSides = options.searchMarginTagSides ?? 0.8;
   const maxSizeError = options.maxSizeError ?? 0.25;
+  const edgeRefine = options.edgeRefine ?? true;
   const anchorById = new Map(profile.anchors.map((a) => [a.id, a]));
   const standIds = new Set(profile.standIds);
   let homography: Homography | null = null;
@@ -119,6 +130,7 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
   /** Last seen image corners of each anchor, for tracked mode. */
   const lastAnchorCorners = new Map<number, Float64Array>();
   let disposed = false;
+  let lastTrackedStats: FrameDetector['lastTrackedStats'] = null;
 
   const ensureParams = (frame: GrayFrame): void => {
     const key = `${frame.widthPx}x${frame.heightPx}`;
@@ -150,9 +162,27 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
       const m = side * marginSides + 4;
       windows.push({ u0: Math.min(...us) - m, v0: Math.min(...vs) - m, u1: Math.max(...us) + m, v1: Math.max(...vs) + m });
     };
-    for (const p of predictions) addWindow(p.cornersPx.map((c) => c.uPx), p.cornersPx.map((c) => c.vPx));
-    for (const c of lastAnchorCorners.values()) addWindow([c[0]!, c[2]!, c[4]!, c[6]!], [c[1]!, c[3]!, c[5]!, c[7]!]);
-    if (windows.length === 0) return [];
+    const refined: RawMarker[] = [];
+    const cellsPerSide = profile.markerBits + 2;
+    const tryTag = (id: number, corners: Float64Array): void => {
+      if (edgeRefine) {
+        const r = refineFromPrediction(frame, corners, { cellsPerSide, expectedCells: markerCells(cv, profile.dictionary, profile.markerBits, id) });
+        if (r) {
+          refined.push({ id, corners: r });
+          return;
+        }
+      }
+      addWindow([corners[0]!, corners[2]!, corners[4]!, corners[6]!], [corners[1]!, corners[3]!, corners[5]!, corners[7]!]);
+    };
+    for (const p of predictions) {
+      if (!Number.isInteger(p.id) || p.id < 0 || p.id >= profile.dictionaryIds) {
+        throw new Error(`prediction for id ${p.id}: not an id of ${profile.dictionary} (0..${profile.dictionaryIds - 1})`);
+      }
+      tryTag(p.id, Float64Array.from(p.cornersPx.flatMap((c) => [c.uPx, c.vPx])));
+    }
+    for (const [id, c] of lastAnchorCorners) tryTag(id, c);
+    lastTrackedStats = { edgeRefined: refined.length, arucoWindows: windows.length };
+    if (windows.length === 0) return refined;
     const mosaic = buildMosaic(frame, windows);
     useParamsFor(Math.max(mosaic.widthPx, mosaic.heightPx));
     const found = withMats((track) => {
@@ -165,13 +195,14 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
       const back = mosaic.toFrame(m.corners);
       if (back) mapped.push({ id: m.id, corners: back });
     }
-    return dedupeSamePlace(mapped, Math.max(2, tagSidePx * 0.2));
+    return dedupeSamePlace([...refined, ...mapped], Math.max(2, tagSidePx * 0.2));
   };
 
   const detect = (frame: GrayFrame, predictions?: readonly TagPrediction[]): FrameDetection => {
     if (disposed) throw new Error('frame detector used after dispose()');
     const t0 = performance.now();
     const warnings: string[] = [];
+    if (predictions === undefined) lastTrackedStats = null;
     const raw = predictions === undefined ? detectFull(frame) : detectTracked(frame, predictions);
 
     // Anchors first: the homography decides which stand quads are tag-sized.
@@ -262,6 +293,9 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
     detectRaw(frame) {
       if (disposed) throw new Error('frame detector used after dispose()');
       return detectFull(frame);
+    },
+    get lastTrackedStats() {
+      return lastTrackedStats;
     },
     get homography() {
       return homography;
