@@ -63,6 +63,26 @@ export function segmentIntersection(a1: PointIn, a2: PointIn, b1: PointIn, b2: P
   return { point: { xIn: a1.xIn + rx * tA, yIn: a1.yIn + ry * tA }, tA, tB };
 }
 
+/**
+ * Fraction along a1→a2 (0..1) where it crosses segment b1–b2, or NaN when they miss or are parallel.
+ * Same test as `segmentIntersection` without allocating: for hot loops that only need the position.
+ */
+export function segmentIntersectionT(a1: PointIn, a2: PointIn, b1: PointIn, b2: PointIn): number {
+  const rx = a2.xIn - a1.xIn;
+  const ry = a2.yIn - a1.yIn;
+  const sx = b2.xIn - b1.xIn;
+  const sy = b2.yIn - b1.yIn;
+  const denom = rx * sy - ry * sx;
+  if (Math.abs(denom) < 1e-15) return Number.NaN;
+  const qx = b1.xIn - a1.xIn;
+  const qy = b1.yIn - a1.yIn;
+  const tA = (qx * sy - qy * sx) / denom;
+  const tB = (qx * ry - qy * rx) / denom;
+  const e = 1e-12;
+  if (tA < -e || tA > 1 + e || tB < -e || tB > 1 + e) return Number.NaN;
+  return tA;
+}
+
 /** Point in polygon (even-odd rule). Points exactly on the boundary may go either way. */
 export function pointInPolygon(p: PointIn, polygon: readonly PointIn[]): boolean {
   let inside = false;
@@ -87,8 +107,8 @@ export function segmentPolygonCrossings(a: PointIn, b: PointIn, polygon: readonl
   const ts: number[] = [];
   const n = polygon.length;
   for (let i = 0, j = n - 1; i < n; j = i++) {
-    const hit = segmentIntersection(a, b, polygon[j]!, polygon[i]!);
-    if (hit) ts.push(Math.min(1, Math.max(0, hit.tA)));
+    const t = segmentIntersectionT(a, b, polygon[j]!, polygon[i]!);
+    if (t === t) ts.push(Math.min(1, Math.max(0, t))); // t === t: not NaN
   }
   ts.sort((x, y) => x - y);
   return ts;

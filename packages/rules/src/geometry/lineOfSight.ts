@@ -5,7 +5,7 @@
 import type { PointIn } from '../model/units.ts';
 import type { AreaTerrainKind, LinearTerrainKind, Stand, TableState, Terrain } from '../model/tableState.ts';
 import { standCorners } from './footprint.ts';
-import { pointInPolygon, polygonsOverlap, segmentIntersection, segmentInsideIntervals } from './intersect.ts';
+import { pointInPolygon, polygonsOverlap, segmentIntersection, segmentIntersectionT, segmentInsideIntervals } from './intersect.ts';
 
 interface Box {
   minX: number;
@@ -260,9 +260,9 @@ export function lineOfSight(scene: SightScene, from: PointIn, to: PointIn, optio
       for (let i = 0, j = s.corners.length - 1; i < s.corners.length; j = i++) {
         const a = s.corners[j]!;
         const b = s.corners[i]!;
-        const hit = segmentIntersection(from, to, a, b);
-        if (hit) {
-          if (hit.tA < t) t = hit.tA;
+        const tHit = segmentIntersectionT(from, to, a, b);
+        if (tHit === tHit) {
+          if (tHit < t) t = tHit;
         } else if (Math.abs(dx * (b.yIn - a.yIn) - dy * (b.xIn - a.xIn)) < 1e-12) parallelEdge = true;
       }
       if (t === Infinity) {
