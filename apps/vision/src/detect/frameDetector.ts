@@ -7,7 +7,7 @@
  * - tracked: given predicted corners for the tags expected (from the tracker), only a small window
  *   around each prediction is searched. The windows are packed into one mosaic image and detected in
  *   one call; corners are mapped back to frame pixels. Anchors are predicted from where they were
- *   last seen. New stands must be found by a periodic full-frame scan (`detect(frame)` without predictions).
+ *   last seen. New stands are found by full-frame scans on another thread (`backgroundScanner.ts`).
  */
 import type { FrameDetection, GrayFrame, MarkerObservation, PointPx } from '../pipeline/types.ts';
 import { loadCv, type Cv } from '../cv/loadCv.ts';
@@ -21,6 +21,7 @@ import { markerPose } from './markerPose.ts';
 import { buildMosaic } from './mosaic.ts';
 import { markerCells } from './markerCells.ts';
 import { refineFromPrediction } from './refineFromPrediction.ts';
+import type { BackgroundScanner } from './backgroundScanner.ts';
 
 /** Where the tracker expects a tag in this frame (image pixels, OpenCV corner order). */
 export interface TagPrediction {
@@ -43,6 +44,13 @@ export interface FrameDetectorOptions {
    * ArUco on every window (slower, for comparison).
    */
   readonly edgeRefine?: boolean;
+  /**
+   * Full-frame scans running on another thread (`createBackgroundScanner`; the caller owns and disposes
+   * it). In tracked mode every frame is offered to it (taken whenever it is idle), and tags from its
+   * newest scan that were not predicted are searched for too, so a stand put down appears within about
+   * one scan time even before the tracker knows it.
+   */
+  readonly backgroundScanner?: BackgroundScanner;
 }
 
 export interface FrameDetector {
@@ -131,6 +139,8 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
   const lastAnchorCorners = new Map<number, Float64Array>();
   let disposed = false;
   let lastTrackedStats: FrameDetector['lastTrackedStats'] = null;
+  /** Tags of the newest background scan (image px of the scanned frame). */
+  let scanMarkers: RawMarker[] = [];
 
   const ensureParams = (frame: GrayFrame): void => {
     const key = `${frame.widthPx}x${frame.heightPx}`;
@@ -181,6 +191,16 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
       tryTag(p.id, Float64Array.from(p.cornersPx.flatMap((c) => [c.uPx, c.vPx])));
     }
     for (const [id, c] of lastAnchorCorners) tryTag(id, c);
+    const scanner = options.backgroundScanner;
+    if (scanner) {
+      scanner.offer(frame);
+      const scan = scanner.take();
+      if (scan) scanMarkers = scan.markers;
+      const predicted = new Set(predictions.map((p) => p.id));
+      for (const m of scanMarkers) {
+        if (standIds.has(m.id) && !predicted.has(m.id)) tryTag(m.id, m.corners);
+      }
+    }
     lastTrackedStats = { edgeRefined: refined.length, arucoWindows: windows.length };
     if (windows.length === 0) return refined;
     const mosaic = buildMosaic(frame, windows);

@@ -1,0 +1,99 @@
+/**
+ * Full-frame ArUco scans on the second core. Tracked mode only looks where tags are expected, so a
+ * stand put down on the table must be found by a full scan; at 4K that costs ~0.4 s, too slow for
+ * every frame, so a worker thread (with its own opencv.js instance) scans the most recent frame it was
+ * offered, over and over, and the tracked detector adds whatever it finds to its predictions.
+ */
+import { Worker } from 'node:worker_threads';
+import type { GrayFrame } from '../pipeline/types.ts';
+import { tableProfileToJson, type TableProfile } from '../profile/tableProfile.ts';
+import type { RawMarker } from './arucoDetector.ts';
+
+/** Message to the worker: one frame, its bytes transferred. */
+export interface ScanRequest {
+  readonly seq: number;
+  readonly widthPx: number;
+  readonly heightPx: number;
+  readonly data: ArrayBuffer;
+}
+
+/** Message from the worker: ids and corners (8 numbers each, image px) of every tag in the frame. */
+export interface ScanResult {
+  readonly seq: number;
+  readonly ids: number[];
+  readonly corners: ArrayBuffer;
+  readonly scanMs: number;
+}
+
+export interface CompletedScan {
+  /** Sequence number of the frame that was scanned. */
+  readonly seq: number;
+  readonly markers: RawMarker[];
+  /** Time the worker spent on the frame, ms. */
+  readonly scanMs: number;
+}
+
+export interface BackgroundScanner {
+  /** Scan a copy of this frame if the worker is idle; returns whether it was taken. */
+  offer(frame: GrayFrame): boolean;
+  /** The newest finished scan not yet taken, or null. */
+  take(): CompletedScan | null;
+  /** Resolves when the worker has loaded opencv.js. */
+  readonly ready: Promise<void>;
+  /** Resolves with the next finished scan (for tests and tools). */
+  next(): Promise<CompletedScan>;
+  dispose(): Promise<void>;
+}
+
+export function createBackgroundScanner(profile: TableProfile): BackgroundScanner {
+  const worker = new Worker(new URL('./scanWorker.mjs', import.meta.url), { workerData: { profileJson: tableProfileToJson(profile) } });
+  let busy = true; // until 'ready'
+  let latest: CompletedScan | null = null;
+  let failure: Error | null = null;
+  const waiters: ((s: CompletedScan) => void)[] = [];
+  let markReady: () => void = () => {};
+  let markFailed: (e: Error) => void = () => {};
+  const ready = new Promise<void>((resolve, reject) => {
+    markReady = resolve;
+    markFailed = reject;
+  });
+  worker.on('message', (msg: ScanResult | 'ready') => {
+    busy = false;
+    if (msg === 'ready') {
+      markReady();
+      return;
+    }
+    const all = new Float64Array(msg.corners);
+    const scan: CompletedScan = { seq: msg.seq, scanMs: msg.scanMs, markers: msg.ids.map((id, i) => ({ id, corners: all.slice(i * 8, i * 8 + 8) })) };
+    latest = scan;
+    for (const w of waiters.splice(0)) w(scan);
+  });
+  worker.on('error', (err) => {
+    failure = err;
+    markFailed(err);
+  });
+  return {
+    ready,
+    offer(frame) {
+      if (failure) throw new Error(`background scanner failed: ${failure.message}`);
+      if (busy) return false;
+      busy = true;
+      const data = frame.data.slice().buffer;
+      const req: ScanRequest = { seq: frame.seq, widthPx: frame.widthPx, heightPx: frame.heightPx, data };
+      worker.postMessage(req, [data]);
+      return true;
+    },
+    take() {
+      const s = latest;
+      latest = null;
+      return s;
+    },
+    next() {
+      return new Promise((resolve) => waiters.push(resolve));
+    },
+    async dispose() {
+      worker.postMessage('close');
+      await worker.terminate();
+    },
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * Worker thread body of `backgroundScanner.ts`: its own opencv.js instance and ArUco detector, scanning
+ * whole frames it is sent and posting back the raw detections (image pixels).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { parseTableProfile } from '../profile/tableProfile.ts';
+import { createFrameDetector } from './frameDetector.ts';
+import type { ScanRequest, ScanResult } from './backgroundScanner.ts';
+
+const port = parentPort;
+if (!port) throw new Error('scanWorkerMain must run in a worker thread');
+const profile = parseTableProfile((workerData as { profileJson: unknown }).profileJson, 'background scanner');
+const detector = await createFrameDetector(profile);
+port.on('message', (req: ScanRequest | 'close') => {
+  if (req === 'close') {
+    detector.dispose();
+    port.close();
+    return;
+  }
+  const t0 = performance.now();
+  const frame = { widthPx: req.widthPx, heightPx: req.heightPx, data: new Uint8Array(req.data), seq: req.seq, captureTimeMs: 0 };
+  const markers = detector.detectRaw(frame);
+  const corners = new Float64Array(markers.length * 8);
+  markers.forEach((m, i) => corners.set(m.corners, i * 8));
+  const result: ScanResult = { seq: req.seq, ids: markers.map((m) => m.id), corners: corners.buffer, scanMs: performance.now() - t0 };
+  port.postMessage(result, [corners.buffer]);
+});
+port.postMessage('ready');
