@@ -11,7 +11,7 @@ import type { LiveState } from '@muster/protocol';
 import { startServer, type RunningServer } from '../../apps/vision/src/server/createServer.ts';
 import { LINEAR_PAINT, MAP_BACKGROUND, STYLE_PAINT, TABLE_CLOTH, UNKNOWN_SIDE_PAINT, sidePaint } from '../../apps/overlay/src/views/palette.ts';
 import { ensureViewsBuilt, VIEWS_DIST } from './helpers/buildViews.ts';
-import { CLOTH_PROBE, CONFEDERATE_REACH_PROBE, CONFEDERATE_UNIT, OCCLUDED_STAND, UNION_REACH_PROBE, UNION_UNIT, UNKNOWN_TAG_AT, fixtureLiveState } from './helpers/fixtureScene.ts';
+import { CLOTH_PROBE, CONFEDERATE_REACH_PROBE, DOUBLE_ARC_PROBE, CONFEDERATE_UNIT, OCCLUDED_STAND, UNION_REACH_PROBE, UNION_UNIT, UNKNOWN_TAG_AT, fixtureLiveState } from './helpers/fixtureScene.ts';
 import { blend, colorDistance, decodeShot, describe as rgba, hexRgb, type Rgba, type Shot } from './helpers/pixels.ts';
 import { SceneBackend } from './helpers/sceneBackend.ts';
 
@@ -53,6 +53,8 @@ async function openView(path: string, viewport = { width: 1200, height: 800 }, d
   await page.waitForFunction(() => window.__muster?.ready === true, undefined, { timeout: 20_000 }).catch((e: unknown) => {
     throw new Error(`${path} never became ready: ${String(e)}; page errors: ${errors.join(' | ')}`);
   });
+  // Drawn is not yet presented: let the compositor show two frames before anyone takes a screenshot.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   return page;
 }
 
@@ -96,6 +98,8 @@ describe('views end to end', () => {
     expectColour(await colourAt(page, shot, CLOTH_PROBE), TABLE_CLOTH, 6, 'bare cloth');
     expectColour(await colourAt(page, shot, UNION_REACH_PROBE), REACH_ON_CLOTH, 12, 'inside the union reach polygon');
     expectColour(shot.at(4, 50), MAP_BACKGROUND, 4, 'outside the table');
+    const arc = STYLE_PAINT.arc.fill!;
+    expectColour(await colourAt(page, shot, DOUBLE_ARC_PROBE), blend(TABLE_CLOTH, arc.color, arc.opacity), 10, 'two overlapping arcs blend once');
     await expect.poll(() => page.locator('.unit-label', { hasText: '1st Minnesota' }).count()).toBe(1);
     // A tag the roster does not know is marked where it is; a stand whose tag is held unseen is faded.
     expectColour(await colourAt(page, shot, UNKNOWN_TAG_AT), blend(TABLE_CLOTH, UNKNOWN_SIDE_PAINT.fill, 0.9), 12, 'unknown tag');
@@ -114,6 +118,20 @@ describe('views end to end', () => {
     shot = await decodeShot(await page.screenshot(), 1, 'map-after-move.png');
     expectColour(await colourAt(page, shot, after), UNION_BLUE, 12, 'moved stand at its new place');
     expectColour(await colourAt(page, shot, before), REACH_ON_CLOTH, 12, 'old place of the moved stand');
+
+    // Tapping a stand focuses its unit: the other unit's reach goes; tapping open table brings it back.
+    const tap = await toScreen(page, standCentre(backend.state(), `${UNION_UNIT}-s3`));
+    await page.mouse.click(tap.xPx, tap.yPx);
+    await page.waitForFunction((u) => window.__muster?.selectedUnitId === u, UNION_UNIT);
+    await waitForSeq(page, backend.state().seq);
+    shot = await decodeShot(await page.screenshot(), 1);
+    expectColour(await colourAt(page, shot, CONFEDERATE_REACH_PROBE), TABLE_CLOTH, 8, 'other unit hidden while one is focused');
+    const open = await toScreen(page, CLOTH_PROBE);
+    await page.mouse.click(open.xPx, open.yPx);
+    await page.waitForFunction(() => window.__muster?.selectedUnitId === null);
+    await waitForSeq(page, backend.state().seq);
+    shot = await decodeShot(await page.screenshot(), 1);
+    expectColour(await colourAt(page, shot, CONFEDERATE_REACH_PROBE), REACH_ON_CLOTH, 12, 'everything back after tapping open table');
     await page.context().close();
   });
 

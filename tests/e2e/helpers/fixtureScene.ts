@@ -55,6 +55,8 @@ export const CONFEDERATE_REACH_PROBE = { xIn: 39.5, yIn: 31 };
 export const UNKNOWN_TAG_AT = { xIn: 60, yIn: 20 };
 /** The commander's stand: its tag is held by the tracker but not seen. */
 export const OCCLUDED_STAND = 'gibbon-stand';
+/** Inside both union arcs and nothing else. */
+export const DOUBLE_ARC_PROBE = { xIn: 18, yIn: 30 };
 /** Bare cloth. */
 export const CLOTH_PROBE = { xIn: 66, yIn: 6 };
 
@@ -108,6 +110,8 @@ export function fixtureEvaluation(): Evaluation {
       { id: `${UNION_UNIT}/reach`, kind: 'polygon', layer: 'movement', style: 'reach', unitId: UNION_UNIT, side: 'union',
         vertices: [{ xIn: 8, yIn: 9 }, { xIn: 28, yIn: 9 }, { xIn: 28, yIn: 19 }, { xIn: 18, yIn: 21 }, { xIn: 8, yIn: 19 }] },
       { id: `${UNION_UNIT}/arc`, kind: 'sector', layer: 'fire', style: 'arc', unitId: UNION_UNIT, center: { xIn: 18, yIn: 12.5 }, radiusIn: 24, startDeg: 45, endDeg: 135 },
+      // A second, overlapping arc (as from another stand of the unit): overlaps must not stack.
+      { id: `${UNION_UNIT}/arc-2`, kind: 'sector', layer: 'fire', style: 'arc', unitId: UNION_UNIT, center: { xIn: 18.5, yIn: 12.5 }, radiusIn: 24, startDeg: 50, endDeg: 130 },
       { id: `${UNION_UNIT}/target/${CONFEDERATE_UNIT}`, kind: 'polyline', layer: 'fire', style: 'target-priority', unitId: UNION_UNIT, arrow: true, points: [{ xIn: 18, yIn: 12.6 }, { xIn: 43, yIn: 35.4 }] },
       { id: `${UNION_UNIT}/dice`, kind: 'label', layer: 'labels', style: 'label', unitId: UNION_UNIT, at: { xIn: 30, yIn: 24.5 }, text: '3 dice', sizeIn: 0.8 },
       { id: `${UNION_UNIT}/link`, kind: 'polyline', layer: 'command', style: 'link', unitId: UNION_UNIT, points: [{ xIn: 18, yIn: 7.8 }, { xIn: 18, yIn: 11.4 }] },

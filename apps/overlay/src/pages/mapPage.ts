@@ -1,6 +1,7 @@
 /**
  * The map for remote viewers (`/`, `/map.html`): the whole table top-down, fitted to the screen, with
- * terrain, stands and every annotation; wheel/pinch to zoom, drag to pan, "Fit" to reset.
+ * terrain, stands and every annotation; wheel/pinch to zoom, drag to pan, "Fit" to reset. Tapping a
+ * stand focuses its unit (only its shapes are drawn); tapping open table shows everything again.
  */
 import { LiveTableView } from '../views/liveTableView.ts';
 import { ageText, connectionBanner, h, startLive } from './bootstrap.ts';
@@ -26,6 +27,12 @@ const view = new LiveTableView({
   layers: new Set(ALL_LAYERS),
   interactive: true,
   allowQuarterTurn: true,
+  filterBySelection: true,
+  onTableClick: (_at, stand) => {
+    const unitId = stand?.unitId ?? null;
+    const isUnit = unitId !== null && (store.snapshot.state?.tableState.units.some((u) => u.id === unitId) ?? false);
+    view.selectUnit(isUnit ? unitId : null);
+  },
 });
 fitButton.addEventListener('click', () => view.resetZoom());
 topbar.append(layerMenu(view), fitButton);

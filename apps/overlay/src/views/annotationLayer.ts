@@ -11,6 +11,9 @@ import { TriangleBatch } from './triangleBatch.ts';
 import { LAYER_ORDER, STYLE_PAINT } from './palette.ts';
 import { RENDER_ORDER } from './renderOrder.ts';
 
+/** Stable order of styles inside a layer (and so of their depth groups). */
+const STYLE_ORDER = Object.keys(STYLE_PAINT) as (keyof typeof STYLE_PAINT)[];
+
 export interface AnnotationFilter {
   /** Layers drawn; a shape on any other layer is skipped. */
   readonly layers: ReadonlySet<LayerId>;
@@ -37,10 +40,15 @@ export function buildAnnotations(shapes: readonly Shape[], filter: AnnotationFil
   const labels: LabelShape[] = [];
   const strokeScale = filter.strokeScale ?? 1;
   // Two batches (fills under the stands, strokes over them), each in layer order then shape order.
+  // Fills of one layer and style form one depth group: where they overlap they blend once (a union), so
+  // many arcs or reaches over the same ground stay readable instead of stacking to a solid colour.
+  const styleRank = (s: Shape) => STYLE_ORDER.indexOf(s.style);
   const visible = shapes
     .filter((shape) => shapeVisible(shape, filter))
     .map((shape, index) => ({ shape, index, rank: Math.max(0, LAYER_ORDER.indexOf(shape.layer as (typeof LAYER_ORDER)[number])) }))
-    .sort((a, b) => a.rank - b.rank || a.index - b.index);
+    .sort((a, b) => a.rank - b.rank || styleRank(a.shape) - styleRank(b.shape) || a.index - b.index);
+  let depthGroup = 0;
+  let lastKey = '';
   const fills = new TriangleBatch();
   const strokes = new TriangleBatch();
   for (const { shape } of visible) {
@@ -50,14 +58,19 @@ export function buildAnnotations(shapes: readonly Shape[], filter: AnnotationFil
     }
     const paint = STYLE_PAINT[shape.style];
     const outline = shapeOutline(shape);
-    if (outline.fill && paint.fill) fills.addPolygon(outline.fill, paint.fill, outline.hole);
+    const key = `${shape.layer}/${shape.style}`;
+    if (key !== lastKey) {
+      lastKey = key;
+      depthGroup += 1;
+    }
+    if (outline.fill && paint.fill) fills.addPolygon(outline.fill, paint.fill, outline.hole, depthGroup);
     if (paint.strokeWidthIn > 0) {
       const widthIn = paint.strokeWidthIn * strokeScale;
       for (const line of outline.strokes) strokes.addTriangles(polylineStrip(line, widthIn), paint.stroke);
       if (shape.kind === 'polyline' && shape.arrow) strokes.addTriangles(arrowHead(shape.points, Math.max(0.5, widthIn * 5)), paint.stroke);
     }
   }
-  addIfAny(group, fills.toMesh(RENDER_ORDER.annotationFill));
+  addIfAny(group, fills.toMesh(RENDER_ORDER.annotationFill, { unionSameZ: true }));
   addIfAny(group, strokes.toMesh(RENDER_ORDER.annotationStroke));
   return { group, labels };
 }

@@ -31,6 +31,7 @@ export class LabelLayer {
   readonly element: HTMLDivElement;
   private readonly nodes = new Map<string, HTMLDivElement>();
   private specs: readonly LabelSpec[] = [];
+  private readonly sizes = new WeakMap<HTMLDivElement, { key: string; w: number; h: number }>();
 
   constructor(container: HTMLElement) {
     this.element = document.createElement('div');
@@ -60,23 +61,59 @@ export class LabelLayer {
     }
   }
 
-  /** Re-positions every label; `pxPerIn` is the local scale used to size text given in inches. */
+  /**
+   * Re-positions every label; `pxPerIn` is the local scale used to size text given in inches. Labels are
+   * placed in order; one that would overlap an earlier one is nudged down a line, up to twice, and hidden
+   * if it still overlaps (the rules often put several "n dice" labels on the same spot).
+   */
   layout(toScreen: (p: PointIn) => ScreenPointPx, pxPerIn: number): void {
+    const placed: Rect[] = [];
     for (const s of this.specs) {
       const node = this.nodes.get(s.key);
       if (!node) continue;
+      if (s.sizeIn !== undefined) {
+        const fontPx = `${Math.min(MAX_FONT_PX, Math.max(MIN_FONT_PX, s.sizeIn * pxPerIn)).toFixed(0)}px`;
+        if (node.style.fontSize !== fontPx) node.style.fontSize = fontPx;
+      }
+      const size = this.measure(node);
+      let x: number;
+      let y: number;
       if (s.below && s.below.length > 0) {
         const pts = s.below.map(toScreen);
-        const xMid = (Math.min(...pts.map((q) => q.xPx)) + Math.max(...pts.map((q) => q.xPx))) / 2;
-        const yBottom = Math.max(...pts.map((q) => q.yPx)) + BELOW_GAP_PX;
-        node.style.transform = `translate(${xMid.toFixed(1)}px, ${yBottom.toFixed(1)}px) translate(-50%, 0)`;
+        x = (Math.min(...pts.map((q) => q.xPx)) + Math.max(...pts.map((q) => q.xPx))) / 2 - size.w / 2;
+        y = Math.max(...pts.map((q) => q.yPx)) + BELOW_GAP_PX;
       } else {
         const p = toScreen(s.at);
-        node.style.transform = `translate(${p.xPx.toFixed(1)}px, ${p.yPx.toFixed(1)}px) translate(-50%, -50%)`;
+        x = p.xPx - size.w / 2;
+        y = p.yPx - size.h / 2;
       }
-      if (s.sizeIn !== undefined) {
-        node.style.fontSize = `${Math.min(MAX_FONT_PX, Math.max(MIN_FONT_PX, s.sizeIn * pxPerIn))}px`;
-      }
+      let rect: Rect = { x, y, w: size.w, h: size.h };
+      for (let tries = 0; tries < 2 && placed.some((r) => overlaps(r, rect)); tries++) rect = { ...rect, y: rect.y + size.h };
+      const hidden = placed.some((r) => overlaps(r, rect));
+      node.style.visibility = hidden ? 'hidden' : '';
+      if (!hidden) placed.push(rect);
+      node.style.transform = `translate(${rect.x.toFixed(1)}px, ${rect.y.toFixed(1)}px)`;
     }
   }
+
+  /** Text box size, measured once per text and font size (reading it forces a browser layout). */
+  private measure(node: HTMLDivElement): { w: number; h: number } {
+    const key = `${node.textContent}|${node.style.fontSize}|${node.className}`;
+    const cached = this.sizes.get(node);
+    if (cached && cached.key === key) return cached;
+    const fresh = { key, w: node.offsetWidth, h: node.offsetHeight };
+    this.sizes.set(node, fresh);
+    return fresh;
+  }
+}
+
+interface Rect {
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+}
+
+function overlaps(a: Rect, b: Rect): boolean {
+  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 }

@@ -72,7 +72,7 @@ export class LiveTableView {
 
   constructor(private readonly options: LiveTableViewOptions) {
     this.layers = new Set(options.layers);
-    this.renderer = new TableRenderer(options.container, { background: options.background });
+    this.renderer = new TableRenderer(options.container, { background: options.background, onContextRestored: () => this.invalidate() });
     this.labels = new LabelLayer(options.container);
     const view = this;
     this.hooks = installHooks({
@@ -81,6 +81,7 @@ export class LiveTableView {
       lastSeq: -1,
       frames: 0,
       lastRebuildMs: 0,
+      contextLosses: 0,
       lastRenderMs: 0,
       connection: 'connecting',
       selectedUnitId: null,
@@ -310,11 +311,12 @@ export class LiveTableView {
     this.hooks.lastRebuildMs = t1 - t0;
     this.hooks.lastRenderMs = performance.now() - t1;
     if (state) {
+      // Placement order is priority order when labels collide: the operator's own measurement first.
       const labels: LabelSpec[] = [
+        ...this.extraLabels,
         ...(this.options.unitLabels ? this.unitLabels(state.tableState) : []),
         ...(this.options.drawStands ? this.unknownTagLabels(state) : []),
         ...this.annotationLabels.map((l) => ({ key: `shape:${l.id}`, at: l.at, text: l.text, className: `shape-label style-${l.style}`, sizeIn: l.sizeIn ?? 0.6 })),
-        ...this.extraLabels,
       ];
       this.labels.setLabels(labels);
       const centre = { xIn: state.tableState.table.widthIn / 2, yIn: state.tableState.table.depthIn / 2 };
@@ -323,6 +325,7 @@ export class LiveTableView {
       this.hooks.ready = true;
     }
     this.hooks.frames++;
+    this.hooks.contextLosses = this.renderer.contextLosses;
   }
 
   private attachClickOnly(): void {

@@ -9,6 +9,8 @@ import type { Homography } from '../mapping/homography.ts';
 export interface TableRendererOptions {
   /** Clear colour 0xRRGGBB, or null for a transparent canvas (OBS browser sources). */
   readonly background: number | null;
+  /** Called when a lost WebGL context comes back, to redraw. */
+  readonly onContextRestored?: () => void;
 }
 
 export class TableRenderer {
@@ -19,6 +21,8 @@ export class TableRenderer {
   /** Everything in table inches goes under here. */
   private readonly root = new THREE.Group();
   private widthPx = 1;
+  /** Times the WebGL context was lost (shown on the test hooks). */
+  contextLosses = 0;
   private heightPx = 1;
 
   constructor(private readonly container: HTMLElement, options: TableRendererOptions) {
@@ -36,6 +40,13 @@ export class TableRenderer {
     this.canvas.style.width = '100%';
     this.canvas.style.height = '100%';
     container.appendChild(this.canvas);
+    // A GPU reset (driver update, a phone backgrounding the tab) loses the context; three re-uploads
+    // everything on restore, but nothing redraws until asked.
+    this.canvas.addEventListener('webglcontextlost', (ev) => {
+      ev.preventDefault();
+      this.contextLosses++;
+    });
+    this.canvas.addEventListener('webglcontextrestored', () => options.onContextRestored?.());
     this.root.matrixAutoUpdate = false;
     this.scene.add(this.root);
     this.resize();

@@ -17,6 +17,8 @@ export interface MusterHooks {
   /** How long the last frame took on the main thread: rebuilding changed groups, and submitting to WebGL, ms. */
   lastRebuildMs: number;
   lastRenderMs: number;
+  /** WebGL context losses so far (a white or blank canvas in a screenshot: look here first). */
+  contextLosses: number;
   connection: string;
   selectedUnitId: string | null;
   /** Table inches → CSS pixels relative to the page's top-left. */

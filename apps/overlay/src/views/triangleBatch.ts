@@ -16,19 +16,22 @@ export class TriangleBatch {
     return this.positions.length / 9;
   }
 
-  /** A flat [x, y, ...] triangle list (strips, arrow heads). */
-  addTriangles(flatXy: readonly number[], paint: Paint): void {
+  /**
+   * A flat [x, y, ...] triangle list (strips, arrow heads).
+   * @param z depth group, used by `toMesh(…, { unionSameZ: true })`; 0 otherwise.
+   */
+  addTriangles(flatXy: readonly number[], paint: Paint, z = 0): void {
     // Vertex colours are used as given, so convert from sRGB to the linear working space here, as
     // three does for material colours.
     const c = this.scratch.setHex(paint.color);
     for (let i = 0; i + 1 < flatXy.length; i += 2) {
-      this.positions.push(flatXy[i]!, flatXy[i + 1]!, 0);
+      this.positions.push(flatXy[i]!, flatXy[i + 1]!, z);
       this.colors.push(c.r, c.g, c.b, paint.opacity);
     }
   }
 
   /** A simple polygon (either winding), with an optional hole. */
-  addPolygon(ring: readonly PointIn[], paint: Paint, hole?: readonly PointIn[] | null): void {
+  addPolygon(ring: readonly PointIn[], paint: Paint, hole?: readonly PointIn[] | null, z = 0): void {
     if (ring.length < 3) return;
     const contour = ring.map((p) => new THREE.Vector2(p.xIn, p.yIn));
     const holes = hole && hole.length >= 3 ? [hole.map((p) => new THREE.Vector2(p.xIn, p.yIn))] : [];
@@ -37,11 +40,16 @@ export class TriangleBatch {
     for (const tri of THREE.ShapeUtils.triangulateShape(contour, holes)) {
       for (const i of tri) flat.push(all[i]!.x, all[i]!.y);
     }
-    this.addTriangles(flat, paint);
+    this.addTriangles(flat, paint, z);
   }
 
-  /** The mesh, or null when nothing was added. */
-  toMesh(renderOrder: number): THREE.Mesh | null {
+  /**
+   * The mesh, or null when nothing was added.
+   * @param options.unionSameZ pieces added with the same `z` blend once where they overlap (ten fire
+   *   arcs over one spot look like one arc, not a solid block); a later, higher `z` still blends over an
+   *   earlier one. Done with the depth buffer: equal depth fails a strict less-than test.
+   */
+  toMesh(renderOrder: number, options: { readonly unionSameZ?: boolean } = {}): THREE.Mesh | null {
     if (this.positions.length === 0) return null;
     const geometry = new THREE.BufferGeometry();
     geometry.setAttribute('position', new THREE.Float32BufferAttribute(this.positions, 3));
@@ -51,8 +59,9 @@ export class TriangleBatch {
       // Always in the transparent pass: three draws opaque objects first whatever their renderOrder.
       transparent: true,
       side: THREE.DoubleSide,
-      depthTest: false,
-      depthWrite: false,
+      depthTest: options.unionSameZ === true,
+      depthWrite: options.unionSameZ === true,
+      depthFunc: THREE.LessDepth,
     });
     const mesh = new THREE.Mesh(geometry, material);
     mesh.renderOrder = renderOrder;
