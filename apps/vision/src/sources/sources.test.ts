@@ -281,11 +281,22 @@ describe('WebSocket frames from a browser page', () => {
     expect([f1.seq, Math.round(brightColumn(f1))]).toEqual([1, 31]);
     expect(source.connected).toBe(true);
 
+    // A phone that reconnects replaces its old socket.
+    const phone2 = new WebSocket(`ws://127.0.0.1:${port}/camera`);
+    const oldClosed = once(ws, 'close');
+    await once(phone2, 'open');
+    const [oldCode] = await oldClosed;
+    expect(oldCode).toBe(4000);
+    phone2.send(await markedImage(2, 'jpeg'));
+    const [ack2] = await once(phone2, 'message');
+    expect(JSON.parse(String(ack2))).toEqual({ type: 'ack', seq: 2 });
+    expect(Math.round(brightColumn((await iterator.next()).value as GrayFrame))).toBe(23);
+
     // Another path is left for other handlers.
     const other = new WebSocket(`ws://127.0.0.1:${port}/elsewhere`);
     await expect(once(other, 'open')).rejects.toThrow();
 
-    const closed = once(ws, 'close');
+    const closed = once(phone2, 'close');
     await source.close();
     const [code] = await closed;
     expect(code).toBe(1001);
