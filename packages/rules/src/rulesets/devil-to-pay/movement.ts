@@ -97,6 +97,32 @@ interface OpenReach {
 
 const openReachCache = new Map<string, OpenReach>();
 
+/** Unit vectors of the directions (bin 0 straight ahead, counter-clockwise), in the unit's frame. */
+const BIN_COS = Float64Array.from({ length: REACH_BINS }, (_, b) => Math.cos((b * 2 * Math.PI) / REACH_BINS));
+const BIN_SIN = Float64Array.from({ length: REACH_BINS }, (_, b) => Math.sin((b * 2 * Math.PI) / REACH_BINS));
+
+const originMaskCache = new Map<string, Int32Array>();
+
+/**
+ * For each direction, which of the outline's 8 points (corners and edge midpoints of the unit's bounding
+ * rectangle, half-size hx forward and hy sideways) lead: the three furthest along the direction.
+ */
+function originMasks(hx: number, hy: number): Int32Array {
+  const key = `${hx.toFixed(2)}|${hy.toFixed(2)}`;
+  const hit = originMaskCache.get(key);
+  if (hit) return hit;
+  const offsets = [[hx, hy], [hx, 0], [hx, -hy], [0, -hy], [-hx, -hy], [-hx, 0], [-hx, hy], [0, hy]] as const;
+  const masks = new Int32Array(REACH_BINS);
+  for (let b = 0; b < REACH_BINS; b++) {
+    const proj = offsets.map(([x, y]) => x * BIN_COS[b]! + y * BIN_SIN[b]!);
+    const order = [0, 1, 2, 3, 4, 5, 6, 7].sort((a, c) => proj[c]! - proj[a]!);
+    for (let i = 0; i < 3; i++) if (proj[order[i]!]! > 1e-9) masks[b] = masks[b]! | (1 << order[i]!);
+  }
+  if (originMaskCache.size > 2000) originMaskCache.clear();
+  originMaskCache.set(key, masks);
+  return masks;
+}
+
 /** Per-direction group lists, reused between calls (cleared at the start of each; never escapes a call). */
 const BIN_GROUPS: number[][] = Array.from({ length: REACH_BINS }, () => []);
 
@@ -479,8 +505,6 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
     { x: backX, y: leftY },
     { x: (frontX + backX) / 2, y: leftY },
   ];
-  const midX = (frontX + backX) / 2;
-  const midY = (leftY + rightY) / 2;
   const toTable = (x: number, y: number): PointIn => ({ xIn: ref.xIn + x * f.x - y * f.y, yIn: ref.yIn + x * f.y + y * f.x });
 
   // Everything that could matter lies within the open reach plus the unit's size of the reference point.
@@ -590,7 +614,7 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
 
   const table = ctx.state.table;
   const firstAt = new Float64Array(keys.length);
-  const projections = new Float64Array(rectLocal.length);
+  const masks = originMasks((frontX - backX) / 2, (leftY - rightY) / 2);
   const reach: PointIn[] = [];
   let straightAheadIn = 0;
   let straightAheadStoppedBy: string | undefined;
@@ -601,23 +625,13 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
       continue;
     }
     const k = allowanceIn / openR;
-    const angLocal = (b * BIN_DEG * Math.PI) / 180;
-    const lx = Math.cos(angLocal);
-    const ly = Math.sin(angLocal);
+    const lx = BIN_COS[b]!;
+    const ly = BIN_SIN[b]!;
     const dx = lx * f.x - ly * f.y;
     const dy = lx * f.y + ly * f.x;
     const lenIn = openR + 0.01;
     // Rays leave from the three outline points that lead in this direction.
-    for (let i = 0; i < rectLocal.length; i++) projections[i] = (rectLocal[i]!.x - midX) * lx + (rectLocal[i]!.y - midY) * ly;
-    let originMask = 0;
-    for (let pick = 0; pick < 3; pick++) {
-      let best = -1;
-      for (let i = 0; i < rectLocal.length; i++) {
-        if (originMask & (1 << i)) continue;
-        if (best < 0 || projections[i]! > projections[best]!) best = i;
-      }
-      if (best >= 0 && projections[best]! > 1e-9) originMask |= 1 << best;
-    }
+    const originMask = masks[b]!;
     firstAt.fill(Infinity);
     for (let key = 0; key < keys.length; key++) if (keys[key]!.insideMask & originMask) firstAt[key] = 0;
     let tableAt = Infinity;
@@ -668,20 +682,19 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
   );
   const fudgeReach: PointIn[] = [];
   for (let b = 0; b < REACH_BINS; b++) {
-    const angLocal = (b * BIN_DEG * Math.PI) / 180;
-    const lx = Math.cos(angLocal);
-    const ly = Math.sin(angLocal);
+    const lx = BIN_COS[b]!;
+    const ly = BIN_SIN[b]!;
     const dx = lx * f.x - ly * f.y;
     const dy = lx * f.y + ly * f.x;
     let limit = FUDGE_MOVE_IN;
-    if (enemyRects.length > 0) rectLocal.forEach((p, i) => {
-      if ((p.x - midX) * lx + (p.y - midY) * ly <= 1e-9) return;
+    for (let i = 0; enemyRects.length > 0 && i < rectTable.length; i++) {
+      if (!(masks[b]! & (1 << i))) continue;
       const o = rectTable[i]!;
       for (const ob of enemyRects) {
         const t = rayIntoRectIn(o.xIn, o.yIn, dx, dy, ob.rect!, ob.grow);
         if (t >= 0 && t < limit) limit = t;
       }
-    });
+    }
     fudgeReach.push({ xIn: ref.xIn + dx * limit, yIn: ref.yIn + dy * limit });
   }
 
