@@ -77,8 +77,10 @@ export const STYLE_PAINT: Record<StyleId, StylePaint> = {
   reach: { fill: { color: 0x3ddc84, opacity: 0.32 }, stroke: { color: 0x3ddc84, opacity: 0.95 }, strokeWidthIn: 0.12 },
   'reach-road': { fill: { color: 0xf2d16b, opacity: 0.25 }, stroke: { color: 0xf2d16b, opacity: 0.9 }, strokeWidthIn: 0.1 },
   blocked: { fill: { color: 0xff3b30, opacity: 0.3 }, stroke: { color: 0xff3b30, opacity: 0.9 }, strokeWidthIn: 0.1 },
-  arc: { fill: { color: 0xff9f1c, opacity: 0.18 }, stroke: { color: 0xff9f1c, opacity: 0.85 }, strokeWidthIn: 0.08 },
-  'arc-artillery': { fill: { color: 0xff6f3c, opacity: 0.16 }, stroke: { color: 0xff6f3c, opacity: 0.85 }, strokeWidthIn: 0.08 },
+  // Arcs are fill only: a unit's stands each give an arc, and their outlines crossing is noise; the
+  // fills are unioned per style so the covered ground reads as one area.
+  arc: { fill: { color: 0xff9f1c, opacity: 0.22 }, stroke: { color: 0xff9f1c, opacity: 0.85 }, strokeWidthIn: 0 },
+  'arc-artillery': { fill: { color: 0xff6f3c, opacity: 0.2 }, stroke: { color: 0xff6f3c, opacity: 0.85 }, strokeWidthIn: 0 },
   target: { fill: null, stroke: { color: 0xffd400, opacity: 0.9 }, strokeWidthIn: 0.12 },
   'target-priority': { fill: null, stroke: { color: 0xff2d55, opacity: 1 }, strokeWidthIn: 0.18 },
   charge: { fill: { color: 0xff2d55, opacity: 0.22 }, stroke: { color: 0xff2d55, opacity: 0.95 }, strokeWidthIn: 0.12 },
