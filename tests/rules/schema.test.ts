@@ -42,6 +42,12 @@ describe('table-state schema', () => {
     expect(schemaValid(json)).toBe(sample.kind === 'reference');
   });
 
+  it('both allow a $schema reference for editors', () => {
+    const json = { $schema: '../../packages/rules/schema/table-state.schema.json', ...(structuredClone(opening) as object) };
+    expect(schemaValid(json), JSON.stringify(schemaValid.errors)).toBe(true);
+    expect(tableStateProblems(json)).toEqual([]);
+  });
+
   it('lists the same enum values as the validator', () => {
     const d = schema.$defs;
     expect(d.unit.properties.arm.enum).toEqual(TABLE_STATE_ENUMS.arm);

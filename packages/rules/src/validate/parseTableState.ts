@@ -160,8 +160,10 @@ function str(o: Json | undefined, key: string): string | undefined {
 /** Every problem found in `json` as a table state; an empty list means it is valid. */
 export function tableStateProblems(json: unknown): TableStateProblem[] {
   const c = new Checker();
-  const root = c.object(json, '', ['version', 'table', 'stands', 'units', 'commanders', 'terrain']);
+  // `$schema` lets editors find the published schema; it is allowed and otherwise ignored.
+  const root = c.object(json, '', ['version', 'table', 'stands', 'units', 'commanders', 'terrain'], ['$schema']);
   if (!root) return c.problems;
+  if (root.$schema !== undefined) c.string(root.$schema, '$schema');
 
   if ('version' in root && root.version !== TABLE_STATE_VERSION) {
     c.add('version', `expected ${TABLE_STATE_VERSION} (this program reads table state version ${TABLE_STATE_VERSION}), got ${describe(root.version)}`);
