@@ -1,7 +1,7 @@
 import type { PointIn } from '@muster/rules';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  cameraPoseFromRt, correctParallaxIn, pixelToTableIn, projectTablePointPx, solveCameraPose, type CameraPose,
+  approximateLensModel, cameraPoseFromRt, correctParallaxIn, pixelToTableIn, projectTablePointPx, solveCameraPose, type CameraPose,
 } from '../../apps/vision/src/calibrate/cameraPose.ts';
 import { undistortPointsPx, type LensModel } from '../../apps/vision/src/calibrate/lensModel.ts';
 import { loadCv, type Cv } from '../../apps/vision/src/cv/loadCv.ts';
@@ -101,5 +101,25 @@ describe('parallax correction for raised tags', () => {
 
   it('refuses a height at or above the camera', () => {
     expect(() => correctParallaxIn({ xIn: 1, yIn: 1 }, truePose, 100)).toThrow(/not above/);
+  });
+});
+
+describe('parallax correction without a lens calibration', () => {
+  it('approximateLensModel with a field of view 5° off still removes most of the parallax', () => {
+    const pinhole = { ...approximateLensModel(1920, 1080, 60) };
+    const seen = anchorCornersIn.map((p) => projectTablePointPx(p.xIn, p.yIn, 0, truePose, pinhole));
+    const pose = solveCameraPose(cv, seen, anchorCornersIn, approximateLensModel(1920, 1080, 65));
+    const h = homographyFromPoints(seen.map((p) => [p.uPx, p.vPx] as [number, number]), anchorCornersIn.map((p) => [p.xIn, p.yIn] as [number, number]));
+    const heightIn = 0.25;
+    let worstRaw = 0;
+    let worstCorrected = 0;
+    for (const truth of [[10, 8], [36, 24], [64, 40], [70, 46], [2, 44]] as const) {
+      const px = projectTablePointPx(truth[0], truth[1], heightIn, truePose, pinhole);
+      const [x, y] = applyHomography(h, px.uPx, px.vPx);
+      const c = correctParallaxIn({ xIn: x, yIn: y }, pose, heightIn);
+      worstRaw = Math.max(worstRaw, Math.hypot(x - truth[0], y - truth[1]));
+      worstCorrected = Math.max(worstCorrected, Math.hypot(c.xIn - truth[0], c.yIn - truth[1]));
+    }
+    expect(worstCorrected).toBeLessThan(worstRaw / 4);
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { distortNormalized, projectCameraPointPx, undistortNormalized, undistortPointsPx, type LensModel } from './lensModel.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_CHARUCO_BOARD } from './charucoBoardSpec.ts';
+import {
+  distortNormalized, loadLensModel, projectCameraPointPx, undistortFlatPx, undistortNormalized, undistortPointsPx,
+  LENS_CALIBRATION_FORMAT, type LensModel,
+} from './lensModel.ts';
 
 const lens: LensModel = {
   imageWidthPx: 1920, imageHeightPx: 1080, fxPx: 1400, fyPx: 1390, cxPx: 955, cyPx: 547,
@@ -31,5 +38,38 @@ describe('undistortPointsPx', () => {
       expect(Math.hypot(seen[i]!.uPx - ideal.u, seen[i]!.vPx - ideal.v)).toBeGreaterThan(3);
       expect(Math.hypot(fixed[i]!.uPx - ideal.u, fixed[i]!.vPx - ideal.v)).toBeLessThan(1e-6);
     });
+  });
+});
+
+describe('undistortFlatPx', () => {
+  it('agrees with undistortPointsPx on flat corner arrays', () => {
+    const pts = [{ uPx: 10, vPx: 20 }, { uPx: 1900, vPx: 1070 }, { uPx: 960, vPx: 30 }];
+    const flat = undistortFlatPx(pts.flatMap((p) => [p.uPx, p.vPx]), lens);
+    undistortPointsPx(pts, lens).forEach((p, i) => {
+      expect(flat[2 * i]).toBeCloseTo(p.uPx, 9);
+      expect(flat[2 * i + 1]).toBeCloseTo(p.vPx, 9);
+    });
+  });
+});
+
+describe('loadLensModel', () => {
+  it('reads a saved calibration and names the file in errors', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'muster-lensfile-'));
+    try {
+      const good = join(dir, 'lens.json');
+      writeFileSync(good, JSON.stringify({
+        format: LENS_CALIBRATION_FORMAT, version: 1, createdAt: 'x', imageWidthPx: 1920, imageHeightPx: 1080,
+        cameraMatrix: [1400, 0, 955, 0, 1390, 547, 0, 0, 1], distortion: { k1: -0.3, k2: 0.1, p1: 0, p2: 0, k3: 0 },
+        rmsReprojectionErrorPx: 0.2, images: [], board: DEFAULT_CHARUCO_BOARD,
+      }));
+      const m = loadLensModel(good);
+      expect([m.fxPx, m.fyPx, m.cxPx, m.cyPx, m.k1]).toEqual([1400, 1390, 955, 547, -0.3]);
+      const bad = join(dir, 'bad.json');
+      writeFileSync(bad, JSON.stringify({ format: LENS_CALIBRATION_FORMAT, version: 1, cameraMatrix: [1, 2] }));
+      expect(() => loadLensModel(bad)).toThrow(/bad\.json: .*cameraMatrix must be 9 numbers/);
+      expect(() => loadLensModel(join(dir, 'missing.json'))).toThrow(/missing\.json: cannot read/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

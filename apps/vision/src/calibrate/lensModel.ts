@@ -2,6 +2,7 @@
  * A calibrated lens as plain numbers: the pinhole camera matrix and OpenCV's Brown–Conrady distortion
  * (k1, k2, p1, p2, k3). Pure TypeScript (no WASM) so the per-frame undistortion is cheap and testable.
  */
+import { readFileSync } from 'node:fs';
 import type { PointPx } from '../pipeline/types.ts';
 import { parseCharucoBoardSpec, type CharucoBoardSpec } from './charucoBoardSpec.ts';
 
@@ -82,6 +83,21 @@ export function createLensModel(json: LensCalibrationJson): LensModel {
   };
 }
 
+/** Reads and validates a saved lens calibration (`muster calibrate lens --out ...`); errors name the file. */
+export function loadLensModel(path: string): LensModel {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new Error(`${path}: cannot read the lens calibration (${(err as Error).message})`);
+  }
+  try {
+    return createLensModel(parseLensCalibration(json));
+  } catch (err) {
+    throw new Error(`${path}: ${(err as Error).message}`);
+  }
+}
+
 /** Applies the distortion model to normalised (x/z, y/z) coordinates. */
 export function distortNormalized(x: number, y: number, lens: LensModel): [number, number] {
   const r2 = x * x + y * y;
@@ -143,4 +159,18 @@ export function undistortPointsPx(points: readonly PointPx[], lens: LensModel): 
 export function projectCameraPointPx(x: number, y: number, z: number, lens: LensModel): PointPx {
   const [xd, yd] = distortNormalized(x / z, y / z, lens);
   return { uPx: lens.fxPx * xd + lens.cxPx, vPx: lens.fyPx * yd + lens.cyPx };
+}
+
+/**
+ * `undistortPointsPx` for the detector's flat corner arrays [u0, v0, u1, v1, ...] (pixels), so the
+ * existing homography code runs unchanged on the result.
+ */
+export function undistortFlatPx(flat: ArrayLike<number>, lens: LensModel): Float64Array {
+  const out = new Float64Array(flat.length);
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const [x, y] = pixelToNormalized({ uPx: flat[i]!, vPx: flat[i + 1]! }, lens);
+    out[i] = lens.fxPx * x + lens.cxPx;
+    out[i + 1] = lens.fyPx * y + lens.cyPx;
+  }
+  return out;
 }
