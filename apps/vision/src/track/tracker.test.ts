@@ -138,6 +138,18 @@ describe('createTracker', () => {
     expect(snap.startedTrackIds).toEqual([snap.tracks[0]!.trackId]);
   });
 
+  it('keeps smoothing a stand that reappears in place after a hand passed', () => {
+    const tracker = createTracker();
+    for (let i = 0; i < 30; i++) tracker.update(frame(i, [obs(6, 10, 10, 0)]));
+    for (let i = 30; i < 40; i++) tracker.update(frame(i, []));
+    // Back with a noisy first reading 0.1" off: the held pose barely moves, it does not snap.
+    const snap = tracker.update(frame(40, [obs(6, 10.1, 10, 0)]));
+    expect(snap.tracks[0]!.stale).toBe(false);
+    expect(snap.relocatedTrackIds).toEqual([]);
+    expect(snap.tracks[0]!.pose.xIn - 10).toBeGreaterThan(0);
+    expect(snap.tracks[0]!.pose.xIn - 10).toBeLessThan(0.08); // a snap would be the whole 0.1
+  });
+
   it('treats a stand lifted and put down elsewhere as one move of the same track', () => {
     const tracker = createTracker({ holdMs: 3000 });
     let snap = tracker.update(frame(0, [obs(3, 10, 10, 90), obs(4, 30, 10, 90)]));

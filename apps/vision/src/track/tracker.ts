@@ -176,7 +176,8 @@ export function createTracker(input: TrackerConfigInput = {}): Tracker {
   /** Returns true when the observation was a jump (filter restarted). */
   function observe(s: TrackState, m: MarkerObservation, t: number): boolean {
     const dist = Math.hypot(m.xIn - s.pose.xIn, m.yIn - s.pose.yIn);
-    const jumped = s.stale || dist > config.jumpResetIn;
+    // A stand back in its place after a hand passed keeps its smoothing; one put down elsewhere snaps there.
+    const jumped = dist > config.jumpResetIn;
     if (jumped) {
       s.fx.reset();
       s.fy.reset();
@@ -205,7 +206,7 @@ export function createTracker(input: TrackerConfigInput = {}): Tracker {
     s.cornersPx = m.cornersPx;
     s.lastSeenMs = t;
     s.stale = false;
-    return jumped && dist > config.jumpResetIn;
+    return jumped;
   }
 
   function update(d: FrameDetection): TrackSnapshot {

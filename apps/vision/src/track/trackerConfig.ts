@@ -16,8 +16,8 @@ export interface TrackerConfig {
    */
   readonly holdMs: number;
   /**
-   * A new observation further than this from the filtered pose (inches), or after the track was stale,
-   * restarts the filter at the new pose instead of gliding there. Default 1.5.
+   * A new observation further than this from the filtered pose (inches) restarts the filter at the new
+   * pose instead of gliding there (a stand lifted and put down elsewhere). Default 1.5.
    */
   readonly jumpResetIn: number;
   /**
