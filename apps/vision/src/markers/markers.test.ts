@@ -137,6 +137,35 @@ function checkPdf(bytes: Uint8Array): { pages: number; text: string; mediaBoxes:
   return { pages, text, mediaBoxes: [...text.matchAll(/\/MediaBox \[([^\]]+)\]/g)].map((m) => m[1]!) };
 }
 
+/**
+ * Rasterises the filled rectangles of each PDF page (the only fill operator the writer emits) at `DPI`,
+ * so the PDF's own geometry, not the SVG's, goes through the ArUco detector.
+ */
+function rasterisePdfFills(text: string): { widthPx: number; heightPx: number; data: Uint8Array }[] {
+  const pages: { widthPx: number; heightPx: number; data: Uint8Array }[] = [];
+  const boxes = [...text.matchAll(/\/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]/g)];
+  const streams = [...text.matchAll(/stream\n([\s\S]*?)\nendstream/g)];
+  expect(streams.length).toBe(boxes.length);
+  const s = DPI / 72;
+  boxes.forEach((box, i) => {
+    const [wPt, hPt] = [Number(box[1]), Number(box[2])];
+    const widthPx = Math.round(wPt * s);
+    const heightPx = Math.round(hPt * s);
+    const data = new Uint8Array(widthPx * heightPx).fill(255);
+    for (const line of streams[i]![1]!.split('\n')) {
+      const m = /^(-?[\d.]+) (-?[\d.]+) (-?[\d.]+) (-?[\d.]+) re$/.exec(line);
+      if (!m) continue;
+      const [x, y, w, h] = m.slice(1).map(Number) as [number, number, number, number];
+      // PDF y is up from the bottom; fill pixels whose centre lies inside the rectangle.
+      const u0 = Math.round(x * s), u1 = Math.round((x + w) * s);
+      const v0 = Math.round((hPt - y - h) * s), v1 = Math.round((hPt - y) * s);
+      for (let v = Math.max(0, v0); v < Math.min(heightPx, v1); v++) data.fill(0, v * widthPx + Math.max(0, u0), v * widthPx + Math.min(widthPx, u1));
+    }
+    pages.push({ widthPx, heightPx, data });
+  });
+  return pages;
+}
+
 describe('muster markers', () => {
   const roster = join(repoRoot, 'fixtures/rosters/opening-battle.yaml');
   const table = join(repoRoot, 'calibration/tables/large-72x48.json');
@@ -156,6 +185,16 @@ describe('muster markers', () => {
     expect(ids.length).toBeGreaterThan(40);
     for (const id of ids) expect(pdf.text).toContain(`(#${id})`);
     expect(pdf.text).toContain('ChArUco 5x7');
+
+    // The PDF's rectangles, rasterised, detect as every tag id at true size (anchors 2 in, stands 0.5 in).
+    const pages = rasterisePdfFills(pdf.text);
+    const found = new Map<number, number>();
+    for (const page of pages.slice(0, -1)) for (const [id, side] of detectTags(page, 'DICT_4X4_250')) found.set(id, side);
+    expect([...found.keys()].sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+    for (const [id, side] of found) expect(Math.abs(side - (id <= 3 ? 2 : 0.5) * DPI), `tag ${id}`).toBeLessThan(1.5);
+    const detector = createCharucoCornerDetector(cv, DEFAULT_CHARUCO_BOARD);
+    expect(detector.detect(pages.at(-1)!).ids.length).toBe(24);
+    detector.delete();
   });
 
   it('writes one SVG per page', async () => {
