@@ -54,7 +54,20 @@ describe('muster rules', () => {
     expect(Object.keys(ev.units).sort()).toEqual(['assault', 'defender', 'support']);
   });
 
+  it('--unit prints one unit with its dice modifiers and refusals', async () => {
+    const r = await runCli(scene, '--unit', 'assault');
+    expect(r.code).toBe(0);
+    expect(r.out.split('\n')[0]).toMatch(/^15th Alabama \(assault\), confederate/);
+    expect(r.out).toMatch(/^ {2}fire \(\d+\):$/m);
+    expect(r.out).toMatch(/^ {2}charge \(\d+\):$/m);
+    // Every modifier line names its rulebook source in brackets.
+    const modifiers = r.out.split('\n').filter((l) => /^\s+[+-]\d+ {2}/.test(l));
+    expect(modifiers.length).toBeGreaterThan(0);
+    for (const l of modifiers) expect(l).toMatch(/\[.+\]$/);
+  });
+
   it.each([
+    ['an unknown unit', [scene, '--unit', 'nobody'], /unknown unit "nobody" \(units: assault, defender, support\)/],
     ['a missing file', ['no-such-file.json'], /cannot read no-such-file\.json: no such file/],
     ['an unknown ruleset', [scene, '--ruleset', 'warhammer'], /unknown ruleset "warhammer" \(installed: devil-to-pay/],
     ['an unknown option', [scene, '--fast'], /unknown option --fast/],

@@ -10,16 +10,19 @@ import { CliError } from '../cliError.ts';
 
 export const summary = 'evaluate a table-state JSON file with a rule set (--list for rule sets)';
 
-const USAGE = `usage: muster rules <state.json> [--ruleset <id>] [--json]
+const USAGE = `usage: muster rules <state.json> [--ruleset <id>] [--json | --unit <id>]
        muster rules --list
 
   <state.json>      a table state (schema: packages/rules/schema/table-state.schema.json)
   --ruleset <id>    rule set to apply (default ${DEFAULT_RULESET_ID}; see --list)
   --json            print the whole evaluation as JSON instead of a table
+  --unit <id>       print one unit in detail: every fire and charge option with its dice modifiers
+                    and every refusal with its reason
   --list            print the installed rule-set ids, one per line`;
 
 interface Options {
   file?: string;
+  unitId?: string;
   rulesetId: string;
   json: boolean;
   list: boolean;
@@ -37,7 +40,11 @@ function parseArgs(args: string[]): Options {
       const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i];
       if (!v) throw new CliError('--ruleset needs an id (see muster rules --list)');
       o.rulesetId = v;
-    } else if (a.startsWith('-')) throw new CliError(`unknown option ${a} (options: --ruleset <id>, --json, --list)`);
+    } else if (a === '--unit' || a.startsWith('--unit=')) {
+      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i];
+      if (!v) throw new CliError('--unit needs a unit id');
+      o.unitId = v;
+    } else if (a.startsWith('-')) throw new CliError(`unknown option ${a} (options: --ruleset <id>, --json, --unit <id>, --list)`);
     else if (o.file !== undefined) throw new CliError(`one state file at a time (got "${o.file}" and "${a}")`);
     else o.file = a;
   }
@@ -113,6 +120,61 @@ export function formatEvaluation(state: TableState, ev: Evaluation, title: strin
   return out.join('\n');
 }
 
+function breakdownLines(label: string, b: DiceBreakdown): string[] {
+  const out = [`${label}: ${b.dice} dice (base ${b.baseDice})`];
+  for (const m of b.modifiers) out.push(`      ${m.dice >= 0 ? '+' : ''}${m.dice}  ${m.label}  [${m.source}]`);
+  for (const m of b.limits) out.push(`      limit ${m.dice >= 0 ? '+' : ''}${m.dice}  ${m.label}  [${m.source}]`);
+  return out;
+}
+
+function refusalLine(r: Refusal): string {
+  return `${r.reason}${r.detail ? `: ${r.detail}` : ''}`;
+}
+
+/** One unit in detail: formation, movement, every fire and charge option with modifiers, rally, command. */
+export function formatUnitDetail(state: TableState, ev: Evaluation, unitId: string): string {
+  const u = ev.units[unitId];
+  const unit = state.units.find((x) => x.id === unitId);
+  if (!u || !unit) {
+    throw new CliError(`unknown unit "${unitId}" (units: ${state.units.map((x) => x.id).join(', ')})`);
+  }
+  const out = [`${unit.name} (${unit.id}), ${unit.side}, ${unit.quality} ${unit.arm}, ${unit.weapon}, ${unit.standIds.length} stands`];
+  out.push(`  formation: ${u.formation.formation} (${u.formation.source}, confidence ${u.formation.confidence.toFixed(2)})`);
+  if (isRefusal(u.movement)) out.push(`  movement: no - ${refusalLine(u.movement)}`);
+  else {
+    out.push(`  movement: ${inches(u.movement.allowanceIn)} allowance`);
+    for (const n of u.movement.notes) out.push(`      ${n}`);
+  }
+  out.push(`  fire (${u.fire.length}):`);
+  for (const f of u.fire) {
+    if (isRefusal(f)) out.push(`    ${f.targetUnitId}: no - ${refusalLine(f)}`);
+    else {
+      out.push(`    ${f.targetUnitId}${f.priority ? ' (priority)' : ''}: ${inches(f.rangeIn)}, band ${f.band}, stands ${f.eligibleStandIds.join(' ')}`);
+      out.push(...breakdownLines('      dice', f.breakdown).map((l, i) => (i === 0 ? l : `  ${l}`)));
+    }
+  }
+  out.push(`  charge (${u.charge.length}):`);
+  for (const c of u.charge) {
+    if (isRefusal(c)) out.push(`    ${c.targetUnitId}: no - ${refusalLine(c)}`);
+    else {
+      out.push(`    ${c.targetUnitId}: ${inches(c.distanceIn)}${c.enemyFlanked ? ', flanked' : ''}${c.disorderedBy.length ? `, disordered by ${c.disorderedBy.join(', ')}` : ''}`);
+      out.push(...breakdownLines('      attacker', c.attacker).map((l, i) => (i === 0 ? l : `  ${l}`)));
+      out.push(...breakdownLines('      defender', c.defender).map((l, i) => (i === 0 ? l : `  ${l}`)));
+    }
+  }
+  if (isRefusal(u.rally)) out.push(`  rally: no - ${refusalLine(u.rally)}`);
+  else out.push(...breakdownLines('  rally', u.rally));
+  const c = u.command;
+  out.push(
+    `  command: brigade formation with ${c.brigadeFormationUnitIds.length ? c.brigadeFormationUnitIds.join(', ') : 'none'}` +
+      `${c.commanderInRangeId ? `; commander in range ${c.commanderInRangeId}` : ''}` +
+      `${c.attachedCommanderId ? `; attached ${c.attachedCommanderId}` : ''}` +
+      `${c.ordersLeft !== undefined ? `; orders left ${c.ordersLeft}` : ''}`,
+  );
+  for (const w of ev.warnings.filter((x) => x.unitId === unitId)) out.push(`  warning: ${w.message} (${w.code})`);
+  return out.join('\n');
+}
+
 export async function run(args: string[]): Promise<number> {
   const o = parseArgs(args);
   if (o.help) {
@@ -133,6 +195,7 @@ export async function run(args: string[]): Promise<number> {
   const state = await loadTableState(o.file);
   const ev = evaluate(state, ruleset);
   if (o.json) console.log(JSON.stringify(ev, null, 2));
+  else if (o.unitId !== undefined) console.log(formatUnitDetail(state, ev, o.unitId));
   else {
     const title = `${ruleset.name} (${ruleset.id}): ${o.file}, ${state.units.length} units, ${state.stands.length} stands`;
     console.log(formatEvaluation(state, ev, title));
