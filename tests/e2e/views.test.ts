@@ -194,6 +194,10 @@ describe('views end to end', () => {
     await expect.poll(() => page.locator('#measure-result').textContent()).toContain(`${expected}" ±0.06" from tracking`);
     await page.screenshot({ path: 'test-artifacts/operator-measure.png' });
 
+    // Next turn: the service publishes it and the panel shows it.
+    await page.locator('button[title="Next turn"]').click();
+    await expect.poll(() => page.locator('#turn').textContent()).toBe('2');
+
     // Assign the unknown tag to a roster stand.
     await page.locator('#tags select').selectOption(OCCLUDED_STAND);
     await page.locator('#tags button').click();
@@ -233,8 +237,11 @@ describe('views end to end', () => {
   it('projector: black, annotations only, drawn through the calibration homography', async () => {
     // A projector 1280×800 looking at the table slightly keystoned.
     const h = [15.5, 1.2, 70, 0.4, -15.2, 760, 0.0006, 0.0011, 1];
-    const page = await openView(`/projector.html?h=${h.join(',')}&w=1280&hpx=800`, { width: 1280, height: 800 });
+    const page = await openView(`/projector.html?h=${h.join(',')}&w=1280&hpx=800&outline=1`, { width: 1280, height: 800 });
+    await waitForSeq(page, backend.state().seq);
     const shot = await decodeShot(await page.screenshot(), 1, 'projector.png');
+    // The alignment outline runs along the table's edges.
+    expectColour(await colourAt(page, shot, { xIn: 0, yIn: 40 }), 0xffffff, 30, 'table edge outline');
     const probe = await toScreen(page, UNION_REACH_PROBE);
     const w = 0.0006 * UNION_REACH_PROBE.xIn + 0.0011 * UNION_REACH_PROBE.yIn + 1;
     expect(probe.xPx).toBeCloseTo((15.5 * 11 + 1.2 * 18 + 70) / w, 3);

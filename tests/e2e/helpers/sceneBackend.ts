@@ -83,6 +83,8 @@ export class SceneBackend implements ServiceBackend {
       case 'assign-tag':
         return undefined;
       case 'set-turn':
+        this.publish((s) => ({ ...s, turn: action.turn }));
+        this.append({ kind: 'turn', turn: action.turn });
         return { turn: action.turn };
     }
   }

@@ -37,9 +37,16 @@ const view = new LiveTableView({
 fitButton.addEventListener('click', () => view.resetZoom());
 topbar.append(layerMenu(view), fitButton);
 
+const warnings = h('span', { className: 'warning-pill' });
+warnings.id = 'warnings';
+topbar.insertBefore(warnings, topbar.querySelector('.spacer'));
 const refreshStatus = () => {
   const s = store.snapshot.state;
   status.textContent = s ? `Turn ${s.turn} · ${s.tableState.units.length} units · ${ageText(s.captureTimeMs)}` : store.snapshot.connection;
+  // Rules and service warnings as a count; the list is in the tooltip (and the operator's panel).
+  const lines = s ? [...(s.evaluation?.warnings.map((w) => w.message) ?? []), ...s.health.warnings] : [];
+  warnings.textContent = lines.length ? `⚠ ${lines.length}` : '';
+  warnings.title = lines.join('\n');
 };
 store.subscribe(refreshStatus);
 setInterval(refreshStatus, 1000);

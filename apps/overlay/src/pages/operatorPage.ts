@@ -370,6 +370,18 @@ const diceCount = h('input', { type: 'number', min: '1', max: '100', value: '4' 
 const diceReason = h('input', { type: 'text', placeholder: 'reason', style: 'width: 10em' });
 const drawCard = h('button', { type: 'button' }, 'Draw card');
 const rollButton = h('button', { type: 'button' }, 'Roll');
+const turnOut = h('span', { className: 'dice' });
+turnOut.id = 'turn';
+const turnDown = h('button', { type: 'button', title: 'Previous turn' }, '−');
+const turnUp = h('button', { type: 'button', title: 'Next turn' }, '+');
+const setTurn = (delta: number) => {
+  const turn = (store.snapshot.state?.turn ?? 1) + delta;
+  if (turn >= 1) void act({ type: 'set-turn', turn }, `Turn ${turn}.`);
+};
+turnDown.addEventListener('click', () => setTurn(-1));
+turnUp.addEventListener('click', () => setTurn(1));
+const warningsBox = h('ul', { className: 'hint warnings' });
+warningsBox.id = 'warnings';
 const logList = h('ol', { className: 'log' });
 logList.id = 'log';
 
@@ -417,10 +429,35 @@ function renderLog(): void {
 panel.append(
   h('section', {}, h('h2', {}, 'Tools'), toolRow, toolHint, measureOut, drawPanel, message),
   h('section', {}, h('h2', {}, 'Unit'), unitBox, statusBox),
-  h('section', {}, h('h2', {}, 'Game'), h('div', { className: 'row' }, drawCard, cardOut), h('div', { className: 'row' }, diceCount, diceReason, rollButton), diceOut, logList),
+  h('section', {}, h('h2', {}, 'Game'), h('div', { className: 'row' }, 'Turn ', turnOut, turnDown, turnUp), h('div', { className: 'row' }, drawCard, cardOut), h('div', { className: 'row' }, diceCount, diceReason, rollButton), diceOut, logList),
   h('section', {}, h('h2', {}, 'Unknown tags'), tagsBox),
+  h('section', {}, h('h2', {}, 'Warnings'), warningsBox),
 );
+
+let renderedWarnings = '';
+function renderWarnings(state: LiveState): void {
+  const lines = [...(state.evaluation?.warnings.map((w) => `${w.unitId ? `${unitName(state, w.unitId)}: ` : ''}${w.message}`) ?? []), ...state.health.warnings];
+  if (state.evaluation === null) lines.unshift('The rules could not run on this state.');
+  const key = lines.join('\n');
+  if (key === renderedWarnings) return;
+  renderedWarnings = key;
+  warningsBox.replaceChildren(...(lines.length ? lines.map((l) => h('li', {}, l)) : [h('li', {}, 'None.')]));
+}
 setMode('select');
+
+// Escape steps back: drop the draft or measurement first, then the selection.
+window.addEventListener('keydown', (ev) => {
+  if (ev.key !== 'Escape' || (ev.target instanceof HTMLInputElement && ev.target.type === 'text')) return;
+  if (draft.length > 0 || measureIds.length > 0) {
+    draft = [];
+    measureIds = [];
+    drawDraft();
+    drawMeasure();
+  } else if (view.selection !== null) {
+    view.selectUnit(null);
+    renderSelection(true);
+  }
+});
 
 store.subscribe((s) => {
   const state = s.state;
@@ -430,6 +467,8 @@ store.subscribe((s) => {
   renderTags(state);
   renderTerrainList(state);
   renderLog();
+  renderWarnings(state);
+  turnOut.textContent = String(state.turn);
   if (measureIds.length === 2) drawMeasure();
 });
 renderSelection(true);

@@ -3,10 +3,15 @@
  * table→projector homography so reach and arcs land on the cloth. The calibration comes from the URL
  * (`?h=h00,h01,...,h22&w=1920&hpx=1080`, projector pixels) until the service publishes one; without it
  * the table is fitted to the screen, which is right for a projector aligned to the table's edges.
+ * `?outline=1` also draws the table's edges, to check the alignment on the cloth.
  */
 import { toHomography } from '../mapping/homography.ts';
 import { normaliseHomography } from '../mapping/homography.ts';
+import * as THREE from 'three';
+import { polylineStrip } from '../geometry/polylineStrip.ts';
 import { LiveTableView } from '../views/liveTableView.ts';
+import { addIfAny, trianglesMesh } from '../views/meshFactory.ts';
+import { RENDER_ORDER } from '../views/renderOrder.ts';
 import { connectionBanner, h, startLive } from './bootstrap.ts';
 import { ALL_LAYERS } from './layerMenu.ts';
 
@@ -26,7 +31,7 @@ function calibrationFromUrl() {
 }
 
 const calibration = calibrationFromUrl();
-new LiveTableView({
+const view = new LiveTableView({
   view: 'projector',
   container: stage,
   store,
@@ -40,3 +45,18 @@ new LiveTableView({
   interactive: false,
   calibration: () => calibration,
 });
+
+if (params.get('outline') === '1') {
+  let drawnFor: unknown = null;
+  const drawOutline = () => {
+    const t = store.snapshot.state?.tableState.table;
+    if (!t || t === drawnFor) return;
+    drawnFor = t;
+    const group = new THREE.Group();
+    const edge = [{ xIn: 0, yIn: 0 }, { xIn: t.widthIn, yIn: 0 }, { xIn: t.widthIn, yIn: t.depthIn }, { xIn: 0, yIn: t.depthIn }, { xIn: 0, yIn: 0 }];
+    addIfAny(group, trianglesMesh(polylineStrip(edge, 0.25), { color: 0xffffff, opacity: 1 }, RENDER_ORDER.measure));
+    view.setOverlay('measure', group);
+  };
+  store.subscribe(drawOutline);
+  drawOutline();
+}
