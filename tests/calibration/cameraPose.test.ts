@@ -52,7 +52,7 @@ describe('solveCameraPose', () => {
     const pose = solveCameraPose(cv, seen, anchorCornersIn, lens);
     const c = pose.cameraCentreIn;
     const t = truePose.cameraCentreIn;
-    expect(Math.hypot(c.xIn - t.xIn, c.yIn - t.yIn, c.zIn - t.zIn)).toBeLessThan(0.5);
+    expect(Math.hypot(c.xIn - t.xIn, c.yIn - t.yIn, c.zIn - t.zIn)).toBeLessThan(0.1);
     expect(pose.reprojectionRmsPx).toBeLessThan(0.4);
   });
 
