@@ -189,7 +189,10 @@ export function sightBlocker(ctx: DtpContext, scene: FireScene, from: PointIn, t
   const { fromLevel, toLevel, maxLevelBetween } = report.elevation;
   // A hill between firer and target hides one from the other unless one of them stands as high.
   if (maxLevelBetween > Math.max(fromLevel, toLevel)) return 'elevation';
+  // Neither end raised: nothing can be seen over, the first obstruction blocks.
+  const flat = fromLevel === 0 && toLevel === 0;
   for (const c of report.stands) {
+    if (flat) return `troops:${c.unitId}`;
     const s = ctx.stands.get(c.standId);
     if (!s) continue;
     const span = spanAlong(from, to, s.corners, report.lengthIn) ?? [c.atIn, c.atIn];
@@ -197,6 +200,7 @@ export function sightBlocker(ctx: DtpContext, scene: FireScene, from: PointIn, t
   }
   for (const a of report.areas) {
     if (a.kind === 'rough' || a.lengthInsideIn <= AREA_BLOCK_DEPTH_IN) continue;
+    if (flat) return `area:${a.id}`;
     const area = ctx.state.terrain.areas.find((x) => x.id === a.id)!;
     const span = spanAlong(from, to, area.vertices, report.lengthIn) ?? [0, report.lengthIn];
     if (!seenOver(report, scene.areaLevel.get(a.id) ?? 0, span[0], span[1])) return `area:${a.id}`;
