@@ -2,13 +2,26 @@
  * Rules engine speed on a large table (fixtures/rules/largeScene.ts: 300 stands, 60 units, terrain):
  * - a full `evaluate` with The Devil to Pay (target <= 5 ms median),
  * - re-evaluation through a `RulesSession` after one unit moves (target <= 1 ms median),
- * - `parseTableState` on the same table (validation cost per camera frame).
+ * - `parseTableState` on the same table (validation cost per camera frame),
+ * - the geometry primitives the rule set leans on, per operation in microseconds: edge-to-edge distance
+ *   of every stand pair, sight lines between stands, stand-in-arc tests.
  * Medians over repeated runs, milliseconds. Each is reported twice: wall-clock (what a frame waits) and
  * this process's CPU time (user + system), which a busy shared machine inflates far less than wall time.
  */
 import os from 'node:os';
 import type { TableState, Unit } from '@muster/rules';
-import { createEvaluator, evaluate, getRuleset, parseTableState } from '@muster/rules';
+import {
+  buildSightScene,
+  createEvaluator,
+  evaluate,
+  getRuleset,
+  lineOfSight,
+  parseTableState,
+  polygonOverlapsWedge,
+  polygonToPolygonDistanceIn,
+  standCorners,
+  standDiagonalWedge,
+} from '@muster/rules';
 import { largeScene, LARGE_SCENE_STANDS, LARGE_SCENE_UNITS } from '../../fixtures/rules/largeScene.ts';
 import { median, percentile, round } from './stats.ts';
 
@@ -70,7 +83,31 @@ export async function run(): Promise<Record<string, unknown>> {
   // The first 10 updates warm the JIT on the incremental path.
   const upd = timeWallAndCpu((i) => void session.update(chain[i]!), chain.length - 10, 10);
 
+  process.stderr.write('rules: geometry primitives...\n');
+  const corners = state.stands.map((st) => standCorners(st));
+  const pairs = (corners.length * (corners.length - 1)) / 2;
+  let sink = 0;
+  const dist = timeWallAndCpu(() => {
+    for (let i = 0; i < corners.length; i++) for (let j = i + 1; j < corners.length; j++) sink += polygonToPolygonDistanceIn(corners[i]!, corners[j]!);
+  }, 9, 2);
+  const sight = buildSightScene(state);
+  const SIGHT_LINES = 3000;
+  const los = timeWallAndCpu(() => {
+    for (let i = 0; i < SIGHT_LINES; i++) sink += lineOfSight(sight, state.stands[i % 300]!.pose, state.stands[(i * 7 + 13) % 300]!.pose).stands.length;
+  }, 9, 2);
+  const wedges = state.stands.map((st) => standDiagonalWedge(st));
+  const wedge = timeWallAndCpu(() => {
+    for (const w of wedges) for (const c of corners) sink += polygonOverlapsWedge(w, c) ? 1 : 0;
+  }, 9, 2);
+  if (!Number.isFinite(sink)) throw new Error('geometry bench produced a non-finite sum');
+  const perOpUs = (ms: number[], ops: number) => round((median(ms) * 1000) / ops, 4);
+
   return {
+    geometryCpuMicrosecondsPerOp: {
+      standToStandDistance: perOpUs(dist.cpuMs, pairs),
+      sightLineAcrossTable: perOpUs(los.cpuMs, SIGHT_LINES),
+      standInDiagonalArc: perOpUs(wedge.cpuMs, wedges.length * corners.length),
+    },
     table: { stands: state.stands.length, units: state.units.length, terrainPieces: state.terrain.areas.length + state.terrain.linear.length + state.terrain.roads.length + state.terrain.elevations.length },
     fullEvaluationMedianMs: round(median(full.wallMs)),
     fullEvaluationP90Ms: round(percentile(full.wallMs, 90)),
