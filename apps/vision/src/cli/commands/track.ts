@@ -110,6 +110,8 @@ export async function run(args: string[]): Promise<number> {
   const tracker = createTracker(knownIds === undefined ? {} : { knownIds });
   const source: FrameSource = await openFrameSource(o.input, o.fps !== undefined ? { fps: o.fps } : {});
 
+  const sourceErrors = new Set<unknown>();
+  source.on('error', (err) => sourceErrors.add(err));
   const msPerFrame: number[] = [];
   const out = process.stdout;
   let last;
@@ -124,8 +126,9 @@ export async function run(args: string[]): Promise<number> {
       }
     }
   } catch (err) {
-    // A recording that cannot be decoded is the user's input, not a bug.
-    throw new CliError((err as Error).message);
+    // A recording that cannot be decoded is the user's input, not a bug; anything else is a bug.
+    if (sourceErrors.has(err)) throw new CliError((err as Error).message);
+    throw err;
   } finally {
     await source.close();
     detector.dispose();
