@@ -15,6 +15,20 @@ describe('devil to pay session', () => {
     }
   });
 
+  it('follows units leaving and re-entering the table, and a change of attached commander', () => {
+    const rng = createRng(11);
+    const state = randomTable(rng, 6);
+    const session = devilToPay.createSession!();
+    session.update(state);
+    const gone = state.units[3]!;
+    const without = { ...state, units: state.units.filter((u) => u !== gone), stands: state.stands.filter((s) => s.unitId !== gone.id) };
+    expect(session.update(without)).toEqual(devilToPay.evaluate(without));
+    expect(session.update(state)).toEqual(devilToPay.evaluate(state));
+    const cdr = state.commanders[0]!;
+    const attached = { ...state, units: state.units.map((u, i) => (i === 1 ? { ...u, status: { ...u.status, attachedCommanderId: cdr.id } } : u)) };
+    expect(session.update(attached)).toEqual(devilToPay.evaluate(attached));
+  });
+
   it('starts afresh when the terrain changes', () => {
     const rng = createRng(7);
     const state = randomTable(rng, 6);

@@ -3,7 +3,7 @@
  * would, recomputing only what a change can touch:
  * - formations: a unit's own stands and status;
  * - fire: per (firer, target) pair, again when either changes or a changed unit's old or new footprint
- *   box meets the box around both (the only place a sight line can be blocked);
+ *   box meets the convex hull of both units' stands (the only place a sight line can be blocked);
  * - movement and charge: when the unit changes or a changed unit comes (or was) within their reach;
  * - rally: when the unit changes or a changed unit is (or was) nearer than its nearest enemy;
  * - command (brigade-wide) and target priority: every update, they are cheap.
@@ -21,6 +21,9 @@ import { movementOptions, type MovementResult } from './movement.ts';
 import { evaluateRally, nearestEnemyDistanceIn } from './rally.ts';
 import { evaluateBrigade, evaluateCommand, type BrigadeCommand } from './command.ts';
 import { recognizeFormation, type DtpFormationReading } from './formation.ts';
+import { convexHull } from '../../geometry/polygon.ts';
+import { polygonsOverlap } from '../../geometry/intersect.ts';
+import type { PointIn } from '../../model/units.ts';
 import { assemble, evaluateUnit, type UnitPartSources, type UnitParts } from './index.ts';
 import { CHARGE_REACH_IN } from './meleeTables.ts';
 import { ENEMY_CLEARANCE_IN, FUDGE_MOVE_IN, MOUNTED_BONUS_IN, ROAD_MOVE_IN, movementAllowanceIn } from './movementTables.ts';
@@ -73,7 +76,8 @@ function diagIn(b: BoxIn): number {
 export function createDtpSession(): RulesSession {
   let globalKey = '';
   let units = new Map<string, UnitCache>();
-  let pairs = new Map<string, FireTargetOption | FireRefusal>();
+  /** Fire results per firer/target, with the convex hull of both units' stands: every sight line lies in it. */
+  let pairs = new Map<string, { result: FireTargetOption | FireRefusal; hull: readonly PointIn[]; firer: string; target: string }>();
   let standInfos = new Map<string, { key: string; info: StandInfo }>();
   let brigadeCache = new Map<string, BrigadeCommand>();
 
@@ -138,23 +142,17 @@ export function createDtpSession(): RulesSession {
       }
       const changedNear = (box: BoxIn, withinIn: number): boolean => changedBoxes.some((b) => boxGapIn(box, b) <= withinIn);
 
-      // Drop fire pairs a change can touch.
+      // Drop fire pairs a change can touch: either unit changed, or a changed unit's old or new box meets
+      // the hull around both (the only place a sight line can be blocked).
       if (changedIds.size > 0) {
-        for (const key of [...pairs.keys()]) {
-          const [f, t] = key.split('\u0000') as [string, string];
-          if (changedIds.has(f) || changedIds.has(t)) {
-            pairs.delete(key);
-            continue;
-          }
-          const fb = units.get(f)!.box;
-          const tb = units.get(t)!.box;
-          const pairBox: BoxIn = {
-            minXIn: Math.min(fb.minXIn, tb.minXIn),
-            minYIn: Math.min(fb.minYIn, tb.minYIn),
-            maxXIn: Math.max(fb.maxXIn, tb.maxXIn),
-            maxYIn: Math.max(fb.maxYIn, tb.maxYIn),
-          };
-          if (changedNear(pairBox, 0)) pairs.delete(key);
+        const changedPolys = changedBoxes.map((b) => [
+          { xIn: b.minXIn, yIn: b.minYIn },
+          { xIn: b.maxXIn, yIn: b.minYIn },
+          { xIn: b.maxXIn, yIn: b.maxYIn },
+          { xIn: b.minXIn, yIn: b.maxYIn },
+        ]);
+        for (const [key, p] of pairs) {
+          if (changedIds.has(p.firer) || changedIds.has(p.target) || changedPolys.some((poly) => polygonsOverlap(poly, p.hull))) pairs.delete(key);
         }
       }
 
@@ -182,12 +180,12 @@ export function createDtpSession(): RulesSession {
         },
         pair(f, t) {
           const key = `${f}\u0000${t}`;
-          let r = pairs.get(key);
-          if (!r) {
-            r = fireAtTarget(ctx, scene, f, t);
-            pairs.set(key, r);
-          }
-          return r;
+          const cached = pairs.get(key);
+          if (cached) return cached.result;
+          const result = fireAtTarget(ctx, scene, f, t);
+          const corners = [...ctx.units.get(f)!.stands, ...ctx.units.get(t)!.stands].flatMap((st) => st.corners);
+          pairs.set(key, { result, hull: convexHull(corners), firer: f, target: t });
+          return result;
         },
         fireShapes(id, options) {
           const c = cacheOf(id);
