@@ -200,5 +200,36 @@ describe('geometry properties', () => {
       { numRuns: 200 },
     );
   });
+
+  it('sight-line terrain lengths agree with lengthInsidePolygonIn, including lines that start inside', () => {
+    fc.assert(
+      fc.property(fc.array(standArb, { minLength: 1, maxLength: 6 }), point, point, (rects, from, to) => {
+        // Big rectangles as woods and hills so lines often start, end or pass inside them.
+        const polys = rects.map((r) => standCorners({ ...r, widthIn: r.widthIn * 5, depthIn: r.depthIn * 5 }));
+        const scene = buildSightScene({
+          stands: [],
+          terrain: {
+            areas: polys.map((v, i) => ({ id: `a${i}`, kind: 'open-woods' as const, vertices: v })),
+            linear: [],
+            roads: [],
+            elevations: polys.map((v, i) => ({ id: `e${i}`, level: 1 + (i % 2), vertices: v })),
+          },
+        });
+        const r = lineOfSight(scene, from, to);
+        polys.forEach((poly, i) => {
+          const expected = lengthInsidePolygonIn(from, to, poly);
+          const area = r.areas.find((a) => a.id === `a${i}`);
+          const hill = r.elevation.crossed.find((e) => e.id === `e${i}`);
+          if (expected > 1e-6) {
+            expect(area?.lengthInsideIn).toBeCloseTo(expected, 6);
+            expect(hill?.lengthInsideIn).toBeCloseTo(expected, 6);
+          } else {
+            expect(area?.lengthInsideIn ?? 0).toBeLessThan(1e-6);
+          }
+        });
+      }),
+      { numRuns: 200 },
+    );
+  });
 });
 

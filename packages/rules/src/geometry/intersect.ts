@@ -83,6 +83,14 @@ export function segmentIntersectionT(a1: PointIn, a2: PointIn, b1: PointIn, b2: 
   return tA;
 }
 
+/** True when segment a→b crosses or touches any edge of the polygon. Allocation-free. */
+export function segmentTouchesPolygonBoundary(a: PointIn, b: PointIn, polygon: readonly PointIn[]): boolean {
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+    if (segmentsIntersect(a, b, polygon[j]!, polygon[i]!)) return true;
+  }
+  return false;
+}
+
 /** Point in polygon (even-odd rule). Points exactly on the boundary may go either way. */
 export function pointInPolygon(p: PointIn, polygon: readonly PointIn[]): boolean {
   let inside = false;

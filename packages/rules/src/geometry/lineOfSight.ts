@@ -5,7 +5,14 @@
 import type { PointIn } from '../model/units.ts';
 import type { AreaTerrainKind, LinearTerrainKind, Stand, TableState, Terrain } from '../model/tableState.ts';
 import { standCorners } from './footprint.ts';
-import { pointInPolygon, polygonsOverlap, segmentIntersection, segmentIntersectionT, segmentInsideIntervals } from './intersect.ts';
+import {
+  pointInPolygon,
+  polygonsOverlap,
+  segmentIntersection,
+  segmentIntersectionT,
+  segmentInsideIntervals,
+  segmentTouchesPolygonBoundary,
+} from './intersect.ts';
 
 interface Box {
   minX: number;
@@ -209,9 +216,13 @@ export function lineOfSight(scene: SightScene, from: PointIn, to: PointIn, optio
   const areas: AreaCrossing[] = [];
   scene.terrain.areas.forEach((area, i) => {
     if (segBoxMisses(from, to, scene.areaBoxes[i]!)) return;
-    let inside = 0;
-    for (const [t0, t1] of segmentInsideIntervals(from, to, area.vertices)) inside += t1 - t0;
     const fromInside = pointInPolygon(from, area.vertices);
+    // Most lines near an area never cross its edge: then the line is wholly outside or wholly inside.
+    const crosses = segmentTouchesPolygonBoundary(from, to, area.vertices);
+    if (!crosses && !fromInside) return;
+    let inside = 0;
+    if (crosses) for (const [t0, t1] of segmentInsideIntervals(from, to, area.vertices)) inside += t1 - t0;
+    else inside = 1;
     const toInside = pointInPolygon(to, area.vertices);
     if (inside > 0 || fromInside || toInside) {
       areas.push({ id: area.id, kind: area.kind, lengthInsideIn: inside * lengthIn, fromInside, toInside });
@@ -283,7 +294,9 @@ export function lineOfSight(scene: SightScene, from: PointIn, to: PointIn, optio
   const crossed: { id: string; level: number; lengthInsideIn: number }[] = [];
   scene.terrain.elevations.forEach((e, i) => {
     if (segBoxMisses(from, to, scene.elevationBoxes[i]!)) return;
-    const intervals = segmentInsideIntervals(from, to, e.vertices);
+    const crosses = segmentTouchesPolygonBoundary(from, to, e.vertices);
+    if (!crosses && !pointInPolygon(from, e.vertices)) return;
+    const intervals: [number, number][] = crosses ? segmentInsideIntervals(from, to, e.vertices) : [[0, 1]];
     let inside = 0;
     let strictlyBetween = false;
     for (const [t0, t1] of intervals) {
