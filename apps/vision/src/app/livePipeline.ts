@@ -38,7 +38,20 @@ export interface LivePipelineOptions {
   readonly now?: () => number;
 }
 
+/** Where the last frame's time went, ms. */
+export interface FrameTimings {
+  /** As reported by the detector (0 for ground-truth detections). */
+  readonly detectMs: number;
+  readonly trackMs: number;
+  readonly rosterMs: number;
+  readonly rulesMs: number;
+  /** Logging poses, diffing and sending to every ws client. */
+  readonly publishMs: number;
+}
+
 export interface LivePipeline extends ServiceBackend {
+  /** Stage timings of the last frame whose publication finished (inside a 'state' listener: the frame before). */
+  lastTimings(): FrameTimings;
   /** Runs one frame's detection through the pipeline and publishes the result. */
   process(detection: FrameDetection): LiveState;
   /** Republishes after an operator change without a new frame. */
@@ -113,10 +126,17 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
     });
   }
 
+  let timings: FrameTimings = { detectMs: 0, trackMs: 0, rosterMs: 0, rulesMs: 0, publishMs: 0 };
+  /** The last frame whose publication finished (what `lastTimings` reports). */
+  let completed: FrameTimings = timings;
+
   function compute(detection: FrameDetection | null, startMs: number): LiveState {
+    const t0 = performance.now();
     const snap = detection ? tracker.update(detection) : tracker.snapshot();
+    const t1 = performance.now();
     const built = buildTableState(roster, snap.tracks, { table: options.table, terrain: session.terrain });
     const tableState: TableState = { ...built.state, units: withOperatorStatus(built.state.units) };
+    const t2 = performance.now();
     let evaluation: Evaluation | null = null;
     if (rules) {
       try {
@@ -128,6 +148,7 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
         rules = ruleset ? (ruleset.createSession?.() ?? { update: (s) => ruleset.evaluate(s) }) : null;
       }
     }
+    timings = { detectMs: detection?.processingMs ?? 0, trackMs: t1 - t0, rosterMs: t2 - t1, rulesMs: performance.now() - t2, publishMs: 0 };
     const assignments = tagAssignments(roster);
     const tracks: Track[] = snap.tracks.map((t) => {
       const a = assignments.get(t.markerId);
@@ -196,9 +217,12 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
   }
 
   function publish(next: LiveState): LiveState {
+    const t0 = performance.now();
     state = next;
     session.logPoses(next.tableState.stands, options.poseLogBy);
     emit({ kind: 'state' });
+    timings = { ...timings, publishMs: performance.now() - t0 };
+    completed = timings;
     return next;
   }
 
@@ -209,6 +233,7 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
     republish(): LiveState {
       return publish(compute(null, now()));
     },
+    lastTimings: () => completed,
     setClientCounter(count: () => number): void {
       clientCount = count;
     },
