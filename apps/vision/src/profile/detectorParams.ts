@@ -85,7 +85,7 @@ export function detectorParamsFor(profile: TableProfile, widthPx: number, height
     adaptiveThreshConstant: 7,
     minMarkerPerimeterRate: Math.max(0.001, (4 * tagPx * 0.35) / longSidePx),
     maxMarkerPerimeterRate: Math.min(4, (4 * largestPx * 3) / longSidePx),
-    polygonalApproxAccuracyRate: 0.05,
+    polygonalApproxAccuracyRate: 0.03,
     minDistanceToBorder: 3,
     cornerRefinementMethod: CORNER_REFINE.contour,
     cornerRefinementWinSize: Math.max(2, Math.round(cellPx / 2)),
