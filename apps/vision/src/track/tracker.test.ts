@@ -208,6 +208,21 @@ describe('createTracker', () => {
     expect(snap.tracks.map((t) => t.markerId)).not.toContain(55);
   });
 
+  it('tells seen from held even when two frames share a timestamp', () => {
+    const tracker = createTracker();
+    const at = (seq: number, markers: MarkerObservation[]) => ({ ...frame(seq, markers), captureTimeMs: 1000 });
+    tracker.update(at(0, [obs(3, 5, 5, 0)]));
+    const snap = tracker.update(at(1, []));
+    expect(snap.tracks[0]!.stale).toBe(true);
+  });
+
+  it('counts each sighting of a confirmed unknown id once', () => {
+    const tracker = createTracker({ knownIds: [], unknownConfirmFrames: 3, unknownConfirmMs: 0 });
+    let snap = tracker.update(frame(0, [obs(8, 5, 5, 0)]));
+    for (let i = 1; i < 5; i++) snap = tracker.update(frame(i, [obs(8, 5, 5, 0)]));
+    expect(snap.unknownIds).toEqual([{ id: 8, frames: 5, firstSeenMs: 0, confirmed: true }]);
+  });
+
   it('predicts where a moving tag will be in the next frame', () => {
     const tracker = createTracker();
     const pos = (i: number) => ({ x: 10 + 0.1 * i, y: 10 + 0.05 * i, h: 30 });

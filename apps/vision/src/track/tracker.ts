@@ -93,6 +93,8 @@ interface TrackState {
   stale: boolean;
   firstSeenMs: number;
   lastSeenMs: number;
+  /** Update number of the last sighting (timestamps can repeat; update numbers cannot). */
+  seenInUpdate: number;
   cornersPx: CornersPx;
   velocityPxPerMs: PointPx;
 }
@@ -101,6 +103,7 @@ interface PendingUnknown {
   frames: number;
   firstSeenMs: number;
   lastSeenMs: number;
+  seenInUpdate: number;
   /** Last sighting, so the detector keeps looking there while the id proves itself. */
   cornersPx: CornersPx;
 }
@@ -136,6 +139,8 @@ export function createTracker(input: TrackerConfigInput = {}): Tracker {
   const pending = new Map<number, PendingUnknown>();
   const confirmedUnknown = new Map<number, PendingUnknown>();
   let nextTrackId = 1;
+  /** Counts accepted updates. */
+  let updateNo = 0;
   let lastFrameMs: number | null = null;
   let frameIntervalMs = 1000 / 30;
   let last: TrackSnapshot = {
@@ -163,6 +168,7 @@ export function createTracker(input: TrackerConfigInput = {}): Tracker {
       stale: false,
       firstSeenMs: t,
       lastSeenMs: t,
+      seenInUpdate: updateNo,
       cornersPx: m.cornersPx,
       velocityPxPerMs: { uPx: 0, vPx: 0 },
     };
@@ -205,6 +211,7 @@ export function createTracker(input: TrackerConfigInput = {}): Tracker {
     s.rawPose = poseOf(m);
     s.cornersPx = m.cornersPx;
     s.lastSeenMs = t;
+    s.seenInUpdate = updateNo;
     s.stale = false;
     return jumped;
   }
@@ -221,6 +228,7 @@ export function createTracker(input: TrackerConfigInput = {}): Tracker {
       if (t > lastFrameMs) frameIntervalMs = t - lastFrameMs;
     }
     lastFrameMs = t;
+    updateNo += 1;
 
     // Group observations by id: a tag seen twice is reported, and only kept when a track disambiguates it.
     const byId = new Map<number, MarkerObservation[]>();
@@ -259,9 +267,10 @@ export function createTracker(input: TrackerConfigInput = {}): Tracker {
         continue;
       }
       // Not in the roster: it must persist before it counts (a misread tag flickers for a frame or two).
-      const p = pending.get(id) ?? { frames: 0, firstSeenMs: t, lastSeenMs: t, cornersPx: m.cornersPx };
+      const p = pending.get(id) ?? { frames: 0, firstSeenMs: t, lastSeenMs: t, seenInUpdate: updateNo, cornersPx: m.cornersPx };
       p.frames += 1;
       p.lastSeenMs = t;
+      p.seenInUpdate = updateNo;
       p.cornersPx = m.cornersPx;
       pending.set(id, p);
       if (p.frames >= config.unknownConfirmFrames && p.lastSeenMs - p.firstSeenMs >= config.unknownConfirmMs) {
@@ -274,7 +283,7 @@ export function createTracker(input: TrackerConfigInput = {}): Tracker {
 
     const ended: number[] = [];
     for (const [id, s] of tracks) {
-      if (s.lastSeenMs === t) continue;
+      if (s.seenInUpdate === updateNo) continue;
       s.stale = true;
       if (t - s.lastSeenMs > config.holdMs) {
         tracks.delete(id);
@@ -284,8 +293,12 @@ export function createTracker(input: TrackerConfigInput = {}): Tracker {
     }
     for (const [id, p] of pending) if (t - p.lastSeenMs > config.unknownForgetMs) pending.delete(id);
     for (const [id, p] of confirmedUnknown) {
+      // Keep counting sightings after confirmation (the confirming frame was counted while pending).
       const s = tracks.get(id);
-      if (s && s.lastSeenMs === t) p.frames += 1;
+      if (s && s.seenInUpdate === updateNo && p.seenInUpdate !== updateNo) {
+        p.frames += 1;
+        p.seenInUpdate = updateNo;
+      }
     }
 
     const unknownIds: UnknownIdReport[] = [
@@ -323,7 +336,7 @@ export function createTracker(input: TrackerConfigInput = {}): Tracker {
     const target = atMs ?? (lastFrameMs ?? 0) + frameIntervalMs;
     // Ids still proving themselves are predicted too: a detector that searches only around predictions
     // would otherwise see them only in full-frame scans, and they could never persist.
-    const candidates: TagPrediction[] = [...pending].map(([id, p]) => ({ id, cornersPx: p.cornersPx, stale: p.lastSeenMs !== lastFrameMs }));
+    const candidates: TagPrediction[] = [...pending].map(([id, p]) => ({ id, cornersPx: p.cornersPx, stale: p.seenInUpdate !== updateNo }));
     return [...tracks.values()]
       .sort((a, b) => a.markerId - b.markerId)
       .map((s): TagPrediction => {
