@@ -4,7 +4,7 @@
  */
 import type { DiceBreakdown, DiceModifier, FireRefusal, FireTargetOption } from '../../engine/evaluation.ts';
 import type { PointIn } from '../../model/units.ts';
-import type { AreaTerrainKind, LinearTerrainKind } from '../../model/tableState.ts';
+import type { AreaTerrainKind, Arm, LinearTerrainKind } from '../../model/tableState.ts';
 import { headingToVector } from '../../geometry/angles.ts';
 import { closestPointOnSegment, pointToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
 import { pointInPolygon, segmentInsideIntervals } from '../../geometry/intersect.ts';
@@ -70,6 +70,8 @@ export interface FireScene {
    * only meet those), and whether anything there (stands, blocking area terrain, elevations) could block.
    */
   sightWithin(box: BoxIn, excludeUnitIds: readonly string[]): { sight: SightScene; mayBlock: boolean };
+  /** A stand's arc of fire (`fireArc`), computed once per scene. */
+  arcOf(stand: StandInfo, arm: Arm): Wedge;
 }
 
 export function buildFireScene(ctx: DtpContext): FireScene {
@@ -93,9 +95,18 @@ export function buildFireScene(ctx: DtpContext): FireScene {
   });
   const seen = new Int32Array(sight.stands.length);
   let stamp = 0;
+  const arcs = new Map<string, Wedge>();
   return {
     sight,
     areaLevel,
+    arcOf(stand, arm) {
+      let w = arcs.get(stand.stand.id);
+      if (!w) {
+        w = fireArc(stand.stand, stand.corners, arm);
+        arcs.set(stand.stand.id, w);
+      }
+      return w;
+    },
     sightWithin(box, excludeUnitIds) {
       stamp++;
       const hits: number[] = [];
@@ -389,7 +400,7 @@ export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string,
   let anyArc = false;
   const inRange: { s: StandInfo; ranged: StandInfo[] }[] = [];
   for (const s of candidates) {
-    const v = inArcAndRange(s, fireArc(s.stand, s.corners, firer.unit.arm), target, maxIn);
+    const v = inArcAndRange(s, scene.arcOf(s, firer.unit.arm), target, maxIn);
     anyArc ||= v.inArc;
     if (v.ranged.length > 0) inRange.push({ s, ranged: v.ranged });
   }
