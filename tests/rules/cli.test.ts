@@ -96,9 +96,10 @@ describe('muster rules', () => {
     expect(r.err).toMatch(/is not valid JSON/);
   });
 
-  it('exits 2 as a real process on a bad file', () => {
-    const p = spawnSync(process.execPath, [join(root, 'apps/vision/bin/muster.js'), 'rules', 'no-such-file.json'], { encoding: 'utf8' });
+  it('as a real process: reads a state from stdin with -, and exits 2 with one line on a bad one', () => {
+    const bin = join(root, 'apps/vision/bin/muster.js');
+    const p = spawnSync(process.execPath, [bin, 'rules', '-'], { encoding: 'utf8', input: '{ "version": 1, ' });
     expect(p.status).toBe(2);
-    expect(p.stderr.trim().split('\n')).toHaveLength(1);
+    expect(p.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^muster rules: standard input is not valid JSON/)]);
   });
 });

@@ -13,7 +13,7 @@ export const summary = 'evaluate a table-state JSON file with a rule set (--list
 const USAGE = `usage: muster rules <state.json> [--ruleset <id>] [--json | --unit <id>]
        muster rules --list
 
-  <state.json>      a table state (schema: packages/rules/schema/table-state.schema.json)
+  <state.json>      a table state (schema: packages/rules/schema/table-state.schema.json); - reads stdin
   --ruleset <id>    rule set to apply (default ${DEFAULT_RULESET_ID}; see --list)
   --json            print the whole evaluation as JSON instead of a table
   --unit <id>       print one unit in detail: every fire and charge option with its dice modifiers
@@ -44,18 +44,25 @@ function parseArgs(args: string[]): Options {
       const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i];
       if (!v) throw new CliError('--unit needs a unit id');
       o.unitId = v;
-    } else if (a.startsWith('-')) throw new CliError(`unknown option ${a} (options: --ruleset <id>, --json, --unit <id>, --list)`);
+    } else if (a.startsWith('-') && a !== '-') throw new CliError(`unknown option ${a} (options: --ruleset <id>, --json, --unit <id>, --list)`);
     else if (o.file !== undefined) throw new CliError(`one state file at a time (got "${o.file}" and "${a}")`);
     else o.file = a;
   }
   return o;
 }
 
-/** Read, parse and validate a state file; every failure becomes one actionable line. */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Read (`-` = standard input), parse and validate a state file; every failure becomes one actionable line. */
 export async function loadTableState(file: string): Promise<TableState> {
+  const label = file === '-' ? 'standard input' : file;
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (err as Error).message;
@@ -65,12 +72,12 @@ export async function loadTableState(file: string): Promise<TableState> {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new CliError(`${file} is not valid JSON: ${(err as Error).message}`);
+    throw new CliError(`${label} is not valid JSON: ${(err as Error).message}`);
   }
   try {
     return parseTableState(json);
   } catch (err) {
-    if (err instanceof TableStateError) throw new CliError(`${file}: ${err.oneLine()}`);
+    if (err instanceof TableStateError) throw new CliError(`${label}: ${err.oneLine()}`);
     throw err;
   }
 }
@@ -197,7 +204,7 @@ export async function run(args: string[]): Promise<number> {
   if (o.json) console.log(JSON.stringify(ev, null, 2));
   else if (o.unitId !== undefined) console.log(formatUnitDetail(state, ev, o.unitId));
   else {
-    const title = `${ruleset.name} (${ruleset.id}): ${o.file}, ${state.units.length} units, ${state.stands.length} stands`;
+    const title = `${ruleset.name} (${ruleset.id}): ${o.file === '-' ? 'standard input' : o.file}, ${state.units.length} units, ${state.stands.length} stands`;
     console.log(formatEvaluation(state, ev, title));
   }
   return 0;
