@@ -37,5 +37,7 @@ export const brokenSamples: readonly BrokenSample[] = [
   { name: 'commander of an unknown brigade', mutate: (s) => (s.commanders[0].brigadeId = 'nobody'), path: 'commanders[0].brigadeId', says: /no unit has brigadeId "nobody"/, kind: 'reference' },
   { name: 'commander stand missing', mutate: (s) => (s.commanders[0].standId = 'nowhere'), path: 'commanders[0].standId', says: /unknown stand "nowhere"/, kind: 'reference' },
   { name: 'attached to unknown unit', mutate: (s) => (s.commanders[0].attachedToUnitId = 'u-missing'), path: 'commanders[0].attachedToUnitId', says: /unknown unit "u-missing"/, kind: 'reference' },
+  { name: 'unit stand with commander role', mutate: (s) => (s.stands[0].role = 'commander'), path: 'stands[0].role', says: /cannot have role "commander"/, kind: 'reference' },
+  { name: 'commander stand with base role', mutate: (s) => (s.stands[s.stands.length - 1].role = 'base'), path: 'stands[', says: /must have role "commander"/, kind: 'reference' },
   { name: 'duplicate unit id', mutate: (s) => (s.units[1].id = s.units[0].id), path: 'units[1].id', says: /duplicate unit or commander id/, kind: 'reference' },
 ];

@@ -368,10 +368,12 @@ function checkReferences(c: Checker, stands: Json[], units: Json[], commanders: 
     const path = `stands[${i}].unitId`;
     if (unitById.has(owner)) {
       if (!listedBy.has(s.id as string)) c.add(path, `stand "${String(s.id)}" names unit "${owner}" but that unit's standIds do not list it`);
+      if (s.role === 'commander') c.add(`stands[${i}].role`, `a unit's stand cannot have role "commander" (that is for a commander's own stand)`);
       return;
     }
     const cmd = cmdById.get(owner);
     if (cmd) {
+      if (s.role !== 'commander') c.add(`stands[${i}].role`, `commander "${owner}"'s own stand must have role "commander", got "${String(s.role)}"`);
       if (cmd.m.standId !== s.id) {
         c.add(path, `stand "${String(s.id)}" names commander "${owner}" but commanders[${cmd.i}].standId is ${describe(cmd.m.standId)}`);
       }
