@@ -113,12 +113,17 @@ export async function run(args: string[]): Promise<number> {
   const sourceErrors = new Set<unknown>();
   source.on('error', (err) => sourceErrors.add(err));
   const msPerFrame: number[] = [];
+  // Over the whole run, not just the last frame: a stray id early on is worth knowing about.
+  const unknownSeen = new Set<number>();
+  const duplicatesSeen = new Set<number>();
   const out = process.stdout;
   let last;
   try {
     for await (const t of trackFrames(source, detector, tracker)) {
       msPerFrame.push(t.processingMs);
       last = t.snapshot;
+      for (const u of t.snapshot.unknownIds) unknownSeen.add(u.id);
+      for (const id of t.snapshot.duplicateIds) duplicatesSeen.add(id);
       if (o.json) out.write(`${JSON.stringify(trackJsonLine(t))}\n`);
       else {
         const stale = t.snapshot.tracks.filter((k) => k.stale).length;
@@ -139,8 +144,8 @@ export async function run(args: string[]): Promise<number> {
     frames: msPerFrame.length,
     medianMs: Number(median(msPerFrame).toFixed(2)),
     tracks: last?.tracks.length ?? 0,
-    duplicateIds: last?.duplicateIds ?? [],
-    unknownIds: (last?.unknownIds ?? []).map((u) => u.id),
+    duplicateIds: [...duplicatesSeen].sort((a, b) => a - b),
+    unknownIds: [...unknownSeen].sort((a, b) => a - b),
   };
   if (o.json) out.write(`${JSON.stringify(summaryLine)}\n`);
   else out.write(`${summaryLine.frames} frames, median ${summaryLine.medianMs} ms per frame, ${summaryLine.tracks} tags tracked\n`);
