@@ -10,6 +10,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import type { LiveState } from '@muster/protocol';
 import { startServer, type RunningServer } from '../../apps/vision/src/server/createServer.ts';
 import { LINEAR_PAINT, MAP_BACKGROUND, STYLE_PAINT, TABLE_CLOTH, UNKNOWN_SIDE_PAINT, sidePaint } from '../../apps/overlay/src/views/palette.ts';
+import { invertHomography, type Homography } from '../../apps/overlay/src/mapping/homography.ts';
 import { ensureViewsBuilt, VIEWS_DIST } from './helpers/buildViews.ts';
 import { CLOTH_PROBE, CONFEDERATE_REACH_PROBE, DOUBLE_ARC_PROBE, CONFEDERATE_UNIT, OCCLUDED_STAND, UNION_REACH_PROBE, UNION_UNIT, UNKNOWN_TAG_AT, fixtureLiveState } from './helpers/fixtureScene.ts';
 import { blend, colorDistance, decodeShot, describe as rgba, hexRgb, type Rgba, type Shot } from './helpers/pixels.ts';
@@ -248,6 +249,8 @@ describe('views end to end', () => {
     expect(probe.yPx).toBeCloseTo((0.4 * 11 - 15.2 * 18 + 760) / w, 3);
     expectColour(shot.at(probe.xPx, probe.yPx), blend(0x000000, REACH.color, REACH.opacity), 12, 'reach on black');
     expectColour(await colourAt(page, shot, CLOTH_PROBE), 0x000000, 2, 'no cloth on the projector');
+    const arc = STYLE_PAINT.arc.fill!;
+    expectColour(await colourAt(page, shot, DOUBLE_ARC_PROBE), blend(0x000000, arc.color, arc.opacity), 10, 'overlapping arcs blend once through a projective map');
     // Stands are not drawn (the real ones are under the light): a confederate stand centre, outside every
     // fill except its own unit's reach, shows the reach colour, not the side colour.
     const c = backend.state().tableState.stands.find((x) => x.id === `${CONFEDERATE_UNIT}-s4`)!;
@@ -262,6 +265,25 @@ describe('views end to end', () => {
     const reach = await colourAt(page, shot, UNION_REACH_PROBE);
     expect(reach.a).toBeGreaterThan(50);
     expect(reach.g).toBeGreaterThan(reach.r);
+
+    // Once the camera is solved, annotations land where the table point is in the camera frame.
+    const tableToImage: Homography = [20, 1.5, 200, 0.3, -18, 1000, 0.0002, 0.0004, 1];
+    const next = backend.publish((st) => ({
+      ...st,
+      profile: { ...st.profile, frameWidthPx: 1920, frameHeightPx: 1080, homography: [...invertHomography(tableToImage)] },
+    }));
+    await waitForSeq(page, next.seq);
+    const cam = await decodeShot(await page.screenshot({ omitBackground: true }), 1, 'overlay-camera.png');
+    const p = UNION_REACH_PROBE;
+    const w = 0.0002 * p.xIn + 0.0004 * p.yIn + 1;
+    // The source is 960×540, the frame 1920×1080: half scale.
+    const expected = { xPx: (0.5 * (20 * p.xIn + 1.5 * p.yIn + 200)) / w, yPx: (0.5 * (0.3 * p.xIn - 18 * p.yIn + 1000)) / w };
+    const hook = await toScreen(page, p);
+    expect(hook.xPx).toBeCloseTo(expected.xPx, 2);
+    expect(hook.yPx).toBeCloseTo(expected.yPx, 2);
+    const onVideo = cam.at(expected.xPx, expected.yPx);
+    expect(onVideo.a).toBeGreaterThan(50);
+    expect(onVideo.g).toBeGreaterThan(onVideo.r);
     await page.context().close();
   });
 

@@ -63,6 +63,19 @@ export class TriangleBatch {
       depthWrite: options.unionSameZ === true,
       depthFunc: THREE.LessDepth,
     });
+    if (options.unionSameZ === true) {
+      // Depth straight from the group number and exactly equal across a group: under a projective
+      // (projector, camera) map the usual depth varies across the plane, and even c·w/w rounds
+      // differently per vertex, so triangles of one group would z-fight instead of failing the test.
+      // Dividing by w here is safe: a projective map sends triangles to triangles, and the colours are
+      // constant per piece, so perspective-correct interpolation has nothing to correct.
+      material.onBeforeCompile = (shader) => {
+        shader.vertexShader = shader.vertexShader.replace(
+          '#include <project_vertex>',
+          '#include <project_vertex>\n\tgl_Position = vec4(gl_Position.xy / gl_Position.w, 0.5 - position.z / 4096.0, 1.0);',
+        );
+      };
+    }
     const mesh = new THREE.Mesh(geometry, material);
     mesh.renderOrder = renderOrder;
     return mesh;
