@@ -63,6 +63,8 @@ const GRID_CELL_IN = 8;
 export interface FireScene {
   /** Sight scene of troop stands only: commanders are individuals, not troop formations, and do not block. */
   readonly sight: SightScene;
+  /** The same scene without stands: what a line crosses in terrain (obstacle cover). */
+  readonly terrainOnly: SightScene;
   /** Ground level under each area terrain piece (at its centroid), by area id. */
   readonly areaLevel: ReadonlyMap<string, number>;
   /**
@@ -79,6 +81,16 @@ export function buildFireScene(ctx: DtpContext): FireScene {
   for (const a of ctx.state.terrain.areas) areaLevel.set(a.id, ctx.elevationLevelAt(polygonCentroid(a.vertices)));
   // Troop stands only: commanders are individuals, not troop formations.
   const sight = buildSightScene({ terrain: ctx.state.terrain, stands: ctx.state.stands.filter((s) => s.role !== 'commander') });
+  // For visibility only stands, blocking areas and elevations matter: leave out linear terrain and rough
+  // ground so each traced line does less work.
+  const blockingAreas = ctx.state.terrain.areas.flatMap((a, i) => (a.kind === 'rough' ? [] : [i]));
+  const visibility: SightScene = {
+    ...sight,
+    terrain: { ...sight.terrain, areas: blockingAreas.map((i) => sight.terrain.areas[i]!), linear: [] },
+    areaBoxes: blockingAreas.map((i) => sight.areaBoxes[i]!),
+    linearBoxes: [],
+  };
+  const terrainOnly: SightScene = { ...sight, stands: [] };
 
   // Uniform grid over stand boxes, so a pair of units only tests the stands between them.
   const cells = new Map<number, number[]>();
@@ -98,6 +110,7 @@ export function buildFireScene(ctx: DtpContext): FireScene {
   const arcs = new Map<string, Wedge>();
   return {
     sight,
+    terrainOnly,
     areaLevel,
     arcOf(stand, arm) {
       let w = arcs.get(stand.stand.id);
@@ -130,7 +143,7 @@ export function buildFireScene(ctx: DtpContext): FireScene {
         hits.length > 0 ||
         sight.elevationBoxes.some(meets) ||
         ctx.state.terrain.areas.some((a, i) => a.kind !== 'rough' && meets(sight.areaBoxes[i]!));
-      return { sight: { ...sight, stands: hits.map((i) => sight.stands[i]!) }, mayBlock };
+      return { sight: { ...visibility, stands: hits.map((i) => sight.stands[i]!) }, mayBlock };
     },
   };
 }
@@ -434,7 +447,8 @@ export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string,
   if (!band) return no('fire/target-out-of-range', `${rangeIn.toFixed(1)}" from the centre of the eligible stands is beyond ${row.name}'s range.`);
 
   const rangeEnd = closestPointOnPolygon(centre, nearest.corners);
-  const rangeReport = lineOfSight(sight, centre, rangeEnd);
+  // Only the obstacles the range line crosses matter here (cover), not stands or sight.
+  const rangeReport = lineOfSight(scene.terrainOnly, centre, rangeEnd);
 
   const modifiers: DiceModifier[] = [];
   if (band.dice !== 0) {
