@@ -26,7 +26,7 @@ export interface DtpFormationReading extends FormationReading {
   readonly dismounted: boolean;
   /** Artillery only: limbered (true) or unlimbered (false); undefined for other arms. */
   readonly limbered?: boolean;
-  /** Facing of the formation, degrees CCW from +x (command stand's facing where there is one). */
+  /** Facing of the formation, degrees CCW from +x (mean facing of its fighting stands). */
   readonly headingDeg: number;
   /** Stand whose centre is the unit's reference point (command stand, else the front-most stand). */
   readonly referenceStandId: string;
@@ -194,7 +194,7 @@ function marchColumnFit(stands: readonly Stand[], lead: Stand, widthIn: number, 
   return score;
 }
 
-/** Staggered stands: neighbours (by lateral order) alternate forward/back by a quarter depth or more. */
+/** Staggered stands: neighbours (by lateral order) alternate forward/back by a third of a depth or more. */
 function staggeredFit(local: readonly Local[], widthIn: number, depthIn: number): number {
   if (local.length < 3) return 0;
   const byU = [...local].sort((a, b) => a.u - b.u);
@@ -206,8 +206,9 @@ function staggeredFit(local: readonly Local[], widthIn: number, depthIn: number)
     const dv = b.v - a.v;
     const du = b.u - a.u;
     const sign = Math.sign(dv);
-    // A neighbour half a width or more to the side, a quarter to 1.5 depths forward or back, alternating.
-    const isStep = du >= 0.5 * widthIn && du <= 2.5 * widthIn && Math.abs(dv) >= 0.25 * depthIn && Math.abs(dv) <= 1.5 * depthIn;
+    // A neighbour half a width to a width and a half to the side (staggered stands stay close, unlike loose
+    // order), a third of a depth to 1.5 depths forward or back, alternating.
+    const isStep = du >= 0.5 * widthIn && du <= 1.6 * widthIn && Math.abs(dv) >= 0.35 * depthIn && Math.abs(dv) <= 1.5 * depthIn;
     if (isStep && sign !== prevSign) staggered++;
     prevSign = isStep ? sign : 0;
   }
@@ -290,7 +291,8 @@ export function recognizeFormation(unit: Unit, stands: readonly Stand[]): DtpFor
     throw new Error(`recognizeFormation: unit '${unit.id}' has no stands on the table; remove it from the state or give it stands`);
   }
   const command = pool.find((s) => s.role === 'command');
-  const headingDeg = command ? command.pose.headingDeg : meanHeadingDeg(pool);
+  // The mean facing of all stands: steadier than any one stand's marker under camera noise.
+  const headingDeg = meanHeadingDeg(pool);
   const base = { mounted, dismounted, ...(limbered !== undefined ? { limbered } : {}), headingDeg };
 
   // Without a command stand (artillery, reduced units): the front-rank stand nearest the middle of the front.

@@ -227,6 +227,14 @@ describe('movementOptions: reach region', () => {
     expect(Math.min(...m.fudgeReach.map((p) => p.yIn))).toBeCloseTo(7, 6);
   });
 
+  it('catches a narrow enemy that sits between the leading corners and the front centre', () => {
+    // A single enemy stand 5" ahead of our front, centred 1.875" left of our centre: between the front-left
+    // corner and the front centre of a 7.5" line, narrower (with its 1") than the gap between them.
+    const lone = unitAt({ id: 'e', side: 'csa' }, { xIn: 30 - 1.875, yIn: FRONT_Y + 5 + 0.75, headingDeg: 270 }, [{ u: 0, v: 0, role: 'command' }]);
+    const m = move(stateOf([mover(), lone]));
+    expect(m.straightAheadIn).toBeCloseTo(4, 6);
+  });
+
   it('draws the reach as a polygon on the movement layer', () => {
     const r = movementOptions(buildContext(stateOf([mover()])), 'm');
     expect(r.shapes[0]).toMatchObject({ id: 'm/movement/reach', kind: 'polygon', layer: 'movement', style: 'reach', unitId: 'm' });

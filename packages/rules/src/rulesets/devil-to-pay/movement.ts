@@ -303,6 +303,29 @@ function piecesOf(feature: object, points: readonly PointIn[], closed: boolean):
   return pieces;
 }
 
+const obstacleCorners = new WeakMap<Obstacle, Float64Array>();
+
+/** An obstacle's corners as [x0, y0, x1, y1, ...]: a grown rectangle's four, or a segment's two ends. */
+function cornersOf(ob: Obstacle): Float64Array {
+  const hit = obstacleCorners.get(ob);
+  if (hit) return hit;
+  let out: Float64Array;
+  if (ob.seg) out = ob.seg;
+  else {
+    const r = ob.rect!;
+    const hu = r[6]! + ob.grow;
+    const hv = r[7]! + ob.grow;
+    out = new Float64Array(8);
+    let k = 0;
+    for (const [a, b] of [[1, 1], [1, -1], [-1, -1], [-1, 1]] as const) {
+      out[k++] = r[0]! + a * hu * r[2]! + b * hv * r[4]!;
+      out[k++] = r[1]! + a * hu * r[3]! + b * hv * r[5]!;
+    }
+  }
+  obstacleCorners.set(ob, out);
+  return out;
+}
+
 /**
  * Distance along the ray from (ox, oy) with unit direction (dx, dy) to segment [ax, ay, bx, by], or -1 when
  * it misses within `lenIn`. (Same maths as geometry/intersect's segmentIntersection, without allocating:
@@ -344,8 +367,9 @@ function rayIntoRectIn(ox: number, oy: number, dx: number, dy: number, frame: Fl
   const dv = dx * nx + dy * ny;
   let t0 = 0;
   let t1 = Infinity;
+  // Grazing along an edge (touching neighbours, exactly 1" from an enemy) is not meeting it.
   if (Math.abs(du) < 1e-12) {
-    if (ou < -hu || ou > hu) return -1;
+    if (ou <= -hu + 1e-6 || ou >= hu - 1e-6) return -1;
   } else {
     const a = (-hu - ou) / du;
     const b = (hu - ou) / du;
@@ -353,7 +377,7 @@ function rayIntoRectIn(ox: number, oy: number, dx: number, dy: number, frame: Fl
     t1 = Math.min(t1, Math.max(a, b));
   }
   if (Math.abs(dv) < 1e-12) {
-    if (ov < -hv || ov > hv) return -1;
+    if (ov <= -hv + 1e-6 || ov >= hv - 1e-6) return -1;
   } else {
     const a = (-hv - ov) / dv;
     const b = (hv - ov) / dv;
@@ -615,6 +639,9 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
   const table = ctx.state.table;
   const firstAt = new Float64Array(keys.length);
   const masks = originMasks((frontX - backX) / 2, (leftY - rightY) / 2);
+  // The unit's bounding rectangle as a frame [cx, cy, ux, uy, nx, ny, halfWidth, halfDepth] (u to its right).
+  const centre = toTable((frontX + backX) / 2, (leftY + rightY) / 2);
+  const ourFrame = Float64Array.of(centre.xIn, centre.yIn, f.y, -f.x, f.x, f.y, (leftY - rightY) / 2, (frontX - backX) / 2);
   const reach: PointIn[] = [];
   let straightAheadIn = 0;
   let straightAheadStoppedBy: string | undefined;
@@ -657,6 +684,25 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
       const tx = dx > 1e-12 ? (table.widthIn - o.xIn) / dx : dx < -1e-12 ? -o.xIn / dx : Infinity;
       const ty = dy > 1e-12 ? (table.depthIn - o.yIn) / dy : dy < -1e-12 ? -o.yIn / dy : Infinity;
       tableAt = Math.min(tableAt, Math.max(0, Math.min(tx, ty)));
+    }
+    // And the other way round: the obstacles' own corners (grown stands, segment ends) against the unit's
+    // outline, so a narrow obstacle between two leading points is not missed.
+    for (const gi of binGroups[b]!) {
+      const g = groups[gi]!;
+      const qx = g.cx - ourFrame[0]!;
+      const qy = g.cy - ourFrame[1]!;
+      const along = qx * dx + qy * dy;
+      if (along < -(g.r + unitRadiusIn) || along > lenIn + g.r + unitRadiusIn) continue;
+      const across = qx * dy - qy * dx;
+      if (across > g.r + unitRadiusIn || across < -(g.r + unitRadiusIn)) continue;
+      for (const idx of g.members) {
+        const ob = obstacles[idx]!;
+        const corners = cornersOf(ob);
+        for (let c = 0; c < corners.length; c += 2) {
+          const t = rayIntoRectIn(corners[c]!, corners[c + 1]!, -dx, -dy, ourFrame, 0);
+          if (t >= 0 && t <= lenIn && t < firstAt[gi]!) firstAt[gi] = t;
+        }
+      }
     }
     const events: PathEvent[] = [...startEvents];
     for (let key = 0; key < keys.length; key++) {

@@ -56,7 +56,7 @@ describe('formation, movement, charge, skedaddle on arbitrary tables', () => {
           expect(z.ok).toBe(true);
         }
       }),
-      { numRuns: 30 },
+      { numRuns: 15 },
     );
   });
 });
