@@ -32,8 +32,10 @@ export interface Track {
   readonly trackId: number;
   /** ArUco marker id. */
   readonly markerId: number;
-  /** Roster stand this marker belongs to; null for an unknown tag (the operator may assign it). */
+  /** Roster stand this marker belongs to; null for a status chip or an unknown tag. */
   readonly standId: string | null;
+  /** Set when the marker is a status chip of the roster (so it is not an unknown tag). */
+  readonly chip?: 'disordered' | 'hit' | 'prone' | 'commander';
   /** Smoothed pose, table inches and degrees. */
   readonly pose: PoseIn;
   /** Capture time of the frame the tag was last seen in, ms. */

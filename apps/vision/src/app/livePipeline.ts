@@ -156,6 +156,7 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
         trackId: t.trackId,
         markerId: t.markerId,
         standId: a && a.kind !== 'status' ? a.stand.id : null,
+        ...(a?.kind === 'status' ? { chip: a.token.kind } : {}),
         pose: t.pose,
         lastSeenMs: t.lastSeenMs,
         occluded: t.stale,
