@@ -131,6 +131,31 @@ describe('recognizeFormation (The Devil to Pay (2018), Armies)', () => {
     expect(r.frontRankStandIds).not.toContain('c-s0');
   });
 
+  it('reads every template through camera noise of ±0.1" and ±3° per stand', () => {
+    const templates: [string, LocalStand[]][] = [
+      ['line', grid(6, 6, INFANTRY_BASE)],
+      ['double-line', grid(8, 4, INFANTRY_BASE)],
+      ['attack-column', grid(6, 2, INFANTRY_BASE)],
+      ['march-column', file(6, INFANTRY_BASE)],
+      ['loose-order', grid(5, 5, INFANTRY_BASE, 2)],
+      ['disordered', staggered(6, INFANTRY_BASE)],
+    ];
+    const noise = fc.array(fc.tuple(fc.double({ min: -0.1, max: 0.1, noNaN: true }), fc.double({ min: -0.1, max: 0.1, noNaN: true }), fc.double({ min: -3, max: 3, noNaN: true })), { minLength: 8, maxLength: 8 });
+    for (const [name, locals] of templates) {
+      fc.assert(
+        fc.property(fc.double({ min: 0, max: 359.9, noNaN: true }), noise, (headingDeg, jitter) => {
+          const r = read(locals, headingDeg, { id: 'u' }, INFANTRY_BASE, (s) => {
+            const [dx, dy, dh] = jitter[Number(s.id.slice(3))]!;
+            return { ...s, pose: { xIn: s.pose.xIn + dx, yIn: s.pose.yIn + dy, headingDeg: (s.pose.headingDeg + dh + 360) % 360 } };
+          });
+          expect(r.formation).toBe(name);
+          expect(r.confidence).toBeGreaterThan(0.6);
+        }),
+        { numRuns: 15 },
+      );
+    }
+  });
+
   it('throws an actionable error for a unit with no stands', () => {
     expect(() => recognizeFormation(unitOf({ id: 'ghost' }, []), [])).toThrow(/ghost/);
   });
