@@ -10,7 +10,9 @@ import type { ScanRequest, ScanResult } from './backgroundScanner.ts';
 const port = parentPort;
 if (!port) throw new Error('scanWorkerMain must run in a worker thread');
 const profile = parseTableProfile((workerData as { profileJson: unknown }).profileJson, 'background scanner');
-const detector = await createFrameDetector(profile);
+// Only ids and rough corners are needed here: the tracked detector re-measures every tag it takes from
+// a scan from its edges on the current frame, so ArUco's own corner refinement is skipped (cheaper).
+const detector = await createFrameDetector(profile, { params: { cornerRefinementMethod: 0 }, edgeRefine: false });
 port.on('message', (req: ScanRequest | 'close') => {
   if (req === 'close') {
     detector.dispose();
