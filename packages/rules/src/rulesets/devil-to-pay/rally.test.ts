@@ -47,5 +47,7 @@ describe('rally', () => {
     expect(rally({ status: { ...hits4, disordered: true } }, 5).result).toMatchObject({ ok: false, reason: 'rally/disordered-must-reform' });
     expect(rally({ status: { ...hits4, disordered: true, prone: true } }, 5).result).toMatchObject({ ok: false, reason: 'rally/prone-must-stand-up' });
     expect(rally({}, 5).result).toMatchObject({ ok: false, reason: 'rally/no-hits' });
+    // Hits recorded on a stand no longer on the table do not count.
+    expect(rally({ status: { hitsByStand: { 'r-gone': 2 } } }, 5).result).toMatchObject({ ok: false, reason: 'rally/no-hits' });
   });
 });

@@ -57,7 +57,8 @@ export function evaluateRally(ctx: DtpContext, unitId: string, nearestEnemyIn = 
   if (disordered) {
     return { ok: false, reason: 'rally/disordered-must-reform', detail: 'A disordered unit cannot rally off hits; it must first reform into line facing the nearest enemy (Rally, p. 28).' };
   }
-  const hits = Object.values(status?.hitsByStand ?? {}).reduce((s, h) => s + h, 0);
+  // Hits on stands still on the table: a stand with two hits is removed, and its hits with it.
+  const hits = info.stands.reduce((s, st) => s + st.hits, 0);
   if (hits === 0) return { ok: false, reason: 'rally/no-hits', detail: 'The unit has no hits to rally off.' };
 
   const modifiers: DiceModifier[] = [];
