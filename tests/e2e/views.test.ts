@@ -222,6 +222,18 @@ describe('views end to end', () => {
     await waitForSeq(page, backend.state().seq);
     shot = await decodeShot(await page.screenshot(), 1, 'operator-drawn-wall.png');
     expectColour(await colourAt(page, shot, { xIn: 64, yIn: 10 }), LINEAR_PAINT.wall.color, 20, 'the drawn wall');
+
+    // Drag the wall's far end up the table: the edited terrain goes to the service.
+    const grab = await toScreen(page, wallTo);
+    const drop = await toScreen(page, { xIn: 70, yIn: 16 });
+    await page.mouse.move(grab.xPx, grab.yPx);
+    await page.mouse.down();
+    await page.mouse.move(drop.xPx, drop.yPx, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(() => backend.state().tableState.terrain.linear.find((l) => l.id === wall.id)?.points[1]?.yIn ?? 0).toBeGreaterThan(15.5);
+    const end = backend.state().tableState.terrain.linear.find((l) => l.id === wall.id)!.points[1]!;
+    expect(end.xIn).toBeCloseTo(70, 0);
+    expect(end.yIn).toBeCloseTo(16, 0);
     await page.context().close();
   });
 

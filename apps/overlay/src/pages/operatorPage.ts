@@ -12,8 +12,9 @@ import { edgeDistance } from '../geometry/edgeDistance.ts';
 import { polylineStrip } from '../geometry/polylineStrip.ts';
 import { standFootprint } from '../geometry/standFootprint.ts';
 import { measureTolerance } from '../state/measureTolerance.ts';
+import { moveTerrainVertex, nearestTerrainVertex, piecePoints } from '../terrain/terrainVertex.ts';
 import { breakdownTable, facesText, refusalText } from '../ui/formatBreakdown.ts';
-import { LiveTableView } from '../views/liveTableView.ts';
+import { LiveTableView, type DragHandler } from '../views/liveTableView.ts';
 import { addIfAny, trianglesMesh } from '../views/meshFactory.ts';
 import { RENDER_ORDER } from '../views/renderOrder.ts';
 import { ageText, connectionBanner, h, startLive } from './bootstrap.ts';
@@ -65,6 +66,7 @@ const view = new LiveTableView({
   interactive: true,
   filterBySelection: true,
   onTableClick: (at, stand) => onTableClick(at, stand),
+  onDragStart: (at) => startVertexDrag(at),
 });
 const fitButton = h('button', { type: 'button' }, 'Fit');
 fitButton.addEventListener('click', () => view.resetZoom());
@@ -83,7 +85,7 @@ function setMode(next: Mode): void {
   toolHint.textContent =
     mode === 'select' ? 'Click a stand to select its unit; click empty table to clear.'
     : mode === 'measure' ? 'Click two stands: edge-to-edge distance.'
-    : 'Click points on the map, then Finish.';
+    : 'Click points on the map, then Finish. Drag a terrain corner to move it.';
   drawPanel.hidden = mode !== 'draw';
 }
 const toolRow = h('div', { className: 'row' });
@@ -176,6 +178,37 @@ function onTableClick(at: PointIn, stand: Stand | null): void {
   const isUnit = unitId !== null && (store.snapshot.state?.tableState.units.some((u) => u.id === unitId) ?? false);
   view.selectUnit(isUnit ? unitId : null);
   renderSelection(true);
+}
+
+/** Grab radius for a terrain corner, CSS px: a fingertip on a phone. */
+const GRAB_RADIUS_PX = 14;
+
+/** In draw mode, pressing on a terrain corner drags it; the release saves the terrain. */
+function startVertexDrag(at: PointIn): DragHandler | null {
+  const state = store.snapshot.state;
+  if (mode !== 'draw' || !state) return null;
+  const a = view.toPagePx(at);
+  const b = view.toPagePx({ xIn: at.xIn + 1, yIn: at.yIn });
+  const pxPerIn = Math.max(1e-6, Math.hypot(b.xPx - a.xPx, b.yPx - a.yPx));
+  const ref = nearestTerrainVertex(state.tableState.terrain, at, GRAB_RADIUS_PX / pxPerIn);
+  if (!ref) return null;
+  const base = state.tableState.terrain;
+  return (to, phase) => {
+    const to2 = { xIn: round2(to.xIn), yIn: round2(to.yIn) };
+    if (phase === 'cancel') {
+      drawDraft();
+      return;
+    }
+    const edited = moveTerrainVertex(base, ref, to2);
+    if (phase === 'move') {
+      const pts = piecePoints(edited, ref);
+      const group = new THREE.Group();
+      addIfAny(group, trianglesMesh(polylineStrip(ref.closed ? [...pts, pts[0]!] : pts, 0.15), { color: 0xffd400, opacity: 0.95 }, RENDER_ORDER.draft));
+      view.setOverlay('draft', group);
+      return;
+    }
+    void act({ type: 'set-terrain', terrain: edited }, `Moved a corner of ${ref.pieceId}.`).then(() => drawDraft());
+  };
 }
 
 function drawDraft(): void {

@@ -44,7 +44,16 @@ export interface LiveTableViewOptions {
   readonly filterBySelection?: boolean;
   /** A click (not a drag) on the table. */
   readonly onTableClick?: (at: PointIn, stand: Stand | null) => void;
+  /**
+   * A press on the table: return a handler to take the gesture as a drag (moving a terrain vertex),
+   * or null to let it pan/click as usual. The handler gets every move, then 'end' on release after a
+   * real drag or 'cancel' (a press that did not move is handled as a click).
+   */
+  readonly onDragStart?: (at: PointIn) => DragHandler | null;
 }
+
+/** Follows one drag gesture on the table. */
+export type DragHandler = (at: PointIn, phase: 'move' | 'end' | 'cancel') => void;
 
 /** A fixed table → pixels map measured for some device (projector, camera), in that device's pixels. */
 export interface Calibration {
@@ -341,6 +350,7 @@ export class LiveTableView {
     const pointers = new Map<number, ScreenPointPx>();
     let downAt: ScreenPointPx | null = null;
     let moved = 0;
+    let drag: DragHandler | null = null;
     let pinchDist = 0;
     const local = (ev: PointerEvent | WheelEvent): ScreenPointPx => {
       const r = canvas.getBoundingClientRect();
@@ -362,7 +372,9 @@ export class LiveTableView {
       if (pointers.size === 1) {
         downAt = local(ev);
         moved = 0;
+        drag = this.options.onDragStart?.(this.fromPagePx({ xPx: ev.clientX, yPx: ev.clientY })) ?? null;
       } else if (pointers.size === 2) {
+        drag = null;
         const [a, b] = [...pointers.values()];
         pinchDist = Math.hypot(a!.xPx - b!.xPx, a!.yPx - b!.yPx);
         moved = Infinity; // a pinch is never a click
@@ -373,7 +385,10 @@ export class LiveTableView {
       if (!prev) return;
       const now = local(ev);
       pointers.set(ev.pointerId, now);
-      if (pointers.size === 1) {
+      if (pointers.size === 1 && drag) {
+        moved += Math.hypot(now.xPx - prev.xPx, now.yPx - prev.yPx);
+        if (moved > CLICK_SLOP_PX) drag(this.fromPagePx({ xPx: ev.clientX, yPx: ev.clientY }), 'move');
+      } else if (pointers.size === 1) {
         moved += Math.hypot(now.xPx - prev.xPx, now.yPx - prev.yPx);
         if (moved > CLICK_SLOP_PX) {
           this.fit = panFit(ensureFit(), now.xPx - prev.xPx, now.yPx - prev.yPx);
@@ -393,7 +408,19 @@ export class LiveTableView {
       }
     });
     const up = (ev: PointerEvent) => {
-      const wasClick = pointers.size === 1 && downAt !== null && moved <= CLICK_SLOP_PX;
+      if (drag && pointers.size === 1) {
+        const finish = drag;
+        drag = null;
+        // A press on a vertex that did not move is a click after all (adds a point while drawing).
+        const dragged = moved > CLICK_SLOP_PX && ev.type === 'pointerup';
+        finish(this.fromPagePx({ xPx: ev.clientX, yPx: ev.clientY }), dragged ? 'end' : 'cancel');
+        if (dragged) {
+          pointers.delete(ev.pointerId);
+          downAt = null;
+          return;
+        }
+      }
+      const wasClick = pointers.size <= 1 && downAt !== null && moved <= CLICK_SLOP_PX;
       pointers.delete(ev.pointerId);
       if (pointers.size < 2) pinchDist = 0;
       if (wasClick && ev.type === 'pointerup' && this.options.onTableClick) {
