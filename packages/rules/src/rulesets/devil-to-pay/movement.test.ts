@@ -69,6 +69,14 @@ describe('movementOptions: the Movement table (Move: Movement)', () => {
     expect(move(stateOf([mover({ arm: 'artillery', horseArtillery: true }, guns, ARTILLERY_BASE)])).allowanceIn).toBe(3);
   });
 
+  it('notes the formation-change rules that apply', () => {
+    expect(move(stateOf([mover({ status: { formation: 'disordered' } })])).notes.some((n) => n.includes('RALLY'))).toBe(true);
+    expect(move(stateOf([mover()])).notes.some((n) => n.includes('RALLY'))).toBe(false);
+    expect(move(stateOf([mover({ status: { formation: 'attack-column' } }, grid(4, 2, INFANTRY_BASE))])).notes.some((n) => n.includes('at least five'))).toBe(true);
+    const dis = [{ u: 0, v: -3, role: 'mounted' as const }, ...grid(4, 4, INFANTRY_BASE).map((l) => ({ ...l, role: 'dismounted' as const }))];
+    expect(move(stateOf([mover({ arm: 'cavalry', status: { formation: 'line' } }, dis)])).notes.some((n) => n.includes('Dismounted cavalry may not'))).toBe(true);
+  });
+
   it('prone: N/A (a refusal, not an error)', () => {
     const r = movementOptions(buildContext(stateOf([mover({ status: { prone: true } })])), 'm').movement as Refusal;
     expect(r).toMatchObject({ ok: false, reason: 'movement/prone' });

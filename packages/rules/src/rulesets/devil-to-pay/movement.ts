@@ -489,6 +489,11 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
   const green = unit.quality === 'green';
   const oblique = !green;
   if (green) notes.push('Green troops may not oblique (Move: Movement, Oblique)');
+  if (formation === 'disordered') notes.push('Disordered: changing formation needs a RALLY order (reform into line facing the nearest enemy)');
+  if (reading.dismounted && (formation === 'line' || formation === 'attack-column')) {
+    notes.push('Dismounted cavalry may not use Line or Attack Column (Armies, Dismounted Cavalry)');
+  }
+  if (formation === 'attack-column' && info.stands.length < 5) notes.push('An attack column needs at least five stands (Armies, Infantry: Attack Column)');
   const cannotCrossObstacles = isArtillery || mounted;
 
   // The unit's frame: reference point (command stand centre) and heading.
