@@ -18,6 +18,7 @@ import { createFramesSource } from '../demo/framesSource.ts';
 import { createFrameDetector, type FrameDetector } from '../detect/frameDetector.ts';
 import { loadTableProfile } from '../profile/tableProfile.ts';
 import { GameSession } from './gameSession.ts';
+import { startCamera, type CameraLiveOptions } from './startCamera.ts';
 import { createLivePipeline, type LivePipeline } from './livePipeline.ts';
 import { getRuleset } from './rules.ts';
 
@@ -48,7 +49,7 @@ export interface DemoLiveOptions {
 }
 
 export interface LiveOptions {
-  readonly source: DemoLiveOptions;
+  readonly source: DemoLiveOptions | CameraLiveOptions;
   /** Data directory; the demo keeps its own game in `<dataDir>/demo`. */
   readonly dataDir: string;
   readonly host?: string;
@@ -85,6 +86,7 @@ function loadRules(id: string | undefined): { ruleset: Ruleset | null; note: str
 
 export async function startLive(options: LiveOptions): Promise<RunningLive> {
   const src = options.source;
+  if (src.mode === 'camera') return startCamera(src, options);
   const scriptPath = src.scriptPath ?? DEFAULT_DEMO_SCRIPT;
   // The script names its roster relative to the repository root.
   const { readFileSync } = await import('node:fs');

@@ -24,9 +24,9 @@ const HELP = `usage: muster start [options]
   --ruleset <id>          rule set (default devil-to-pay)
   --token <text>          operator token (default: a random one, printed at start)
   --no-build              do not build the views when they are missing
-  --camera <spec>         camera device or URL (with --table and --roster): not available in this build yet
-  --table <file>          table profile (camera mode)
-  --roster <file>         army file (camera mode)
+  --camera <spec>         camera mode: /dev/videoN, rtsp:// or http:// URL, a video file or a folder of frames
+  --table <file>          table profile JSON (camera mode; saved in the data directory, so needed once)
+  --roster <file>         army file YAML/JSON (camera mode; saved likewise)
 `;
 
 function positiveNumber(value: string | undefined, name: string, dflt: number, max: number): number {
@@ -85,8 +85,8 @@ export async function run(args: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  if (v.camera !== undefined || v.table !== undefined || v.roster !== undefined) {
-    throw new CliError('camera mode (--camera/--table/--roster) needs the detector (apps/vision/src/detect), which is not in this build yet; run without them for the demo');
+  if (v.camera === undefined && (v.table !== undefined || v.roster !== undefined)) {
+    throw new CliError('--table and --roster go with --camera (without --camera the built-in demo runs)');
   }
   const demoSource = v['demo-source'] ?? 'truth';
   if (demoSource !== 'truth' && demoSource !== 'frames') throw new CliError(`--demo-source must be truth or frames, got "${demoSource}"`);
@@ -110,7 +110,13 @@ export async function run(args: string[]): Promise<number> {
   for (let attempt = 0; live === null; attempt++) {
     try {
       live = await startLive({
-        source: {
+        source: v.camera !== undefined ? {
+          mode: 'camera',
+          spec: v.camera,
+          ...(v.table !== undefined ? { tablePath: resolve(v.table) } : {}),
+          ...(v.roster !== undefined ? { rosterPath: resolve(v.roster) } : {}),
+          ...(fps !== undefined ? { fps } : {}),
+        } : {
           mode: 'demo',
           demoSource,
           speed,

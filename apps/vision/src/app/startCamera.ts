@@ -1,0 +1,172 @@
+/**
+ * Camera mode of the composition root: a frame source (webcam, IP camera, video file or folder of frames,
+ * `sources/openFrameSource`) → detector (table profile) → the same pipeline, session and server as the
+ * demo. The roster and table profile given on the command line are saved in the data directory, so a
+ * later start without them continues the same game.
+ */
+import { readFileSync } from 'node:fs';
+import type { GameLogEntry } from '@muster/protocol';
+import { parseRoster } from '../roster/loadRoster.ts';
+import { parseTableProfile, type TableProfile } from '../profile/tableProfile.ts';
+import type { Roster } from '../roster/roster.ts';
+import { createFrameDetector } from '../detect/frameDetector.ts';
+import { openFrameSource } from '../sources/openFrameSource.ts';
+import { openDataStore } from '../persist/dataStore.ts';
+import { startServer, type RunningServer } from '../server/createServer.ts';
+import { createOperatorToken } from '../server/operatorToken.ts';
+import { GameSession } from './gameSession.ts';
+import { createLivePipeline } from './livePipeline.ts';
+import { getRuleset } from './rules.ts';
+import type { LiveOptions, RunningLive } from './startLive.ts';
+
+export interface CameraLiveOptions {
+  readonly mode: 'camera';
+  /** Device, URL, video file or folder (see openFrameSource). */
+  readonly spec: string;
+  /** Table profile JSON; default: the one saved in the data directory. */
+  readonly tablePath?: string;
+  /** Army file (YAML/JSON); default: the one saved in the data directory. */
+  readonly rosterPath?: string;
+  readonly fps?: number;
+}
+
+/** A saved source document: the file as given, re-parsed at start. */
+interface SavedSource {
+  readonly sourceName: string;
+  readonly text: string;
+}
+
+const FULL_SEARCH_EVERY = 10;
+
+function checkSaved(v: unknown): SavedSource {
+  const o = v as Partial<SavedSource>;
+  if (typeof o?.sourceName !== 'string' || typeof o.text !== 'string') throw new Error('expected { sourceName, text }');
+  return o as SavedSource;
+}
+
+function readSource(path: string, what: string): SavedSource {
+  try {
+    return { sourceName: path, text: readFileSync(path, 'utf8') };
+  } catch (err) {
+    throw new Error(`${path}: cannot read the ${what} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+}
+
+export async function startCamera(src: CameraLiveOptions, options: LiveOptions): Promise<RunningLive> {
+  const store = openDataStore(options.dataDir);
+  const rosterDoc = src.rosterPath !== undefined ? readSource(src.rosterPath, 'roster') : store.read('roster', checkSaved);
+  const tableDoc = src.tablePath !== undefined ? readSource(src.tablePath, 'table profile') : store.read('table-profile', checkSaved);
+  if (!rosterDoc || !tableDoc) {
+    store.close();
+    throw new Error(`camera mode needs --table and --roster the first time (nothing saved in ${store.dir})`);
+  }
+  let roster: Roster;
+  let profile: TableProfile;
+  try {
+    roster = parseRoster(rosterDoc.text, rosterDoc.sourceName);
+    let json: unknown;
+    try {
+      json = JSON.parse(tableDoc.text);
+    } catch (err) {
+      throw new Error(`${tableDoc.sourceName}: not valid JSON (${(err as Error).message})`);
+    }
+    profile = parseTableProfile(json, tableDoc.sourceName);
+  } catch (err) {
+    store.close();
+    throw err;
+  }
+  // Only files that parsed are saved: a bad --roster never replaces a good saved one.
+  if (src.rosterPath !== undefined) store.write('roster', rosterDoc);
+  if (src.tablePath !== undefined) store.write('table-profile', tableDoc);
+
+  const table = { widthIn: profile.widthIn, depthIn: profile.heightIn };
+  let forwardLog: (e: GameLogEntry) => void = () => {};
+  const session = new GameSession({ store, baseRoster: roster, seed: roster.name, onLog: (e) => forwardLog(e) });
+  let rulesNote: string;
+  let ruleset = null;
+  try {
+    ruleset = getRuleset(options.rulesetId);
+    rulesNote = `${ruleset.name} (${ruleset.source})`;
+  } catch (err) {
+    rulesNote = `no rules: ${(err as Error).message}`;
+  }
+  const calibration = store.read('calibration', (v) => v);
+  const pipeline = createLivePipeline({
+    session,
+    table,
+    ruleset,
+    rulesUnavailableReason: rulesNote,
+    profile: { name: profile.sourceName, source: 'camera', frameWidthPx: null, frameHeightPx: null },
+    tableProfileDoc: JSON.parse(tableDoc.text) as unknown,
+    calibrationDoc: calibration ?? null,
+    poseLogBy: 'vision',
+  });
+  forwardLog = (e) => pipeline.notifyLog(e);
+
+  let detector;
+  let source;
+  try {
+    detector = await createFrameDetector(profile);
+    source = await openFrameSource(src.spec, src.fps !== undefined ? { fps: src.fps } : {});
+  } catch (err) {
+    detector?.dispose();
+    session.close();
+    throw err;
+  }
+  const operatorToken = options.operatorToken ?? createOperatorToken();
+  let server: RunningServer;
+  try {
+    server = await startServer({
+      backend: pipeline,
+      operatorToken,
+      host: options.host ?? '127.0.0.1',
+      port: options.port ?? 8080,
+      ...(options.viewsDir !== undefined ? { viewsDir: options.viewsDir } : {}),
+    });
+  } catch (err) {
+    await source.close();
+    detector.dispose();
+    session.close();
+    throw err;
+  }
+  pipeline.setClientCounter(() => server.hub.clientCount());
+  source.on('error', (err) => console.error(`muster: camera ${src.spec}: ${err.message}`));
+  const det = detector;
+  const frames = source;
+  const loop = (async () => {
+    try {
+      for await (const frame of frames) {
+        try {
+          const predictions = pipeline.predictions(frame.captureTimeMs);
+          const full = predictions.length === 0 || frame.seq % FULL_SEARCH_EVERY === 0;
+          pipeline.process(det.detect(frame, full ? undefined : predictions));
+        } catch (err) {
+          console.error('muster: frame failed:', err);
+        }
+      }
+    } catch (err) {
+      console.error(`muster: camera ${src.spec} ended: ${(err as Error).message}`);
+    }
+  })();
+
+  let stopped = false;
+  return {
+    url: server.url,
+    operatorToken,
+    server,
+    pipeline,
+    store,
+    sourceDescription: `camera ${src.spec} with table ${profile.sourceName} and roster "${roster.name}"`,
+    rulesNote,
+    frameCache: null,
+    async stop(): Promise<void> {
+      if (stopped) return;
+      stopped = true;
+      await frames.close();
+      await loop;
+      det.dispose();
+      await server.close();
+      session.close();
+    },
+  };
+}
