@@ -9,10 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { LiveState } from '@muster/protocol';
 import { startServer, type RunningServer } from '../../apps/vision/src/server/createServer.ts';
+import { CHIP_PAINT } from '../../apps/overlay/src/views/tableSceneBuilder.ts';
 import { LINEAR_PAINT, MAP_BACKGROUND, STYLE_PAINT, TABLE_CLOTH, UNKNOWN_SIDE_PAINT, sidePaint } from '../../apps/overlay/src/views/palette.ts';
 import { invertHomography, type Homography } from '../../apps/overlay/src/mapping/homography.ts';
 import { ensureViewsBuilt, VIEWS_DIST } from './helpers/buildViews.ts';
-import { CLOTH_PROBE, CONFEDERATE_REACH_PROBE, DOUBLE_ARC_PROBE, CONFEDERATE_UNIT, OCCLUDED_STAND, UNION_REACH_PROBE, UNION_UNIT, UNKNOWN_TAG_AT, fixtureLiveState } from './helpers/fixtureScene.ts';
+import { CLOTH_PROBE, CONFEDERATE_REACH_PROBE, DOUBLE_ARC_PROBE, HIT_CHIP_AT, CONFEDERATE_UNIT, OCCLUDED_STAND, UNION_REACH_PROBE, UNION_UNIT, UNKNOWN_TAG_AT, fixtureLiveState } from './helpers/fixtureScene.ts';
 import { blend, colorDistance, decodeShot, describe as rgba, hexRgb, type Rgba, type Shot } from './helpers/pixels.ts';
 import { SceneBackend } from './helpers/sceneBackend.ts';
 
@@ -105,6 +106,9 @@ describe('views end to end', () => {
     // A tag the roster does not know is marked where it is; a stand whose tag is held unseen is faded.
     expectColour(await colourAt(page, shot, UNKNOWN_TAG_AT), blend(TABLE_CLOTH, UNKNOWN_SIDE_PAINT.fill, 0.9), 12, 'unknown tag');
     expect(await page.locator('.tag-label', { hasText: 'tag 99?' }).count()).toBe(1);
+    // A status chip is drawn in its colour and is not reported as an unknown tag.
+    expectColour(await colourAt(page, shot, HIT_CHIP_AT), CHIP_PAINT.hit, 12, 'hit chip');
+    expect(await page.locator('.tag-label').count()).toBe(1);
     expectColour(await colourAt(page, shot, standCentre(state, OCCLUDED_STAND)), blend(TABLE_CLOTH, UNION_BLUE, 0.45), 12, 'occluded stand');
 
     // Move the union command stand across the table: the pixel follows, the old place shows reach again.

@@ -53,6 +53,8 @@ export const UNION_REACH_PROBE = { xIn: 11, yIn: 18 };
 export const CONFEDERATE_REACH_PROBE = { xIn: 39.5, yIn: 31 };
 /** Where a tag the roster does not know is seen. */
 export const UNKNOWN_TAG_AT = { xIn: 60, yIn: 20 };
+/** A roster status chip ("hit") lying on open cloth. */
+export const HIT_CHIP_AT = { xIn: 64, yIn: 16 };
 /** The commander's stand: its tag is held by the tracker but not seen. */
 export const OCCLUDED_STAND = 'gibbon-stand';
 /** Inside both union arcs and nothing else. */
@@ -134,8 +136,9 @@ export function fixtureLiveState(seq = 1): LiveState {
     tracks: [
       { trackId: 1, markerId: 99, standId: null, pose: { ...UNKNOWN_TAG_AT, headingDeg: 0 }, lastSeenMs: Date.now(), occluded: false },
       { trackId: 2, markerId: 18, standId: OCCLUDED_STAND, pose: { xIn: 18, yIn: 7, headingDeg: 90 }, lastSeenMs: Date.now() - 500, occluded: true },
+      { trackId: 3, markerId: 40, standId: null, chip: 'hit', pose: { ...HIT_CHIP_AT, headingDeg: 0 }, lastSeenMs: Date.now(), occluded: false },
     ],
-    liveTrackIds: [1, 2],
+    liveTrackIds: [1, 2, 3],
     roster: { name: 'e2e', bindings: tableState.stands.map((s, i) => ({ markerId: 10 + i, standId: s.id })).slice(1), unknownMarkerIds: [99] },
     profile: { name: 'e2e table', widthIn: 72, depthIn: 48, source: 'camera', frameWidthPx: 1920, frameHeightPx: 1080, homography: null, residualIn: 0.03 },
     health: { status: 'ok', frameRateHz: 30, trackedStands: 9, unknownTags: 1, processingMs: 5, clients: 0, uptimeS: 1, warnings: [] },

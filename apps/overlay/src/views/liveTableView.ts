@@ -15,7 +15,7 @@ import { LabelLayer, type LabelSpec } from './labelLayer.ts';
 import { disposeTree } from './meshFactory.ts';
 import { sidePaint, UNKNOWN_SIDE_PAINT } from './palette.ts';
 import { TableRenderer } from './tableRenderer.ts';
-import { buildClothGroup, buildStandsGroup, buildTerrainGroup, buildUnknownTagsGroup, sidesOf, UNKNOWN_TAG_SIZE_IN } from './tableSceneBuilder.ts';
+import { buildChipsGroup, buildClothGroup, buildStandsGroup, buildTerrainGroup, buildUnknownTagsGroup, sidesOf, UNKNOWN_TAG_SIZE_IN } from './tableSceneBuilder.ts';
 import { installHooks, type MusterHooks } from './testHooks.ts';
 
 export interface LiveTableViewOptions {
@@ -246,6 +246,8 @@ export class LiveTableView {
     }
     if (o.drawStands && this.built.tracks !== state.tracks) {
       this.swap('unknown-tags', buildUnknownTagsGroup(this.unknownTracks(state)));
+      const live = new Set(state.liveTrackIds);
+      this.swap('chips', buildChipsGroup(state.tracks.flatMap((t) => (t.chip && live.has(t.trackId) ? [{ chip: t.chip, pose: t.pose }] : []))));
       this.built.tracks = state.tracks;
     }
     const shapes = state.evaluation?.shapes ?? [];
@@ -271,7 +273,8 @@ export class LiveTableView {
 
   private unknownTracks(state: LiveState): LiveState['tracks'] {
     const live = new Set(state.liveTrackIds);
-    return state.tracks.filter((t) => t.standId === null && live.has(t.trackId));
+    // Status chips have no stand either, but the roster knows them: not "unknown".
+    return state.tracks.filter((t) => t.standId === null && t.chip === undefined && live.has(t.trackId));
   }
 
   private unknownTagLabels(state: LiveState): LabelSpec[] {

@@ -129,3 +129,27 @@ export function buildUnknownTagsGroup(tags: readonly { readonly pose: { readonly
   addIfAny(group, batch.toMesh(RENDER_ORDER.stand));
   return group;
 }
+
+/** Roster status chips lying on the table (disordered, hit, prone, commander markers). */
+export const CHIP_PAINT: Record<'disordered' | 'hit' | 'prone' | 'commander', number> = {
+  disordered: 0xff9500,
+  hit: 0xff2d55,
+  prone: 0xaf52de,
+  commander: 0xffffff,
+};
+/** Drawn chip diameter, inches (the physical chips are about this size). */
+export const CHIP_SIZE_IN = 0.8;
+
+export function buildChipsGroup(chips: readonly { readonly chip: keyof typeof CHIP_PAINT; readonly pose: { readonly xIn: number; readonly yIn: number } }[]): THREE.Group {
+  const group = new THREE.Group();
+  group.name = 'chips';
+  const batch = new TriangleBatch();
+  const r = CHIP_SIZE_IN / 2;
+  for (const c of chips) {
+    const ring = Array.from({ length: 20 }, (_, i) => ({ xIn: c.pose.xIn + r * Math.cos((i / 20) * 2 * Math.PI), yIn: c.pose.yIn + r * Math.sin((i / 20) * 2 * Math.PI) }));
+    batch.addPolygon(ring, { color: CHIP_PAINT[c.chip], opacity: 1 });
+    batch.addTriangles(polylineStrip([...ring, ring[0]!], 0.06), { color: 0x000000, opacity: 0.8 });
+  }
+  addIfAny(group, batch.toMesh(RENDER_ORDER.selection));
+  return group;
+}
