@@ -1,0 +1,83 @@
+/**
+ * What every installed rule set owes the engine and the views, checked on every golden scene:
+ * pure (a deep-frozen state is not touched, the same state gives the same result), an entry per unit,
+ * only finite numbers, refusals with a stable 'area/code' reason, shapes with unique ids, known layers
+ * and styles, and units/sides that exist.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { installedRulesets, parseTableState, type LayerId, type StyleId, type TableState } from '@muster/rules';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const inDir = join(root, 'fixtures/rules/in');
+const names = readdirSync(inDir).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+
+const LAYERS: readonly LayerId[] = ['movement', 'fire', 'charge', 'command', 'formation', 'labels', 'measure', 'warnings'];
+const STYLES: readonly StyleId[] = [
+  'reach', 'reach-road', 'blocked', 'arc', 'arc-artillery', 'target', 'target-priority', 'charge',
+  'link', 'link-broken', 'formation', 'label', 'warning', 'measure',
+];
+
+function deepFreeze<T>(x: T): T {
+  if (typeof x === 'object' && x !== null && !Object.isFrozen(x)) {
+    Object.freeze(x);
+    for (const v of Object.values(x)) deepFreeze(v);
+  }
+  return x;
+}
+
+/** Paths of numbers that are NaN or infinite anywhere in a value. */
+function nonFinite(x: unknown, path = ''): string[] {
+  if (typeof x === 'number') return Number.isFinite(x) ? [] : [path];
+  if (typeof x !== 'object' || x === null) return [];
+  return Object.entries(x).flatMap(([k, v]) => nonFinite(v, `${path}.${k}`));
+}
+
+/** Every `{ ok: false, reason }` inside a value. */
+function refusals(x: unknown): { reason: unknown }[] {
+  if (typeof x !== 'object' || x === null) return [];
+  const own = (x as { ok?: unknown }).ok === false ? [x as { reason: unknown }] : [];
+  return [...own, ...Object.values(x).flatMap(refusals)];
+}
+
+const cases = installedRulesets.flatMap((rs) => names.map((n) => [rs.id, n] as const));
+
+describe.each(cases)('ruleset %s on %s', (rulesetId, name) => {
+  const ruleset = installedRulesets.find((r) => r.id === rulesetId)!;
+  const load = (): TableState => parseTableState(JSON.parse(readFileSync(join(inDir, `${name}.json`), 'utf8')));
+
+  it('is pure: a frozen state is left alone and the same state gives the same evaluation', () => {
+    const frozen = deepFreeze(load());
+    const a = ruleset.evaluate(frozen);
+    const b = ruleset.evaluate(load());
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+  });
+
+  it('answers for every unit with finite numbers and coded refusals', () => {
+    const state = load();
+    const ev = ruleset.evaluate(state);
+    expect(ev.rulesetId).toBe(ruleset.id);
+    expect(Object.keys(ev.units).sort()).toEqual(state.units.map((u) => u.id).sort());
+    for (const [id, u] of Object.entries(ev.units)) expect(u.unitId).toBe(id);
+    expect(nonFinite(ev)).toEqual([]);
+    for (const r of refusals(ev)) expect(r.reason).toMatch(/^[a-z]+(-[a-z]+)*\/[a-z0-9]+(-[a-z0-9]+)*$/);
+  });
+
+  it('draws shapes the views can key and style', () => {
+    const state = load();
+    const ev = ruleset.evaluate(state);
+    const ids = ev.shapes.map((s) => s.id);
+    const dupes = ids.filter((id, i) => ids.indexOf(id) !== i);
+    expect(dupes).toEqual([]);
+    const unitIds = new Set(state.units.map((u) => u.id));
+    const sides = new Set(state.units.map((u) => u.side));
+    for (const s of ev.shapes) {
+      expect(LAYERS).toContain(s.layer);
+      expect(STYLES).toContain(s.style);
+      if (s.unitId !== undefined) expect(unitIds.has(s.unitId), `shape ${s.id} names unit ${s.unitId}`).toBe(true);
+      if (s.side !== undefined) expect(sides.has(s.side), `shape ${s.id} names side ${s.side}`).toBe(true);
+    }
+  });
+});
