@@ -496,15 +496,33 @@ export function applyTargetPriority(options: readonly (FireTargetOption | FireRe
   const chosen = closest;
   return options.map((o) => {
     if (!o.ok) return o;
-    if (o === chosen) return { ...o, priority: true };
-    return {
-      ok: false,
-      reason: 'fire/target-priority',
-      detail: `Must fire at the closest enemy within ${PRIORITY_RANGE_IN}" (${chosen.targetUnitId}, ${chosen.rangeIn.toFixed(1)}") (${SRC_PRIORITY}).`,
-      targetUnitId: o.targetUnitId,
-    } satisfies FireRefusal;
+    if (o === chosen) {
+      let p = PRIORITISED.get(o);
+      if (!p) PRIORITISED.set(o, (p = { ...o, priority: true }));
+      return p;
+    }
+    let byChosen = OVERRULED.get(o);
+    if (!byChosen) OVERRULED.set(o, (byChosen = new WeakMap()));
+    let r = byChosen.get(chosen);
+    if (!r) {
+      r = {
+        ok: false,
+        reason: 'fire/target-priority',
+        detail: `Must fire at the closest enemy within ${PRIORITY_RANGE_IN}" (${chosen.targetUnitId}, ${chosen.rangeIn.toFixed(1)}") (${SRC_PRIORITY}).`,
+        targetUnitId: o.targetUnitId,
+      };
+      byChosen.set(chosen, r);
+    }
+    return r;
   });
 }
+
+/**
+ * The same pair results give the same (identical) prioritised objects, so a session that reuses pair
+ * results also sees unchanged options and can keep the shapes drawn from them. Weak: no leak.
+ */
+const PRIORITISED = new WeakMap<FireTargetOption, FireTargetOption>();
+const OVERRULED = new WeakMap<FireTargetOption, WeakMap<FireTargetOption, FireRefusal>>();
 
 /**
  * All fire options of one unit: a single '*' refusal when it cannot fire at all, else one entry per enemy
