@@ -692,6 +692,9 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
     }
     // And the other way round: the obstacles' own corners (grown stands, segment ends) against the unit's
     // outline, so a narrow obstacle between two leading points is not missed.
+    // The unit's half-extent across and along this direction: corners outside that corridor cannot meet it.
+    const halfAcross = ourFrame[6]! * Math.abs(ourFrame[2]! * -dy + ourFrame[3]! * dx) + ourFrame[7]! * Math.abs(ourFrame[4]! * -dy + ourFrame[5]! * dx);
+    const halfAlong = ourFrame[6]! * Math.abs(ourFrame[2]! * dx + ourFrame[3]! * dy) + ourFrame[7]! * Math.abs(ourFrame[4]! * dx + ourFrame[5]! * dy);
     for (const gi of binGroups[b]!) {
       const g = groups[gi]!;
       const qx = g.cx - ourFrame[0]!;
@@ -704,6 +707,12 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
         const ob = obstacles[idx]!;
         const corners = cornersOf(ob);
         for (let c = 0; c < corners.length; c += 2) {
+          const cx = corners[c]! - ourFrame[0]!;
+          const cy = corners[c + 1]! - ourFrame[1]!;
+          const cAcross = cx * -dy + cy * dx;
+          if (cAcross > halfAcross || cAcross < -halfAcross) continue;
+          const cAlong = cx * dx + cy * dy;
+          if (cAlong < -halfAlong || cAlong > lenIn + halfAlong) continue;
           const t = rayIntoRectIn(corners[c]!, corners[c + 1]!, -dx, -dy, ourFrame, 0);
           if (t >= 0 && t <= lenIn && t < firstAt[gi]!) firstAt[gi] = t;
         }
