@@ -81,3 +81,48 @@ describe.each(cases)('ruleset %s on %s', (rulesetId, name) => {
     }
   });
 });
+
+describe.each(installedRulesets.filter((r) => r.createSession).map((r) => [r.id] as const))('ruleset %s session', (rulesetId) => {
+  const ruleset = installedRulesets.find((r) => r.id === rulesetId)!;
+
+  it('matches a fresh evaluate after every move, turn, hit and removal along a sequence of changes', () => {
+    let state = parseTableState(JSON.parse(readFileSync(join(inDir, 'opening-battle.json'), 'utf8')));
+    const session = ruleset.createSession!();
+    expect(JSON.stringify(session.update(state))).toBe(JSON.stringify(ruleset.evaluate(state)));
+    const shiftUnit = (s: TableState, unitId: string, dx: number, dy: number, turnDeg = 0): TableState => {
+      const ids = new Set(s.units.find((u) => u.id === unitId)!.standIds);
+      return {
+        ...s,
+        stands: s.stands.map((st) =>
+          ids.has(st.id)
+            ? { ...st, pose: { xIn: st.pose.xIn + dx, yIn: st.pose.yIn + dy, headingDeg: (st.pose.headingDeg + turnDeg + 360) % 360 } }
+            : st,
+        ),
+      };
+    };
+    const steps: ((s: TableState) => TableState)[] = [
+      (s) => shiftUnit(s, 'al-22', 0, 4), // advance into musket range
+      (s) => shiftUnit(s, 'us-7', 0, -1.5),
+      (s) => shiftUnit(s, 'al-22', 0, 4), // close up to the fence
+      (s) => shiftUnit(s, 'tn-1', 2, 3, 10),
+      (s) => ({ ...s, units: s.units.map((u) => (u.id === 'us-20' ? { ...u, status: { ...u.status, hitsByStand: { 'us-20-2': 1 } } } : u)) }),
+      (s) => ({ ...s, units: s.units.map((u) => (u.id === 'al-19' ? { ...u, status: { ...u.status, disordered: true } } : u)) }),
+      (s) => shiftUnit(s, 'us-bty', 0, 0, 20), // the battery wheels
+      (s) => {
+        // A stand removed from the table (two hits): gone from the unit and from the stands.
+        const unit = s.units.find((u) => u.id === 'al-26')!;
+        const gone = unit.standIds[unit.standIds.length - 1]!;
+        return {
+          ...s,
+          stands: s.stands.filter((st) => st.id !== gone),
+          units: s.units.map((u) => (u.id === 'al-26' ? { ...u, standIds: u.standIds.filter((id) => id !== gone) } : u)),
+        };
+      },
+      (s) => shiftUnit(s, 'al-22', 0, -8), // and back again
+    ];
+    for (const [i, step] of steps.entries()) {
+      state = parseTableState(step(state));
+      expect(JSON.stringify(session.update(state)), `after step ${i + 1}`).toBe(JSON.stringify(ruleset.evaluate(state)));
+    }
+  });
+});
