@@ -122,14 +122,12 @@ describe('ws', () => {
     const draw = await c.request({ type: 'draw-card', requestId: 'd2' });
     expect(draw).toMatchObject({ type: 'ack', action: 'draw-card', result: { draw: { card: { kind: expect.any(String) } } } });
     await c.next('log', (m) => m.entry.kind === 'card');
-    const status = await c.request({ type: 'set-unit-status', unitId: 'al26', status: { disordered: true }, requestId: 'u1' });
-    expect(status).toMatchObject({ type: 'ack' });
     const from = c.messages.length;
-    await c.next('delta', (d) => (d.units?.upsert ?? []).some((u) => u.id === 'al26' && u.status?.disordered === true), from).catch(async () => {
-      // The unit may not have changed in a delta if it was already disordered by a chip; the snapshot says.
-      const snap = (await (await fetch(`${live.url}/api/snapshot`)).json()) as LiveState;
-      expect(snap.tableState.units.find((u) => u.id === 'al26')?.status?.disordered).toBe(true);
-    });
+    const status = await c.request({ type: 'set-unit-status', unitId: 'al26', status: { prone: true, ordersLeft: 2 }, requestId: 'u1' });
+    expect(status).toMatchObject({ type: 'ack' });
+    // The change is published before the ack: the next delta carries the unit with its new status.
+    const delta = await c.next('delta', (d) => (d.units?.upsert ?? []).some((u) => u.id === 'al26'), from);
+    expect(delta.units?.upsert.find((u) => u.id === 'al26')?.status).toMatchObject({ prone: true, ordersLeft: 2 });
     expect(await c.request({ type: 'set-unit-status', unitId: 'nobody', status: { prone: true }, requestId: 'u2' })).toMatchObject({ type: 'error', code: 'not-found' });
     expect(await c.request({ type: 'assign-tag', markerId: 500, standId: 'nope', requestId: 'a1' })).toMatchObject({ type: 'error', code: 'not-found' });
   });
