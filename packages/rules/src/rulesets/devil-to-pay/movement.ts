@@ -681,6 +681,15 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
         if (across > g.r || across < -g.r) continue;
         for (const idx of g.members) {
           const ob = obstacles[idx]!;
+          if (g.members.length > 1) {
+            // The piece's own disc, when the group has more than one piece.
+            const px = ob.cx - o.xIn;
+            const py = ob.cy - o.yIn;
+            const pAcross = px * dy - py * dx;
+            if (pAcross > ob.r || pAcross < -ob.r) continue;
+            const pAlong = px * dx + py * dy;
+            if (pAlong < -ob.r || pAlong > lenIn + ob.r) continue;
+          }
           const t = ob.seg ? raySegmentIn(o.xIn, o.yIn, dx, dy, lenIn, ob.seg) : rayIntoRectIn(o.xIn, o.yIn, dx, dy, ob.rect!, ob.grow);
           if (t >= 0 && t <= lenIn && t < firstAt[gi]!) firstAt[gi] = t;
         }
