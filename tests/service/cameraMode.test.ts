@@ -56,6 +56,15 @@ describe('camera mode (a folder of frames as the camera)', () => {
       expect(state.roster.name).toBe('Opening battle');
       const profile = (await (await fetch(`${live.url}/api/table-profile`)).json()) as { profile: { markerSize: number } };
       expect(profile.profile.markerSize).toBe(1);
+      // The folder held one frame: once it has run out, health says so instead of staying 'ok'.
+      const deadline = Date.now() + 10_000;
+      let health = (await (await fetch(`${live.url}/api/health`)).json()) as { status: string; warnings: string[] };
+      while (health.status !== 'degraded' && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 250));
+        health = (await (await fetch(`${live.url}/api/health`)).json()) as { status: string; warnings: string[] };
+      }
+      expect(health.status).toBe('degraded');
+      expect(health.warnings.join(' ')).toMatch(/no frames for \d+ s/);
     } finally {
       await live.stop();
     }

@@ -57,6 +57,8 @@ export interface LivePipeline extends ServiceBackend {
   /** Republishes after an operator change without a new frame. */
   republish(): LiveState;
   setClientCounter(count: () => number): void;
+  /** Stops the watchdog timer. */
+  close(): void;
   /** Where the tracker expects each tag at `atMs` (for the detector's tracked mode). */
   predictions(atMs?: number): TagPrediction[];
   /** Forwards a non-pose game log entry to subscribers (wire the session's onLog here). */
@@ -64,6 +66,8 @@ export interface LivePipeline extends ServiceBackend {
 }
 
 const WINDOW = 30;
+/** No frame for this long: health says 'degraded'. */
+const STALE_AFTER_MS = 3000;
 
 function median(values: readonly number[]): number {
   if (values.length === 0) return 0;
@@ -179,8 +183,9 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
       ...built.warnings,
     ];
     const lastFrameAgeMs = frameTimes.length > 0 ? t - frameTimes[frameTimes.length - 1]! : Infinity;
+    if (frameTimes.length > 0 && lastFrameAgeMs > STALE_AFTER_MS) warnings.unshift(`no frames for ${Math.round(lastFrameAgeMs / 1000)} s`);
     const health: Health = {
-      status: frameTimes.length === 0 ? 'starting' : lastFrameAgeMs > 3000 || rulesError ? 'degraded' : 'ok',
+      status: frameTimes.length === 0 ? 'starting' : lastFrameAgeMs > STALE_AFTER_MS || rulesError ? 'degraded' : 'ok',
       frameRateHz: spanMs > 0 ? Math.round(((frameTimes.length - 1) * 1000 * 10) / spanMs) / 10 : 0,
       trackedStands: tableState.stands.length,
       unknownTags: unknownMarkerIds.length,
@@ -217,6 +222,14 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
     };
   }
 
+  // Watchdog: when frames stop (camera unplugged, source ended) say so, instead of looking healthy forever.
+  const watchdog = setInterval(() => {
+    const last = frameTimes[frameTimes.length - 1];
+    if (last === undefined || now() - last <= STALE_AFTER_MS) return;
+    if (state.health.status !== 'degraded' || now() - last < STALE_AFTER_MS + 1500) publish(compute(null, now()));
+  }, 1000);
+  watchdog.unref();
+
   function publish(next: LiveState): LiveState {
     const t0 = performance.now();
     state = next;
@@ -235,6 +248,9 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
       return publish(compute(null, now()));
     },
     lastTimings: () => completed,
+    close(): void {
+      clearInterval(watchdog);
+    },
     setClientCounter(count: () => number): void {
       clientCount = count;
     },

@@ -166,6 +166,7 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
       await loop;
       det.dispose();
       await server.close();
+      pipeline.close();
       session.close();
     },
   };

@@ -215,6 +215,7 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
       stopped = true;
       await stopSource();
       await server.close();
+      pipeline.close();
       session.close();
     },
   };
