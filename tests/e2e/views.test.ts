@@ -13,7 +13,7 @@ import { CHIP_PAINT } from '../../apps/overlay/src/views/tableSceneBuilder.ts';
 import { LINEAR_PAINT, MAP_BACKGROUND, STYLE_PAINT, TABLE_CLOTH, UNKNOWN_SIDE_PAINT, sidePaint } from '../../apps/overlay/src/views/palette.ts';
 import { invertHomography, type Homography } from '../../apps/overlay/src/mapping/homography.ts';
 import { ensureViewsBuilt, VIEWS_DIST } from './helpers/buildViews.ts';
-import { CLOTH_PROBE, CONFEDERATE_REACH_PROBE, DOUBLE_ARC_PROBE, HIT_CHIP_AT, CONFEDERATE_UNIT, OCCLUDED_STAND, UNION_REACH_PROBE, UNION_UNIT, UNKNOWN_TAG_AT, fixtureLiveState } from './helpers/fixtureScene.ts';
+import { BLOCKED_OFF_TABLE, BLOCKED_ON_TABLE, CLOTH_PROBE, CONFEDERATE_REACH_PROBE, DOUBLE_ARC_PROBE, HIT_CHIP_AT, CONFEDERATE_UNIT, OCCLUDED_STAND, UNION_REACH_PROBE, UNION_UNIT, UNKNOWN_TAG_AT, fixtureLiveState } from './helpers/fixtureScene.ts';
 import { blend, colorDistance, decodeShot, describe as rgba, hexRgb, type Rgba, type Shot } from './helpers/pixels.ts';
 import { SceneBackend } from './helpers/sceneBackend.ts';
 
@@ -102,6 +102,9 @@ describe('views end to end', () => {
     expectColour(shot.at(4, 50), MAP_BACKGROUND, 4, 'outside the table');
     const arc = STYLE_PAINT.arc.fill!;
     expectColour(await colourAt(page, shot, DOUBLE_ARC_PROBE), blend(TABLE_CLOTH, arc.color, arc.opacity), 10, 'two overlapping arcs blend once');
+    const blocked = STYLE_PAINT.blocked.fill!;
+    expectColour(await colourAt(page, shot, BLOCKED_ON_TABLE), blend(TABLE_CLOTH, blocked.color, blocked.opacity), 12, 'shape on the table');
+    expectColour(await colourAt(page, shot, BLOCKED_OFF_TABLE), MAP_BACKGROUND, 4, 'same shape past the table edge is cut');
     await expect.poll(() => page.locator('.unit-label', { hasText: '1st Minnesota' }).count()).toBe(1);
     // A tag the roster does not know is marked where it is; a stand whose tag is held unseen is faded.
     expectColour(await colourAt(page, shot, UNKNOWN_TAG_AT), blend(TABLE_CLOTH, UNKNOWN_SIDE_PAINT.fill, 0.9), 12, 'unknown tag');

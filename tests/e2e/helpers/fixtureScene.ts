@@ -59,6 +59,9 @@ export const HIT_CHIP_AT = { xIn: 64, yIn: 16 };
 export const OCCLUDED_STAND = 'gibbon-stand';
 /** Inside both union arcs and nothing else. */
 export const DOUBLE_ARC_PROBE = { xIn: 18, yIn: 30 };
+/** Inside the 'blocked' polygon on the table, and past the table's edge inside the same polygon. */
+export const BLOCKED_ON_TABLE = { xIn: 70, yIn: 46.5 };
+export const BLOCKED_OFF_TABLE = { xIn: 74, yIn: 46.5 };
 /** Bare cloth. */
 export const CLOTH_PROBE = { xIn: 66, yIn: 6 };
 
@@ -117,6 +120,9 @@ export function fixtureEvaluation(): Evaluation {
       { id: `${UNION_UNIT}/target/${CONFEDERATE_UNIT}`, kind: 'polyline', layer: 'fire', style: 'target-priority', unitId: UNION_UNIT, arrow: true, points: [{ xIn: 18, yIn: 12.6 }, { xIn: 43, yIn: 35.4 }] },
       { id: `${UNION_UNIT}/dice`, kind: 'label', layer: 'labels', style: 'label', unitId: UNION_UNIT, at: { xIn: 30, yIn: 24.5 }, text: '3 dice', sizeIn: 0.8 },
       { id: `${UNION_UNIT}/link`, kind: 'polyline', layer: 'command', style: 'link', unitId: UNION_UNIT, points: [{ xIn: 18, yIn: 7.8 }, { xIn: 18, yIn: 11.4 }] },
+      // Runs past the table's right and far edges: must stop at them.
+      { id: `${CONFEDERATE_UNIT}/blocked`, kind: 'polygon', layer: 'movement', style: 'blocked', unitId: CONFEDERATE_UNIT,
+        vertices: [{ xIn: 66, yIn: 45 }, { xIn: 76, yIn: 45 }, { xIn: 76, yIn: 50 }, { xIn: 66, yIn: 50 }] },
       { id: `${CONFEDERATE_UNIT}/reach`, kind: 'polygon', layer: 'movement', style: 'reach', unitId: CONFEDERATE_UNIT, side: 'confederate',
         vertices: [{ xIn: 38, yIn: 30 }, { xIn: 50, yIn: 30 }, { xIn: 50, yIn: 42 }, { xIn: 38, yIn: 42 }] },
     ],

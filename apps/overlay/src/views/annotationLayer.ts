@@ -7,7 +7,7 @@ import type { LayerId, LabelShape, Shape } from '@muster/rules';
 import { shapeOutline } from '../geometry/shapeOutline.ts';
 import { arrowHead, polylineStrip } from '../geometry/polylineStrip.ts';
 import { addIfAny } from './meshFactory.ts';
-import { TriangleBatch } from './triangleBatch.ts';
+import { TriangleBatch, tableStencilMesh } from './triangleBatch.ts';
 import { LAYER_ORDER, STYLE_PAINT } from './palette.ts';
 import { RENDER_ORDER } from './renderOrder.ts';
 
@@ -21,6 +21,8 @@ export interface AnnotationFilter {
   readonly unitId: string | null;
   /** Multiplies stroke widths (the projector wants bolder lines than the map). */
   readonly strokeScale?: number;
+  /** When given, annotations are cut at the table's edges. */
+  readonly table?: { readonly widthIn: number; readonly depthIn: number };
 }
 
 export function shapeVisible(shape: Shape, filter: AnnotationFilter): boolean {
@@ -70,7 +72,8 @@ export function buildAnnotations(shapes: readonly Shape[], filter: AnnotationFil
       if (shape.kind === 'polyline' && shape.arrow) strokes.addTriangles(arrowHead(shape.points, Math.max(0.5, widthIn * 5)), paint.stroke);
     }
   }
-  addIfAny(group, fills.toMesh(RENDER_ORDER.annotationFill, { unionSameZ: true }));
-  addIfAny(group, strokes.toMesh(RENDER_ORDER.annotationStroke));
+  addIfAny(group, fills.toMesh(RENDER_ORDER.annotationFill, { unionSameZ: true, clipToTable: filter.table !== undefined }));
+  addIfAny(group, strokes.toMesh(RENDER_ORDER.annotationStroke, { clipToTable: filter.table !== undefined }));
+  if (filter.table) group.add(tableStencilMesh(filter.table.widthIn, filter.table.depthIn, RENDER_ORDER.tableStencil));
   return { group, labels };
 }

@@ -77,7 +77,7 @@ export class LiveTableView {
   private extraLabels: readonly LabelSpec[] = [];
   private annotationLabels: readonly LabelShape[] = [];
   // Inputs of the last build of each group, compared by identity (the store replaces what changed).
-  private built: { table?: unknown; terrain?: unknown; stands?: unknown; units?: unknown; occludedKey?: string; tracks?: unknown; shapes?: unknown; selection?: string | null; layersKey?: string } = {};
+  private built: { table?: unknown; terrain?: unknown; stands?: unknown; units?: unknown; occludedKey?: string; tracks?: unknown; clipTable?: unknown; shapes?: unknown; selection?: string | null; layersKey?: string } = {};
 
   constructor(private readonly options: LiveTableViewOptions) {
     this.layers = new Set(options.layers);
@@ -252,12 +252,14 @@ export class LiveTableView {
     }
     const shapes = state.evaluation?.shapes ?? [];
     const layersKey = [...this.layers].sort().join(',');
-    if (this.built.shapes !== shapes || this.built.selection !== this.selectedUnitId || this.built.layersKey !== layersKey) {
+    if (this.built.shapes !== shapes || this.built.selection !== this.selectedUnitId || this.built.layersKey !== layersKey || this.built.clipTable !== ts.table) {
       const build = buildAnnotations(shapes, {
         layers: this.layers,
         unitId: o.filterBySelection ? this.selectedUnitId : null,
         strokeScale: o.strokeScale ?? 1,
+        table: ts.table,
       });
+      this.built.clipTable = ts.table;
       this.swap('annotations', build.group);
       this.annotationLabels = build.labels;
       this.built.shapes = shapes;

@@ -1,5 +1,6 @@
 /** Stacking of everything on the table, bottom first. Depth testing is off; this order is the only one. */
 export const RENDER_ORDER = {
+  tableStencil: -1,
   cloth: 0,
   elevation: 1,
   area: 2,

@@ -32,6 +32,8 @@ export class TableRenderer {
       // Lets tests and "save image" read the last frame after it is shown.
       preserveDrawingBuffer: true,
       premultipliedAlpha: true,
+      // The table's outline is written to the stencil so annotations stop at the table's edge.
+      stencil: true,
     });
     if (options.background === null) this.renderer.setClearColor(0x000000, 0);
     else this.renderer.setClearColor(options.background, 1);

@@ -48,8 +48,9 @@ export class TriangleBatch {
    * @param options.unionSameZ pieces added with the same `z` blend once where they overlap (ten fire
    *   arcs over one spot look like one arc, not a solid block); a later, higher `z` still blends over an
    *   earlier one. Done with the depth buffer: equal depth fails a strict less-than test.
+   * @param options.clipToTable draw only where `tableStencilMesh` marked the table.
    */
-  toMesh(renderOrder: number, options: { readonly unionSameZ?: boolean } = {}): THREE.Mesh | null {
+  toMesh(renderOrder: number, options: { readonly unionSameZ?: boolean; readonly clipToTable?: boolean } = {}): THREE.Mesh | null {
     if (this.positions.length === 0) return null;
     const geometry = new THREE.BufferGeometry();
     geometry.setAttribute('position', new THREE.Float32BufferAttribute(this.positions, 3));
@@ -63,6 +64,7 @@ export class TriangleBatch {
       depthWrite: options.unionSameZ === true,
       depthFunc: THREE.LessDepth,
     });
+    if (options.clipToTable === true) clipToTableStencil(material);
     if (options.unionSameZ === true) {
       // Depth straight from the group number and exactly equal across a group: under a projective
       // (projector, camera) map the usual depth varies across the plane, and even c·w/w rounds
@@ -80,4 +82,34 @@ export class TriangleBatch {
     mesh.renderOrder = renderOrder;
     return mesh;
   }
+}
+
+/** Stencil value that marks pixels on the table. */
+const TABLE_STENCIL = 1;
+
+/** Makes a material draw only on pixels `tableStencilMesh` marked. */
+export function clipToTableStencil(material: THREE.Material): void {
+  material.stencilWrite = true; // three's switch for the stencil test
+  material.stencilRef = TABLE_STENCIL;
+  material.stencilFunc = THREE.EqualStencilFunc;
+  material.stencilFail = THREE.KeepStencilOp;
+  material.stencilZFail = THREE.KeepStencilOp;
+  material.stencilZPass = THREE.KeepStencilOp;
+}
+
+/**
+ * An invisible table-sized quad that marks the table's pixels in the stencil buffer. Drawn first, so
+ * reach and arcs that run past the edge stop there: on the projector they would light the floor.
+ */
+export function tableStencilMesh(widthIn: number, depthIn: number, renderOrder: number): THREE.Mesh {
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute('position', new THREE.Float32BufferAttribute([0, 0, 0, widthIn, 0, 0, widthIn, depthIn, 0, 0, 0, 0, widthIn, depthIn, 0, 0, depthIn, 0], 3));
+  const material = new THREE.MeshBasicMaterial({ colorWrite: false, depthTest: false, depthWrite: false, side: THREE.DoubleSide, transparent: true });
+  material.stencilWrite = true;
+  material.stencilRef = TABLE_STENCIL;
+  material.stencilFunc = THREE.AlwaysStencilFunc;
+  material.stencilZPass = THREE.ReplaceStencilOp;
+  const mesh = new THREE.Mesh(geometry, material);
+  mesh.renderOrder = renderOrder;
+  return mesh;
 }
