@@ -29,6 +29,32 @@ describe('devil to pay session', () => {
     expect(session.update(attached)).toEqual(devilToPay.evaluate(attached));
   });
 
+  it('stays equal to evaluate with odd units: off the table, prone, disordered, march column, unknown weapon, limbered', () => {
+    for (const seed of [1, 2, 3]) {
+      const rng = createRng(seed);
+      let state = randomTable(rng, 5);
+      const gone = state.units[rng.nextInt(state.units.length)]!;
+      state = {
+        ...state,
+        stands: state.stands.filter((s) => s.unitId !== gone.id),
+        units: state.units.map((u, i) => {
+          const k = (i + seed) % 7;
+          if (k === 0) return { ...u, status: { ...u.status, prone: true } };
+          if (k === 1) return { ...u, status: { ...u.status, disordered: true } };
+          if (k === 2) return { ...u, status: { ...u.status, formation: 'march-column' as const } };
+          if (k === 3) return { ...u, weapon: 'laser' };
+          if (k === 4) return { ...u, status: { ...u.status, limbered: true } };
+          return u;
+        }),
+      };
+      const session = devilToPay.createSession!();
+      for (let i = 0; i < 4; i++) {
+        expect(session.update(state)).toEqual(devilToPay.evaluate(state));
+        state = moveRandomUnit(state, rng, 8).state;
+      }
+    }
+  });
+
   it('starts afresh when the terrain changes', () => {
     const rng = createRng(7);
     const state = randomTable(rng, 6);
