@@ -229,6 +229,8 @@ function boxOfPoints(points: readonly PointIn[]): Box {
 
 /** A piece of something a move can meet: a segment (terrain) or a stand rectangle, with a bounding disc. */
 interface Obstacle {
+  /** Corners as [x0, y0, x1, y1, ...]: a grown rectangle's four, or a segment's two ends. */
+  readonly corners: Float64Array;
   readonly seg?: Float64Array;
   readonly rect?: Float64Array;
   readonly grow: number;
@@ -238,8 +240,10 @@ interface Obstacle {
 }
 
 function segmentObstacle(a: PointIn, b: PointIn): Obstacle {
+  const seg = Float64Array.of(a.xIn, a.yIn, b.xIn, b.yIn);
   return {
-    seg: Float64Array.of(a.xIn, a.yIn, b.xIn, b.yIn),
+    corners: seg,
+    seg,
     grow: 0,
     cx: (a.xIn + b.xIn) / 2,
     cy: (a.yIn + b.yIn) / 2,
@@ -284,7 +288,15 @@ function rectObstacle(corners: readonly PointIn[], grow: number): Obstacle {
   if (hit) return hit;
   const rect = rectFrame(corners);
   // The bounding radius (half diagonal) is kept in the frame's spare slot.
-  const o = { rect, grow, cx: rect[0]!, cy: rect[1]!, r: rect[8]! + grow };
+  const hu = rect[6]! + grow;
+  const hv = rect[7]! + grow;
+  const grown = new Float64Array(8);
+  let k = 0;
+  for (const [a, b] of [[1, 1], [1, -1], [-1, -1], [-1, 1]] as const) {
+    grown[k++] = rect[0]! + a * hu * rect[2]! + b * hv * rect[4]!;
+    grown[k++] = rect[1]! + a * hu * rect[3]! + b * hv * rect[5]!;
+  }
+  const o = { corners: grown, rect, grow, cx: rect[0]!, cy: rect[1]!, r: rect[8]! + grow };
   cache.set(corners, o);
   return o;
 }
@@ -301,29 +313,6 @@ function piecesOf(feature: object, points: readonly PointIn[], closed: boolean):
   const pieces = { box: boxOfPoints(points), segments };
   terrainPieces.set(feature, pieces);
   return pieces;
-}
-
-const obstacleCorners = new WeakMap<Obstacle, Float64Array>();
-
-/** An obstacle's corners as [x0, y0, x1, y1, ...]: a grown rectangle's four, or a segment's two ends. */
-function cornersOf(ob: Obstacle): Float64Array {
-  const hit = obstacleCorners.get(ob);
-  if (hit) return hit;
-  let out: Float64Array;
-  if (ob.seg) out = ob.seg;
-  else {
-    const r = ob.rect!;
-    const hu = r[6]! + ob.grow;
-    const hv = r[7]! + ob.grow;
-    out = new Float64Array(8);
-    let k = 0;
-    for (const [a, b] of [[1, 1], [1, -1], [-1, -1], [-1, 1]] as const) {
-      out[k++] = r[0]! + a * hu * r[2]! + b * hv * r[4]!;
-      out[k++] = r[1]! + a * hu * r[3]! + b * hv * r[5]!;
-    }
-  }
-  obstacleCorners.set(ob, out);
-  return out;
 }
 
 /**
@@ -714,7 +703,7 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
       if (across > g.r + unitRadiusIn || across < -(g.r + unitRadiusIn)) continue;
       for (const idx of g.members) {
         const ob = obstacles[idx]!;
-        const corners = cornersOf(ob);
+        const corners = ob.corners;
         for (let c = 0; c < corners.length; c += 2) {
           const cx = corners[c]! - ourFrame[0]!;
           const cy = corners[c + 1]! - ourFrame[1]!;
