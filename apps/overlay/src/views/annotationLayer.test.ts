@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import * as THREE from 'three';
+import type { LayerId, Shape } from '@muster/rules';
+import { buildAnnotations, shapeVisible } from './annotationLayer.ts';
+
+const square = (x: number) => [{ xIn: x, yIn: 0 }, { xIn: x + 2, yIn: 0 }, { xIn: x + 2, yIn: 2 }, { xIn: x, yIn: 2 }];
+const shapes: Shape[] = [
+  { id: 'a-reach', kind: 'polygon', layer: 'movement', style: 'reach', unitId: 'a', vertices: square(0) },
+  { id: 'b-reach', kind: 'polygon', layer: 'movement', style: 'reach', unitId: 'b', vertices: square(10) },
+  { id: 'a-arc', kind: 'sector', layer: 'fire', style: 'arc', unitId: 'a', center: { xIn: 5, yIn: 5 }, radiusIn: 3, startDeg: 0, endDeg: 90 },
+  { id: 'a-dice', kind: 'label', layer: 'labels', style: 'label', unitId: 'a', at: { xIn: 1, yIn: 1 }, text: '3 dice' },
+  { id: 'warn', kind: 'circle', layer: 'warnings', style: 'warning', center: { xIn: 20, yIn: 20 }, radiusIn: 1 },
+];
+const all = new Set<LayerId>(['movement', 'fire', 'labels', 'warnings']);
+
+function meshes(group: THREE.Group): THREE.Mesh[] {
+  const out: THREE.Mesh[] = [];
+  group.traverse((o) => o instanceof THREE.Mesh && out.push(o));
+  return out;
+}
+
+describe('annotation layer', () => {
+  it('filters by layer and by selected unit, keeping shapes about no unit', () => {
+    expect(shapes.filter((s) => shapeVisible(s, { layers: all, unitId: 'a' })).map((s) => s.id)).toEqual(['a-reach', 'a-arc', 'a-dice', 'warn']);
+    expect(shapes.filter((s) => shapeVisible(s, { layers: new Set<LayerId>(['movement']), unitId: null })).map((s) => s.id)).toEqual(['a-reach', 'b-reach']);
+  });
+
+  it('hands labels back for the DOM and batches fills and strokes into one mesh each', () => {
+    const { group, labels } = buildAnnotations(shapes, { layers: all, unitId: null });
+    expect(labels.map((l) => l.text)).toEqual(['3 dice']);
+    const ms = meshes(group);
+    expect(ms).toHaveLength(2); // fills, strokes (arcs have no stroke, warnings and reach do)
+    expect(ms.map((m) => m.renderOrder).sort((a, b) => a - b)).toEqual([10, 30]);
+  });
+
+  it('puts each layer/style in its own depth group, the same for every piece of it', () => {
+    const { group } = buildAnnotations(shapes, { layers: all, unitId: null });
+    const fills = meshes(group).find((m) => m.renderOrder === 10)!;
+    const pos = fills.geometry.getAttribute('position');
+    const zs = new Set<number>();
+    for (let i = 0; i < pos.count; i++) zs.add(pos.getZ(i));
+    // reach (both units share one group), arc, warning
+    expect(zs.size).toBe(3);
+  });
+
+  it('adds the table stencil and clips to it only when a table is given', () => {
+    const open = meshes(buildAnnotations(shapes, { layers: all, unitId: null }).group);
+    expect(open.every((m) => !(m.material as THREE.Material).stencilWrite)).toBe(true);
+    const clipped = meshes(buildAnnotations(shapes, { layers: all, unitId: null, table: { widthIn: 72, depthIn: 48 } }).group);
+    expect(clipped).toHaveLength(3);
+    expect(clipped.every((m) => (m.material as THREE.Material).stencilWrite)).toBe(true);
+    expect(Math.min(...clipped.map((m) => m.renderOrder))).toBeLessThan(0); // the stencil quad draws first
+  });
+});
