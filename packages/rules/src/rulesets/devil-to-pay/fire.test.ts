@@ -82,6 +82,14 @@ describe('fire: line of sight', () => {
     const rough = scene(facing(16), { areas: [{ id: 'r', kind: 'rough', vertices: rect(20, 14, 60, 22) }] });
     expect(fire(rough, 'f', 't').ok).toBe(true);
   });
+  it('finds blocking woods listed after rough ground elsewhere on the table', () => {
+    const areas = [
+      { id: 'r', kind: 'rough' as const, vertices: rect(70, 0, 90, 10) },
+      { id: 'w', kind: 'thick-woods' as const, vertices: rect(20, 14, 60, 22) },
+    ];
+    expect(fire(scene(facing(16), { areas }), 'f', 't')).toMatchObject({ ok: false, reason: 'fire/no-line-of-sight' });
+  });
+
   it('lets a firer on a hill fire over troops when the target is 12" beyond them', () => {
     const hill = { id: 'h', level: 1, vertices: rect(20, 0, 60, 12) };
     const near: SceneUnit = { id: 'b', xIn: 40, yIn: 14, headingDeg: 90, stands: 7 };

@@ -7,7 +7,7 @@ import type { PointIn } from '../../model/units.ts';
 import type { AreaTerrainKind, Arm, LinearTerrainKind } from '../../model/tableState.ts';
 import { headingToVector } from '../../geometry/angles.ts';
 import { closestPointOnSegment, pointToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
-import { pointInPolygon, segmentInsideIntervals } from '../../geometry/intersect.ts';
+import { pointInPolygon, polygonsOverlap, segmentInsideIntervals } from '../../geometry/intersect.ts';
 import { buildSightScene, lineOfSight, type SightReport, type SightScene } from '../../geometry/lineOfSight.ts';
 import { polygonOverlapsWedge, type Wedge } from '../../geometry/wedge.ts';
 import { polygonCentroid } from '../../geometry/polygon.ts';
@@ -266,10 +266,23 @@ function seesAny(ctx: DtpContext, scene: FireScene, sight: SightScene, stand: St
     maxYIn: Math.max(from.yIn, target.box.maxYIn),
   };
   const stands = sight.stands.filter((b) => boxMeets(b.box, box));
-  const terrainMayBlock =
-    sight.elevationBoxes.some((b) => boxMeets(b, box)) ||
-    ctx.state.terrain.areas.some((a, i) => a.kind !== 'rough' && boxMeets(sight.areaBoxes[i]!, box));
+  // `sight` is the visibility scene: its areas are the blocking (non-rough) ones.
+  const terrainMayBlock = sight.elevationBoxes.some((b) => boxMeets(b, box)) || sight.areaBoxes.some((b) => boxMeets(b, box));
   if (stands.length === 0 && !terrainMayBlock) return true;
+  if (!terrainMayBlock) {
+    // No elevation or blocking area anywhere near: both ends are on level ground (an elevation under either
+    // end would meet the box), so a line is clear exactly when it touches no stand.
+    for (const t of ranged) {
+      const to = closestPointOnPolygon(from, t.corners);
+      const seg: SightBox = { minX: Math.min(from.xIn, to.xIn), minY: Math.min(from.yIn, to.yIn), maxX: Math.max(from.xIn, to.xIn), maxY: Math.max(from.yIn, to.yIn) };
+      const line = [from, to];
+      const blocked = stands.some(
+        (st) => !(st.box.maxX < seg.minX || st.box.minX > seg.maxX || st.box.maxY < seg.minY || st.box.minY > seg.maxY) && polygonsOverlap(line, st.corners),
+      );
+      if (!blocked) return true;
+    }
+    return false;
+  }
   const narrow: SightScene = { ...sight, stands };
   for (const t of ranged) {
     const to = closestPointOnPolygon(from, t.corners);
