@@ -7,7 +7,9 @@ import { calibrateLens, CalibrationInputError, type CalibrationView } from '../.
 import { DEFAULT_CHARUCO_BOARD as board } from '../../apps/vision/src/calibrate/charucoBoardSpec.ts';
 import { loadCv, type Cv } from '../../apps/vision/src/cv/loadCv.ts';
 import { createCharucoCornerDetector } from '../../apps/vision/src/calibrate/detectCharucoCorners.ts';
-import { parseLensCalibration, type LensModel } from '../../apps/vision/src/calibrate/lensModel.ts';
+import { loadGrayImage } from '../../apps/vision/src/calibrate/loadGrayImage.ts';
+import { LENS_CALIBRATION_FORMAT, parseLensCalibration, type LensModel } from '../../apps/vision/src/calibrate/lensModel.ts';
+import { charucoCornerMm } from '../../apps/vision/src/calibrate/charucoBoardSpec.ts';
 import { run as runCalibrate } from '../../apps/vision/src/cli/commands/calibrate.ts';
 import { poseAbout, renderPlanarView, rotationXYZ, type SheetTexture } from './renderPlanarView.ts';
 
@@ -132,5 +134,53 @@ describe('muster calibrate lens', () => {
       err.mockRestore();
     }
     expect(readFileSync(out, 'utf8')).toBe('previous');
+  });
+});
+
+/** RMS distance of detected corners from the ideal (distortion-free) pinhole projection of view `i`. */
+function pinholeErrorPx(i: number, v: { ids: readonly number[]; cornersPx: readonly { uPx: number; vPx: number }[] }): number {
+  const [a, b, c, x, y, z] = poses[i]!;
+  const centre: [number, number] = [(board.squaresX * board.squareLengthMm) / 2, (board.squaresY * board.squareLengthMm) / 2];
+  const pose = poseAbout(rotationXYZ(a, b, c), centre, [x, y, z]);
+  const r = pose.r;
+  let sq = 0;
+  v.ids.forEach((id, k) => {
+    const p = charucoCornerMm(board, id);
+    const X = r[0]! * p.xMm + r[1]! * p.yMm + pose.tMm[0];
+    const Y = r[3]! * p.xMm + r[4]! * p.yMm + pose.tMm[1];
+    const Z = r[6]! * p.xMm + r[7]! * p.yMm + pose.tMm[2];
+    const u = trueLens.fxPx * (X / Z) + trueLens.cxPx;
+    const w = trueLens.fyPx * (Y / Z) + trueLens.cyPx;
+    sq += (u - v.cornersPx[k]!.uPx) ** 2 + (w - v.cornersPx[k]!.vPx) ** 2;
+  });
+  return Math.sqrt(sq / v.ids.length);
+}
+
+describe('muster calibrate undistort', () => {
+  it('straightens a distorted photo: corners land on the ideal pinhole projection', async () => {
+    const lensFile = join(imageDir, 'true-lens.json');
+    writeFileSync(lensFile, JSON.stringify({
+      format: LENS_CALIBRATION_FORMAT, version: 1, createdAt: 'test', imageWidthPx: 800, imageHeightPx: 600,
+      cameraMatrix: [trueLens.fxPx, 0, trueLens.cxPx, 0, trueLens.fyPx, trueLens.cyPx, 0, 0, 1],
+      distortion: { k1: trueLens.k1, k2: trueLens.k2, p1: trueLens.p1, p2: trueLens.p2, k3: 0 },
+      rmsReprojectionErrorPx: 0, images: [], board,
+    }));
+    const out = join(imageDir, 'straight.png');
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      expect(await runCalibrate(['undistort', '--lens', lensFile, '--image', join(imageDir, 'view5.png'), '--out', out])).toBe(0);
+    } finally {
+      log.mockRestore();
+    }
+    const detector = createCharucoCornerDetector(cv, board);
+    try {
+      const before = detector.detect(await loadGrayImage(join(imageDir, 'view5.png')));
+      const after = detector.detect(await loadGrayImage(out));
+      expect(after.ids.length).toBeGreaterThanOrEqual(20);
+      expect(pinholeErrorPx(5, before)).toBeGreaterThan(2);
+      expect(pinholeErrorPx(5, after)).toBeLessThan(0.15);
+    } finally {
+      detector.delete();
+    }
   });
 });

@@ -89,7 +89,9 @@ export function renderPlanarView(
   };
   for (let v = 0; v < h; v++) {
     for (let u = 0; u < w; u++) {
-      const sum = sample(u - 0.25, v - 0.25) + sample(u + 0.25, v - 0.25) + sample(u - 0.25, v + 0.25) + sample(u + 0.25, v + 0.25);
+      // Pixel (u, v) covers [u, u+1) × [v, v+1): the PointPx convention, which is also what the ArUco
+      // and ChArUco detectors report (measured: a square edge between pixels 105 and 106 comes back at 106).
+      const sum = sample(u + 0.25, v + 0.25) + sample(u + 0.75, v + 0.25) + sample(u + 0.25, v + 0.75) + sample(u + 0.75, v + 0.75);
       out[v * w + u] = Math.round(sum / 4);
     }
   }

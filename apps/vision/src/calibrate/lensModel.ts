@@ -15,7 +15,10 @@ export interface LensCalibrationJson {
   readonly createdAt: string;
   readonly imageWidthPx: number;
   readonly imageHeightPx: number;
-  /** Row-major 3×3: [fx 0 cx; 0 fy cy; 0 0 1], pixels. */
+  /**
+   * Row-major 3×3: [fx 0 cx; 0 fy cy; 0 0 1], pixels, in the detectors' convention (origin at the
+   * top-left corner of the top-left pixel, like `PointPx`).
+   */
   readonly cameraMatrix: readonly number[];
   /** OpenCV order and meaning; dimensionless (apply to normalised image coordinates). */
   readonly distortion: { readonly k1: number; readonly k2: number; readonly p1: number; readonly p2: number; readonly k3: number };

@@ -3,16 +3,19 @@
  * Lens calibration from photos of the printed ChArUco board (print it with `muster markers`).
  */
 import { readdirSync, statSync } from 'node:fs';
+import sharp from 'sharp';
 import { extname, join, relative } from 'node:path';
 import { calibrateLens, CalibrationInputError, type CalibrationView } from '../../calibrate/calibrateLens.ts';
 import { DEFAULT_CHARUCO_BOARD, loadCharucoBoardSpec, type CharucoBoardSpec } from '../../calibrate/charucoBoardSpec.ts';
 import { createCharucoCornerDetector } from '../../calibrate/detectCharucoCorners.ts';
 import { loadGrayImage } from '../../calibrate/loadGrayImage.ts';
+import { loadLensModel } from '../../calibrate/lensModel.ts';
+import { undistortImage } from '../../calibrate/undistortImage.ts';
 import { writeFileAtomic } from '../../calibrate/writeFileAtomic.ts';
 import { loadCv } from '../../cv/loadCv.ts';
 import { CliError } from '../cliError.ts';
 
-export const summary = 'lens calibration from photos of the ChArUco board (calibrate lens --images ...)';
+export const summary = 'lens calibration from photos of the ChArUco board (calibrate lens | undistort)';
 
 const USAGE = `usage: muster calibrate lens --images <folder | image files...> [options]
 
@@ -24,7 +27,11 @@ const USAGE = `usage: muster calibrate lens --images <folder | image files...> [
   --k3                 also estimate the k3 radial term (wide-angle lenses; needs many varied photos)
   --min-views <n>      refuse with fewer usable photos than this (default 4)
 
-Take 10-20 photos with the board flat, filling different parts of the frame, tilted up to ~40 degrees.`;
+Take 10-20 photos with the board flat, filling different parts of the frame, tilted up to ~40 degrees.
+
+usage: muster calibrate undistort --lens <lens.json> --image <photo> --out <file.png>
+
+  Writes the photo with the lens distortion removed: straight edges must come out straight.`;
 
 const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.tif', '.tiff', '.webp', '.bmp']);
 
@@ -81,17 +88,57 @@ function expandImages(paths: string[]): string[] {
   return files;
 }
 
+const OUTPUT_FORMATS: Record<string, 'png' | 'jpeg' | 'tiff' | 'webp'> = {
+  png: 'png', jpg: 'jpeg', jpeg: 'jpeg', tif: 'tiff', tiff: 'tiff', webp: 'webp',
+};
+
+async function runUndistort(args: string[]): Promise<number> {
+  const opts: Record<string, string> = {};
+  for (let i = 0; i < args.length; i += 2) {
+    const flag = args[i] as string;
+    const v = args[i + 1];
+    if (!['--lens', '--image', '--out'].includes(flag)) throw new CliError(`unknown option "${flag}" (see muster calibrate --help)`);
+    if (v === undefined || v.startsWith('--')) throw new CliError(`${flag} needs a value`);
+    opts[flag.slice(2)] = v;
+  }
+  const { lens: lensPath, image: imagePath, out } = opts;
+  if (!lensPath || !imagePath || !out) throw new CliError('undistort needs --lens, --image and --out');
+  if (!/\.(png|jpe?g|tiff?|webp)$/i.test(out)) throw new CliError('--out must end in .png, .jpg, .tif or .webp');
+  let lens;
+  let image;
+  try {
+    lens = loadLensModel(lensPath);
+    image = await loadGrayImage(imagePath);
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+  const cv = await loadCv();
+  let fixed;
+  try {
+    fixed = undistortImage(cv, image, lens);
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+  const encoded = await sharp(Buffer.from(fixed.data), { raw: { width: fixed.widthPx, height: fixed.heightPx, channels: 1 } })
+    .toFormat(OUTPUT_FORMATS[extname(out).slice(1).toLowerCase()] ?? 'png')
+    .toBuffer();
+  writeFileAtomic(out, encoded);
+  console.log(`saved ${out}`);
+  return 0;
+}
+
 export async function run(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === undefined || sub === '--help' || sub === '-h') {
     console.log(USAGE);
     return sub === undefined ? 2 : 0;
   }
-  if (sub !== 'lens') throw new CliError(`unknown subcommand "${sub}" (known: lens)`);
+  if (sub !== 'lens' && sub !== 'undistort') throw new CliError(`unknown subcommand "${sub}" (known: lens, undistort)`);
   if (rest.includes('--help') || rest.includes('-h')) {
     console.log(USAGE);
     return 0;
   }
+  if (sub === 'undistort') return runUndistort(rest);
   const opts = parseLensArgs(rest);
   let board: CharucoBoardSpec = DEFAULT_CHARUCO_BOARD;
   if (opts.board !== undefined) {
