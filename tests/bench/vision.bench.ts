@@ -123,14 +123,16 @@ async function resolution(label: string, profile: TableProfile, widthPx: number,
   for (let i = 0; i < 6; i++) mosaicWall.push(timed(() => mosaicDet.detect(frames[i % 2]!.frame, preds[i % 2])).wallMs);
   mosaicDet.dispose();
 
-  // Corner refinement methods, full frame, first frame: why CONTOUR is the default.
+  // Corner refinement, full frame, first frame: ArUco's methods alone (why CONTOUR is its default
+  // here), and CONTOUR followed by our edge re-measurement (the detector's default).
   const refinement: Record<string, unknown> = {};
-  for (const [name, method] of [
-    ['none', 0],
-    ['subpix', 1],
-    ['contour', 2],
+  for (const [name, method, edgeRefine] of [
+    ['arucoNone', 0, false],
+    ['arucoSubpix', 1, false],
+    ['arucoContour', 2, false],
+    ['arucoContourThenEdges', 2, true],
   ] as const) {
-    const d = await createFrameDetector(profile, { params: { cornerRefinementMethod: method } });
+    const d = await createFrameDetector(profile, { params: { cornerRefinementMethod: method }, edgeRefine });
     const s = scoreDetection(d.detect(frames[0]!.frame), frames[0]!.truth);
     refinement[name] = { positionRmsIn: round(s.positionRmsIn, 4), positionMaxIn: round(s.positionMaxIn, 4), headingRmsDeg: round(s.headingRmsDeg, 3) };
     d.dispose();
