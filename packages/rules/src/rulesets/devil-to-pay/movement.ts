@@ -625,7 +625,7 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
     const lo = Math.floor((centreDeg - halfDeg) / BIN_DEG);
     const hi = Math.ceil((centreDeg + halfDeg) / BIN_DEG);
     for (let b = lo; b <= hi && b < lo + REACH_BINS; b++) {
-      const bb = ((b % REACH_BINS) + REACH_BINS) % REACH_BINS;
+      const bb = b < 0 ? b + REACH_BINS * Math.ceil(-b / REACH_BINS) : b % REACH_BINS;
       if (open.radiusIn[bb]! > 1e-9) binGroups[bb]!.push(gi);
     }
   });
@@ -703,6 +703,13 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
       if (across > g.r + unitRadiusIn || across < -(g.r + unitRadiusIn)) continue;
       for (const idx of g.members) {
         const ob = obstacles[idx]!;
+        // The piece's disc against the unit's swept corridor.
+        const mx = ob.cx - ourFrame[0]!;
+        const my = ob.cy - ourFrame[1]!;
+        const mAcross = mx * -dy + my * dx;
+        if (mAcross > halfAcross + ob.r || mAcross < -halfAcross - ob.r) continue;
+        const mAlong = mx * dx + my * dy;
+        if (mAlong < -halfAlong - ob.r || mAlong > lenIn + halfAlong + ob.r) continue;
         const corners = ob.corners;
         for (let c = 0; c < corners.length; c += 2) {
           const cx = corners[c]! - ourFrame[0]!;
