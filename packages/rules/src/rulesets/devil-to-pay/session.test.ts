@@ -55,6 +55,18 @@ describe('devil to pay session', () => {
     }
   });
 
+  it('follows a brigade commander riding along the line', () => {
+    const rng = createRng(5);
+    let state = randomTable(rng, 10);
+    const session = devilToPay.createSession!();
+    session.update(state);
+    const standId = state.commanders[0]!.standId!;
+    for (const dx of [3, 3, -9]) {
+      state = { ...state, stands: state.stands.map((s) => (s.id === standId ? { ...s, pose: { ...s.pose, xIn: s.pose.xIn + dx } } : s)) };
+      expect(session.update(state)).toEqual(devilToPay.evaluate(state));
+    }
+  });
+
   it('starts afresh when the terrain changes', () => {
     const rng = createRng(7);
     const state = randomTable(rng, 6);

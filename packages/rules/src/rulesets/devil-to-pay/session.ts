@@ -7,7 +7,8 @@
  * - movement and charge: when the unit changes or a changed unit comes (or was) within their reach;
  * - rally: when the unit changes or a changed unit is (or was) nearer than its nearest enemy;
  * - command (brigade-wide) and target priority: every update, they are cheap.
- * A change of terrain, table, commanders or rule-relevant unit fields not tied to stands drops every cache.
+ * - a commander's stand moving: only his brigade's command pass.
+ * A change of terrain, table, the commanders list, or a stand belonging to no unit or commander drops every cache.
  */
 import type { RulesSession } from '../../engine/ruleset.ts';
 import type { DiceBreakdown, Evaluation, FireRefusal, FireTargetOption, Refusal } from '../../engine/evaluation.ts';
@@ -80,17 +81,34 @@ export function createDtpSession(): RulesSession {
   let pairs = new Map<string, { result: FireTargetOption | FireRefusal; hull: readonly PointIn[]; firer: string; target: string }>();
   let standInfos = new Map<string, { key: string; info: StandInfo }>();
   let brigadeCache = new Map<string, BrigadeCommand>();
+  let commanderStandKeys = new Map<string, string>();
 
   return {
     update(state: TableState): Evaluation {
-      // Terrain, table and commanders feed into every unit: any change there starts afresh.
-      const gk = JSON.stringify([state.version, state.table, state.terrain, state.commanders]);
+      // Stands of no unit: commanders' stands feed only their brigade's command pass; any other stray stand
+      // (not a unit's, not a commander's) is treated like terrain.
+      const unitStandIds = new Set(state.units.flatMap((u) => u.standIds));
+      const commanderOfStand = new Map(state.commanders.flatMap((c) => (c.standId !== undefined ? [[c.standId, c] as const] : [])));
+      const nextCommanderStandKeys = new Map<string, string>();
+      let strayKey = '';
+      for (const st of state.stands) {
+        if (unitStandIds.has(st.id)) continue;
+        const c = commanderOfStand.get(st.id);
+        if (c) nextCommanderStandKeys.set(c.id, standKey(st, 0));
+        else strayKey += standKey(st, 0) + ';';
+      }
+      // Terrain, table, commanders and stray stands feed into every unit: any change there starts afresh.
+      const gk = JSON.stringify([state.version, state.table, state.terrain, state.commanders, strayKey]);
       if (gk !== globalKey) {
         globalKey = gk;
         units = new Map();
         pairs = new Map();
         brigadeCache = new Map();
       }
+      for (const c of state.commanders) {
+        if (commanderStandKeys.get(c.id) !== nextCommanderStandKeys.get(c.id)) brigadeCache.delete(c.brigadeId);
+      }
+      commanderStandKeys = nextCommanderStandKeys;
 
       const nextStandInfos = new Map<string, { key: string; info: StandInfo }>();
       const ctx = buildContext(state, {
