@@ -1,0 +1,88 @@
+/**
+ * Views bench: a crowded table (200 stands, ~100 shapes) in the map view, one stand moving per published
+ * state. Reports, per viewport size, the main-thread time of a frame (rebuilding the changed groups, and
+ * submitting to WebGL) from the page's own hooks, and publish → drawn latency (server publish until the
+ * page reports that seq drawn). Headless Chromium with SwiftShader: the latency is bound by software
+ * rasterising the translucent fills, so it is a floor for "how slow can a weak machine get", not a GPU number.
+ */
+import { chromium } from 'playwright-core';
+import type { Shape, Stand, Unit } from '@muster/rules';
+import { startServer } from '../../apps/vision/src/server/createServer.ts';
+import { ensureViewsBuilt, VIEWS_DIST } from '../e2e/helpers/buildViews.ts';
+import { fixtureLiveState } from '../e2e/helpers/fixtureScene.ts';
+import { SceneBackend } from '../e2e/helpers/sceneBackend.ts';
+import { median, percentile, round } from './stats.ts';
+
+const UNITS = 50;
+const STANDS_PER_UNIT = 4;
+const UPDATES = 40;
+
+function crowdedState() {
+  const base = fixtureLiveState();
+  const stands: Stand[] = [];
+  const units: Unit[] = [];
+  const shapes: Shape[] = [...base.evaluation!.shapes];
+  for (let u = 0; u < UNITS; u++) {
+    const cx = 6 + (u % 10) * 7;
+    const cy = 4 + Math.floor(u / 10) * 9;
+    const ids: string[] = [];
+    for (let k = 0; k < STANDS_PER_UNIT; k++) {
+      const id = `b${u}-${k}`;
+      ids.push(id);
+      stands.push({ id, unitId: `b${u}`, pose: { xIn: cx - 2.25 + k * 1.5, yIn: cy, headingDeg: 90 }, widthIn: 1.5, depthIn: 1, role: 'base' });
+    }
+    units.push({ id: `b${u}`, name: `Unit ${u}`, side: u % 2 ? 'union' : 'confederate', arm: 'infantry', quality: 'veteran', weapon: 'rifled-musket', standIds: ids });
+    shapes.push({ id: `b${u}/arc`, kind: 'sector', layer: 'fire', style: 'arc', unitId: `b${u}`, center: { xIn: cx, yIn: cy + 0.5 }, radiusIn: 12, startDeg: 45, endDeg: 135 });
+    shapes.push({ id: `b${u}/reach`, kind: 'circle', layer: 'movement', style: 'reach', unitId: `b${u}`, center: { xIn: cx, yIn: cy }, radiusIn: 6 });
+  }
+  return { ...base, tableState: { ...base.tableState, stands, units }, evaluation: { ...base.evaluation!, shapes } };
+}
+
+export async function run(): Promise<Record<string, unknown>> {
+  ensureViewsBuilt();
+  const backend = new SceneBackend(crowdedState());
+  const server = await startServer({ backend, operatorToken: 'bench-token', host: '127.0.0.1', port: 0, viewsDir: VIEWS_DIST });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--use-gl=swiftshader', '--disable-background-networking'],
+  });
+  const result: Record<string, unknown> = {
+    path: 'publish → ws delta → store → rebuild changed groups → WebGL (SwiftShader) → hook reports seq',
+    stands: UNITS * STANDS_PER_UNIT,
+    shapes: backend.state().evaluation!.shapes.length,
+    updates: UPDATES,
+  };
+  try {
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 640, height: 400 }]) {
+      const page = await browser.newPage({ viewport });
+      await page.goto(`${server.url}/`);
+      await page.waitForFunction(() => window.__muster?.ready === true, undefined, { timeout: 30_000 });
+      const latencies: number[] = [];
+      const rebuild: number[] = [];
+      const submit: number[] = [];
+      for (let i = 0; i < UPDATES; i++) {
+        const t0 = performance.now();
+        const next = backend.publish((s) => ({
+          ...s,
+          tableState: { ...s.tableState, stands: s.tableState.stands.map((x, j) => (j === i % s.tableState.stands.length ? { ...x, pose: { ...x.pose, xIn: x.pose.xIn + 0.1 } } : x)) },
+        }));
+        await page.waitForFunction((q) => (window.__muster?.lastSeq ?? -1) >= q, next.seq, { polling: 'raf', timeout: 30_000 });
+        latencies.push(performance.now() - t0);
+        const [rb, r] = await page.evaluate(() => [window.__muster!.lastRebuildMs, window.__muster!.lastRenderMs]);
+        rebuild.push(rb!);
+        submit.push(r!);
+      }
+      result[`${viewport.width}x${viewport.height}`] = {
+        publishToDrawnMsMedian: round(median(latencies), 1),
+        publishToDrawnMsP90: round(percentile(latencies, 90), 1),
+        rebuildMsMedian: round(median(rebuild), 2),
+        webglSubmitMsMedian: round(median(submit), 2),
+      };
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  return result;
+}
