@@ -58,7 +58,8 @@ export function calibrateLens(
   if (used.length < minViews) {
     throw new CalibrationInputError(
       `only ${used.length} usable view(s) of the board (need at least ${minViews}, each with ≥ ${minCorners} corners); ` +
-        'take more photos with the whole board in view, tilted different ways',
+        'take more photos with the whole board in view, tilted different ways' +
+        (skipped.length > 0 ? ` (skipped: ${skipped.slice(0, 5).map((x) => `${x.label}: ${x.reason}`).join('; ')}${skipped.length > 5 ? '; ...' : ''})` : ''),
     );
   }
 

@@ -171,14 +171,15 @@ export async function run(args: string[]): Promise<number> {
       }
       const found = detector.detect(image);
       process.stderr.write(`[${i + 1}/${files.length}] ${file}: ${found.ids.length} corners (${found.markerCount} markers)\n`);
-      views.push({ label: relative(process.cwd(), file) || file, ids: found.ids, cornersPx: found.cornersPx });
+      const rel = relative(process.cwd(), file);
+      views.push({ label: rel && !rel.startsWith('..') ? rel : file, ids: found.ids, cornersPx: found.cornersPx });
     }
   } finally {
     detector.delete();
   }
   if (size === undefined) throw new CliError('no images given');
 
-  process.stderr.write(`calibrating from ${views.length} photos...\n`);
+  process.stderr.write(`calibrating (${views.length} photos read)...\n`);
   let result;
   try {
     result = calibrateLens(cv, views, size, board, { minViews: opts.minViews, estimateK3: opts.k3 });
