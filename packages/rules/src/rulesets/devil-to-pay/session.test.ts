@@ -24,6 +24,8 @@ describe('devil to pay session', () => {
     const without = { ...state, units: state.units.filter((u) => u !== gone), stands: state.stands.filter((s) => s.unitId !== gone.id) };
     expect(session.update(without)).toEqual(devilToPay.evaluate(without));
     expect(session.update(state)).toEqual(devilToPay.evaluate(state));
+    const reordered = { ...state, units: [...state.units].reverse() };
+    expect(session.update(reordered)).toEqual(devilToPay.evaluate(reordered));
     const cdr = state.commanders[0]!;
     const attached = { ...state, units: state.units.map((u, i) => (i === 1 ? { ...u, status: { ...u.status, attachedCommanderId: cdr.id } } : u)) };
     expect(session.update(attached)).toEqual(devilToPay.evaluate(attached));

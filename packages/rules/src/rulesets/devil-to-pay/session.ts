@@ -97,8 +97,9 @@ export function createDtpSession(): RulesSession {
         if (c) nextCommanderStandKeys.set(c.id, standKey(st, 0));
         else strayKey += standKey(st, 0) + ';';
       }
-      // Terrain, table, commanders and stray stands feed into every unit: any change there starts afresh.
-      const gk = JSON.stringify([state.version, state.table, state.terrain, state.commanders, strayKey]);
+      // Terrain, table, commanders and stray stands feed into every unit, and the order of units sets the
+      // order of options: any change there starts afresh.
+      const gk = JSON.stringify([state.version, state.table, state.terrain, state.commanders, strayKey, state.units.map((u) => u.id)]);
       if (gk !== globalKey) {
         globalKey = gk;
         units = new Map();
