@@ -723,18 +723,23 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
         }
       }
     }
-    const events: PathEvent[] = [...startEvents];
-    for (let key = 0; key < keys.length; key++) {
-      const at = firstAt[key]!;
-      if (at !== Infinity) events.push({ atIn: at, penaltyIn: keys[key]!.penaltyIn, stop: keys[key]!.stop, label: keys[key]!.label });
+    let met = startEvents.length > 0 || tableAt <= lenIn;
+    for (let key = 0; !met && key < keys.length; key++) met = firstAt[key] !== Infinity;
+    let reachIn = openR;
+    if (met) {
+      // Something is met on the way: pay for it in order (most directions on a busy table meet nothing).
+      const events: PathEvent[] = [...startEvents];
+      for (let key = 0; key < keys.length; key++) {
+        const at = firstAt[key]!;
+        if (at !== Infinity) events.push({ atIn: at, penaltyIn: keys[key]!.penaltyIn, stop: keys[key]!.stop, label: keys[key]!.label });
+      }
+      if (tableAt <= lenIn) events.push({ atIn: tableAt, penaltyIn: 0, stop: true, label: 'table edge' });
+      const walk = walkPenalties(allowanceIn, events, k, openR);
+      reachIn = walk.reachIn;
+      if (b === 0) straightAheadStoppedBy = walk.stoppedBy;
     }
-    if (tableAt <= lenIn) events.push({ atIn: tableAt, penaltyIn: 0, stop: true, label: 'table edge' });
-    const walk: PathWalk = events.length === 0 ? { reachIn: openR, paidIn: 0 } : walkPenalties(allowanceIn, events, k, openR);
-    if (b === 0) {
-      straightAheadIn = walk.reachIn;
-      straightAheadStoppedBy = walk.stoppedBy;
-    }
-    reach.push({ xIn: ref.xIn + dx * walk.reachIn, yIn: ref.yIn + dy * walk.reachIn });
+    if (b === 0) straightAheadIn = reachIn;
+    reach.push({ xIn: ref.xIn + dx * reachIn, yIn: ref.yIn + dy * reachIn });
   }
   const polygon = dedupe(reach);
   if (keys.some((k) => !k.label.startsWith("passage") && !k.label.startsWith("1\"")) || startEvents.length > 0) notes.push(`Terrain penalties paid when met (${LINEAR_TERRAIN_SOURCE}; ${AREA_TERRAIN_SOURCE})`);
