@@ -9,6 +9,8 @@ describe('devil to pay session', () => {
     let state = randomTable(rng, 10);
     const session = devilToPay.createSession!();
     expect(session.update(state)).toEqual(devilToPay.evaluate(state));
+    // The same table re-sent as new objects (as a tracker does every frame).
+    expect(session.update(JSON.parse(JSON.stringify(state)))).toEqual(devilToPay.evaluate(state));
     for (let i = 0; i < 10; i++) {
       state = moveRandomUnit(state, rng, 6).state;
       expect(session.update(state)).toEqual(devilToPay.evaluate(state));

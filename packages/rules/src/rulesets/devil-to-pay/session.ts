@@ -82,6 +82,8 @@ export function createDtpSession(): RulesSession {
   let standInfos = new Map<string, { key: string; info: StandInfo }>();
   let brigadeCache = new Map<string, BrigadeCommand>();
   let commanderStandKeys = new Map<string, string>();
+  /** The last result: returned as is when nothing at all changed (a still table re-sent every frame). */
+  let last: Evaluation | undefined;
 
   return {
     update(state: TableState): Evaluation {
@@ -102,12 +104,16 @@ export function createDtpSession(): RulesSession {
       const gk = JSON.stringify([state.version, state.table, state.terrain, state.commanders, strayKey, state.units.map((u) => u.id)]);
       if (gk !== globalKey) {
         globalKey = gk;
+        last = undefined;
         units = new Map();
         pairs = new Map();
         brigadeCache = new Map();
       }
       for (const c of state.commanders) {
-        if (commanderStandKeys.get(c.id) !== nextCommanderStandKeys.get(c.id)) brigadeCache.delete(c.brigadeId);
+        if (commanderStandKeys.get(c.id) !== nextCommanderStandKeys.get(c.id)) {
+          brigadeCache.delete(c.brigadeId);
+          last = undefined;
+        }
       }
       commanderStandKeys = nextCommanderStandKeys;
 
@@ -159,6 +165,7 @@ export function createDtpSession(): RulesSession {
         if (c.box.minXIn <= c.box.maxXIn) changedBoxes.push(c.box);
         units.delete(id);
       }
+      if (last && changedIds.size === 0) return last;
       const changedNear = (box: BoxIn, withinIn: number): boolean => changedBoxes.some((b) => boxGapIn(box, b) <= withinIn);
 
       // Drop fire pairs a change can touch: either unit changed, or a changed unit's old or new box meets
@@ -230,7 +237,8 @@ export function createDtpSession(): RulesSession {
       });
       const parts = new Map<string, UnitParts>();
       for (const u of state.units) parts.set(u.id, evaluateUnit(ctx, scene, u.id, command.readings.get(u.id)!, sources));
-      return assemble(state, parts, command.shapes);
+      last = assemble(state, parts, command.shapes);
+      return last;
     },
   };
 }
