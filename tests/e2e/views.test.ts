@@ -5,6 +5,7 @@
  * what is checked is "the stand is drawn where the state says", not how the mapping is implemented.
  * Screenshots land in test-artifacts/.
  */
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { LiveState } from '@muster/protocol';
@@ -14,7 +15,7 @@ import { LINEAR_PAINT, MAP_BACKGROUND, STYLE_PAINT, TABLE_CLOTH, UNKNOWN_SIDE_PA
 import { invertHomography, type Homography } from '../../apps/overlay/src/mapping/homography.ts';
 import { ensureViewsBuilt, VIEWS_DIST } from './helpers/buildViews.ts';
 import { BLOCKED_OFF_TABLE, BLOCKED_ON_TABLE, CLOTH_PROBE, CONFEDERATE_REACH_PROBE, DOUBLE_ARC_PROBE, HIT_CHIP_AT, CONFEDERATE_UNIT, OCCLUDED_STAND, UNION_REACH_PROBE, UNION_UNIT, UNKNOWN_TAG_AT, fixtureLiveState } from './helpers/fixtureScene.ts';
-import { blend, colorDistance, decodeShot, describe as rgba, hexRgb, type Rgba, type Shot } from './helpers/pixels.ts';
+import { ARTIFACTS_DIR, blend, colorDistance, decodeShot, describe as rgba, hexRgb, type Rgba, type Shot } from './helpers/pixels.ts';
 import { SceneBackend } from './helpers/sceneBackend.ts';
 
 const TOKEN = 'e2e-operator-token';
@@ -200,7 +201,7 @@ describe('views end to end', () => {
     // Union s3 front edge y=12.5, x 18..20; confederate s1 front edge y=35.5, x 40..42: gap (20,12.5)→(40,35.5).
     const expected = Math.hypot(20, 23).toFixed(2);
     await expect.poll(() => page.locator('#measure-result').textContent()).toContain(`${expected}" ±0.06" from tracking`);
-    await page.screenshot({ path: 'test-artifacts/operator-measure.png' });
+    await page.screenshot({ path: join(ARTIFACTS_DIR, 'operator-measure.png') });
 
     // Next turn: the service publishes it and the panel shows it.
     await page.locator('button[title="Next turn"]').click();
@@ -250,7 +251,7 @@ describe('views end to end', () => {
     const panelBox = await page.locator('.panel').boundingBox();
     expect(panelBox!.y).toBeGreaterThanOrEqual(stageBox!.y + stageBox!.height - 1);
     expect(stageBox!.width).toBeGreaterThan(380);
-    await page.screenshot({ path: 'test-artifacts/operator-phone.png', fullPage: true });
+    await page.screenshot({ path: join(ARTIFACTS_DIR, 'operator-phone.png'), fullPage: true });
     await page.context().close();
   });
 
@@ -313,7 +314,7 @@ describe('views end to end', () => {
     const port = server.port;
     await server.close();
     await banner.waitFor({ state: 'visible', timeout: 5000 });
-    await page.screenshot({ path: 'test-artifacts/map-disconnected.png' });
+    await page.screenshot({ path: join(ARTIFACTS_DIR, 'map-disconnected.png') });
     server = await start(port);
     await banner.waitFor({ state: 'hidden', timeout: 10_000 });
     await waitForSeq(page, backend.state().seq);

@@ -494,7 +494,9 @@ window.addEventListener('keydown', (ev) => {
 
 store.subscribe((s) => {
   const state = s.state;
-  status.textContent = state ? `Turn ${state.turn} · seq ${state.seq} · ${ageText(state.captureTimeMs)}` : s.connection;
+  status.textContent = state
+    ? `Turn ${state.turn} · ${ageText(state.captureTimeMs)} · ${state.health.frameRateHz.toFixed(0)} fps · ${state.health.trackedStands} stands tracked${state.health.unknownTags ? ` · ${state.health.unknownTags} unknown tags` : ''}`
+    : s.connection;
   if (!state) return;
   renderSelection();
   renderTags(state);
