@@ -208,12 +208,19 @@ async function replay(profile: TableProfile): Promise<Record<string, unknown>> {
   }
   const det = await createFrameDetector(profile);
   let last: FrameDetection = det.detect(loop[0]!);
+  let trackedFrames = 0;
+  let windowsTotal = 0;
   const predictionsFrom = (d: FrameDetection): TagPrediction[] => d.markers.map((m) => ({ id: m.id, cornersPx: m.cornersPx }));
   const run = (n: number, from: number): number => {
     for (let i = 0; i < n; i++) {
       const f = loop[(from + i) % steps]!;
       const frame = { ...f, seq: from + i, captureTimeMs: ((from + i) * 1000) / 30 };
       last = (from + i) % 300 === 0 ? det.detect(frame) : det.detect(frame, predictionsFrom(last));
+      const st = det.lastTrackedStats;
+      if (st) {
+        trackedFrames++;
+        windowsTotal += st.arucoWindows;
+      }
     }
     return n;
   };
@@ -246,6 +253,8 @@ async function replay(profile: TableProfile): Promise<Record<string, unknown>> {
     seconds: round(seconds, 1),
     meanMsPerFrame: round((seconds * 1000) / Math.max(1, frames), 2),
     standsTrackedAtEndOfEachBlockMin: minStands,
+    /** Tags per tracked frame that moved too far for the edge re-measurement and went to ArUco windows. */
+    arucoWindowsPerTrackedFrame: round(windowsTotal / Math.max(1, trackedFrames), 1),
     rssBeforeMB: round(rssBefore / 2 ** 20, 1),
     rssAfterMB: round(rssAfter / 2 ** 20, 1),
     rssGrowthMB: round((rssAfter - rssBefore) / 2 ** 20, 1),
