@@ -141,6 +141,13 @@ describe('views end to end', () => {
     await waitForSeq(page, backend.state().seq);
     shot = await decodeShot(await page.screenshot(), 1);
     expectColour(await colourAt(page, shot, CONFEDERATE_REACH_PROBE), REACH_ON_CLOTH, 12, 'everything back after tapping open table');
+
+    // The Layers menu switches a layer off and on.
+    await page.locator('details.layers > summary').click();
+    await page.locator('input[data-layer=movement]').uncheck();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    shot = await decodeShot(await page.screenshot(), 1, 'map-movement-off.png');
+    expectColour(await colourAt(page, shot, UNION_REACH_PROBE), TABLE_CLOTH, 8, 'reach hidden with the movement layer off');
     await page.context().close();
   });
 
