@@ -105,7 +105,7 @@ const originMaskCache = new Map<string, Int32Array>();
 
 /**
  * For each direction, which of the outline's 8 points (corners and edge midpoints of the unit's bounding
- * rectangle, half-size hx forward and hy sideways) lead: the three furthest along the direction.
+ * rectangle, half-size hx forward and hy sideways) rays leave from: the corners that lead that way.
  */
 function originMasks(hx: number, hy: number): Int32Array {
   const key = `${hx.toFixed(2)}|${hy.toFixed(2)}`;
@@ -114,9 +114,12 @@ function originMasks(hx: number, hy: number): Int32Array {
   const offsets = [[hx, hy], [hx, 0], [hx, -hy], [0, -hy], [-hx, -hy], [-hx, 0], [-hx, hy], [0, hy]] as const;
   const masks = new Int32Array(REACH_BINS);
   for (let b = 0; b < REACH_BINS; b++) {
-    const proj = offsets.map(([x, y]) => x * BIN_COS[b]! + y * BIN_SIN[b]!);
-    const order = [0, 1, 2, 3, 4, 5, 6, 7].sort((a, c) => proj[c]! - proj[a]!);
-    for (let i = 0; i < 3; i++) if (proj[order[i]!]! > 1e-9) masks[b] = masks[b]! | (1 << order[i]!);
+    // The leading corners suffice: contact between two convex outlines under translation happens at a
+    // corner of one of them, and the obstacles' corners are cast back separately.
+    for (const i of [0, 2, 4, 6]) {
+      const [x, y] = offsets[i]!;
+      if (x * BIN_COS[b]! + y * BIN_SIN[b]! > 1e-9) masks[b] = masks[b]! | (1 << i);
+    }
   }
   if (originMaskCache.size > 2000) originMaskCache.clear();
   originMaskCache.set(key, masks);
@@ -651,7 +654,7 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
     const dx = lx * f.x - ly * f.y;
     const dy = lx * f.y + ly * f.x;
     const lenIn = openR + 0.01;
-    // Rays leave from the three outline points that lead in this direction.
+    // Rays leave from the unit's corners that lead in this direction.
     const originMask = masks[b]!;
     firstAt.fill(Infinity);
     for (let key = 0; key < keys.length; key++) if (keys[key]!.insideMask & originMask) firstAt[key] = 0;
@@ -762,6 +765,13 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
       const o = rectTable[i]!;
       for (const ob of enemyRects) {
         const t = rayIntoRectIn(o.xIn, o.yIn, dx, dy, ob.rect!, ob.grow);
+        if (t >= 0 && t < limit) limit = t;
+      }
+    }
+    // The enemies' grown corners cast back at the unit's outline.
+    for (const ob of enemyRects) {
+      for (let c = 0; c < ob.corners.length; c += 2) {
+        const t = rayIntoRectIn(ob.corners[c]!, ob.corners[c + 1]!, -dx, -dy, ourFrame, 0);
         if (t >= 0 && t < limit) limit = t;
       }
     }
