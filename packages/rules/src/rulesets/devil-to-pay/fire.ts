@@ -240,6 +240,12 @@ interface StandVerdict {
 
 /** Target stands in a firing stand's arc and within the weapon's longest range, nearest first. */
 function inArcAndRange(stand: StandInfo, arc: Wedge, target: UnitInfo, maxIn: number): { inArc: boolean; ranged: StandInfo[] } {
+  // Every arc lies ahead of the stand's front edge: a target wholly behind that line is out of arc.
+  const f = headingToVector(stand.stand.pose.headingDeg);
+  const frontAt = stand.corners[0].xIn * f.x + stand.corners[0].yIn * f.y;
+  const b = target.box;
+  const ahead = Math.max(b.minXIn * f.x, b.maxXIn * f.x) + Math.max(b.minYIn * f.y, b.maxYIn * f.y);
+  if (ahead < frontAt - 1e-9) return { inArc: false, ranged: [] };
   const inArc = target.stands.filter((t) => polygonOverlapsWedge(arc, t.corners));
   if (inArc.length === 0) return { inArc: false, ranged: [] };
   const ranged = inArc
