@@ -243,6 +243,13 @@ describe('movementOptions: reach region', () => {
     expect(m.straightAheadIn).toBeCloseTo(4, 6);
   });
 
+  it('a fudge move also keeps 1" from a narrow enemy between the leading corners', () => {
+    // One enemy stand 2.5" ahead of our 7.5" front, off-centre: the fudge forward stops 1.5" on.
+    const lone = unitAt({ id: 'e', side: 'csa' }, { xIn: 30 - 1.875, yIn: FRONT_Y + 2.5 + 0.75, headingDeg: 270 }, [{ u: 0, v: 0, role: 'command' }]);
+    const m = move(stateOf([mover(), lone]));
+    expect(Math.max(...m.fudgeReach.map((p) => p.yIn)) - 10).toBeCloseTo(1.5, 6);
+  });
+
   it('draws the reach as a polygon on the movement layer', () => {
     const r = movementOptions(buildContext(stateOf([mover()])), 'm');
     expect(r.shapes[0]).toMatchObject({ id: 'm/movement/reach', kind: 'polygon', layer: 'movement', style: 'reach', unitId: 'm' });
