@@ -77,6 +77,14 @@ describe('movementOptions: the Movement table (Move: Movement)', () => {
     expect(move(stateOf([mover({ arm: 'cavalry', status: { formation: 'line' } }, dis)])).notes.some((n) => n.includes('Dismounted cavalry may not'))).toBe(true);
   });
 
+  it('an unrecognised formation moves as a line (9") and says so', () => {
+    const scattered: LocalStand[] = [{ u: 0, v: 0, role: 'command' }, { u: 7, v: 3 }, { u: -6, v: -5 }, { u: 2, v: -9 }];
+    const m = move(stateOf([mover({}, scattered)]));
+    expect(m.formation).toBe('line');
+    expect(m.allowanceIn).toBe(9);
+    expect(m.notes[0]).toMatch(/not recognised/);
+  });
+
   it('prone: N/A (a refusal, not an error)', () => {
     const r = movementOptions(buildContext(stateOf([mover({ status: { prone: true } })])), 'm').movement as Refusal;
     expect(r).toMatchObject({ ok: false, reason: 'movement/prone' });
