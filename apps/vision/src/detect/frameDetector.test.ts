@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { loadTableProfile, parseTableProfile, tableProfileToJson, type TableProfile } from '../profile/tableProfile.ts';
 import { createFrameDetector, type FrameDetector } from './frameDetector.ts';
+import { loadCv } from '../cv/loadCv.ts';
 import { cameraLookingDown, renderTableFrame, scatterStands, type RenderedFrame } from '../../../../fixtures/generator/renderTableFrame.ts';
 import { scoreDetection, truthPredictions } from '../../../../fixtures/generator/scoreDetection.ts';
 
@@ -127,6 +128,36 @@ describe('frame detector edge cases', () => {
       expect(d.warnings.join('\n')).toMatch(/no homography yet/);
     } finally {
       fresh.dispose();
+    }
+  });
+});
+
+describe('frame detector memory', () => {
+  it('frees every opencv.js object: repeated frames leave the WASM heap where it was', async () => {
+    const cv = await loadCv();
+    const profile = parseTableProfile({ ...tableProfileToJson(loadTableProfile(`${tables}default-72x48.json`)), markerSize: 1 }, '1in');
+    const { frame, truth } = await renderTableFrame({ profile, tags: scatterStands(profile, 10, 3) }, cameraLookingDown(profile, 1280, 720), { seed: 6 });
+    const far = truthPredictions(truth).map((p) => ({ id: p.id, cornersPx: p.cornersPx.map((c) => ({ uPx: c.uPx + 9, vPx: c.vPx })) as unknown as typeof p.cornersPx }));
+    const det = await createFrameDetector(profile);
+    const round = (): void => {
+      det.detect(frame); // full frame: a frame-sized Mat each time
+      det.detect(frame, far); // tracked with ArUco windows (a mosaic Mat each time)
+    };
+    try {
+      // Where a 64 MB block lands: freed memory coalesces, so without a leak the block goes to the
+      // same place every time; each leaked frame-sized Mat (0.9 MB) pushes it further up the heap.
+      const probe = (): number => {
+        const ptr = cv._malloc(64 << 20) as number;
+        cv._free(ptr);
+        return ptr;
+      };
+      for (let i = 0; i < 3; i++) round();
+      const before = probe();
+      for (let i = 0; i < 20; i++) round();
+      expect(probe() - before).toBeLessThan(2 << 20);
+      expect(det.lastTrackedStats!.arucoWindows).toBeGreaterThan(0);
+    } finally {
+      det.dispose();
     }
   });
 });
