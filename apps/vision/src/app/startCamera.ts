@@ -16,7 +16,7 @@ import { startServer, type RunningServer } from '../server/createServer.ts';
 import { createOperatorToken } from '../server/operatorToken.ts';
 import { GameSession } from './gameSession.ts';
 import { createLivePipeline } from './livePipeline.ts';
-import { getRuleset } from './rules.ts';
+import { loadRuleset } from './rules.ts';
 import type { LiveOptions, RunningLive } from './startLive.ts';
 
 export interface CameraLiveOptions {
@@ -82,14 +82,7 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
   const table = { widthIn: profile.widthIn, depthIn: profile.heightIn };
   let forwardLog: (e: GameLogEntry) => void = () => {};
   const session = new GameSession({ store, baseRoster: roster, seed: roster.name, onLog: (e) => forwardLog(e) });
-  let rulesNote: string;
-  let ruleset = null;
-  try {
-    ruleset = getRuleset(options.rulesetId);
-    rulesNote = `${ruleset.name} (${ruleset.source})`;
-  } catch (err) {
-    rulesNote = `no rules: ${(err as Error).message}`;
-  }
+  const { ruleset, note: rulesNote } = await loadRuleset(options.rulesetId);
   const calibration = store.read('calibration', (v) => v);
   const pipeline = createLivePipeline({
     session,

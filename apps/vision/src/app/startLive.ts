@@ -5,7 +5,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Ruleset } from '@muster/rules';
 import type { GameLogEntry } from '@muster/protocol';
 import { loadRoster } from '../roster/loadRoster.ts';
 import type { Roster } from '../roster/roster.ts';
@@ -14,13 +13,11 @@ import { startServer, type RunningServer } from '../server/createServer.ts';
 import { createOperatorToken } from '../server/operatorToken.ts';
 import { loadDemoScript, type DemoScript } from '../demo/demoScript.ts';
 import { createTruthSource, type TickSource } from '../demo/truthSource.ts';
-import { createFramesSource } from '../demo/framesSource.ts';
-import { createFrameDetector, type FrameDetector } from '../detect/frameDetector.ts';
-import { loadTableProfile } from '../profile/tableProfile.ts';
+import type { FrameDetector } from '../detect/frameDetector.ts';
 import { GameSession } from './gameSession.ts';
-import { startCamera, type CameraLiveOptions } from './startCamera.ts';
+import type { CameraLiveOptions } from './startCamera.ts';
 import { createLivePipeline, type LivePipeline } from './livePipeline.ts';
-import { getRuleset } from './rules.ts';
+import { loadRuleset } from './rules.ts';
 
 /** Repository root (this file is apps/vision/src/app/startLive.ts). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -75,18 +72,10 @@ export interface RunningLive {
   stop(): Promise<void>;
 }
 
-function loadRules(id: string | undefined): { ruleset: Ruleset | null; note: string } {
-  try {
-    const ruleset = getRuleset(id);
-    return { ruleset, note: `${ruleset.name} (${ruleset.source})` };
-  } catch (err) {
-    return { ruleset: null, note: `no rules: ${(err as Error).message}` };
-  }
-}
-
 export async function startLive(options: LiveOptions): Promise<RunningLive> {
   const src = options.source;
-  if (src.mode === 'camera') return startCamera(src, options);
+  // Vision modules load only when used, so the default demo never depends on them.
+  if (src.mode === 'camera') return (await import('./startCamera.ts')).startCamera(src, options);
   const scriptPath = src.scriptPath ?? DEFAULT_DEMO_SCRIPT;
   // The script names its roster relative to the repository root.
   const { readFileSync } = await import('node:fs');
@@ -110,7 +99,7 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
     seed: script.name,
     onLog: (e) => forwardLog(e),
   });
-  const rules = loadRules(options.rulesetId);
+  const rules = await loadRuleset(options.rulesetId);
   const pipeline = createLivePipeline({
     session,
     table: script.table,
@@ -150,12 +139,16 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
   let description: string;
   const onFrameError = (err: unknown): void => console.error('muster: frame failed:', err);
   if (src.demoSource === 'frames') {
-    const profile = loadTableProfile(tablePath);
     let detector: FrameDetector;
+    let createFramesSource: typeof import('../demo/framesSource.ts').createFramesSource;
     try {
-      detector = await createFrameDetector(profile);
+      const { loadTableProfile } = await import('../profile/tableProfile.ts');
+      const { createFrameDetector } = await import('../detect/frameDetector.ts');
+      ({ createFramesSource } = await import('../demo/framesSource.ts'));
+      detector = await createFrameDetector(loadTableProfile(tablePath));
     } catch (err) {
       await server.close();
+      pipeline.close();
       session.close();
       throw err;
     }
