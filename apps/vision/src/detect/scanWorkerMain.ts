@@ -11,8 +11,10 @@ const port = parentPort;
 if (!port) throw new Error('scanWorkerMain must run in a worker thread');
 const profile = parseTableProfile((workerData as { profileJson: unknown }).profileJson, 'background scanner');
 // Only ids and rough corners are needed here: the tracked detector re-measures every tag it takes from
-// a scan from its edges on the current frame, so ArUco's own corner refinement is skipped (cheaper).
-const detector = await createFrameDetector(profile, { params: { cornerRefinementMethod: 0 }, edgeRefine: false });
+// a scan from its edges on the current frame, so ArUco's own corner refinement is skipped, and one
+// threshold pass is enough (a tag missed by one scan is caught by the next): ~95 instead of ~160 ms
+// CPU per 4K frame.
+const detector = await createFrameDetector(profile, { params: { cornerRefinementMethod: 0 }, edgeRefine: false, singleThresholdWindow: true });
 port.on('message', (req: ScanRequest | 'close') => {
   if (req === 'close') {
     detector.dispose();
