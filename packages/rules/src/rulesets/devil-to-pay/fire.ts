@@ -65,6 +65,8 @@ export interface FireScene {
   readonly sight: SightScene;
   /** The same scene without stands: what a line crosses in terrain (obstacle cover). */
   readonly terrainOnly: SightScene;
+  /** Linear terrain only: the range line's cover needs just the linear crossings, so skip areas and hills. */
+  readonly coverOnly: SightScene;
   /** Ground level under each area terrain piece (at its centroid), by area id. */
   readonly areaLevel: ReadonlyMap<string, number>;
   /**
@@ -91,6 +93,13 @@ export function buildFireScene(ctx: DtpContext): FireScene {
     linearBoxes: [],
   };
   const terrainOnly: SightScene = { ...sight, stands: [] };
+  const coverOnly: SightScene = {
+    ...sight,
+    stands: [],
+    terrain: { ...sight.terrain, areas: [], elevations: [] },
+    areaBoxes: [],
+    elevationBoxes: [],
+  };
 
   // Uniform grid over stand boxes, so a pair of units only tests the stands between them.
   const cells = new Map<number, number[]>();
@@ -111,6 +120,7 @@ export function buildFireScene(ctx: DtpContext): FireScene {
   return {
     sight,
     terrainOnly,
+    coverOnly,
     areaLevel,
     arcOf(stand, arm) {
       let w = arcs.get(stand.stand.id);
@@ -169,10 +179,19 @@ export function unitFireRefusal(ctx: DtpContext, unitId: string): FireRefusal | 
 }
 
 /** Stands of the unit that may fire at all: front rank (Formation Modifiers "1st Rank"), no hits (Eligible Stands). */
-export function firingStands(ctx: DtpContext, unitId: string): StandInfo[] {
-  const front = new Set(ctx.formationOf(unitId).frontRankStandIds);
-  return ctx.units.get(unitId)!.stands.filter((s) => front.has(s.stand.id) && s.hits === 0);
+export function firingStands(ctx: DtpContext, unitId: string): readonly StandInfo[] {
+  // Asked once per (firer, target) pair: memoised per context.
+  let memo = FIRING_STANDS.get(ctx);
+  if (!memo) FIRING_STANDS.set(ctx, (memo = new Map()));
+  let list = memo.get(unitId);
+  if (!list) {
+    const front = new Set(ctx.formationOf(unitId).frontRankStandIds);
+    list = ctx.units.get(unitId)!.stands.filter((s) => front.has(s.stand.id) && s.hits === 0);
+    memo.set(unitId, list);
+  }
+  return list;
 }
+const FIRING_STANDS = new WeakMap<DtpContext, Map<string, readonly StandInfo[]>>();
 
 /** Closest point of a polygon to p. */
 function closestPointOnPolygon(p: PointIn, polygon: readonly PointIn[]): PointIn {
@@ -369,7 +388,7 @@ function generalModifiers(
   firer: UnitInfo,
   target: UnitInfo,
   eligible: readonly StandInfo[],
-  rangeReport: SightReport,
+  rangeReport: Pick<SightReport, 'linear'>,
 ): DiceModifier[] {
   const out: DiceModifier[] = [];
   // Obstacles: highest only; none for an obstacle the firer is at.
@@ -467,7 +486,7 @@ export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string,
 
   const rangeEnd = closestPointOnPolygon(centre, nearest.corners);
   // Only the obstacles the range line crosses matter here (cover), not stands or sight.
-  const rangeReport = lineOfSight(scene.terrainOnly, centre, rangeEnd);
+  const rangeReport = lineOfSight(scene.coverOnly, centre, rangeEnd);
 
   const modifiers: DiceModifier[] = [];
   if (band.dice !== 0) {

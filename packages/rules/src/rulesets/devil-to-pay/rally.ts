@@ -25,12 +25,19 @@ export const RALLY_PRONE_DICE = -2;
 export function nearestEnemyDistanceIn(ctx: DtpContext, unitId: string): number {
   const me = ctx.units.get(unitId)!;
   let best = Infinity;
-  const enemies = [...ctx.enemiesOf(unitId)].filter((e) => e.stands.length > 0).sort((a, b) => boxGapIn(me.box, a.box) - boxGapIn(me.box, b.box));
-  for (const e of enemies) {
-    if (boxGapIn(me.box, e.box) >= best) break;
+  // Gaps computed once (not in the sort comparator); the sort is stable, so the order is the same.
+  const enemies = ctx.enemiesOf(unitId)
+    .filter((e) => e.stands.length > 0)
+    .map((e) => ({ e, gap: boxGapIn(me.box, e.box) }))
+    .sort((a, b) => a.gap - b.gap);
+  for (const { e, gap } of enemies) {
+    if (gap >= best) break;
     for (const s of me.stands) {
       for (const t of e.stands) {
-        if (boxGapIn(s.box, t.box) >= best) continue;
+        // hypot(dx, dy) >= max(dx, dy): either axis gap alone already prunes, without the hypot.
+        const dx = Math.max(s.box.minXIn - t.box.maxXIn, t.box.minXIn - s.box.maxXIn);
+        const dy = Math.max(s.box.minYIn - t.box.maxYIn, t.box.minYIn - s.box.maxYIn);
+        if (dx >= best || dy >= best || boxGapIn(s.box, t.box) >= best) continue;
         const d = polygonToPolygonDistanceIn(s.corners, t.corners);
         if (d < best) best = d;
       }
