@@ -145,8 +145,12 @@ function round2(v: number): number {
   return Math.round(v * 100) / 100;
 }
 
+let renderedTerrain: unknown;
 function renderTerrainList(state: LiveState): void {
   const t = state.tableState.terrain;
+  // Only on change: rebuilding buttons at the frame rate would swallow clicks.
+  if (t === renderedTerrain) return;
+  renderedTerrain = t;
   const items: [string, string, () => Terrain][] = [
     ...t.areas.map((a) => [a.id, a.kind, () => ({ ...t, areas: t.areas.filter((x) => x !== a) })] as [string, string, () => Terrain]),
     ...t.linear.map((l) => [l.id, l.kind, () => ({ ...t, linear: t.linear.filter((x) => x !== l) })] as [string, string, () => Terrain]),
@@ -261,12 +265,28 @@ function unitName(state: LiveState, id: string): string {
   return state.tableState.units.find((u) => u.id === id)?.name ?? id;
 }
 
+/** While a selected unit is moving its numbers change every frame; the panel follows at most this often, so its buttons stay clickable and its open/closed breakdowns stay put. */
+const PANEL_REFRESH_MS = 700;
+let lastPanelMs = 0;
+let panelTimer: ReturnType<typeof setTimeout> | null = null;
+/** Which breakdowns the operator has closed, by target, kept across refreshes. */
+const closedTargets = new Set<string>();
+
 function renderSelection(force = false): void {
   const state = store.snapshot.state;
   const unitId = view.selection;
   const ev = unitId ? state?.evaluation?.units[unitId] : undefined;
   if (!force && ev === renderedUnitEval && unitId === renderedUnitId) return;
   const unitChanged = unitId !== renderedUnitId;
+  const now = performance.now();
+  if (!force && !unitChanged && now - lastPanelMs < PANEL_REFRESH_MS) {
+    panelTimer ??= setTimeout(() => {
+      panelTimer = null;
+      renderSelection();
+    }, PANEL_REFRESH_MS - (now - lastPanelMs));
+    return;
+  }
+  lastPanelMs = now;
   renderedUnitEval = ev;
   renderedUnitId = unitId;
   if (!state || !unitId) {
@@ -295,13 +315,14 @@ function renderSelection(force = false): void {
       }
       const roll = h('button', { type: 'button' }, `Roll ${f.breakdown.dice}`);
       roll.addEventListener('click', () => void rollDice(f.breakdown.dice, `fire: ${unit.name} → ${unitName(state, f.targetUnitId)}`, unit.id));
-      const target = h('details', { className: 'fire-target', open: true },
+      const target = h('details', { className: 'fire-target', open: !closedTargets.has(f.targetUnitId) },
         h('summary', {},
           f.priority ? h('span', { className: 'priority', title: 'Must fire at this target' }, '★ ') : null,
           `${unitName(state, f.targetUnitId)} · ${f.rangeIn.toFixed(1)}" · band ${f.band} · `,
           h('span', { className: 'dice' }, `${f.breakdown.dice} dice`), ' ', roll),
         breakdownTable(f.breakdown));
       target.dataset.target = f.targetUnitId;
+      target.addEventListener('toggle', () => (target.open ? closedTargets.delete(f.targetUnitId) : closedTargets.add(f.targetUnitId)));
       parts.push(target);
     }
     parts.push(h('h3', {}, 'Charge'));

@@ -13,7 +13,7 @@ import type { LiveStore, LiveStoreSnapshot } from '../state/liveStore.ts';
 import { buildAnnotations } from './annotationLayer.ts';
 import { LabelLayer, type LabelSpec } from './labelLayer.ts';
 import { disposeTree } from './meshFactory.ts';
-import { sidePaint, UNKNOWN_SIDE_PAINT } from './palette.ts';
+import { sidePaint } from './palette.ts';
 import { TableRenderer } from './tableRenderer.ts';
 import { buildChipsGroup, buildClothGroup, buildStandsGroup, buildTerrainGroup, buildUnknownTagsGroup, sidesOf, UNKNOWN_TAG_SIZE_IN } from './tableSceneBuilder.ts';
 import { installHooks, type MusterHooks } from './testHooks.ts';
@@ -34,8 +34,8 @@ export interface LiveTableViewOptions {
   /** Wheel/pinch zoom and drag pan. */
   readonly interactive: boolean;
   /**
-   * Table → view pixels for a calibrated projector, in the pixel frame of `calibrationSizePx`; the view
-   * scales it to its own size. Null: fit the table to the view.
+   * A measured table → device-pixel map (projector, camera), asked for on every frame so it can follow
+   * the live state; the view scales it to its own size. Absent or null: fit the table to the view.
    */
   readonly calibration?: (state: LiveState | null) => Calibration | null;
   /** Turn a landscape table a quarter on a portrait screen (phones) when that makes it clearly bigger. */
@@ -306,7 +306,7 @@ export class LiveTableView {
         below: stands.flatMap((s) => standFootprint(s).corners),
         text: unit.name,
         className: unit.id === this.selectedUnitId ? 'unit-label selected' : 'unit-label',
-        color: (ts.units.length ? sidePaint(unit.side, sides) : UNKNOWN_SIDE_PAINT).text,
+        color: sidePaint(unit.side, sides).text,
         sizeIn: 0.7,
       });
     }
