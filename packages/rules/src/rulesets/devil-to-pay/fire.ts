@@ -275,6 +275,8 @@ function inArcAndRange(stand: StandInfo, arc: Wedge, target: UnitInfo, maxIn: nu
   return { inArc: true, ranged };
 }
 
+const NO_TERRAIN: SightScene['terrain'] = { areas: [], linear: [], roads: [], elevations: [] };
+
 type SightBox = { minX: number; minY: number; maxX: number; maxY: number };
 const boxMeets = (b: SightBox, box: BoxIn) => !(b.maxX < box.minXIn || b.minX > box.maxXIn || b.maxY < box.minYIn || b.minY > box.maxYIn);
 
@@ -308,10 +310,17 @@ function seesAny(ctx: DtpContext, scene: FireScene, sight: SightScene, stand: St
     }
     return false;
   }
-  const narrow: SightScene = { ...sight, stands };
+  // Stands and terrain are traced apart (lineOfSight's parts are independent): with both ends on level
+  // ground the first stand on the line blocks whatever the terrain, so most blocked lines skip the terrain.
+  const narrowStands: SightScene = { ...sight, stands, terrain: NO_TERRAIN, areaBoxes: [], linearBoxes: [], elevationBoxes: [] };
+  const narrowTerrain: SightScene = { ...sight, stands: [] };
+  const fromFlat = ctx.elevationLevelAt(from) === 0;
   for (const t of ranged) {
     const to = closestPointOnPolygon(from, t.corners);
-    if (sightBlocker(ctx, scene, from, to, lineOfSight(narrow, from, to)) === undefined) return true;
+    const crossing = stands.length > 0 ? lineOfSight(narrowStands, from, to).stands : [];
+    if (crossing.length > 0 && fromFlat && ctx.elevationLevelAt(to) === 0) continue;
+    const report: SightReport = { ...lineOfSight(narrowTerrain, from, to), stands: crossing };
+    if (sightBlocker(ctx, scene, from, to, report) === undefined) return true;
   }
   return false;
 }
