@@ -51,3 +51,23 @@ describe('persistence across a restart', () => {
     }
   });
 });
+
+describe('one service per data directory', () => {
+  it('a second demo on the same data directory keeps its game apart instead of sharing files', async () => {
+    const shared = tempDir('muster-lock-');
+    const a = await startDemo(shared.path);
+    try {
+      const b = await startDemo(shared.path);
+      try {
+        expect(a.store.dir).toBe(`${shared.path}/demo`);
+        expect(b.store.dir).toBe(`${shared.path}/demo-${process.pid}`);
+        expect(b.sourceDescription).toMatch(/keeps its game apart/);
+      } finally {
+        await b.stop();
+      }
+    } finally {
+      await a.stop();
+      shared.remove();
+    }
+  });
+});

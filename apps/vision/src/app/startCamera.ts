@@ -81,7 +81,13 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
 
   const table = { widthIn: profile.widthIn, depthIn: profile.heightIn };
   let forwardLog: (e: GameLogEntry) => void = () => {};
-  const session = new GameSession({ store, baseRoster: roster, seed: roster.name, onLog: (e) => forwardLog(e) });
+  let session: GameSession;
+  try {
+    session = new GameSession({ store, baseRoster: roster, seed: roster.name, onLog: (e) => forwardLog(e) });
+  } catch (err) {
+    store.close();
+    throw err;
+  }
   const { ruleset, note: rulesNote } = await loadRuleset(options.rulesetId);
   const calibration = store.read('calibration', (v) => v);
   const pipeline = createLivePipeline({

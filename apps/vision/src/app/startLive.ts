@@ -9,6 +9,7 @@ import type { GameLogEntry } from '@muster/protocol';
 import { loadRoster } from '../roster/loadRoster.ts';
 import type { Roster } from '../roster/roster.ts';
 import { openDataStore, type DataStore } from '../persist/dataStore.ts';
+import { DataDirLockedError } from '../persist/dataLock.ts';
 import { startServer, type RunningServer } from '../server/createServer.ts';
 import { createOperatorToken } from '../server/operatorToken.ts';
 import { loadDemoScript, type DemoScript } from '../demo/demoScript.ts';
@@ -85,20 +86,35 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
   const roster: Roster = await loadRoster(rosterPath);
   const script: DemoScript = loadDemoScript(scriptPath, roster);
 
-  const store = openDataStore(join(options.dataDir, 'demo'));
+  let store: DataStore;
+  let dataNote = '';
+  try {
+    store = openDataStore(join(options.dataDir, 'demo'));
+  } catch (err) {
+    if (!(err instanceof DataDirLockedError)) throw err;
+    // Another demo runs on this data directory: run this one on its own (the demo must always start).
+    store = openDataStore(join(options.dataDir, `demo-${process.pid}`));
+    dataNote = ` (${join(options.dataDir, 'demo')} is used by pid ${err.pid}; this demo keeps its game apart)`;
+  }
   const frameSize = src.frameSize ?? { widthPx: 1920, heightPx: 1080 };
   const tablePath = src.tablePath ?? DEFAULT_DEMO_TABLE;
   store.write('roster', roster);
   store.write('table-profile', { name: script.name, widthIn: script.table.widthIn, depthIn: script.table.depthIn, anchors: script.anchors });
 
   let forwardLog: (e: GameLogEntry) => void = () => {};
-  const session = new GameSession({
-    store,
-    baseRoster: roster,
-    initialTerrain: script.terrain,
-    seed: script.name,
-    onLog: (e) => forwardLog(e),
-  });
+  let session: GameSession;
+  try {
+    session = new GameSession({
+      store,
+      baseRoster: roster,
+      initialTerrain: script.terrain,
+      seed: script.name,
+      onLog: (e) => forwardLog(e),
+    });
+  } catch (err) {
+    store.close();
+    throw err;
+  }
   const rules = await loadRuleset(options.rulesetId);
   const pipeline = createLivePipeline({
     session,
@@ -200,7 +216,7 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
     server,
     pipeline,
     store,
-    sourceDescription: description,
+    sourceDescription: description + dataNote,
     frameCache,
     rulesNote: rules.note,
     async stop(): Promise<void> {

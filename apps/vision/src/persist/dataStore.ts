@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openGameLog, type GameLog, type GameLogOptions } from './gameLog.ts';
 import { removeStaleTemps, writeFileAtomic } from './writeFileAtomic.ts';
+import { lockDataDir } from './dataLock.ts';
 
 export type DocumentName = 'roster' | 'tag-bindings' | 'table-profile' | 'calibration' | 'terrain' | 'game';
 
@@ -37,8 +38,10 @@ export interface DataStore {
   close(): void;
 }
 
+/** Opens (creating) a data directory and takes its lock (`muster.lock`) until `close()`. */
 export function openDataStore(dir: string): DataStore {
   mkdirSync(dir, { recursive: true });
+  const unlock = lockDataDir(dir);
   removeStaleTemps(dir);
   const logs: { close(): void }[] = [];
   const path = (name: DocumentName): string => join(dir, `${name}.json`);
@@ -71,6 +74,7 @@ export function openDataStore(dir: string): DataStore {
     close(): void {
       for (const l of logs) l.close();
       logs.length = 0;
+      unlock();
     },
   };
 }
