@@ -6,7 +6,7 @@ import type { CommandReading } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
 import type { CommanderQuality, Unit } from '../../model/tableState.ts';
 import { closestPointsBetweenPolygons, polygonToPolygonDistanceIn } from '../../geometry/distance.ts';
-import { boxGapIn, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
+import { boxGapExceeds, boxGapIn, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
 
 /** A commander orders units of his brigade within 1½" of his stand (Commanders, Orders and Brigade Formation). */
 export const ORDER_RADIUS_IN = 1.5;
@@ -38,7 +38,7 @@ function closestPair(a: readonly StandInfo[], b: readonly StandInfo[], limitIn: 
   let best: StandPair | undefined;
   for (const s of a) {
     for (const t of b) {
-      if (boxGapIn(s.box, t.box) > limitIn) continue;
+      if (boxGapExceeds(s.box, t.box, limitIn)) continue;
       const d = polygonToPolygonDistanceIn(s.corners, t.corners);
       if (d <= limitIn && (!best || d < best.d)) best = { s, t, d };
     }

@@ -115,9 +115,25 @@ export function unionBoxes(boxes: readonly BoxIn[]): BoxIn {
 
 /** Gap between two boxes, inches (0 when they overlap): a cheap lower bound on any distance between contents. */
 export function boxGapIn(a: BoxIn, b: BoxIn): number {
-  const dx = Math.max(0, a.minXIn - b.maxXIn, b.minXIn - a.maxXIn);
-  const dy = Math.max(0, a.minYIn - b.maxYIn, b.minYIn - a.maxYIn);
+  let dx = a.minXIn - b.maxXIn;
+  const dx2 = b.minXIn - a.maxXIn;
+  if (dx2 > dx) dx = dx2;
+  let dy = a.minYIn - b.maxYIn;
+  const dy2 = b.minYIn - a.maxYIn;
+  if (dy2 > dy) dy = dy2;
+  if (dx !== dx || dy !== dy) return NaN; // as Math.max/hypot would
+  // Overlap on one axis: hypot(0, d) is exactly d, so skip the (slow) hypot.
+  if (!(dx > 0)) return dy > 0 ? dy : 0;
+  if (!(dy > 0)) return dx;
   return Math.hypot(dx, dy);
+}
+
+/**
+ * `boxGapIn(a, b) > limitIn`, with the cheap per-axis test first (hypot is never below either axis gap).
+ */
+export function boxGapExceeds(a: BoxIn, b: BoxIn, limitIn: number): boolean {
+  if (a.minXIn - b.maxXIn > limitIn || b.minXIn - a.maxXIn > limitIn || a.minYIn - b.maxYIn > limitIn || b.minYIn - a.maxYIn > limitIn) return true;
+  return boxGapIn(a, b) > limitIn;
 }
 
 /** Builds a stand's derived info. Exported so a session can reuse it for unchanged stands. */

@@ -8,7 +8,7 @@ import type { AreaTerrainKind, Arm, LinearTerrainKind } from '../../model/tableS
 import { headingToVector } from '../../geometry/angles.ts';
 import { closestPointOnSegment, pointToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
 import { pointInPolygon, polygonsOverlap, segmentInsideIntervals } from '../../geometry/intersect.ts';
-import { buildSightScene, lineOfSight, type SightReport, type SightScene } from '../../geometry/lineOfSight.ts';
+import { buildSightScene, lineOfSight, type SightReport, type SightScene, type SightStand } from '../../geometry/lineOfSight.ts';
 import { polygonOverlapsWedge, type Wedge } from '../../geometry/wedge.ts';
 import { polygonCentroid } from '../../geometry/polygon.ts';
 import { boxGapIn, unionBoxes, type BoxIn, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
@@ -145,15 +145,17 @@ export function buildFireScene(ctx: DtpContext): FireScene {
           }
         }
       }
-      // Keep state order so results do not depend on the grid.
-      hits.sort((a, b) => a - b);
+      // Keep state order so results do not depend on the grid (numeric typed-array sort, no comparator).
+      const ordered = Int32Array.from(hits).sort();
       const meets = (b: { minX: number; minY: number; maxX: number; maxY: number }) =>
         !(b.maxX < box.minXIn || b.minX > box.maxXIn || b.maxY < box.minYIn || b.minY > box.maxYIn);
       const mayBlock =
         hits.length > 0 ||
         sight.elevationBoxes.some(meets) ||
         ctx.state.terrain.areas.some((a, i) => a.kind !== 'rough' && meets(sight.areaBoxes[i]!));
-      return { sight: { ...visibility, stands: hits.map((i) => sight.stands[i]!) }, mayBlock };
+      const within: SightStand[] = new Array(ordered.length);
+      for (let k = 0; k < ordered.length; k++) within[k] = sight.stands[ordered[k]!]!;
+      return { sight: { ...visibility, stands: within }, mayBlock };
     },
   };
 }
