@@ -132,29 +132,35 @@ export function buildFireScene(ctx: DtpContext): FireScene {
     },
     sightWithin(box, excludeUnitIds) {
       stamp++;
-      const hits: number[] = [];
+      // Stands are marked as they pass, then read back in index order: state order without a sort.
+      let lo = sight.stands.length;
+      let hi = -1;
+      let count = 0;
       for (let cx = Math.floor(box.minXIn / GRID_CELL_IN); cx <= Math.floor(box.maxXIn / GRID_CELL_IN); cx++) {
         for (let cy = Math.floor(box.minYIn / GRID_CELL_IN); cy <= Math.floor(box.maxYIn / GRID_CELL_IN); cy++) {
-          for (const i of cells.get(cellKey(cx, cy)) ?? []) {
-            if (seen[i] === stamp) continue;
-            seen[i] = stamp;
+          const list = cells.get(cellKey(cx, cy));
+          if (!list) continue;
+          for (const i of list) {
+            if (seen[i] === stamp || seen[i] === -stamp) continue;
+            seen[i] = -stamp;
             const b = sight.stands[i]!.box;
             if (b.maxX < box.minXIn || b.minX > box.maxXIn || b.maxY < box.minYIn || b.minY > box.maxYIn) continue;
             if (excludeUnitIds.includes(sight.stands[i]!.unitId)) continue;
-            hits.push(i);
+            seen[i] = stamp;
+            count++;
+            if (i < lo) lo = i;
+            if (i > hi) hi = i;
           }
         }
       }
-      // Keep state order so results do not depend on the grid (numeric typed-array sort, no comparator).
-      const ordered = Int32Array.from(hits).sort();
+      const within: SightStand[] = new Array(count);
+      for (let i = lo, k = 0; i <= hi; i++) if (seen[i] === stamp) within[k++] = sight.stands[i]!;
       const meets = (b: { minX: number; minY: number; maxX: number; maxY: number }) =>
         !(b.maxX < box.minXIn || b.minX > box.maxXIn || b.maxY < box.minYIn || b.minY > box.maxYIn);
       const mayBlock =
-        hits.length > 0 ||
+        count > 0 ||
         sight.elevationBoxes.some(meets) ||
         ctx.state.terrain.areas.some((a, i) => a.kind !== 'rough' && meets(sight.areaBoxes[i]!));
-      const within: SightStand[] = new Array(ordered.length);
-      for (let k = 0; k < ordered.length; k++) within[k] = sight.stands[ordered[k]!]!;
       return { sight: { ...visibility, stands: within }, mayBlock };
     },
   };
@@ -260,21 +266,27 @@ interface StandVerdict {
 }
 
 /** Target stands in a firing stand's arc and within the weapon's longest range, nearest first. */
-function inArcAndRange(stand: StandInfo, arc: Wedge, target: UnitInfo, maxIn: number): { inArc: boolean; ranged: StandInfo[] } {
+function inArcAndRange(stand: StandInfo, arc: Wedge, target: UnitInfo, maxIn: number, needArc: boolean): { inArc: boolean; ranged: StandInfo[] } {
   // Every arc lies ahead of the stand's front edge: a target wholly behind that line is out of arc.
   const f = headingToVector(stand.stand.pose.headingDeg);
   const frontAt = stand.corners[0].xIn * f.x + stand.corners[0].yIn * f.y;
   const b = target.box;
   const ahead = Math.max(b.minXIn * f.x, b.maxXIn * f.x) + Math.max(b.minYIn * f.y, b.maxYIn * f.y);
   if (ahead < frontAt - 1e-9) return { inArc: false, ranged: [] };
-  const inArc = target.stands.filter((t) => polygonOverlapsWedge(arc, t.corners));
-  if (inArc.length === 0) return { inArc: false, ranged: [] };
-  const ranged = inArc
-    .map((t) => ({ t, d: pointToPolygonDistanceIn(stand.center, t.corners) }))
-    .filter((x) => x.d <= maxIn)
-    .sort((a, b) => a.d - b.d)
-    .map((x) => x.t);
-  return { inArc: true, ranged };
+  // Range first (cheap): a stand out of range needs the (dearer) arc test only while no arc is known yet.
+  let inArc = false;
+  let ranged: { t: StandInfo; d: number }[] | undefined;
+  for (const t of target.stands) {
+    const d = pointToPolygonDistanceIn(stand.center, t.corners);
+    const inRange = d <= maxIn;
+    if (!inRange && (inArc || !needArc)) continue;
+    if (!polygonOverlapsWedge(arc, t.corners)) continue;
+    inArc = true;
+    if (inRange) (ranged ??= []).push({ t, d });
+  }
+  if (!ranged) return { inArc, ranged: [] };
+  // Stable sort: equal distances keep the target's stand order.
+  return { inArc, ranged: ranged.sort((a, b) => a.d - b.d).map((x) => x.t) };
 }
 
 const NO_TERRAIN: SightScene['terrain'] = { areas: [], linear: [], roads: [], elevations: [] };
@@ -462,7 +474,8 @@ export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string,
   let anyArc = false;
   const inRange: { s: StandInfo; ranged: StandInfo[] }[] = [];
   for (const s of candidates) {
-    const v = inArcAndRange(s, scene.arcOf(s, firer.unit.arm), target, maxIn);
+    // Once one stand has the target in arc, the others need the arc only for stands in range.
+    const v = inArcAndRange(s, scene.arcOf(s, firer.unit.arm), target, maxIn, !anyArc);
     anyArc ||= v.inArc;
     if (v.ranged.length > 0) inRange.push({ s, ranged: v.ranged });
   }
