@@ -265,6 +265,55 @@ interface StandVerdict {
   readonly visible: boolean;
 }
 
+/** Length of the wedge's boundary rays in geometry/wedge.ts (polygonOverlapsWedge tests them as segments). */
+const WEDGE_RAY_IN = 10_000;
+/** A corner this far outside one of the arc's bounding half-planes is clear of it, whatever the rounding. */
+const ARC_REJECT_MARGIN_IN = 1e-3;
+/** Rounding allowed when checking that the arc's boundary lies in its own half-planes. */
+const ARC_SELF_TOL_IN = 1e-4;
+
+/**
+ * The three half-planes (left ray, right ray, front edge) bounding a fire arc, as [a, b, c] rows with
+ * a·x + b·y + c > 0 outside; undefined when the arc's boundary does not lie within all three (then the
+ * cheap reject is not sound and only the exact test is used). Fire arcs diverge from the front corners, so
+ * a stand wholly outside one half-plane cannot meet the arc: that skips most of polygonOverlapsWedge's
+ * ray-by-edge work for stands beside or behind the arc.
+ */
+function arcHalfPlanes(w: Wedge): Float64Array | undefined {
+  const cached = ARC_PLANES.get(w);
+  if (cached !== undefined) return cached ?? undefined;
+  const lr = (w.leftDirDeg * Math.PI) / 180;
+  const rr = (w.rightDirDeg * Math.PI) / 180;
+  const lx = w.leftOrigin.xIn, ly = w.leftOrigin.yIn, rx = w.rightOrigin.xIn, ry = w.rightOrigin.yIn;
+  const lux = Math.cos(lr), luy = Math.sin(lr), rux = Math.cos(rr), ruy = Math.sin(rr);
+  const bx = lx - rx, by = ly - ry;
+  const planes = Float64Array.of(-luy, lux, -lux * ly + luy * lx, ruy, -rux, rux * ry - ruy * rx, -by, bx, -bx * ry + by * rx);
+  const ends = [lx, ly, rx, ry, lx + lux * WEDGE_RAY_IN, ly + luy * WEDGE_RAY_IN, rx + rux * WEDGE_RAY_IN, ry + ruy * WEDGE_RAY_IN];
+  let sound = Math.hypot(bx, by) > 1e-6;
+  for (let k = 0; sound && k < 9; k += 3) {
+    for (let e = 0; e < 8; e += 2) if (planes[k]! * ends[e]! + planes[k + 1]! * ends[e + 1]! + planes[k + 2]! > ARC_SELF_TOL_IN) sound = false;
+  }
+  ARC_PLANES.set(w, sound ? planes : null);
+  return sound ? planes : undefined;
+}
+const ARC_PLANES = new WeakMap<Wedge, Float64Array | null>();
+
+/** Whether the polygon lies wholly outside one of the arc's half-planes (so it cannot meet the arc). */
+function outsideArc(planes: Float64Array, polygon: readonly PointIn[]): boolean {
+  for (let k = 0; k < 9; k += 3) {
+    const a = planes[k]!, b = planes[k + 1]!, c = planes[k + 2]!;
+    let all = true;
+    for (const v of polygon) {
+      if (a * v.xIn + b * v.yIn + c <= ARC_REJECT_MARGIN_IN) {
+        all = false;
+        break;
+      }
+    }
+    if (all) return true;
+  }
+  return false;
+}
+
 /** Target stands in a firing stand's arc and within the weapon's longest range, nearest first. */
 function inArcAndRange(stand: StandInfo, arc: Wedge, target: UnitInfo, maxIn: number, needArc: boolean): { inArc: boolean; ranged: StandInfo[] } {
   // Every arc lies ahead of the stand's front edge: a target wholly behind that line is out of arc.
@@ -274,13 +323,14 @@ function inArcAndRange(stand: StandInfo, arc: Wedge, target: UnitInfo, maxIn: nu
   const ahead = Math.max(b.minXIn * f.x, b.maxXIn * f.x) + Math.max(b.minYIn * f.y, b.maxYIn * f.y);
   if (ahead < frontAt - 1e-9) return { inArc: false, ranged: [] };
   // Range first (cheap): a stand out of range needs the (dearer) arc test only while no arc is known yet.
+  const planes = arcHalfPlanes(arc);
   let inArc = false;
   let ranged: { t: StandInfo; d: number }[] | undefined;
   for (const t of target.stands) {
     const d = pointToPolygonDistanceIn(stand.center, t.corners);
     const inRange = d <= maxIn;
     if (!inRange && (inArc || !needArc)) continue;
-    if (!polygonOverlapsWedge(arc, t.corners)) continue;
+    if ((planes && outsideArc(planes, t.corners)) || !polygonOverlapsWedge(arc, t.corners)) continue;
     inArc = true;
     if (inRange) (ranged ??= []).push({ t, d });
   }
