@@ -1,8 +1,6 @@
 /**
- * The rule-set registry of @muster/rules (`packages/rules/src/rulesets/index.ts`), imported by path in
- * this one place until the rules package exports it from its index. Loaded lazily: a rule set that fails
- * to load (a bug, a syntax error mid-edit) leaves the service running without rules, with a health
- * warning, instead of stopping it.
+ * The rule-set registry of @muster/rules, looked up by id. A rule set that is missing or fails to load
+ * leaves the service running without rules, with a health warning, instead of stopping it.
  */
 import type { Ruleset } from '@muster/rules';
 
@@ -14,7 +12,7 @@ export interface LoadedRules {
 
 export async function loadRuleset(id: string | undefined): Promise<LoadedRules> {
   try {
-    const registry = await import('../../../../packages/rules/src/rulesets/index.ts');
+    const registry = await import('@muster/rules');
     const ruleset = registry.getRuleset(id);
     return { ruleset, note: `${ruleset.name} (${ruleset.source})` };
   } catch (err) {
