@@ -781,7 +781,8 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
   // Roads: March Column and Limbered Artillery move 18" on a road beyond 12" of the enemy, ignoring terrain.
   let roadAllowanceIn: number | undefined;
   let roadLines: PointIn[][] | undefined;
-  if ((formation === 'march-column' || formation === 'limbered') && ctx.state.terrain.roads.length > 0) {
+  const roadLooked = (formation === 'march-column' || formation === 'limbered') && ctx.state.terrain.roads.length > 0;
+  if (roadLooked) {
     if (nearestEnemyIn(ctx, info) > ROAD_ENEMY_CLEARANCE_IN) {
       roadAllowanceIn = ROAD_MOVE_IN + (mounted || horse ? MOUNTED_BONUS_IN : 0);
       const lines = roadReach(ctx, info, ref, ctx.state.terrain.roads, roadAllowanceIn, Math.max(0, frontX));
@@ -817,7 +818,23 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
     ...(roadAllowanceIn !== undefined ? { roadAllowanceIn, roadReach: roadLines! } : {}),
     ...(face ? { face } : {}),
   };
-  return { movement, shapes };
+  const result: MovementResult = { movement, shapes };
+  // Other units and terrain are only read through `near(reachBox)` unless the road move looked at enemies
+  // further away (nearest enemy, stands along the road): then no box is recorded.
+  if (!roadLooked) DEPENDS_ON.set(result, reachBox);
+  return result;
+}
+
+/** The area a movement result read other units in (see `movementDependencyBox`). */
+const DEPENDS_ON = new WeakMap<MovementResult, Box>();
+
+/**
+ * The box within which other units' stands were looked at for this result: a unit whose box (before and
+ * after a change) does not meet it cannot change the result. Undefined when the result may depend on units
+ * further away (road moves, refusals): then the caller must assume anything can.
+ */
+export function movementDependencyBox(result: MovementResult): Readonly<Box> | undefined {
+  return DEPENDS_ON.get(result);
 }
 
 function dedupe(points: readonly PointIn[]): PointIn[] {

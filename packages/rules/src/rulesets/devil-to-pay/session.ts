@@ -4,7 +4,9 @@
  * - formations: a unit's own stands and status;
  * - fire: per (firer, target) pair, again when either changes or a changed unit's old or new footprint
  *   box meets the convex hull of both units' stands (the only place a sight line can be blocked);
- * - movement and charge: when the unit changes or a changed unit comes (or was) within their reach;
+ * - movement: when the unit changes or a changed unit's old or new box meets the box movement.ts looked in
+ *   (`movementDependencyBox`; without one, within its reach);
+ * - charge: when the unit changes or a changed unit comes (or was) within its reach;
  * - rally: when the unit changes or a changed unit is (or was) nearer than its nearest enemy;
  * - command (brigade-wide) and target priority: every update, they are cheap.
  * - a commander's stand moving: only his brigade's command pass.
@@ -18,7 +20,7 @@ import { buildContext, boxGapIn, standInfoOf, type BoxIn, type StandInfo, type U
 import { buildFireScene, fireAtTarget } from './fire.ts';
 import { fireShapes } from './fireShapes.ts';
 import { chargeOptions, type ChargeOptionsResult } from './charge.ts';
-import { movementOptions, type MovementResult } from './movement.ts';
+import { movementDependencyBox, movementOptions, type MovementResult } from './movement.ts';
 import { evaluateRally, nearestEnemyDistanceIn } from './rally.ts';
 import { evaluateBrigade, evaluateCommand, type BrigadeCommand } from './command.ts';
 import { recognizeFormation, type DtpFormationReading } from './formation.ts';
@@ -167,6 +169,9 @@ export function createDtpSession(): RulesSession {
       }
       if (last && changedIds.size === 0) return last;
       const changedNear = (box: BoxIn, withinIn: number): boolean => changedBoxes.some((b) => boxGapIn(box, b) <= withinIn);
+      // Box overlap with a small margin (movement.ts tests overlap exactly; the margin only adds recomputes).
+      const changedMeets = (box: BoxIn): boolean =>
+        changedBoxes.some((b) => !(b.maxXIn < box.minXIn - 0.01 || b.minXIn > box.maxXIn + 0.01 || b.maxYIn < box.minYIn - 0.01 || b.minYIn > box.maxYIn + 0.01));
 
       // Drop fire pairs a change can touch: either unit changed, or a changed unit's old or new box meets
       // the hull around both (the only place a sight line can be blocked).
@@ -188,8 +193,11 @@ export function createDtpSession(): RulesSession {
         movement(id) {
           const c = cacheOf(id);
           const info = ctx.units.get(id) as UnitInfo;
-          if (!c.movement || changedNear(info.box, movementLookIn(info, ctx.formationOf(id)))) c.movement = movementOptions(ctx, id);
-          return c.movement;
+          // The box movement.ts actually looked in when it has one (much tighter than the radius bound).
+          const dep = c.movement && movementDependencyBox(c.movement);
+          const stale = !c.movement || (dep ? changedMeets(dep) : changedNear(info.box, movementLookIn(info, ctx.formationOf(id))));
+          if (stale) c.movement = movementOptions(ctx, id);
+          return c.movement!;
         },
         charge(id) {
           const c = cacheOf(id);
