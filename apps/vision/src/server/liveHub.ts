@@ -28,6 +28,8 @@ export interface LiveHubOptions {
   readonly dropBytes?: number;
   /** How often slow clients are re-checked, ms. Default 20. */
   readonly drainCheckMs?: number;
+  /** ws-level ping interval; a client that missed two pongs is dropped (dead TCP). Default 20000 ms. */
+  readonly heartbeatMs?: number;
   /** Errors that are bugs (not client mistakes) go here. Default console.error. */
   readonly onInternalError?: (err: unknown) => void;
 }
@@ -39,6 +41,8 @@ interface Client {
   lastSent: LiveState | null;
   /** Missed something deltas do not carry (a log entry): send a snapshot next. */
   needSnapshot: boolean;
+  /** Heartbeats sent without a pong since. */
+  missedPongs: number;
 }
 
 export interface HubStats {
@@ -159,6 +163,23 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
     }
   }
 
+  const heartbeat = setInterval(() => {
+    for (const c of clients) {
+      if (c.missedPongs >= 2) {
+        c.ws.terminate();
+        clients.delete(c);
+        continue;
+      }
+      c.missedPongs++;
+      try {
+        c.ws.ping();
+      } catch {
+        // socket closing; 'close' removes it
+      }
+    }
+  }, options.heartbeatMs ?? 20_000);
+  heartbeat.unref();
+
   const unsubscribe = backend.subscribe((event) => {
     try {
       if (event.kind === 'state') pumpAll();
@@ -228,8 +249,11 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
 
   return {
     accept(ws: WebSocket): void {
-      const client: Client = { ws, role: 'viewer', lastSent: null, needSnapshot: false };
+      const client: Client = { ws, role: 'viewer', lastSent: null, needSnapshot: false, missedPongs: 0 };
       clients.add(client);
+      ws.on('pong', () => {
+        client.missedPongs = 0;
+      });
       ws.on('message', (data, isBinary) => {
         const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
         const parsed = parseClientMessage(isBinary ? bytes : bytes.toString('utf8'));
@@ -260,6 +284,7 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
     }),
     close(): void {
       unsubscribe();
+      clearInterval(heartbeat);
       if (drainTimer !== null) clearInterval(drainTimer);
       drainTimer = null;
       for (const c of clients) c.ws.close(1001, 'server shutting down');
