@@ -22,6 +22,8 @@ import { buildMosaic } from './mosaic.ts';
 import { markerCells } from './markerCells.ts';
 import { refineFromPrediction } from './refineFromPrediction.ts';
 import type { BackgroundScanner } from './backgroundScanner.ts';
+import { undistortFlatPx, type LensModel } from '../calibrate/lensModel.ts';
+import { approximateLensModel, correctParallaxIn, solveCameraPose, type CameraPose } from '../calibrate/cameraPose.ts';
 
 /** Where the tracker expects a tag in this frame (image pixels, OpenCV corner order). */
 export interface TagPrediction {
@@ -57,6 +59,18 @@ export interface FrameDetectorOptions {
    * For the background scanner, whose misses the next scan catches. Default false.
    */
   readonly singleThresholdWindow?: boolean;
+  /**
+   * Lens calibration (`loadLensModel`). Every tag's corners are undistorted before the homography, the
+   * size check and the pose, so the homography then maps *ideal pinhole* pixels (distortion removed) to
+   * table inches; `cornersPx` stay the raw detected corners. Frames of another size are refused (a
+   * calibration is per resolution). Without it, pixels are used as they are.
+   */
+  readonly lens?: LensModel;
+  /**
+   * Horizontal field of view (degrees) assumed for the camera pose behind the parallax correction when no
+   * `lens` is given (`approximateLensModel`); default 65. Only used when the profile's `baseThicknessIn` > 0.
+   */
+  readonly hfovDeg?: number;
 }
 
 export interface FrameDetector {
@@ -70,8 +84,13 @@ export interface FrameDetector {
   detectRaw(frame: GrayFrame): RawMarker[];
   /** Tracked mode of the last frame: tags re-measured from their edges, and windows sent to ArUco. */
   readonly lastTrackedStats: { readonly edgeRefined: number; readonly arucoWindows: number } | null;
-  /** The last good homography (image px → table in), or null. */
+  /** The last good homography (image px → table in; undistorted px with a `lens`), or null. */
   readonly homography: Homography | null;
+  /**
+   * Camera pose from the anchors (solved with the homography), used for the parallax correction of tags
+   * on bases `baseThicknessIn` thick; null while the profile has no base thickness or no anchors were seen.
+   */
+  readonly cameraPose: CameraPose | null;
   dispose(): void;
 }
 
@@ -137,6 +156,9 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
   const anchorById = new Map(profile.anchors.map((a) => [a.id, a]));
   const standIds = new Set(profile.standIds);
   let homography: Homography | null = null;
+  const lens = options.lens;
+  const baseThicknessIn = profile.baseThicknessIn;
+  let cameraPose: CameraPose | null = null;
   let frameSize = '';
   let params: DetectorParams | null = null;
   let paramsLongSide = 0;
@@ -243,8 +265,20 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
     if (disposed) throw new Error('frame detector used after dispose()');
     const t0 = performance.now();
     const warnings: string[] = [];
+    if (lens && (frame.widthPx !== lens.imageWidthPx || frame.heightPx !== lens.imageHeightPx)) {
+      throw new Error(
+        `frame is ${frame.widthPx}×${frame.heightPx} px but the lens calibration is for ${lens.imageWidthPx}×${lens.imageHeightPx} ` +
+          '(a calibration holds for one resolution: calibrate at this one, or set the camera to that one)',
+      );
+    }
     if (predictions === undefined) lastTrackedStats = null;
-    const raw = predictions === undefined ? detectFull(frame) : detectTracked(frame, predictions);
+    const detected = predictions === undefined ? detectFull(frame) : detectTracked(frame, predictions);
+    // Geometry runs on undistorted corners (`ideal`); `corners` stay as detected (reported, tracked).
+    const raw: (RawMarker & { readonly ideal: Float64Array })[] = detected.map((m) => ({
+      id: m.id,
+      corners: m.corners,
+      ideal: lens ? undistortFlatPx(m.corners, lens) : m.corners,
+    }));
 
     // Anchors first: the homography decides which stand quads are tag-sized.
     const anchorCounts = new Map<number, number>();
@@ -258,7 +292,7 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
       for (const m of anchors) {
         const tc = anchorTableCorners(anchorById.get(m.id)!);
         for (let k = 0; k < 4; k++) {
-          img.push([m.corners[2 * k]!, m.corners[2 * k + 1]!]);
+          img.push([m.ideal[2 * k]!, m.ideal[2 * k + 1]!]);
           table.push(tc[k]!);
         }
         lastAnchorCorners.set(m.id, m.corners);
@@ -272,6 +306,16 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
         }
         homography = h;
         residualIn = Math.sqrt(sq / img.length);
+        if (baseThicknessIn > 0) {
+          // Raw corners: solvePnP applies the lens distortion itself.
+          const rawPx: PointPx[] = anchors.flatMap((m) => toPointsPx(m.corners));
+          const tableIn = table.map(([xIn, yIn]) => ({ xIn, yIn }));
+          try {
+            cameraPose = solveCameraPose(cv, rawPx, tableIn, lens ?? approximateLensModel(frame.widthPx, frame.heightPx, options.hfovDeg ?? 65));
+          } catch (err) {
+            warnings.push(`no camera pose from the anchors (${(err as Error).message}); ${cameraPose ? 'kept the last one' : 'base thickness not corrected'}`);
+          }
+        }
         if (anchors.length < profile.anchors.length) {
           // Each anchor's corners lie close together, so with one missing the perspective terms are
           // weakly constrained: measured up to 0.15 in error far from the remaining anchors at 1080p.
@@ -293,14 +337,14 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
     if (unexpected.length > 0) warnings.push(`ignored ids not in the table profile: ${unexpected.join(', ')}`);
 
     // Stand tags of the right size; an id seen twice is reported and left out (which one is real?).
-    const stands: RawMarker[] = [];
+    const stands: (typeof raw)[number][] = [];
     const wrongSize: number[] = [];
     if (homography) {
       for (const m of raw) {
         if (!standIds.has(m.id)) continue;
         // A dark stand base around a white sticker can decode as a (wrong) tag twice the real size:
         // the printed size is known, so a quad of the wrong size is not a tag.
-        const sideIn = tagSideIn(homography, m.corners);
+        const sideIn = tagSideIn(homography, m.ideal);
         if (Math.abs(sideIn / profile.markerSizeIn - 1) > maxSizeError) wrongSize.push(m.id);
         else stands.push(m);
       }
@@ -316,8 +360,11 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
     if (homography) {
       for (const m of stands) {
         if (counts.get(m.id) !== 1) continue;
-        const pose = markerPose(homography, m.corners);
-        markers.push({ id: m.id, xIn: pose.xIn, yIn: pose.yIn, headingDeg: pose.headingDeg, cornersPx: toPointsPx(m.corners) });
+        const pose = markerPose(homography, m.ideal);
+        // A tag on a base is above the cloth: move it along its camera ray down to the base top (heading
+        // unchanged: the shift is a uniform scaling about the point under the camera).
+        const at = cameraPose && baseThicknessIn > 0 ? correctParallaxIn({ xIn: pose.xIn, yIn: pose.yIn }, cameraPose, baseThicknessIn) : pose;
+        markers.push({ id: m.id, xIn: at.xIn, yIn: at.yIn, headingDeg: pose.headingDeg, cornersPx: toPointsPx(m.corners) });
       }
       markers.sort((a, b) => a.id - b.id);
     }
@@ -346,6 +393,9 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
     },
     get homography() {
       return homography;
+    },
+    get cameraPose() {
+      return cameraPose;
     },
     dispose() {
       if (disposed) return;
