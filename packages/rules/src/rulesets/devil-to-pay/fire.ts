@@ -4,11 +4,12 @@
  */
 import type { DiceBreakdown, DiceModifier, FireRefusal, FireTargetOption } from '../../engine/evaluation.ts';
 import type { PointIn } from '../../model/units.ts';
-import type { AreaTerrainKind, Arm, LinearTerrainKind } from '../../model/tableState.ts';
+import type { AreaTerrainKind, Arm, LinearTerrainKind, Stand } from '../../model/tableState.ts';
+import { standCorners } from '../../geometry/footprint.ts';
 import { headingToVector } from '../../geometry/angles.ts';
 import { closestPointOnSegment, pointToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
 import { pointInPolygon, polygonsOverlap, segmentInsideIntervals } from '../../geometry/intersect.ts';
-import { buildSightScene, lineOfSight, type SightReport, type SightScene, type SightStand } from '../../geometry/lineOfSight.ts';
+import { lineOfSight, type SightReport, type SightScene, type SightStand } from '../../geometry/lineOfSight.ts';
 import { polygonOverlapsWedge, type Wedge } from '../../geometry/wedge.ts';
 import { polygonCentroid } from '../../geometry/polygon.ts';
 import { boxGapIn, unionBoxes, type BoxIn, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
@@ -78,11 +79,65 @@ export interface FireScene {
   arcOf(stand: StandInfo, arm: Arm): Wedge;
 }
 
+type SightBox = { minX: number; minY: number; maxX: number; maxY: number };
+
+function sightBoxOf(points: readonly PointIn[]): SightBox {
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const p of points) {
+    if (p.xIn < minX) minX = p.xIn;
+    if (p.xIn > maxX) maxX = p.xIn;
+    if (p.yIn < minY) minY = p.yIn;
+    if (p.yIn > maxY) maxY = p.yIn;
+  }
+  return { minX, minY, maxX, maxY };
+}
+
+/** A stand as geometry's `buildSightScene` prepares it, from the context's footprint (same corners and box). */
+function sightStandOf(stand: Stand, corners: readonly PointIn[], box: SightBox): SightStand {
+  const radiusIn = Math.sqrt(stand.widthIn * stand.widthIn + stand.depthIn * stand.depthIn) / 2;
+  return { id: stand.id, unitId: stand.unitId, corners, box, cx: stand.pose.xIn, cy: stand.pose.yIn, radiusIn };
+}
+
+/** Kept per stand info, which a session reuses for unchanged stands. */
+const SIGHT_STANDS = new WeakMap<StandInfo, SightStand>();
+
+/**
+ * The sight scene of troop stands (commanders are individuals, not troop formations), equal to
+ * `buildSightScene` but reusing the context's footprints instead of recomputing 300 of them per state. No
+ * stand grid: fire only traces lines through scenes cut down by `sightWithin`, which the grid cannot serve.
+ */
+function sightSceneOf(ctx: DtpContext): SightScene {
+  const stands: SightStand[] = [];
+  for (const st of ctx.state.stands) {
+    if (st.role === 'commander') continue;
+    const info = ctx.stands.get(st.id);
+    if (info && info.stand === st) {
+      let s = SIGHT_STANDS.get(info);
+      if (!s) {
+        const b = info.box;
+        SIGHT_STANDS.set(info, (s = sightStandOf(st, info.corners, { minX: b.minXIn, minY: b.minYIn, maxX: b.maxXIn, maxY: b.maxYIn })));
+      }
+      stands.push(s);
+    } else {
+      const corners = standCorners(st);
+      stands.push(sightStandOf(st, corners, sightBoxOf(corners)));
+    }
+  }
+  const terrain = ctx.state.terrain;
+  return {
+    terrain,
+    stands,
+    areaBoxes: terrain.areas.map((a) => sightBoxOf(a.vertices)),
+    linearBoxes: terrain.linear.map((l) => sightBoxOf(l.points)),
+    elevationBoxes: terrain.elevations.map((e) => sightBoxOf(e.vertices)),
+  };
+}
+
 export function buildFireScene(ctx: DtpContext): FireScene {
   const areaLevel = new Map<string, number>();
   for (const a of ctx.state.terrain.areas) areaLevel.set(a.id, ctx.elevationLevelAt(polygonCentroid(a.vertices)));
   // Troop stands only: commanders are individuals, not troop formations.
-  const sight = buildSightScene({ terrain: ctx.state.terrain, stands: ctx.state.stands.filter((s) => s.role !== 'commander') });
+  const sight = sightSceneOf(ctx);
   // For visibility only stands, blocking areas and elevations matter: leave out linear terrain and rough
   // ground so each traced line does less work.
   const blockingAreas = ctx.state.terrain.areas.flatMap((a, i) => (a.kind === 'rough' ? [] : [i]));
@@ -341,7 +396,6 @@ function inArcAndRange(stand: StandInfo, arc: Wedge, target: UnitInfo, maxIn: nu
 
 const NO_TERRAIN: SightScene['terrain'] = { areas: [], linear: [], roads: [], elevations: [] };
 
-type SightBox = { minX: number; minY: number; maxX: number; maxY: number };
 const boxMeets = (b: SightBox, box: BoxIn) => !(b.maxX < box.minXIn || b.minX > box.maxXIn || b.maxY < box.minYIn || b.minY > box.maxYIn);
 
 /**
