@@ -123,3 +123,80 @@ describe('parallax: tags on 1/4 in bases seen by a 3-D camera', () => {
     }
   });
 });
+
+describe('lens: a frame through a strongly distorting lens', () => {
+  let tags: SceneTag[];
+  let rendered: RenderedFrame;
+  beforeAll(async () => {
+    tags = stands(profileWith(0), 0);
+    rendered = await renderTableFrame({ profile: profileWith(0), tags }, pinholeCamera(W, H, { ...pose, lens: barrelLens }), { seed: 32, ...effects });
+  });
+
+  it('the rendered distortion is real: truth corners far from the pinhole projection at the frame edge', () => {
+    const pin = pinholeCamera(W, H, { ...pose, lens: { ...barrelLens, k1: 0, k2: 0, p1: 0, p2: 0 } });
+    const t = rendered.truth.tags.find((s) => s.id === 41)!; // (4, 24): left edge of the table
+    const h = pin.tableToImage;
+    const w = h[6]! * t.xIn + h[7]! * t.yIn + h[8]!;
+    const u = (h[0]! * t.xIn + h[1]! * t.yIn + h[2]!) / w;
+    expect(Math.abs(t.centerPx.uPx - u)).toBeGreaterThan(10);
+  });
+
+  it('without the lens: bent geometry, errors far above the target; with it: position RMS ≤ 0.01 in', async () => {
+    const profile = profileWith(0);
+    const without = scoreDetection(await detectWith(profile, rendered.frame), rendered.truth);
+    const d = await detectWith(profile, rendered.frame, { lens: barrelLens });
+    const s = scoreDetection(d, rendered.truth);
+    console.info(`lens: without RMS ${without.positionRmsIn.toFixed(4)} max ${without.positionMaxIn.toFixed(4)} found ${without.found}/${without.expected}; with RMS ${s.positionRmsIn.toFixed(4)} max ${s.positionMaxIn.toFixed(4)} heading ${s.headingRmsDeg.toFixed(2)} found ${s.found}/${s.expected}`);
+    expect(without.positionRmsIn).toBeGreaterThan(0.05);
+    expect(s.foundFraction).toBeGreaterThanOrEqual(0.99);
+    expect(s.falseIds).toEqual([]);
+    expect(s.positionRmsIn).toBeLessThanOrEqual(0.01);
+    expect(s.positionMaxIn).toBeLessThanOrEqual(0.03);
+    expect(s.headingRmsDeg).toBeLessThanOrEqual(1);
+    // Reported corners stay in the raw (distorted) image, where the overlay and the tracker use them.
+    let sq = 0;
+    for (const m of d.markers) {
+      const t = rendered.truth.tags.find((tag) => tag.id === m.id)!;
+      m.cornersPx.forEach((c, k) => (sq += (c.uPx - t.cornersPx[k]!.uPx) ** 2 + (c.vPx - t.cornersPx[k]!.vPx) ** 2));
+    }
+    expect(Math.sqrt(sq / (4 * d.markers.length))).toBeLessThan(1.2);
+  });
+
+  it('refuses a frame of another size than the calibration', async () => {
+    const det = await createFrameDetector(profileWith(0), { lens: { ...barrelLens, imageWidthPx: 1280, imageHeightPx: 720 } });
+    try {
+      expect(() => det.detect(rendered.frame)).toThrow(/frame is 1920×1080 px but the lens calibration is for 1280×720/);
+    } finally {
+      det.dispose();
+    }
+  });
+});
+
+describe('lens and parallax together', () => {
+  it('tags on 1/4 in bases through the distorting lens: position RMS ≤ 0.01 in, also in tracked mode', async () => {
+    const tags = stands(profileWith(0), BASE_IN);
+    const { frame, truth } = await renderTableFrame({ profile: profileWith(0), tags }, pinholeCamera(W, H, { ...pose, lens: barrelLens }), { seed: 33, ...effects });
+    const profile = profileWith(BASE_IN);
+    const det = await createFrameDetector(profile, { lens: barrelLens });
+    try {
+      const full = det.detect(frame);
+      const s = scoreDetection(full, truth);
+      // Tracked: predictions from the full frame's (raw) corners, a little off.
+      const tracked = det.detect(frame, full.markers.map((m) => ({ id: m.id, cornersPx: m.cornersPx.map((c) => ({ uPx: c.uPx + 1, vPx: c.vPx - 1 })) as unknown as typeof m.cornersPx })));
+      const st = scoreDetection(tracked, truth);
+      console.info(`lens+parallax: full RMS ${s.positionRmsIn.toFixed(4)} max ${s.positionMaxIn.toFixed(4)}; tracked RMS ${st.positionRmsIn.toFixed(4)} max ${st.positionMaxIn.toFixed(4)}; camera z ${det.cameraPose!.cameraCentreIn.zIn.toFixed(3)}`);
+      expect(Math.abs(det.cameraPose!.cameraCentreIn.zIn - pose.centreIn[2])).toBeLessThan(0.3);
+      for (const x of [s, st]) {
+        // At most one miss: the far tag 19 (~17 px/in there) is missed by ArUco's own full-frame pass in
+        // some noise seeds, with or without lens and height (seen in `detectRaw`), like the odd miss in
+        // the README's 1080p figures; every tag found is within the bounds below.
+        expect(x.expected - x.found).toBeLessThanOrEqual(1);
+        expect(x.falseIds).toEqual([]);
+        expect(x.positionRmsIn).toBeLessThanOrEqual(0.01);
+        expect(x.positionMaxIn).toBeLessThanOrEqual(0.03);
+      }
+    } finally {
+      det.dispose();
+    }
+  });
+});
