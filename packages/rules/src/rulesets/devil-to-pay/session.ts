@@ -54,9 +54,39 @@ function standKey(s: Stand, hits: number): string {
   return `${s.id}|${s.unitId}|${s.pose.xIn}|${s.pose.yIn}|${s.pose.headingDeg}|${s.widthIn}|${s.depthIn}|${s.role}|${hits}`;
 }
 
-/** Everything about a unit that its own rule results depend on. */
+/** Field by field what `standKey` compares as text, without building the strings (most stands are unchanged). */
+function same(x: unknown, y: unknown): boolean {
+  return x === y || String(x) === String(y);
+}
+
+function sameStand(a: Stand, aHits: number, b: Stand, bHits: number): boolean {
+  return (
+    same(a.pose.xIn, b.pose.xIn) &&
+    same(a.pose.yIn, b.pose.yIn) &&
+    same(a.pose.headingDeg, b.pose.headingDeg) &&
+    same(a.id, b.id) &&
+    same(a.unitId, b.unitId) &&
+    same(a.widthIn, b.widthIn) &&
+    same(a.depthIn, b.depthIn) &&
+    same(a.role, b.role) &&
+    same(aHits, bHits)
+  );
+}
+
+/** A serial per stand info: a reused info means an unchanged stand (see `reuseStand`). */
+const INFO_SERIAL = new WeakMap<StandInfo, number>();
+let nextSerial = 0;
+function serialOf(info: StandInfo): number {
+  let n = INFO_SERIAL.get(info);
+  if (n === undefined) INFO_SERIAL.set(info, (n = nextSerial++));
+  return n;
+}
+
+/** Everything about a unit that its own rule results depend on: its fields, and which (unchanged) stands. */
 function unitKey(unit: Unit, stands: readonly StandInfo[]): string {
-  return JSON.stringify(unit) + stands.map((s) => standKey(s.stand, s.hits)).join(';');
+  let key = JSON.stringify(unit) + '#';
+  for (const s of stands) key += serialOf(s) + ',';
+  return key;
 }
 
 interface UnitCache {
@@ -81,7 +111,7 @@ export function createDtpSession(): RulesSession {
   let units = new Map<string, UnitCache>();
   /** Fire results per firer/target, with the convex hull of both units' stands: every sight line lies in it. */
   let pairs = new Map<string, { result: FireTargetOption | FireRefusal; hull: readonly PointIn[]; firer: string; target: string }>();
-  let standInfos = new Map<string, { key: string; info: StandInfo }>();
+  let standInfos = new Map<string, StandInfo>();
   let brigadeCache = new Map<string, BrigadeCommand>();
   let commanderStandKeys = new Map<string, string>();
   /** The last result: returned as is when nothing at all changed (a still table re-sent every frame). */
@@ -119,13 +149,12 @@ export function createDtpSession(): RulesSession {
       }
       commanderStandKeys = nextCommanderStandKeys;
 
-      const nextStandInfos = new Map<string, { key: string; info: StandInfo }>();
+      const nextStandInfos = new Map<string, StandInfo>();
       const ctx = buildContext(state, {
         reuseStand: (stand, hits) => {
-          const key = standKey(stand, hits);
           const prev = standInfos.get(stand.id);
-          const info = prev && prev.key === key ? prev.info : standInfoOf(stand, hits);
-          nextStandInfos.set(stand.id, { key, info });
+          const info = prev && sameStand(prev.stand, prev.hits, stand, hits) ? prev : standInfoOf(stand, hits);
+          nextStandInfos.set(stand.id, info);
           return info;
         },
         recognizeFormation: (unit, stands) => {
