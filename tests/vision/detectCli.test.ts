@@ -4,13 +4,15 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { loadTableProfile, parseTableProfile, tableProfileToJson } from '../../apps/vision/src/profile/tableProfile.ts';
-import { cameraLookingDown, renderTableFrame, type FrameTruth } from '../../fixtures/generator/renderTableFrame.ts';
+import { cameraLookingDown, pinholeCamera, renderTableFrame, type FrameTruth } from '../../fixtures/generator/renderTableFrame.ts';
+import { LENS_CALIBRATION_FORMAT, type LensCalibrationJson, type LensModel } from '../../apps/vision/src/calibrate/lensModel.ts';
+import { DEFAULT_CHARUCO_BOARD } from '../../apps/vision/src/calibrate/charucoBoardSpec.ts';
 import { applyHomography } from '../../apps/vision/src/detect/homography.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -89,6 +91,57 @@ describe('muster detect', () => {
       [[imagePath, '--table', join(dir, 'nope.json')], /nope\.json: cannot read the table profile/],
     ] as const) {
       const r = muster('detect', ...args);
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(message);
+    }
+  });
+});
+
+describe('muster detect --lens', () => {
+  const W = 1920;
+  const H = 1080;
+  const F = W / 2 / Math.tan((78 * Math.PI) / 360);
+  const lens: LensModel = { imageWidthPx: W, imageHeightPx: H, fxPx: F, fyPx: F, cxPx: W / 2 + 4, cyPx: H / 2 - 3, k1: -0.22, k2: 0.07, p1: 0, p2: 0, k3: 0 };
+  const lensPath = join(dir, 'lens.json');
+  const wrongLensPath = join(dir, 'lens-720p.json');
+  const distortedPath = join(dir, 'distorted.png');
+  const calibration = (l: LensModel): LensCalibrationJson => ({
+    format: LENS_CALIBRATION_FORMAT, version: 1, createdAt: '2026-11-22T00:00:00Z', imageWidthPx: l.imageWidthPx, imageHeightPx: l.imageHeightPx,
+    cameraMatrix: [l.fxPx, 0, l.cxPx, 0, l.fyPx, l.cyPx, 0, 0, 1], distortion: { k1: l.k1, k2: l.k2, p1: l.p1, p2: l.p2, k3: l.k3 },
+    rmsReprojectionErrorPx: 0.1, images: [], board: DEFAULT_CHARUCO_BOARD,
+  });
+  const tags = [
+    { id: 8, xIn: 5, yIn: 24, headingDeg: 30 },
+    { id: 9, xIn: 66, yIn: 42, headingDeg: 300 },
+  ];
+  beforeAll(async () => {
+    const profile = parseTableProfile(JSON.parse(readFileSync(tablePath, 'utf8')), tablePath);
+    const r = await renderTableFrame({ profile, tags }, pinholeCamera(W, H, { centreIn: [35, 6, 56], lookAtIn: [35, 22, 0], lens }), { seed: 8, blurSigmaPx: 0.6, noiseSigma: 2 });
+    await sharp(r.frame.data, { raw: { width: W, height: H, channels: 1 } }).png().toFile(distortedPath);
+    writeFileSync(lensPath, JSON.stringify(calibration(lens)));
+    writeFileSync(wrongLensPath, JSON.stringify(calibration({ ...lens, imageWidthPx: 1280, imageHeightPx: 720 })));
+  });
+
+  it('undistorts: positions within 0.03 in with --lens, far off without', () => {
+    const error = (args: string[]): number => {
+      const r = muster('detect', distortedPath, '--table', tablePath, ...args, '--json');
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      const out = JSON.parse(r.stdout) as { markers: { id: number; x: number; y: number }[] };
+      expect(out.markers.map((m) => m.id)).toEqual([8, 9]);
+      return Math.max(...out.markers.map((m) => { const t = tags.find((s) => s.id === m.id)!; return Math.hypot(m.x - t.xIn, m.y - t.yIn); }));
+    };
+    expect(error(['--lens', lensPath])).toBeLessThan(0.03);
+    expect(error([])).toBeGreaterThan(0.2);
+  });
+
+  it('a lens file for another resolution, or not a lens file: one line on stderr, exit code 2', () => {
+    for (const [file, message] of [
+      [wrongLensPath, /distorted\.png is 1920×1080 px but .*lens-720p\.json is a calibration for 1280×720/],
+      [tablePath, /table\.json: lens calibration: "format" must be/],
+    ] as const) {
+      const r = muster('detect', distortedPath, '--table', tablePath, '--lens', file);
       expect(r.status).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(message);

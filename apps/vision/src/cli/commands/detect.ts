@@ -7,6 +7,11 @@
  * top-left pixel's corner) to table inches and is null when too few anchors were seen; x, y are the tag
  * centre in inches, heading in degrees CCW from +x, corners in image pixels in OpenCV order; anchors
  * are not listed among markers.
+ *
+ * `--lens <calibration.json>` (from `muster calibrate lens`): corners are undistorted before the geometry,
+ * so x, y, heading are corrected and the homography then maps *undistorted* pixels to table inches (the
+ * corners stay as detected). The image must have the calibration's size. A profile with `baseThicknessIn`
+ * gets tag positions corrected for the base height with or without `--lens` (see the vision README).
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -15,6 +20,7 @@ import sharp from 'sharp';
 import { CliError } from '../cliError.ts';
 import { loadTableProfile, TableProfileError, type TableProfile } from '../../profile/tableProfile.ts';
 import { createFrameDetector } from '../../detect/frameDetector.ts';
+import { loadLensModel, type LensModel } from '../../calibrate/lensModel.ts';
 import type { FrameDetection, GrayFrame } from '../../pipeline/types.ts';
 
 export const summary = 'find the ArUco tags in one image and print their table positions';
@@ -22,10 +28,12 @@ export const summary = 'find the ArUco tags in one image and print their table p
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../../../..');
 const defaultTable = join(repoRoot, 'calibration/tables/default-72x48.json');
 
-const usage = `usage: muster detect <image> [--table <profile.json>] [--json]
+const usage = `usage: muster detect <image> [--table <profile.json>] [--lens <calibration.json>] [--json]
 
   <image>          a PNG/JPEG/TIFF/WebP photo or frame of the table (read with sharp, converted to grey)
   --table <file>   table profile (default calibration/tables/default-72x48.json)
+  --lens <file>    lens calibration (muster calibrate lens) for this camera and resolution: removes
+                   lens distortion before positions are computed
   --json           print one JSON object instead of a table`;
 
 /** Read an image file into an 8-bit grey frame; a clear CliError for a missing or unreadable file. */
@@ -76,6 +84,7 @@ export async function run(args: string[]): Promise<number> {
   let image: string | undefined;
   let table = defaultTable;
   let json = false;
+  let lensPath: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--help' || a === '-h') {
@@ -86,11 +95,15 @@ export async function run(args: string[]): Promise<number> {
       const v = args[++i];
       if (v === undefined) throw new CliError('--table needs a profile file, e.g. --table calibration/tables/default-72x48.json');
       table = v;
+    } else if (a === '--lens') {
+      const v = args[++i];
+      if (v === undefined) throw new CliError('--lens needs a lens calibration file, e.g. --lens calibration/lens/my-webcam-1080p.json');
+      lensPath = v;
     } else if (a.startsWith('--')) throw new CliError(`unknown option ${a} (see muster detect --help)`);
     else if (image === undefined) image = a;
     else throw new CliError(`one image at a time (got ${image} and ${a})`);
   }
-  if (image === undefined) throw new CliError('no image given (usage: muster detect <image> [--table <profile.json>] [--json])');
+  if (image === undefined) throw new CliError('no image given (usage: muster detect <image> [--table <profile.json>] [--lens <calibration.json>] [--json])');
 
   let profile: TableProfile;
   try {
@@ -99,8 +112,19 @@ export async function run(args: string[]): Promise<number> {
     if (err instanceof TableProfileError) throw new CliError(err.message);
     throw err;
   }
+  let lens: LensModel | undefined;
+  if (lensPath !== undefined) {
+    try {
+      lens = loadLensModel(lensPath);
+    } catch (err) {
+      throw new CliError((err as Error).message);
+    }
+  }
   const frame = await readGrayImage(image);
-  const detector = await createFrameDetector(profile);
+  if (lens && (frame.widthPx !== lens.imageWidthPx || frame.heightPx !== lens.imageHeightPx)) {
+    throw new CliError(`${image} is ${frame.widthPx}×${frame.heightPx} px but ${lensPath} is a calibration for ${lens.imageWidthPx}×${lens.imageHeightPx}`);
+  }
+  const detector = await createFrameDetector(profile, lens ? { lens } : {});
   try {
     const detection = detector.detect(frame);
     console.log(json ? JSON.stringify(detectionToJson(detection)) : readable(detection, image, profile));
