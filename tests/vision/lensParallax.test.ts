@@ -109,6 +109,25 @@ describe('parallax: tags on 1/4 in bases seen by a 3-D camera', () => {
     expect(s.headingRmsDeg).toBeLessThanOrEqual(1);
   });
 
+  it('the camera pose is kept while the anchors stay put and re-solved when the camera is bumped', async () => {
+    const profile = profileWith(BASE_IN);
+    const bumped = await renderTableFrame({ profile: profileWith(0), tags }, pinholeCamera(W, H, { ...pose, centreIn: [36, 5, 57] }), { seed: 34, ...effects });
+    const det = await createFrameDetector(profile, { lens: pinholeLens });
+    try {
+      det.detect(rendered.frame);
+      const first = det.cameraPose!;
+      det.detect(rendered.frame);
+      expect(det.cameraPose).toBe(first); // same anchors: no new solvePnP
+      const s = scoreDetection(det.detect(bumped.frame), bumped.truth);
+      expect(det.cameraPose!.cameraCentreIn.zIn).toBeCloseTo(57, 1);
+      expect(first.cameraCentreIn.zIn).toBeCloseTo(56, 1);
+      expect(s.foundFraction).toBeGreaterThanOrEqual(0.99);
+      expect(s.positionRmsIn).toBeLessThanOrEqual(0.01);
+    } finally {
+      det.dispose();
+    }
+  });
+
   it('without a lens (approximate lens, default 65° for this 78° camera): most of the parallax removed', async () => {
     const profile = profileWith(BASE_IN);
     const raw = scoreDetection(await detectWith(profileWith(0), rendered.frame), rendered.truth);
