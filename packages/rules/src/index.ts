@@ -6,3 +6,4 @@ export * from './geometry/index.ts';
 export * from './validate/index.ts';
 export * from './engine/evaluate.ts';
 export * from './rulesets/index.ts';
+export * from './dice/index.ts';
