@@ -561,6 +561,23 @@ function generalModifiers(
   return out;
 }
 
+/** Pair results settled before any sight line was traced (see `settledWithoutSight`). */
+const SIGHT_FREE = new WeakSet<FireRefusal>();
+
+function withoutSight(r: FireRefusal): FireRefusal {
+  SIGHT_FREE.add(r);
+  return r;
+}
+
+/**
+ * Whether `fireAtTarget` settled this result from the two units alone (no target stands, no eligible
+ * stands, out of arc, out of range before any sight line): then no other unit can change it, which a
+ * session uses to keep it when others move.
+ */
+export function settledWithoutSight(result: FireTargetOption | FireRefusal): boolean {
+  return !result.ok && SIGHT_FREE.has(result);
+}
+
 /**
  * Fire of one unit at one enemy unit, before target priority. Pairwise: depends on the two units, the
  * terrain, and stands of other units only through line of sight.
@@ -571,10 +588,10 @@ export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string,
   const row = weaponRow(firer.unit.weapon) as WeaponRow;
   const maxIn = maxRangeIn(row);
   const no = (reason: string, detail: string): FireRefusal => ({ ok: false, reason, detail, targetUnitId: targetId });
-  if (target.stands.length === 0) return no('fire/target-not-on-table', 'The target has no stands on the table.');
+  if (target.stands.length === 0) return withoutSight(no('fire/target-not-on-table', 'The target has no stands on the table.'));
 
   const candidates = firingStands(ctx, firerId);
-  if (candidates.length === 0) return no('fire/no-eligible-stands', `Every front-rank stand has a hit; stands with hits are not eligible (${SRC_ELIGIBLE}).`);
+  if (candidates.length === 0) return withoutSight(no('fire/no-eligible-stands', `Every front-rank stand has a hit; stands with hits are not eligible (${SRC_ELIGIBLE}).`));
   let anyArc = false;
   const inRange: { s: StandInfo; ranged: StandInfo[] }[] = [];
   for (const s of candidates) {
@@ -589,8 +606,8 @@ export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string,
     ? scene.sightWithin(unionBoxes([firer.box, target.box]), [firerId, targetId])
     : { sight: scene.sight, mayBlock: false };
   const eligible = inRange.filter((x) => !mayBlock || seesAny(ctx, scene, sight, x.s, target, x.ranged)).map((x) => x.s);
-  if (!anyArc) return no('fire/target-out-of-arc', `No firing stand has the target in its arc of fire (${SRC_ARC}).`);
-  if (!anyRange) return no('fire/target-out-of-range', `Beyond ${maxIn}" for ${row.name} (${row.class === 'infantry' ? FIRE_TABLE_SOURCE_INFANTRY : FIRE_TABLE_SOURCE_ARTILLERY}).`);
+  if (!anyArc) return withoutSight(no('fire/target-out-of-arc', `No firing stand has the target in its arc of fire (${SRC_ARC}).`));
+  if (!anyRange) return withoutSight(no('fire/target-out-of-range', `Beyond ${maxIn}" for ${row.name} (${row.class === 'infantry' ? FIRE_TABLE_SOURCE_INFANTRY : FIRE_TABLE_SOURCE_ARTILLERY}).`));
   if (eligible.length === 0) return no('fire/no-line-of-sight', `Every line of sight is blocked (${SRC_OBSTRUCTIONS}).`);
 
   // Range from the centre of the eligible stands to the nearest enemy stand (Range Modifiers).

@@ -234,8 +234,8 @@ function boxOfPoints(points: readonly PointIn[]): Box {
 interface Obstacle {
   /** Corners as [x0, y0, x1, y1, ...]: a grown rectangle's four, or a segment's two ends. */
   readonly corners: Float64Array;
-  readonly seg?: Float64Array;
-  readonly rect?: Float64Array;
+  readonly seg: Float64Array | undefined;
+  readonly rect: Float64Array | undefined;
   readonly grow: number;
   readonly cx: number;
   readonly cy: number;
@@ -244,9 +244,12 @@ interface Obstacle {
 
 function segmentObstacle(a: PointIn, b: PointIn): Obstacle {
   const seg = Float64Array.of(a.xIn, a.yIn, b.xIn, b.yIn);
+  // Same fields in the same order as rectObstacle's: one object shape keeps the ray loops monomorphic (a
+  // second shape deoptimised movementOptions over and over while the JIT warmed up).
   return {
     corners: seg,
     seg,
+    rect: undefined,
     grow: 0,
     cx: (a.xIn + b.xIn) / 2,
     cy: (a.yIn + b.yIn) / 2,
@@ -299,7 +302,7 @@ function rectObstacle(corners: readonly PointIn[], grow: number): Obstacle {
     grown[k++] = rect[0]! + a * hu * rect[2]! + b * hv * rect[4]!;
     grown[k++] = rect[1]! + a * hu * rect[3]! + b * hv * rect[5]!;
   }
-  const o = { corners: grown, rect, grow, cx: rect[0]!, cy: rect[1]!, r: rect[8]! + grow };
+  const o: Obstacle = { corners: grown, seg: undefined, rect, grow, cx: rect[0]!, cy: rect[1]!, r: rect[8]! + grow };
   cache.set(corners, o);
   return o;
 }

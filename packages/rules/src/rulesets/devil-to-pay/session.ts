@@ -3,7 +3,8 @@
  * would, recomputing only what a change can touch:
  * - formations: a unit's own stands and status;
  * - fire: per (firer, target) pair, again when either changes or a changed unit's old or new footprint
- *   box meets the convex hull of both units' stands (the only place a sight line can be blocked);
+ *   box meets the convex hull of both units' stands (the only place a sight line can be blocked); a pair
+ *   settled before any sight line (out of arc or range) only when either changes;
  * - movement: when the unit changes or a changed unit's old or new box meets the box movement.ts looked in
  *   (`movementDependencyBox`; without one, within its reach);
  * - charge: when the unit changes or a changed unit comes (or was) within its reach;
@@ -17,7 +18,7 @@ import type { DiceBreakdown, Evaluation, FireRefusal, FireTargetOption, Refusal 
 import type { Shape } from '../../engine/shapes.ts';
 import type { Stand, TableState, Unit } from '../../model/tableState.ts';
 import { buildContext, boxGapIn, standInfoOf, type BoxIn, type StandInfo, type UnitInfo } from './context.ts';
-import { buildFireScene, fireAtTarget } from './fire.ts';
+import { buildFireScene, fireAtTarget, settledWithoutSight } from './fire.ts';
 import { fireShapes } from './fireShapes.ts';
 import { chargeOptions, type ChargeOptionsResult } from './charge.ts';
 import { movementDependencyBox, movementOptions, type MovementResult } from './movement.ts';
@@ -246,8 +247,9 @@ export function createDtpSession(): RulesSession {
           const cached = pairs.get(key);
           if (cached) return cached.result;
           const result = fireAtTarget(ctx, scene, f, t);
-          const corners = [...ctx.units.get(f)!.stands, ...ctx.units.get(t)!.stands].flatMap((st) => st.corners);
-          pairs.set(key, { result, hull: convexHull(corners), firer: f, target: t });
+          // A result settled without sight lines depends on the two units only: an empty hull meets nothing.
+          const corners = settledWithoutSight(result) ? [] : [...ctx.units.get(f)!.stands, ...ctx.units.get(t)!.stands].flatMap((st) => st.corners);
+          pairs.set(key, { result, hull: corners.length > 0 ? convexHull(corners) : [], firer: f, target: t });
           return result;
         },
         fireShapes(id, options) {
