@@ -309,9 +309,10 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
         homography = h;
         residualIn = Math.sqrt(sq / img.length);
         if (baseThicknessIn > 0) {
-          // Raw corners: solvePnP applies the lens distortion itself. It costs ~1.3 ms, so the pose is re-solved only when the anchors moved by more than half a pixel (the
-          // correction is at most h/C_z of the distance to the camera foot, so such a pose change is
-          // far below the detection noise).
+          // Raw corners: solvePnP applies the lens distortion itself. It costs ~1.3 ms, so the pose is
+          // re-solved only when an anchor corner moved by more than half a pixel (the correction is
+          // h/C_z of the distance to the camera foot; such a pose change moves it far less than the
+          // detection noise).
           const ids = anchorIds.join(',');
           const px = Float64Array.from(anchors.flatMap((m) => Array.from(m.corners)));
           const moved = !poseFrom || poseFrom.ids !== ids || px.some((v, i) => Math.abs(v - poseFrom!.px[i]!) > 0.5);
