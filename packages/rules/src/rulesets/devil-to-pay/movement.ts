@@ -452,98 +452,33 @@ function roadReach(ctx: DtpContext, info: UnitInfo, ref: PointIn, roads: readonl
   return out.filter((l) => l.length > 1);
 }
 
+/** What `collectObstacles` reads. */
+interface ObstacleSetup {
+  readonly ctx: DtpContext;
+  readonly info: UnitInfo;
+  readonly unitId: string;
+  readonly reachBox: Box;
+  readonly rectTable: readonly PointIn[];
+  readonly cannotCrossObstacles: boolean;
+  readonly ref: PointIn;
+  readonly unitRadiusIn: number;
+  readonly maxOpenIn: number;
+  readonly headingDeg: number;
+  readonly open: OpenReach;
+}
+
 /**
- * Movement options for one unit on a MOVE order.
- *
- * @param ctx the per-state context
- * @param unitId the unit to move
- * @returns the allowance and reach (or a refusal), and shapes on the 'movement' layer
+ * Terrain, friends and enemies within the reach box as obstacle pieces grouped by what they belong to, and
+ * which direction bins each group can matter for. Split out of movementOptions to keep each compiled
+ * function small (see walkReach).
  */
-export function movementOptions(ctx: DtpContext, unitId: string): MovementResult {
-  const info = ctx.units.get(unitId);
-  if (!info) throw new Error(`movementOptions: no unit '${unitId}' in the table state`);
-  if (info.stands.length === 0) return { movement: { ok: false, reason: 'movement/no-stands', detail: 'The unit has no stands on the table' }, shapes: [] };
+function collectObstacles(o: ObstacleSetup) {
+  const { ctx, info, unitId, reachBox, rectTable, cannotCrossObstacles, ref, unitRadiusIn, maxOpenIn, headingDeg, open } = o;
   const unit = info.unit;
-  if (unit.status?.prone) {
-    return { movement: { ok: false, reason: 'movement/prone', detail: 'Prone: N/A on the Movement table; stand up on a RALLY order first (Optional Rules: Going Prone)' }, shapes: [] };
-  }
-  const reading = ctx.formationOf(unitId);
-  const notes: string[] = [];
-  let formation = reading.formation;
-  if (formation === 'unknown') {
-    notes.push('Formation not recognised: using Line (9") until the stands are dressed or status.formation is set');
-    formation = 'line';
-  }
-  const mounted = reading.mounted;
-  const horse = unit.horseArtillery === true;
-  const allowanceIn = movementAllowanceIn(formation, { mounted, horseArtillery: horse })!;
-  notes.push(`${formation} ${allowanceIn}" (${MOVEMENT_TABLE_SOURCE}${mounted || (horse && formation !== 'unlimbered') ? `; cavalry +${MOUNTED_BONUS_IN}"` : ''})`);
-  const isArtillery = unit.arm === 'artillery';
-  const prolong = isArtillery && formation === 'unlimbered';
-  if (prolong) notes.push('Prolong: 3" in any direction or turn up to 45° (Move: Special Movements, Prolong)');
-  const green = unit.quality === 'green';
-  const oblique = !green;
-  if (green) notes.push('Green troops may not oblique (Move: Movement, Oblique)');
-  if (formation === 'disordered') notes.push('Disordered: changing formation needs a RALLY order (reform into line facing the nearest enemy)');
-  if (reading.dismounted && (formation === 'line' || formation === 'attack-column')) {
-    notes.push('Dismounted cavalry may not use Line or Attack Column (Armies, Dismounted Cavalry)');
-  }
-  if (formation === 'attack-column' && info.stands.length < 5) notes.push('An attack column needs at least five stands (Armies, Infantry: Attack Column)');
-  const cannotCrossObstacles = isArtillery || mounted;
-
-  // The unit's frame: reference point (command stand centre) and heading.
-  const refStand = ctx.stands.get(reading.referenceStandId) ?? info.command ?? info.stands[0]!;
-  const ref = refStand.center;
-  const headingDeg = reading.headingDeg;
-  const f = headingToVector(headingDeg);
-  // Extent of the unit around the reference point: forward (x') and left (y') of every corner.
-  let frontX = -Infinity;
-  let backX = Infinity;
-  let leftY = -Infinity;
-  let rightY = Infinity;
-  const localCorners: { x: number; y: number }[] = [];
-  for (const s of info.stands) {
-    if (s.stand.role === 'limber' && !reading.limbered) continue;
-    for (const c of s.corners) {
-      const dx = c.xIn - ref.xIn;
-      const dy = c.yIn - ref.yIn;
-      const x = dx * f.x + dy * f.y;
-      const y = -dx * f.y + dy * f.x;
-      localCorners.push({ x, y });
-      if (x > frontX) frontX = x;
-      if (x < backX) backX = x;
-      if (y > leftY) leftY = y;
-      if (y < rightY) rightY = y;
-    }
-  }
-  const open = openReach(allowanceIn, frontX, leftY, rightY, oblique, prolong);
-
-  // Rays leave from points on the unit's outline: its bounding rectangle's corners and edge midpoints.
-  const rectLocal = [
-    { x: frontX, y: leftY },
-    { x: frontX, y: (leftY + rightY) / 2 },
-    { x: frontX, y: rightY },
-    { x: (frontX + backX) / 2, y: rightY },
-    { x: backX, y: rightY },
-    { x: backX, y: (leftY + rightY) / 2 },
-    { x: backX, y: leftY },
-    { x: (frontX + backX) / 2, y: leftY },
-  ];
-  const toTable = (x: number, y: number): PointIn => ({ xIn: ref.xIn + x * f.x - y * f.y, yIn: ref.yIn + x * f.y + y * f.x });
-
-  // Everything that could matter lies within the open reach plus the unit's size of the reference point.
-  let unitRadiusIn = 0;
-  for (const c of localCorners) unitRadiusIn = Math.max(unitRadiusIn, Math.hypot(c.x, c.y));
-  let maxOpenIn = 0;
-  for (let b = 0; b < REACH_BINS; b++) maxOpenIn = Math.max(maxOpenIn, open.radiusIn[b]!);
-  const horizonIn = maxOpenIn + unitRadiusIn + ENEMY_CLEARANCE_IN + 0.01;
-  const reachBox: Box = { minXIn: ref.xIn - horizonIn, minYIn: ref.yIn - horizonIn, maxXIn: ref.xIn + horizonIn, maxYIn: ref.yIn + horizonIn };
   const near = (b: Box): boolean => !(b.maxXIn < reachBox.minXIn || b.minXIn > reachBox.maxXIn || b.maxYIn < reachBox.minYIn || b.minYIn > reachBox.maxYIn);
-
   // What can be met, each once per direction ("key"), and the pieces (segments, stand rectangles) that make it.
   const keys: { penaltyIn: number; stop: boolean; label: string; insideMask: number }[] = [];
   const obstacles: Obstacle[] = [];
-  const rectTable = rectLocal.map((p) => toTable(p.x, p.y));
   const startEvents: PathEvent[] = [];
   // Units' bounding discs come straight from their boxes.
   const unitDiscs = new Map<number, { cx: number; cy: number; r: number }>();
@@ -636,12 +571,35 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
     }
   });
 
-  const table = ctx.state.table;
-  const firstAt = new Float64Array(keys.length);
-  const masks = originMasks((frontX - backX) / 2, (leftY - rightY) / 2);
-  // The unit's bounding rectangle as a frame [cx, cy, ux, uy, nx, ny, halfWidth, halfDepth] (u to its right).
-  const centre = toTable((frontX + backX) / 2, (leftY + rightY) / 2);
-  const ourFrame = Float64Array.of(centre.xIn, centre.yIn, f.y, -f.x, f.x, f.y, (leftY - rightY) / 2, (frontX - backX) / 2);
+  return { keys, obstacles, startEvents, groups, binGroups };
+}
+
+/** Everything the per-direction walk reads (see `walkReach`). */
+interface ReachSetup {
+  readonly open: OpenReach;
+  readonly allowanceIn: number;
+  readonly f: { x: number; y: number };
+  readonly masks: Int32Array;
+  readonly keys: readonly { penaltyIn: number; stop: boolean; label: string; insideMask: number }[];
+  readonly rectTable: readonly PointIn[];
+  readonly binGroups: readonly (readonly number[])[];
+  readonly groups: readonly { members: number[]; cx: number; cy: number; r: number }[];
+  readonly obstacles: readonly Obstacle[];
+  readonly firstAt: Float64Array;
+  readonly table: { readonly widthIn: number; readonly depthIn: number };
+  readonly ourFrame: Float64Array;
+  readonly unitRadiusIn: number;
+  readonly startEvents: readonly PathEvent[];
+  readonly ref: PointIn;
+}
+
+/**
+ * The reach per direction: rays from the unit's outline to what they meet, and back from the obstacles'
+ * corners, then the penalties paid in order. Its own function (not inline in movementOptions) so the JIT
+ * compiles a small hot loop quickly instead of re-optimising one very large function for seconds of CPU.
+ */
+function walkReach(w: ReachSetup): { reach: PointIn[]; straightAheadIn: number; straightAheadStoppedBy: string | undefined } {
+  const { open, allowanceIn, f, masks, keys, rectTable, binGroups, groups, obstacles, firstAt, table, ourFrame, unitRadiusIn, startEvents, ref } = w;
   const reach: PointIn[] = [];
   let straightAheadIn = 0;
   let straightAheadStoppedBy: string | undefined;
@@ -747,15 +705,11 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
     if (b === 0) straightAheadIn = reachIn;
     reach.push({ xIn: ref.xIn + dx * reachIn, yIn: ref.yIn + dy * reachIn });
   }
-  const polygon = dedupe(reach);
-  if (keys.some((k) => !k.label.startsWith("passage") && !k.label.startsWith("1\"")) || startEvents.length > 0) notes.push(`Terrain penalties paid when met (${LINEAR_TERRAIN_SOURCE}; ${AREA_TERRAIN_SOURCE})`);
-  if (cannotCrossObstacles) notes.push('Artillery and mounted cavalry cannot cross fences, walls, hasty works, entrenchments, abatis or chevaux-de-frise');
-  if (straightAheadStoppedBy) notes.push(`Straight ahead: stops after ${straightAheadIn.toFixed(1)}" at ${straightAheadStoppedBy}`);
+  return { reach, straightAheadIn, straightAheadStoppedBy };
+}
 
-  // Fudge move (Special Movements): 3" any way, terrain does not matter, still 1" from the enemy.
-  const enemyRects = obstacles.filter(
-    (o) => o.rect !== undefined && o.grow > 0 && Math.hypot(o.cx - ref.xIn, o.cy - ref.yIn) - o.r <= FUDGE_MOVE_IN + unitRadiusIn + 0.01,
-  );
+/** The fudge move's reach per direction (3", still 1" from the enemy); see movementOptions. */
+function fudgeWalk(enemyRects: readonly Obstacle[], ref: PointIn, f: { x: number; y: number }, rectTable: readonly PointIn[], masks: Int32Array, ourFrame: Float64Array): PointIn[] {
   const fudgeReach: PointIn[] = [];
   for (let b = 0; b < REACH_BINS; b++) {
     const lx = BIN_COS[b]!;
@@ -780,6 +734,121 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
     }
     fudgeReach.push({ xIn: ref.xIn + dx * limit, yIn: ref.yIn + dy * limit });
   }
+
+  return fudgeReach;
+}
+
+/**
+ * Movement options for one unit on a MOVE order.
+ *
+ * @param ctx the per-state context
+ * @param unitId the unit to move
+ * @returns the allowance and reach (or a refusal), and shapes on the 'movement' layer
+ */
+export function movementOptions(ctx: DtpContext, unitId: string): MovementResult {
+  const info = ctx.units.get(unitId);
+  if (!info) throw new Error(`movementOptions: no unit '${unitId}' in the table state`);
+  if (info.stands.length === 0) return { movement: { ok: false, reason: 'movement/no-stands', detail: 'The unit has no stands on the table' }, shapes: [] };
+  const unit = info.unit;
+  if (unit.status?.prone) {
+    return { movement: { ok: false, reason: 'movement/prone', detail: 'Prone: N/A on the Movement table; stand up on a RALLY order first (Optional Rules: Going Prone)' }, shapes: [] };
+  }
+  const reading = ctx.formationOf(unitId);
+  const notes: string[] = [];
+  let formation = reading.formation;
+  if (formation === 'unknown') {
+    notes.push('Formation not recognised: using Line (9") until the stands are dressed or status.formation is set');
+    formation = 'line';
+  }
+  const mounted = reading.mounted;
+  const horse = unit.horseArtillery === true;
+  const allowanceIn = movementAllowanceIn(formation, { mounted, horseArtillery: horse })!;
+  notes.push(`${formation} ${allowanceIn}" (${MOVEMENT_TABLE_SOURCE}${mounted || (horse && formation !== 'unlimbered') ? `; cavalry +${MOUNTED_BONUS_IN}"` : ''})`);
+  const isArtillery = unit.arm === 'artillery';
+  const prolong = isArtillery && formation === 'unlimbered';
+  if (prolong) notes.push('Prolong: 3" in any direction or turn up to 45° (Move: Special Movements, Prolong)');
+  const green = unit.quality === 'green';
+  const oblique = !green;
+  if (green) notes.push('Green troops may not oblique (Move: Movement, Oblique)');
+  if (formation === 'disordered') notes.push('Disordered: changing formation needs a RALLY order (reform into line facing the nearest enemy)');
+  if (reading.dismounted && (formation === 'line' || formation === 'attack-column')) {
+    notes.push('Dismounted cavalry may not use Line or Attack Column (Armies, Dismounted Cavalry)');
+  }
+  if (formation === 'attack-column' && info.stands.length < 5) notes.push('An attack column needs at least five stands (Armies, Infantry: Attack Column)');
+  const cannotCrossObstacles = isArtillery || mounted;
+
+  // The unit's frame: reference point (command stand centre) and heading.
+  const refStand = ctx.stands.get(reading.referenceStandId) ?? info.command ?? info.stands[0]!;
+  const ref = refStand.center;
+  const headingDeg = reading.headingDeg;
+  const f = headingToVector(headingDeg);
+  // Extent of the unit around the reference point: forward (x') and left (y') of every corner.
+  let frontX = -Infinity;
+  let backX = Infinity;
+  let leftY = -Infinity;
+  let rightY = Infinity;
+  const localCorners: { x: number; y: number }[] = [];
+  for (const s of info.stands) {
+    if (s.stand.role === 'limber' && !reading.limbered) continue;
+    for (const c of s.corners) {
+      const dx = c.xIn - ref.xIn;
+      const dy = c.yIn - ref.yIn;
+      const x = dx * f.x + dy * f.y;
+      const y = -dx * f.y + dy * f.x;
+      localCorners.push({ x, y });
+      if (x > frontX) frontX = x;
+      if (x < backX) backX = x;
+      if (y > leftY) leftY = y;
+      if (y < rightY) rightY = y;
+    }
+  }
+  const open = openReach(allowanceIn, frontX, leftY, rightY, oblique, prolong);
+
+  // Rays leave from points on the unit's outline: its bounding rectangle's corners and edge midpoints.
+  const rectLocal = [
+    { x: frontX, y: leftY },
+    { x: frontX, y: (leftY + rightY) / 2 },
+    { x: frontX, y: rightY },
+    { x: (frontX + backX) / 2, y: rightY },
+    { x: backX, y: rightY },
+    { x: backX, y: (leftY + rightY) / 2 },
+    { x: backX, y: leftY },
+    { x: (frontX + backX) / 2, y: leftY },
+  ];
+  const toTable = (x: number, y: number): PointIn => ({ xIn: ref.xIn + x * f.x - y * f.y, yIn: ref.yIn + x * f.y + y * f.x });
+
+  // Everything that could matter lies within the open reach plus the unit's size of the reference point.
+  let unitRadiusIn = 0;
+  for (const c of localCorners) unitRadiusIn = Math.max(unitRadiusIn, Math.hypot(c.x, c.y));
+  let maxOpenIn = 0;
+  for (let b = 0; b < REACH_BINS; b++) maxOpenIn = Math.max(maxOpenIn, open.radiusIn[b]!);
+  const horizonIn = maxOpenIn + unitRadiusIn + ENEMY_CLEARANCE_IN + 0.01;
+  const reachBox: Box = { minXIn: ref.xIn - horizonIn, minYIn: ref.yIn - horizonIn, maxXIn: ref.xIn + horizonIn, maxYIn: ref.yIn + horizonIn };
+
+  const rectTable = rectLocal.map((p) => toTable(p.x, p.y));
+  const { keys, obstacles, startEvents, groups, binGroups } = collectObstacles({
+    ctx, info, unitId, reachBox, rectTable, cannotCrossObstacles, ref, unitRadiusIn, maxOpenIn, headingDeg, open,
+  });
+
+  const table = ctx.state.table;
+  const firstAt = new Float64Array(keys.length);
+  const masks = originMasks((frontX - backX) / 2, (leftY - rightY) / 2);
+  // The unit's bounding rectangle as a frame [cx, cy, ux, uy, nx, ny, halfWidth, halfDepth] (u to its right).
+  const centre = toTable((frontX + backX) / 2, (leftY + rightY) / 2);
+  const ourFrame = Float64Array.of(centre.xIn, centre.yIn, f.y, -f.x, f.x, f.y, (leftY - rightY) / 2, (frontX - backX) / 2);
+  const { reach, straightAheadIn, straightAheadStoppedBy } = walkReach({
+    open, allowanceIn, f, masks, keys, rectTable, binGroups, groups, obstacles, firstAt, table, ourFrame, unitRadiusIn, startEvents, ref,
+  });
+  const polygon = dedupe(reach);
+  if (keys.some((k) => !k.label.startsWith("passage") && !k.label.startsWith("1\"")) || startEvents.length > 0) notes.push(`Terrain penalties paid when met (${LINEAR_TERRAIN_SOURCE}; ${AREA_TERRAIN_SOURCE})`);
+  if (cannotCrossObstacles) notes.push('Artillery and mounted cavalry cannot cross fences, walls, hasty works, entrenchments, abatis or chevaux-de-frise');
+  if (straightAheadStoppedBy) notes.push(`Straight ahead: stops after ${straightAheadIn.toFixed(1)}" at ${straightAheadStoppedBy}`);
+
+  // Fudge move (Special Movements): 3" any way, terrain does not matter, still 1" from the enemy.
+  const enemyRects = obstacles.filter(
+    (o) => o.rect !== undefined && o.grow > 0 && Math.hypot(o.cx - ref.xIn, o.cy - ref.yIn) - o.r <= FUDGE_MOVE_IN + unitRadiusIn + 0.01,
+  );
+  const fudgeReach = fudgeWalk(enemyRects, ref, f, rectTable, masks, ourFrame);
 
   // Roads: March Column and Limbered Artillery move 18" on a road beyond 12" of the enemy, ignoring terrain.
   let roadAllowanceIn: number | undefined;
