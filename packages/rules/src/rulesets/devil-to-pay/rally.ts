@@ -50,10 +50,11 @@ export function nearestEnemyDistanceIn(ctx: DtpContext, unitId: string): number 
  * Rally dice for one unit, or a refusal: a disordered unit must reform first, a prone disordered unit must
  * stand up first (Going Prone), a unit without hits has nothing to rally off.
  *
- * @param nearestEnemyIn edge-to-edge distance to the nearest enemy stand, inches (default: measured)
+ * @param nearestEnemyIn edge-to-edge distance to the nearest enemy stand, inches (default: measured, and only
+ *   when the unit can rally at all)
  * @example evaluateRally(ctx, 'crack-4-hits-18in-away') // 2 + 1 crack + 1 beyond 12" = 4 dice
  */
-export function evaluateRally(ctx: DtpContext, unitId: string, nearestEnemyIn = nearestEnemyDistanceIn(ctx, unitId)): DiceBreakdown | Refusal {
+export function evaluateRally(ctx: DtpContext, unitId: string, nearestEnemyIn?: number): DiceBreakdown | Refusal {
   const info = ctx.units.get(unitId);
   if (!info) throw new Error(`evaluateRally: no unit with id '${unitId}' in the table state`);
   const status = info.unit.status;
@@ -68,11 +69,13 @@ export function evaluateRally(ctx: DtpContext, unitId: string, nearestEnemyIn = 
   const hits = info.stands.reduce((s, st) => s + st.hits, 0);
   if (hits === 0) return { ok: false, reason: 'rally/no-hits', detail: 'The unit has no hits to rally off.' };
 
+  // Measured only now: a refusal above never needs the (pairwise) distance.
+  const nearestIn = nearestEnemyIn ?? nearestEnemyDistanceIn(ctx, unitId);
   const modifiers: DiceModifier[] = [];
-  const band = RALLY_DISTANCE_BANDS.find((b) => nearestEnemyIn > b.beyondIn);
+  const band = RALLY_DISTANCE_BANDS.find((b) => nearestIn > b.beyondIn);
   if (band) {
     modifiers.push({
-      label: Number.isFinite(nearestEnemyIn) ? `Beyond ${band.beyondIn}" of enemy (${nearestEnemyIn.toFixed(1)}")` : `Beyond ${band.beyondIn}" of enemy (none on the table)`,
+      label: Number.isFinite(nearestIn) ? `Beyond ${band.beyondIn}" of enemy (${nearestIn.toFixed(1)}")` : `Beyond ${band.beyondIn}" of enemy (none on the table)`,
       dice: band.dice,
       source: `${SRC_RALLY}: Distance, only one applies`,
     });

@@ -8,7 +8,8 @@
  * - movement: when the unit changes or a changed unit's old or new box meets the box movement.ts looked in
  *   (`movementDependencyBox`; without one, within its reach);
  * - charge: when the unit changes or a changed unit comes (or was) within its reach;
- * - rally: when the unit changes or a changed unit is (or was) nearer than its nearest enemy;
+ * - rally: when the unit changes or a changed unit is (or was) nearer than its nearest enemy (a refusal,
+ *   which the unit alone decides, only when the unit changes);
  * - command (brigade-wide) and target priority: every update, they are cheap.
  * - a commander's stand moving: only his brigade's command pass.
  * A change of terrain, table, the commanders list, or a stand belonging to no unit or commander drops every cache.
@@ -237,8 +238,14 @@ export function createDtpSession(): RulesSession {
         rally(id) {
           const c = cacheOf(id);
           if (!c.rally || changedNear(ctx.units.get(id)!.box, c.rally.nearestIn)) {
-            const nearestIn = nearestEnemyDistanceIn(ctx, id);
-            c.rally = { result: evaluateRally(ctx, id, nearestIn), nearestIn };
+            // A refusal (disordered, prone, no hits) comes from the unit alone: no other unit can change it,
+            // and -Infinity is nearer than any change.
+            const own = evaluateRally(ctx, id, Infinity);
+            if ('ok' in own && own.ok === false) c.rally = { result: own, nearestIn: -Infinity };
+            else {
+              const nearestIn = nearestEnemyDistanceIn(ctx, id);
+              c.rally = { result: evaluateRally(ctx, id, nearestIn), nearestIn };
+            }
           }
           return c.rally.result;
         },
