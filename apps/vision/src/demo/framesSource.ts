@@ -1,8 +1,17 @@
 /**
- * The demo from rendered frames: frames of the battle rendered by the project's generator, cached on disk
- * (rendered once, by a background process at low priority), replayed in a loop at `playFps` and handed
- * to the sink (detector → pipeline) one at a time. While the cache is still filling, the newest frame
- * rendered so far is replayed, so the battle advances at the renderer's pace during the first loop.
+ * The demo from rendered frames: frames of the battle rendered by the project's generator, handed to the
+ * sink (detector → pipeline) one at a time at `playFps`, the battle looping.
+ *
+ * Two ways to get the frames:
+ * - `live` (default, 1080p and 4K): each frame is rendered when it is due, by the fast renderer
+ *   (`fixtures/generator/fastTableRenderer.ts`; `npm run bench -- demoRender`: ~20 ms per 1080p frame of
+ *   the demo, ~36 ms at 4K, after 0.5–2 s / ~4 s to render the static background once), at the battle
+ *   time of that moment. No cache, no wait.
+ * - `cache` (`live: false`): rendered once with the reference renderer (`renderTableFrame`, 1–5 s per
+ *   1080p frame) by a background process at low priority into `<data>/frame-cache/`, then replayed.
+ *   While the cache is still filling, the newest frame rendered so far is replayed, so the battle
+ *   advances at the renderer's pace during the first loop. Kept for frames the fast renderer does not
+ *   model (lens distortion, JPEG) and for larger frames than 4K.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -27,19 +36,29 @@ export interface FramesSourceOptions {
   /** Frames handed to the sink per second. Default 5. */
   readonly playFps?: number;
   readonly speed?: number;
-  /** Render missing frames in the background (default true). */
+  /** Render missing frames in the background (default true; cache mode). */
   readonly render?: boolean;
+  /** Render each frame live (default: up to 3840×2160) or replay the cache. */
+  readonly live?: boolean;
   readonly onLog?: (line: string) => void;
 }
 
 export interface FramesSource {
+  /** `live`: rendered as played; `cache`: replayed from `spec.dir`. */
+  readonly mode: 'live' | 'cache';
+  /** The loop's frames (live mode: `frames` is the loop at `cacheFps` when given, nothing on disk). */
   readonly spec: FrameCacheSpec;
   start(sink: (frame: GrayFrame) => void): void;
   cached(): number;
   stop(): Promise<void>;
 }
 
+/** Largest frame rendered live by default: 4K renders in ~36 ms, well inside a 5 fps frame. */
+const LIVE_MAX_PIXELS = 3840 * 2160;
+
 export function createFramesSource(options: FramesSourceOptions): FramesSource {
+  const live = options.live ?? options.widthPx * options.heightPx <= LIVE_MAX_PIXELS;
+  if (live) return createLiveFramesSource(options);
   const cacheFps = options.cacheFps ?? 2;
   const playFps = options.playFps ?? 5;
   const speed = options.speed ?? 1;
@@ -88,6 +107,7 @@ export function createFramesSource(options: FramesSourceOptions): FramesSource {
   }
 
   return {
+    mode: 'cache',
     spec,
     cached: () => newestCached + 1,
     start(sink): void {
@@ -129,6 +149,79 @@ export function createFramesSource(options: FramesSourceOptions): FramesSource {
           }, 3000).unref();
         });
       }
+    },
+  };
+}
+
+/**
+ * Live mode: one fast renderer (static background rendered once), each frame rendered at the battle time
+ * it is due. With `cacheFps` the battle time is stepped at that rate as in cache mode (tests use it to
+ * hold one moment); without it the battle moves smoothly.
+ */
+function createLiveFramesSource(options: FramesSourceOptions): FramesSource {
+  const playFps = options.playFps ?? 5;
+  const speed = options.speed ?? 1;
+  const stepFps = options.cacheFps;
+  const log = options.onLog ?? (() => {});
+  const spec: FrameCacheSpec = {
+    // Shown where the service describes the source: there is no cache folder.
+    dir: '(none: rendered live)',
+    widthPx: options.widthPx,
+    heightPx: options.heightPx,
+    fps: stepFps ?? playFps,
+    frames: Math.max(1, Math.round(options.script.loopS * (stepFps ?? playFps))),
+  };
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  return {
+    mode: 'live',
+    spec,
+    // Nothing to wait for: every frame of the loop is available.
+    cached: () => spec.frames,
+    start(sink): void {
+      void (async () => {
+        // Loaded here so that `muster start` without frames does not load the generator.
+        const [{ loadRoster }, { loadTableProfile }, { cameraLookingDown }, { createFastTableRenderer }, { DEMO_EFFECTS, demoTags }] = await Promise.all([
+          import('../roster/loadRoster.ts'),
+          import('../profile/tableProfile.ts'),
+          import('../../../../fixtures/generator/renderTableFrame.ts'),
+          import('../../../../fixtures/generator/fastTableRenderer.ts'),
+          import('./demoFrames.ts'),
+        ]);
+        const roster = await loadRoster(options.rosterPath);
+        const profile = loadTableProfile(options.tablePath);
+        const renderer = await createFastTableRenderer(profile, cameraLookingDown(profile, options.widthPx, options.heightPx), {
+          seed: 1000,
+          ...DEMO_EFFECTS,
+          // A little noise that changes every frame, like a camera's.
+          frameNoiseSigma: 1,
+        });
+        if (stopped) return;
+        const t0 = Date.now();
+        let seq = 0;
+        let next = t0;
+        const tick = (): void => {
+          if (stopped) return;
+          let tS = (((Date.now() - t0) / 1000) * speed) % options.script.loopS;
+          if (stepFps !== undefined) tS = Math.floor(tS * stepFps) / stepFps;
+          try {
+            const { frame } = renderer.render({ tags: demoTags(options.script, roster, tS) }, seq);
+            // Stamped when the frame is in hand, as a camera driver would deliver it.
+            sink({ ...frame, seq: seq++, captureTimeMs: Date.now() });
+          } catch (err) {
+            log(`demo frame at ${tS.toFixed(1)} s: ${(err as Error).message}`);
+          }
+          next += 1000 / playFps;
+          const wait = next - Date.now();
+          if (wait < -1000 / playFps) next = Date.now();
+          timer = setTimeout(tick, Math.max(0, wait));
+        };
+        tick();
+      })().catch((err: unknown) => log(`demo frames cannot be rendered: ${(err as Error).message}`));
+    },
+    async stop(): Promise<void> {
+      stopped = true;
+      if (timer !== null) clearTimeout(timer);
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
  * Background renderer of the demo's frame cache (run as a child process by `framesSource.ts`):
  *   node --import tsx renderCache.ts <script.json> <roster.yaml> <table.json> <cacheDir> <width> <height> <fps>
+ * Used for resolutions the live renderer cannot keep up with (see `framesSource.ts`).
  * Renders every frame of the loop that is not cached yet, in order, with the project's generator
  * (`fixtures/generator/renderTableFrame.ts`), and prints "frame <k>" after each.
  */
@@ -9,7 +10,7 @@ import { loadTableProfile } from '../profile/tableProfile.ts';
 import { cameraLookingDown, renderTableFrame } from '../../../../fixtures/generator/renderTableFrame.ts';
 import { loadDemoScript } from './demoScript.ts';
 import { hasFrame, writeFrame, type FrameCacheSpec } from './frameCache.ts';
-import { truthDetection } from './truthSource.ts';
+import { DEMO_EFFECTS, demoTags } from './demoFrames.ts';
 
 const [scriptPath, rosterPath, tablePath, dir, w, h, f] = process.argv.slice(2);
 if (!scriptPath || !rosterPath || !tablePath || !dir || !w || !h || !f) {
@@ -22,15 +23,10 @@ const profile = loadTableProfile(tablePath);
 const fps = Number(f);
 const spec: FrameCacheSpec = { dir, widthPx: Number(w), heightPx: Number(h), fps, frames: Math.round(script.loopS * fps) };
 const camera = cameraLookingDown(profile, spec.widthPx, spec.heightPx);
-const standBases = new Map<number, { widthIn: number; depthIn: number }>();
-for (const u of roster.units) for (const s of u.stands) standBases.set(s.tag, s.base);
-for (const c of roster.commanders) if (c.stand) standBases.set(c.stand.tag, c.stand.base);
-
 for (let k = 0; k < spec.frames; k++) {
   if (hasFrame(spec, k)) continue;
-  const truth = truthDetection(script, roster, k / fps, k, 0);
-  const tags = truth.markers.map((m) => ({ id: m.id, xIn: m.xIn, yIn: m.yIn, headingDeg: m.headingDeg }));
-  const { frame } = await renderTableFrame({ profile, tags }, camera, { seed: 1000 + k, blurSigmaPx: 0.6, noiseSigma: 1.5 }, k, 0);
+  const tags = demoTags(script, roster, k / fps);
+  const { frame } = await renderTableFrame({ profile, tags }, camera, { seed: 1000 + k, ...DEMO_EFFECTS }, k, 0);
   writeFrame(spec, k, frame.data);
   process.stdout.write(`frame ${k}\n`);
 }

@@ -15,11 +15,11 @@ const HELP = `usage: muster start [options]
   --port <n>              HTTP/ws port (default 8080; if taken and not given, the next free one up to 8090)
   --host <addr>           address to bind (default 127.0.0.1; use 0.0.0.0 to serve the LAN)
   --data <dir>            data directory (default .muster-data in the current directory)
-  --demo-source <kind>    truth (ground-truth poses, default) or frames (rendered frames through the detector)
+  --demo-source <kind>    frames (default: frames of the battle rendered live by the project's generator,
+                          through the real detector) or truth (ground-truth poses straight to the tracker)
   --demo <file>           demo script (default fixtures/demo/opening-battle.demo.json)
-  --fps <n>               demo frames per second (default 10 for truth, 5 for frames)
-  --resolution <r>        rendered frame size for --demo-source frames: 1080p (default) or 4k; frames are
-                          rendered once in the background into <data>/frame-cache and replayed from there
+  --fps <n>               demo frames per second (default 5 for frames, 10 for truth)
+  --resolution <r>        rendered frame size for --demo-source frames: 1080p (default) or 4k
   --speed <x>             demo replay speed (default 1)
   --ruleset <id>          rule set (default devil-to-pay)
   --token <text>          operator token (default: a random one, printed at start)
@@ -88,7 +88,7 @@ export async function run(args: string[]): Promise<number> {
   if (v.camera === undefined && (v.table !== undefined || v.roster !== undefined)) {
     throw new CliError('--table and --roster go with --camera (without --camera the built-in demo runs)');
   }
-  const demoSource = v['demo-source'] ?? 'truth';
+  const demoSource = v['demo-source'] ?? 'frames';
   if (demoSource !== 'truth' && demoSource !== 'frames') throw new CliError(`--demo-source must be truth or frames, got "${demoSource}"`);
   const explicitPort = v.port !== undefined;
   const port = v.port === undefined ? 8080 : Number(v.port);
