@@ -29,6 +29,8 @@ describe('REST', () => {
   it('serves health, snapshot, roster, table profile, terrain, calibration and the log', async () => {
     const c = await client();
     await c.next('delta', (d) => d.frameSeq >= 3);
+    // The rules run on a worker: their evaluation reaches the state after the poses.
+    for (let i = 0; i < 100 && live.pipeline.state().evaluation === null; i++) await new Promise((r) => setTimeout(r, 50));
     const health = (await (await fetch(`${live.url}/api/health`)).json()) as Record<string, unknown>;
     // 'degraded' when the shared machine stalled the loop for seconds; never 'starting' after frames.
     expect(['ok', 'degraded'], JSON.stringify(health)).toContain(health.status);

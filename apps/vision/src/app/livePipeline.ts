@@ -20,6 +20,7 @@ import { createTracker, type TagPrediction, type Tracker } from '../track/tracke
 import type { TrackerConfigInput } from '../track/trackerConfig.ts';
 import type { ActionResult, BackendEvent, ServiceBackend } from '../server/backend.ts';
 import type { GameSession } from './gameSession.ts';
+import { createRulesWorker, type RulesResult, type RulesWorker, type RulesWorkerData } from './rulesWorker.ts';
 
 export interface LivePipelineOptions {
   readonly session: GameSession;
@@ -27,6 +28,13 @@ export interface LivePipelineOptions {
   /** Null: no rules (evaluation stays null, a health warning says why). */
   readonly ruleset: Ruleset | null;
   readonly rulesUnavailableReason?: string;
+  /**
+   * Evaluate the rules on a worker thread (loading this rule set there) instead of in `process`: each
+   * frame's poses are published at once with the newest evaluation so far, and the evaluation of a
+   * state is published when the worker has it (coalesced: only the newest state waits). `ruleset` must
+   * still be given (non-null) for rules to run at all.
+   */
+  readonly rulesWorker?: RulesWorkerData;
   readonly profile: Omit<TableProfileSummary, 'widthIn' | 'depthIn' | 'homography' | 'residualIn'>;
   readonly tableProfileDoc?: unknown;
   readonly calibrationDoc?: unknown;
@@ -63,7 +71,17 @@ export interface LivePipeline extends ServiceBackend {
   predictions(atMs?: number): TagPrediction[];
   /** Forwards a non-pose game log entry to subscribers (wire the session's onLog here). */
   notifyLog(entry: GameLogEntry): void;
+  /** The frame whose table state the current `state().evaluation` was computed from (null: none yet). */
+  evaluationFrame(): EvaluatedFrame | null;
 }
+
+export interface EvaluatedFrame {
+  readonly frameSeq: number;
+  readonly captureTimeMs: number;
+}
+
+/** How long a rules-worker crash stays among the health warnings. */
+const WORKER_WARNING_MS = 60_000;
 
 const WINDOW = 30;
 /** No frame for this long: health says 'degraded'. */
@@ -88,7 +106,11 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
 
   let roster: Roster = session.roster();
   let tracker: Tracker = createTracker({ ...options.tracker, knownIds: rosterTagIds(roster) });
-  let rules: RulesSession | null = ruleset ? (ruleset.createSession?.() ?? { update: (s) => ruleset.evaluate(s) }) : null;
+  const useWorker = ruleset !== null && options.rulesWorker !== undefined;
+  let rules: RulesSession | null = ruleset && !useWorker ? (ruleset.createSession?.() ?? { update: (s) => ruleset.evaluate(s) }) : null;
+  let evaluatedFrame: EvaluatedFrame | null = null;
+  let workerWarning: { message: string; atMs: number } | null = null;
+  let worker: RulesWorker<EvaluatedFrame> | null = null;
   let lastDetection: FrameDetection | null = null;
   const frameTimes: number[] = [];
   const processing: number[] = [];
@@ -141,7 +163,8 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
     const built = buildTableState(roster, snap.tracks, { table: options.table, terrain: session.terrain });
     const tableState: TableState = { ...built.state, units: withOperatorStatus(built.state.units) };
     const t2 = performance.now();
-    let evaluation: Evaluation | null = null;
+    // With the worker, this state keeps the newest evaluation so far; its own follows when ready.
+    let evaluation: Evaluation | null = useWorker ? state.evaluation : null;
     if (rules) {
       try {
         evaluation = rules.update(tableState);
@@ -178,6 +201,7 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
     const warnings = [
       ...(ruleset ? [] : [options.rulesUnavailableReason ?? 'no rule set loaded']),
       ...(rulesError ? [rulesError] : []),
+      ...(workerWarning && (worker?.failed() || t - workerWarning.atMs < WORKER_WARNING_MS) ? [workerWarning.message] : []),
       ...(detection?.warnings ?? lastDetection?.warnings ?? []),
       ...snap.warnings,
       ...built.warnings,
@@ -185,7 +209,7 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
     const lastFrameAgeMs = frameTimes.length > 0 ? t - frameTimes[frameTimes.length - 1]! : Infinity;
     if (frameTimes.length > 0 && lastFrameAgeMs > STALE_AFTER_MS) warnings.unshift(`no frames for ${Math.round(lastFrameAgeMs / 1000)} s`);
     const health: Health = {
-      status: frameTimes.length === 0 ? 'starting' : lastFrameAgeMs > STALE_AFTER_MS || rulesError ? 'degraded' : 'ok',
+      status: frameTimes.length === 0 ? 'starting' : lastFrameAgeMs > STALE_AFTER_MS || rulesError || worker?.failed() ? 'degraded' : 'ok',
       frameRateHz: spanMs > 0 ? Math.round(((frameTimes.length - 1) * 1000 * 10) / spanMs) / 10 : 0,
       trackedStands: tableState.stands.length,
       unknownTags: unknownMarkerIds.length,
@@ -237,7 +261,35 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
     emit({ kind: 'state' });
     timings = { ...timings, publishMs: performance.now() - t0 };
     completed = timings;
+    // Poses are out; now hand this state to the rules worker (coalesced while it is busy).
+    worker?.submit(next.tableState, { frameSeq: next.frameSeq, captureTimeMs: next.captureTimeMs });
     return next;
+  }
+
+  function onEvaluation(r: RulesResult<EvaluatedFrame>): void {
+    rulesError = r.error === null ? null : `rules failed: ${r.error}`;
+    evaluatedFrame = r.tag;
+    // Same poses as the state out there, new evaluation: no pose logging, nothing resubmitted.
+    const t0 = performance.now();
+    seq++;
+    const health: Health = rulesError
+      ? { ...state.health, status: 'degraded', warnings: [rulesError, ...state.health.warnings.filter((w) => !w.startsWith('rules failed:'))].slice(0, 20) }
+      : state.health;
+    state = { ...state, seq, evaluation: r.evaluation, health };
+    emit({ kind: 'state' });
+    timings = { ...timings, rulesMs: r.rulesMs, publishMs: performance.now() - t0 };
+    completed = timings;
+  }
+
+  if (useWorker) {
+    worker = createRulesWorker<EvaluatedFrame>({
+      ...options.rulesWorker,
+      onResult: onEvaluation,
+      onWarning: (message) => {
+        workerWarning = { message, atMs: now() };
+        console.error(`muster: ${message}`);
+      },
+    });
   }
 
   return {
@@ -247,9 +299,11 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
     republish(): LiveState {
       return publish(compute(null, now()));
     },
+    evaluationFrame: () => evaluatedFrame,
     lastTimings: () => completed,
     close(): void {
       clearInterval(watchdog);
+      void worker?.close();
     },
     setClientCounter(count: () => number): void {
       clientCount = count;

@@ -95,6 +95,8 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
     table,
     ruleset,
     rulesUnavailableReason: rulesNote,
+    // Rules run on a worker thread so a slow evaluation never holds back the poses.
+    ...(ruleset ? { rulesWorker: options.rulesetId !== undefined ? { rulesetId: options.rulesetId } : {} } : {}),
     profile: { name: profile.sourceName, source: 'camera', frameWidthPx: null, frameHeightPx: null },
     tableProfileDoc: JSON.parse(tableDoc.text) as unknown,
     calibrationDoc: calibration ?? null,

@@ -15,10 +15,14 @@ import { createOperatorToken } from '../server/operatorToken.ts';
 import { loadDemoScript, type DemoScript } from '../demo/demoScript.ts';
 import { createTruthSource, type TickSource } from '../demo/truthSource.ts';
 import type { FrameDetector } from '../detect/frameDetector.ts';
+import type { FrameDetection } from '../pipeline/types.ts';
+import type { TagPrediction } from '../track/tracker.ts';
 import { GameSession } from './gameSession.ts';
 import type { CameraLiveOptions } from './startCamera.ts';
 import { createLivePipeline, type LivePipeline } from './livePipeline.ts';
 import { loadRuleset } from './rules.ts';
+import { createResilientScanner, type ResilientScanner } from './resilientScanner.ts';
+import { createBackgroundScanner } from '../detect/backgroundScanner.ts';
 
 /** Repository root (this file is apps/vision/src/app/startLive.ts). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -26,8 +30,6 @@ export const DEFAULT_DEMO_SCRIPT = join(REPO_ROOT, 'fixtures/demo/opening-battle
 export const DEFAULT_VIEWS_DIR = join(REPO_ROOT, 'apps/overlay/dist');
 export const DEFAULT_DEMO_TABLE = join(REPO_ROOT, 'fixtures/demo/demo-table.json');
 
-/** Frames source: every Nth frame is searched whole (new tags), the others only around predicted tags. */
-const FULL_SEARCH_EVERY = 10;
 
 export interface DemoLiveOptions {
   readonly mode: 'demo';
@@ -121,6 +123,8 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
     table: script.table,
     ruleset: rules.ruleset,
     rulesUnavailableReason: rules.note,
+    // Rules run on a worker thread so a slow evaluation never holds back the poses.
+    ...(rules.ruleset ? { rulesWorker: options.rulesetId !== undefined ? { rulesetId: options.rulesetId } : {} } : {}),
     profile: {
       name: script.name,
       source: src.demoSource === 'frames' ? 'demo-frames' : 'demo-truth',
@@ -156,18 +160,27 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
   const onFrameError = (err: unknown): void => console.error('muster: frame failed:', err);
   if (src.demoSource === 'frames') {
     let detector: FrameDetector;
+    let scanner: ResilientScanner | null = null;
+    let anchorIds = new Set<number>();
     let createFramesSource: typeof import('../demo/framesSource.ts').createFramesSource;
     try {
       const { loadTableProfile } = await import('../profile/tableProfile.ts');
       const { createFrameDetector } = await import('../detect/frameDetector.ts');
       ({ createFramesSource } = await import('../demo/framesSource.ts'));
-      detector = await createFrameDetector(loadTableProfile(tablePath));
+      const profile = loadTableProfile(tablePath);
+      anchorIds = new Set(profile.anchors.map((a) => a.id));
+      // Full-frame scans (new stands) run on the scanner's worker thread, never in the frame loop.
+      // All thresholds: the demo replays identical frames, so a tag one scan misses every scan would miss.
+      scanner = await createResilientScanner(profile, (m) => console.error(`muster: ${m}`), (p) => createBackgroundScanner(p, { allThresholds: true }));
+      detector = await createFrameDetector(profile, { backgroundScanner: scanner });
     } catch (err) {
+      await scanner?.dispose();
       await server.close();
       pipeline.close();
       session.close();
       throw err;
     }
+    let lastDetection: FrameDetection | null = null;
     const frames = createFramesSource({
       script,
       scriptPath,
@@ -182,10 +195,19 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
     });
     frames.start((frame) => {
       try {
-        // Tracked mode (windows around predicted tags) between full-frame searches, which find new tags.
+        // Tracked mode only (around predicted tags and the background scan's newest finds), even with
+        // no predictions yet: then the anchors are searched and stands arrive from the first scan.
         const predictions = pipeline.predictions(frame.captureTimeMs);
-        const full = predictions.length === 0 || frame.seq % FULL_SEARCH_EVERY === 0;
-        pipeline.process(detector.detect(frame, full ? undefined : predictions));
+        // Tracked mode finds anchors only where they were seen before: an anchor the last frame lacked
+        // is taken from the background scan (it sees the whole frame) as a prediction.
+        {
+          const have = new Set(lastDetection?.anchorIds ?? []);
+          for (const m of scanner!.lastScan()) {
+            if (anchorIds.has(m.id) && !have.has(m.id)) predictions.push({ id: m.id, cornersPx: cornersOf(m.corners), stale: false });
+          }
+        }
+        lastDetection = detector.detect(frame, predictions);
+        pipeline.process(lastDetection);
       } catch (err) {
         onFrameError(err);
       }
@@ -194,6 +216,7 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
     stopSource = async () => {
       await frames.stop();
       detector.dispose();
+      await scanner?.dispose();
     };
     description = `demo "${script.name}" from rendered ${frameSize.widthPx}×${frameSize.heightPx} frames through the detector at ${fps} fps (cache ${frames.spec.dir}: ${frames.cached()}/${frames.spec.frames} frames rendered)`;
   } else {
@@ -228,6 +251,12 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
       session.close();
     },
   };
+}
+
+/** A scan's 8 corner numbers as a prediction's corner points. */
+function cornersOf(c: Float64Array): TagPrediction['cornersPx'] {
+  const p = (i: number) => ({ uPx: c[i]!, vPx: c[i + 1]! });
+  return [p(0), p(2), p(4), p(6)];
 }
 
 export function viewsBuilt(viewsDir = DEFAULT_VIEWS_DIR): boolean {

@@ -14,7 +14,8 @@ const profile = parseTableProfile((workerData as { profileJson: unknown }).profi
 // a scan from its edges on the current frame, so ArUco's own corner refinement is skipped, and one
 // threshold pass is enough (a tag missed by one scan is caught by the next): ~95 instead of ~160 ms
 // CPU per 4K frame.
-const detector = await createFrameDetector(profile, { params: { cornerRefinementMethod: 0 }, edgeRefine: false, singleThresholdWindow: true });
+const allThresholds = (workerData as { allThresholds?: boolean }).allThresholds === true;
+const detector = await createFrameDetector(profile, { params: { cornerRefinementMethod: 0 }, edgeRefine: false, singleThresholdWindow: !allThresholds });
 port.on('message', (req: ScanRequest | 'close') => {
   if (req === 'close') {
     detector.dispose();

@@ -1,0 +1,59 @@
+/**
+ * The background scanner for the live service, replaced when its worker dies: `BackgroundScanner.offer`
+ * throws once the worker has failed, which in the frame loop would fail every frame from then on. Here
+ * the failure is reported once, a new worker is started, and frames go on being tracked meanwhile (only
+ * new stands wait for the new worker).
+ */
+import { createBackgroundScanner, type BackgroundScanner, type CompletedScan } from '../detect/backgroundScanner.ts';
+import type { TableProfile } from '../profile/tableProfile.ts';
+import type { GrayFrame } from '../pipeline/types.ts';
+import type { RawMarker } from '../detect/arucoDetector.ts';
+
+export interface ResilientScanner extends BackgroundScanner {
+  /** Markers of the newest scan the detector took (empty before the first). */
+  lastScan(): readonly RawMarker[];
+}
+
+export async function createResilientScanner(
+  profile: TableProfile,
+  onWarning: (message: string) => void,
+  create: (p: TableProfile) => BackgroundScanner = createBackgroundScanner,
+): Promise<ResilientScanner> {
+  let current = create(profile);
+  // An early load failure would otherwise be an unhandled rejection; offer() reports it instead.
+  current.ready.catch(() => {});
+  let disposed = false;
+  let lastMarkers: readonly RawMarker[] = [];
+  const replace = (err: unknown): void => {
+    onWarning(`background scanner failed (${(err as Error).message}); restarted`);
+    const old = current;
+    void old.dispose().catch(() => {});
+    current = create(profile);
+    current.ready.catch(() => {});
+  };
+  return {
+    get ready() {
+      return current.ready;
+    },
+    offer(frame: GrayFrame): boolean {
+      if (disposed) return false;
+      try {
+        return current.offer(frame);
+      } catch (err) {
+        replace(err);
+        return false;
+      }
+    },
+    take(): CompletedScan | null {
+      const scan = current.take();
+      if (scan) lastMarkers = scan.markers;
+      return scan;
+    },
+    lastScan: () => lastMarkers,
+    next: (): Promise<CompletedScan> => current.next(),
+    async dispose() {
+      disposed = true;
+      await current.dispose();
+    },
+  };
+}
