@@ -12,6 +12,7 @@
  *   GET  /api/calibration     the camera calibration in use (null without one)
  *   GET  /api/log?from=&limit=   game log entries
  *   POST /api/actions         operator: any operator message of the ws protocol (set-unit-status, ...)
+ *   GET  /api/frame.jpg       the newest camera frame as JPEG (404 before the first frame / without frames)
  * Operator calls carry `Authorization: Bearer <token>`.
  */
 import { existsSync } from 'node:fs';
@@ -25,6 +26,8 @@ import { ActionError, type ServiceBackend } from './backend.ts';
 import { createLiveHub, type LiveHub, type LiveHubOptions } from './liveHub.ts';
 import { tokenMatches } from './operatorToken.ts';
 import { missingViewsPage } from './missingViewsPage.ts';
+import { createFrameJpegEncoder } from './frameJpeg.ts';
+import type { GrayFrame } from '../pipeline/types.ts';
 
 export interface ServerOptions {
   readonly backend: ServiceBackend;
@@ -38,6 +41,8 @@ export interface ServerOptions {
   /** Largest incoming ws frame before the socket is closed (1009); messages between the protocol limit and this get a `too-large` reply. Default 1 MiB. */
   readonly wsMaxPayloadBytes?: number;
   readonly hub?: Omit<LiveHubOptions, 'backend' | 'operatorToken'>;
+  /** The newest frame from the camera (or the demo's renderer), for `GET /api/frame.jpg`; absent: 404. */
+  readonly latestFrame?: () => GrayFrame | null;
 }
 
 export interface RunningServer {
@@ -147,6 +152,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   api.post('/actions', requireOperator, body, (req, res) => {
     perform(res, bodyText(req));
+  });
+  const frameJpeg = createFrameJpegEncoder(options.latestFrame ?? (() => null));
+  api.get('/frame.jpg', async (_req, res) => {
+    const jpeg = await frameJpeg();
+    if (!jpeg) {
+      sendError(res, 'not-found', options.latestFrame ? 'no camera frame yet' : 'this service has no camera frames (ground-truth demo)');
+      return;
+    }
+    res
+      .status(200)
+      .type('image/jpeg')
+      // Always the newest frame: never cached by the browser; which frame it is, in headers.
+      .set({ 'Cache-Control': 'no-store', 'X-Frame-Seq': String(jpeg.seq), 'X-Capture-Time-Ms': String(jpeg.captureTimeMs) })
+      .send(jpeg.body);
   });
   api.use((_req, res) => sendError(res, 'not-found', 'no such API endpoint'));
   app.use('/api', api);
