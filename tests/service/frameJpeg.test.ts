@@ -55,3 +55,36 @@ describe('GET /api/frame.jpg', () => {
     expect(await res.json()).toMatchObject({ type: 'error', code: 'not-found' });
   });
 });
+
+describe('GET /api/frame.jpg on the frames demo', () => {
+  it('serves the newest rendered 1080p frame once frames flow', async () => {
+    const { startLive } = await import('../../apps/vision/src/app/startLive.ts');
+    const { tempDir } = await import('./helpers.ts');
+    const dir = tempDir('muster-frame-jpg-');
+    const live = await startLive({
+      source: { mode: 'demo', demoSource: 'frames', fps: 5, frameSize: { widthPx: 1920, heightPx: 1080 } },
+      dataDir: dir.path,
+      host: '127.0.0.1',
+      port: 0,
+      operatorToken: 'frame-jpg-token',
+    });
+    try {
+      let res = await fetch(`${live.url}/api/frame.jpg`);
+      for (let i = 0; i < 120 && res.status === 404; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        res = await fetch(`${live.url}/api/frame.jpg`);
+      }
+      expect(res.status).toBe(200);
+      const seq = Number(res.headers.get('x-frame-seq'));
+      const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+      expect(meta).toMatchObject({ format: 'jpeg', width: 1920, height: 1080 });
+      // Later requests get later frames.
+      await new Promise((r) => setTimeout(r, 600));
+      const later = await fetch(`${live.url}/api/frame.jpg`);
+      expect(Number(later.headers.get('x-frame-seq'))).toBeGreaterThan(seq);
+    } finally {
+      await live.stop();
+      dir.remove();
+    }
+  }, 60_000);
+});

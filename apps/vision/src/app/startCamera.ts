@@ -115,6 +115,8 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
     throw err;
   }
   const operatorToken = options.operatorToken ?? createOperatorToken();
+  // The newest camera frame, for GET /api/frame.jpg (the operator view draws terrain over it).
+  let newestFrame: import('../pipeline/types.ts').GrayFrame | null = null;
   let server: RunningServer;
   try {
     server = await startServer({
@@ -123,6 +125,7 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
       host: options.host ?? '127.0.0.1',
       port: options.port ?? 8080,
       ...(options.viewsDir !== undefined ? { viewsDir: options.viewsDir } : {}),
+      latestFrame: () => newestFrame,
     });
   } catch (err) {
     await source.close();
@@ -137,6 +140,7 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
   const loop = (async () => {
     try {
       for await (const frame of frames) {
+        newestFrame = frame;
         try {
           const predictions = pipeline.predictions(frame.captureTimeMs);
           const full = predictions.length === 0 || frame.seq % FULL_SEARCH_EVERY === 0;

@@ -137,6 +137,8 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
   forwardLog = (e) => pipeline.notifyLog(e);
 
   const operatorToken = options.operatorToken ?? createOperatorToken();
+  // The newest rendered frame, for GET /api/frame.jpg (the operator view draws terrain over it).
+  let newestFrame: import('../pipeline/types.ts').GrayFrame | null = null;
   let server: RunningServer;
   try {
     server = await startServer({
@@ -145,6 +147,7 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
       host: options.host ?? '127.0.0.1',
       port: options.port ?? 8080,
       viewsDir: options.viewsDir ?? DEFAULT_VIEWS_DIR,
+      latestFrame: () => newestFrame,
       ...(options.hubHighWaterBytes !== undefined ? { hub: { highWaterBytes: options.hubHighWaterBytes } } : {}),
     });
   } catch (err) {
@@ -194,6 +197,7 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
       onLog: (line) => console.error(`muster: ${line}`),
     });
     frames.start((frame) => {
+      newestFrame = frame;
       try {
         // Tracked mode only (around predicted tags and the background scan's newest finds), even with
         // no predictions yet: then the anchors are searched and stands arrive from the first scan.
