@@ -222,7 +222,7 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
       detector.dispose();
       await scanner?.dispose();
     };
-    description = `demo "${script.name}" from rendered ${frameSize.widthPx}×${frameSize.heightPx} frames through the detector at ${fps} fps (cache ${frames.spec.dir}: ${frames.cached()}/${frames.spec.frames} frames rendered)`;
+    description = `demo "${script.name}" from rendered ${frameSize.widthPx}×${frameSize.heightPx} frames through the detector at ${fps} fps (${frames.mode === 'live' ? 'rendered live' : `cache ${frames.spec.dir}: ${frames.cached()}/${frames.spec.frames} frames rendered`})`;
   } else {
     const source: TickSource = createTruthSource({ script, roster, fps, speed: src.speed ?? 1 });
     source.start((detection) => {

@@ -164,8 +164,7 @@ function createLiveFramesSource(options: FramesSourceOptions): FramesSource {
   const stepFps = options.cacheFps;
   const log = options.onLog ?? (() => {});
   const spec: FrameCacheSpec = {
-    // Shown where the service describes the source: there is no cache folder.
-    dir: '(none: rendered live)',
+    dir: '', // no cache folder
     widthPx: options.widthPx,
     heightPx: options.heightPx,
     fps: stepFps ?? playFps,
