@@ -1,8 +1,11 @@
 /**
  * Service bench: frame capture → delta received by a ws client latency on the demo replay, and the
  * delivered rate with 50 viewers on loopback, with RSS before/after. The path measured is stated in the
- * result (`path`): 'demo-truth' = ground-truth tag poses → tracker → roster → rules → publish → ws
- * (no rendering or detection); the detector path is measured when it exists.
+ * result (`path`): 'demo-truth' = ground-truth tag poses → tracker → roster → publish → ws (no
+ * rendering or detection); 'demo-frames' = rendered frames through the real detector. Two latencies,
+ * because the rules run on a worker thread: `latencyMs` = capture → the first delta carrying that
+ * frame's poses; `annotationLatencyMs` = capture of the frame whose table state was evaluated → the
+ * delta carrying that evaluation (each evaluation is of the newest state the worker could take).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,21 +20,43 @@ const VIEWERS = join(import.meta.dirname, '../service/children/viewers.ts');
 
 interface Viewer {
   ws: WebSocket;
+  /** Capture → first delta carrying that frame's poses. */
   latenciesMs: number[];
+  /** Capture of the frame whose state was evaluated → the delta carrying that evaluation. */
+  annotationMs: number[];
   deltas: number;
   bytes: number;
 }
 
-async function connect(url: string): Promise<Viewer> {
+/**
+ * Which frame each published state's evaluation was computed from (the rules run on a worker, so a
+ * state carries the poses of its own frame and the evaluation of an earlier one), by state seq.
+ */
+function trackEvaluatedFrames(live: RunningLive): { bySeq: Map<number, number>; stop: () => void } {
+  const bySeq = new Map<number, number>();
+  const stop = live.pipeline.subscribe((e) => {
+    if (e.kind !== 'state') return;
+    const f = live.pipeline.evaluationFrame();
+    if (f) bySeq.set(live.pipeline.state().seq, f.captureTimeMs);
+  });
+  return { bySeq, stop };
+}
+
+async function connect(url: string, evaluated?: Map<number, number>): Promise<Viewer> {
   const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws`);
-  const v: Viewer = { ws, latenciesMs: [], deltas: 0, bytes: 0 };
+  const v: Viewer = { ws, latenciesMs: [], annotationMs: [], deltas: 0, bytes: 0 };
+  let lastFrameSeq = -1;
   ws.on('message', (data: Buffer) => {
     const now = Date.now();
     v.bytes += data.length;
     const msg = JSON.parse(data.toString()) as ServerMessage;
     if (msg.type === 'delta') {
       v.deltas++;
-      v.latenciesMs.push(now - msg.captureTimeMs);
+      // An evaluation arriving later republishes the same frame's poses: count each frame once.
+      if (msg.frameSeq !== lastFrameSeq) v.latenciesMs.push(now - msg.captureTimeMs);
+      lastFrameSeq = msg.frameSeq;
+      const evalCapture = msg.evaluation ? evaluated?.get(msg.seq) : undefined;
+      if (evalCapture !== undefined) v.annotationMs.push(now - evalCapture);
     }
   });
   await new Promise<void>((resolve, reject) => {
@@ -58,11 +83,12 @@ interface StageSamples {
 
 function recordStages(live: RunningLive): { samples: StageSamples; stop: () => void } {
   const samples: StageSamples = { detectMs: [], trackMs: [], rosterMs: [], rulesMs: [], publishMs: [] };
-  let last = live.pipeline.state().seq;
-  // Inside a 'state' listener lastTimings() is the previous frame's (its publish time is only known after).
+  let last = live.pipeline.state().frameSeq;
+  // Inside a 'state' listener lastTimings() is the previous publication's (its publish time is only
+  // known after). Only frame publications are sampled (not the evaluation republications).
   const unsubscribe = live.pipeline.subscribe((e) => {
     if (e.kind !== 'state') return;
-    const seq = live.pipeline.state().seq;
+    const seq = live.pipeline.state().frameSeq;
     if (seq === last) return;
     last = seq;
     const t = live.pipeline.lastTimings();
@@ -100,21 +126,25 @@ async function framesPath(widthPx: number, heightPx: number, framesInLoop: numbe
     process.stderr.write(`service bench: rendering ${cache.total} frames at ${widthPx}×${heightPx}...\n`);
     while (cache.cached() < cache.total) await sleep(250);
     const renderS = (Date.now() - t0) / 1000;
-    const viewer = await connect(live.url);
-    await sleep(1500); // tracker settles; detector switches to tracked mode
+    const evaluated = trackEvaluatedFrames(live);
+    const viewer = await connect(live.url, evaluated.bySeq);
+    await sleep(1500); // tracker settles; the first background scans have found the stands
     viewer.latenciesMs.length = 0;
+    viewer.annotationMs.length = 0;
     const stages = recordStages(live);
     process.stderr.write(`service bench: ${widthPx}×${heightPx} frames through the detector, 1 viewer for ${playS} s...\n`);
     await sleep(playS * 1000);
     stages.stop();
+    evaluated.stop();
     viewer.ws.close();
     const state = live.pipeline.state();
     return {
-      path: `demo-frames ${widthPx}×${heightPx} (cached rendered frame, decoded → real detector (full search every 10th frame, tracked otherwise) → tracker → roster → rules → ws)`,
+      path: `demo-frames ${widthPx}×${heightPx} (cached rendered frame, decoded → real detector (tracked on the frame loop, full-frame scans on the background worker) → tracker → roster → ws; rules on their worker)`,
       framesRendered: cache.total,
       renderSPerFrame: round(renderS / cache.total, 1),
       standsTracked: state.tableState.stands.length,
       latencyMs: summary(viewer.latenciesMs),
+      annotationLatencyMs: summary(viewer.annotationMs),
       stagesMs: stageSummary(stages.samples),
       deliveredPerS: round(viewer.deltas / playS, 1),
     };
@@ -132,13 +162,15 @@ export async function run(): Promise<Record<string, unknown>> {
   let truth: Record<string, unknown>;
   try {
     // Phase 1: one viewer, a whole loop of the battle.
-    const one = await connect(live.url);
+    const evaluated = trackEvaluatedFrames(live);
+    const one = await connect(live.url, evaluated.bySeq);
     const loopMs = (150 / speed) * 1000;
     process.stderr.write(`service bench: truth path, 1 viewer for ${loopMs / 1000} s...\n`);
     const seq0 = live.pipeline.state().seq;
     const stages = recordStages(live);
     await sleep(loopMs);
     stages.stop();
+    evaluated.stop();
     const published1 = live.pipeline.state().seq - seq0;
     one.ws.close();
 
@@ -177,12 +209,14 @@ export async function run(): Promise<Record<string, unknown>> {
     const rssAfterMb = mb(process.memoryUsage().rss);
 
     truth = {
-      path: 'demo-truth (ground-truth tag poses → real tracker → roster → devil-to-pay rules → diff → ws); no rendering/detection',
+      path: 'demo-truth (ground-truth tag poses → real tracker → roster → diff → ws; devil-to-pay rules on their worker → diff → ws); no rendering/detection',
+      latencyNote: 'latencyMs: capture → first delta with that frame\'s poses; annotationLatencyMs: capture of the frame whose state was evaluated → the delta carrying that evaluation',
       stands: live.pipeline.state().tableState.stands.length,
       sourceFps: fps,
       replaySpeed: speed,
       oneViewer: {
         latencyMs: summary(one.latenciesMs),
+        annotationLatencyMs: summary(one.annotationMs),
         stagesMs: stageSummary(stages.samples),
         publishedPerS: round(published1 / (loopMs / 1000), 1),
         deliveredPerS: round(one.deltas / (loopMs / 1000), 1),

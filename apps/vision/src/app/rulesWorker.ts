@@ -12,7 +12,10 @@ export interface RulesWorkerData {
   readonly rulesetId?: string;
   /** Load the rule set from this module's export instead of the registry (tests). */
   readonly moduleUrl?: string;
+  /** The export: a Ruleset, or a function called with `moduleData` that returns one. */
   readonly exportName?: string;
+  /** Handed to that function (structured-cloned; a SharedArrayBuffer stays shared). */
+  readonly moduleData?: unknown;
 }
 
 export interface RulesRequest {
@@ -62,6 +65,7 @@ export function createRulesWorker<T>(options: RulesWorkerOptions<T>): RulesWorke
     ...(options.rulesetId !== undefined ? { rulesetId: options.rulesetId } : {}),
     ...(options.moduleUrl !== undefined ? { moduleUrl: options.moduleUrl } : {}),
     ...(options.exportName !== undefined ? { exportName: options.exportName } : {}),
+    ...(options.moduleData !== undefined ? { moduleData: options.moduleData } : {}),
   };
   const maxRestarts = options.maxRestarts ?? 5;
   let worker: Worker;

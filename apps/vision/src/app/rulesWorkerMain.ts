@@ -14,7 +14,8 @@ async function load(): Promise<Ruleset> {
   // Tests load a rule set from their own module (slow or crashing ones); the service uses the registry.
   if (data.moduleUrl) {
     const mod = (await import(data.moduleUrl)) as Record<string, unknown>;
-    return mod[data.exportName ?? 'ruleset'] as Ruleset;
+    const exported = mod[data.exportName ?? 'ruleset'];
+    return typeof exported === 'function' ? (exported as (d: unknown) => Ruleset)(data.moduleData) : (exported as Ruleset);
   }
   const { getRuleset } = await import('@muster/rules');
   return getRuleset(data.rulesetId);
