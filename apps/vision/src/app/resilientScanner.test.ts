@@ -24,6 +24,20 @@ function fakeScanner(broken: boolean, log: string[]): BackgroundScanner {
 }
 
 describe('resilient background scanner', () => {
+  it('starts a scan at most every minIntervalMs', async () => {
+    let t = 0;
+    let offers = 0;
+    const base = fakeScanner(false, []);
+    const scanner = await createResilientScanner({} as TableProfile, () => {}, () => ({ ...base, offer: () => (offers++, true) }), 400, () => t);
+    const frame = { seq: 1, captureTimeMs: 0, widthPx: 1, heightPx: 1, data: new Uint8Array(1) } as GrayFrame;
+    expect(scanner.offer(frame)).toBe(true);
+    t = 399;
+    expect(scanner.offer(frame)).toBe(false);
+    t = 400;
+    expect(scanner.offer(frame)).toBe(true);
+    expect(offers).toBe(2);
+  });
+
   it('a scanner whose worker died is reported once and replaced; the frame loop never sees the error', async () => {
     const log: string[] = [];
     const warnings: string[] = [];

@@ -31,6 +31,9 @@ export const DEFAULT_VIEWS_DIR = join(REPO_ROOT, 'apps/overlay/dist');
 export const DEFAULT_DEMO_TABLE = join(REPO_ROOT, 'fixtures/demo/demo-table.json');
 
 
+/** Frames source: start a background full-frame scan at most this often (see createResilientScanner). */
+const SCAN_EVERY_MS = 400;
+
 export interface DemoLiveOptions {
   readonly mode: 'demo';
   /** 'truth': ground-truth poses from the script; 'frames': rendered frames through the detector. */
@@ -174,7 +177,7 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
       anchorIds = new Set(profile.anchors.map((a) => a.id));
       // Full-frame scans (new stands) run on the scanner's worker thread, never in the frame loop.
       // All thresholds: the demo replays identical frames, so a tag one scan misses every scan would miss.
-      scanner = await createResilientScanner(profile, (m) => console.error(`muster: ${m}`), (p) => createBackgroundScanner(p, { allThresholds: true }));
+      scanner = await createResilientScanner(profile, (m) => console.error(`muster: ${m}`), (p) => createBackgroundScanner(p, { allThresholds: true }), SCAN_EVERY_MS);
       detector = await createFrameDetector(profile, { backgroundScanner: scanner });
     } catch (err) {
       await scanner?.dispose();
