@@ -2,8 +2,9 @@
  * An incremental Devil to Pay evaluator. `update(state)` returns exactly what `evaluateDevilToPay(state)`
  * would, recomputing only what a change can touch:
  * - formations: a unit's own stands and status;
- * - fire: per (firer, target) pair, again when either changes or a changed unit's old or new footprint
- *   box meets the convex hull of both units' stands (the only place a sight line can be blocked); a pair
+ * - fire: per (firer, target) pair, again when either changes or the hull of a changed unit's old or new
+ *   stands meets the convex hull of the firer's firing stands and the target's stands (every sight line
+ *   lies in it, so only there can one be blocked); a pair
  *   settled before any sight line (out of arc or range) only when either changes;
  * - movement: when the unit changes or a changed unit's old or new box meets the box movement.ts looked in
  *   (`movementDependencyBox`; without one, within its reach);
@@ -19,7 +20,7 @@ import type { DiceBreakdown, Evaluation, FireRefusal, FireTargetOption, Refusal 
 import type { Shape } from '../../engine/shapes.ts';
 import type { Stand, TableState, Unit } from '../../model/tableState.ts';
 import { buildContext, boxGapIn, standInfoOf, type BoxIn, type StandInfo, type UnitInfo } from './context.ts';
-import { buildFireScene, fireAtTarget, settledWithoutSight } from './fire.ts';
+import { buildFireScene, fireAtTarget, firingStands, settledWithoutSight } from './fire.ts';
 import { fireShapes } from './fireShapes.ts';
 import { chargeOptions, type ChargeOptionsResult } from './charge.ts';
 import { movementDependencyBox, movementOptions, type MovementResult } from './movement.ts';
@@ -94,6 +95,8 @@ function unitKey(unit: Unit, stands: readonly StandInfo[]): string {
 interface UnitCache {
   key: string;
   box: BoxIn;
+  /** Convex hull of the unit's stands (empty without stands): what a sight line must meet to be blocked by it. */
+  hull: readonly PointIn[];
   /** Brigades whose command pass this unit feeds: its own, and its attached commander's. */
   brigades: readonly string[];
   formation?: DtpFormationReading;
@@ -101,6 +104,23 @@ interface UnitCache {
   charge?: ChargeOptionsResult;
   rally?: { result: DiceBreakdown | Refusal; nearestIn: number };
   fireShapes?: { options: readonly (FireTargetOption | FireRefusal)[]; shapes: readonly Shape[] };
+}
+
+/** Bounding box of a polygon (an empty one has min > max and meets nothing). */
+function boxOfPolygon(points: readonly PointIn[]): BoxIn {
+  let minXIn = Infinity, minYIn = Infinity, maxXIn = -Infinity, maxYIn = -Infinity;
+  for (const p of points) {
+    if (p.xIn < minXIn) minXIn = p.xIn;
+    if (p.xIn > maxXIn) maxXIn = p.xIn;
+    if (p.yIn < minYIn) minYIn = p.yIn;
+    if (p.yIn > maxYIn) maxYIn = p.yIn;
+  }
+  return { minXIn, minYIn, maxXIn, maxYIn };
+}
+
+/** Whether two boxes meet, with polygonsOverlap's own tolerance to spare (a cheap reject before it). */
+function boxesMeet(a: BoxIn, b: BoxIn): boolean {
+  return !(a.maxXIn < b.minXIn - 0.01 || b.maxXIn < a.minXIn - 0.01 || a.maxYIn < b.minYIn - 0.01 || b.maxYIn < a.minYIn - 0.01);
 }
 
 function diagIn(b: BoxIn): number {
@@ -112,7 +132,7 @@ export function createDtpSession(): RulesSession {
   let globalKey = '';
   let units = new Map<string, UnitCache>();
   /** Fire results per firer/target, with the convex hull of both units' stands: every sight line lies in it. */
-  let pairs = new Map<string, { result: FireTargetOption | FireRefusal; hull: readonly PointIn[]; firer: string; target: string }>();
+  let pairs = new Map<string, { result: FireTargetOption | FireRefusal; hull: readonly PointIn[]; hullBox: BoxIn; firer: string; target: string }>();
   let standInfos = new Map<string, StandInfo>();
   let brigadeCache = new Map<string, BrigadeCommand>();
   let commanderStandKeys = new Map<string, string>();
@@ -172,6 +192,8 @@ export function createDtpSession(): RulesSession {
       // Which units changed (added, removed, moved, status), with their old and new boxes.
       const currentKeys = new Map<string, string>();
       const changedBoxes: BoxIn[] = [];
+      /** Old and new hulls of changed units' stands, with their boxes: only these can newly block or clear a sight line. */
+      const changedHulls: { hull: readonly PointIn[]; box: BoxIn }[] = [];
       const changedIds = new Set<string>();
       const brigadeTags = (unit: Unit, attachedCommanderId: string | undefined): string[] => {
         const tags = unit.brigadeId !== undefined ? [unit.brigadeId] : [];
@@ -189,13 +211,17 @@ export function createDtpSession(): RulesSession {
         for (const b of [...(c?.brigades ?? []), ...brigades]) brigadeCache.delete(b);
         if (c && c.box.minXIn <= c.box.maxXIn) changedBoxes.push(c.box);
         if (info.stands.length > 0) changedBoxes.push(info.box);
-        units.set(info.unit.id, { key, box: info.box, brigades });
+        const hull = info.stands.length > 0 ? convexHull(info.stands.flatMap((st) => st.corners)) : [];
+        if (c && c.hull.length > 0) changedHulls.push({ hull: c.hull, box: boxOfPolygon(c.hull) });
+        if (hull.length > 0) changedHulls.push({ hull, box: boxOfPolygon(hull) });
+        units.set(info.unit.id, { key, box: info.box, hull, brigades });
       }
       for (const [id, c] of units) {
         if (ctx.units.has(id)) continue;
         changedIds.add(id);
         for (const b of c.brigades) brigadeCache.delete(b);
         if (c.box.minXIn <= c.box.maxXIn) changedBoxes.push(c.box);
+        if (c.hull.length > 0) changedHulls.push({ hull: c.hull, box: boxOfPolygon(c.hull) });
         units.delete(id);
       }
       if (last && changedIds.size === 0) return last;
@@ -204,17 +230,23 @@ export function createDtpSession(): RulesSession {
       const changedMeets = (box: BoxIn): boolean =>
         changedBoxes.some((b) => !(b.maxXIn < box.minXIn - 0.01 || b.minXIn > box.maxXIn + 0.01 || b.maxYIn < box.minYIn - 0.01 || b.minYIn > box.maxYIn + 0.01));
 
-      // Drop fire pairs a change can touch: either unit changed, or a changed unit's old or new box meets
-      // the hull around both (the only place a sight line can be blocked).
+      // Drop fire pairs a change can touch: either unit changed, or the hull of a changed unit's stands
+      // (old or new) meets the pair's sight corridor. A stand can block a line only by meeting it, and it
+      // lies in its unit's hull, so hull against corridor is exact where the unit's box (wider for a unit
+      // at an angle) was not. The boxes reject most pairs before the polygon test.
       if (changedIds.size > 0) {
-        const changedPolys = changedBoxes.map((b) => [
-          { xIn: b.minXIn, yIn: b.minYIn },
-          { xIn: b.maxXIn, yIn: b.minYIn },
-          { xIn: b.maxXIn, yIn: b.maxYIn },
-          { xIn: b.minXIn, yIn: b.maxYIn },
-        ]);
         for (const [key, p] of pairs) {
-          if (changedIds.has(p.firer) || changedIds.has(p.target) || changedPolys.some((poly) => polygonsOverlap(poly, p.hull))) pairs.delete(key);
+          if (changedIds.has(p.firer) || changedIds.has(p.target)) {
+            pairs.delete(key);
+            continue;
+          }
+          if (p.hull.length === 0) continue;
+          for (const ch of changedHulls) {
+            if (boxesMeet(ch.box, p.hullBox) && polygonsOverlap(ch.hull, p.hull)) {
+              pairs.delete(key);
+              break;
+            }
+          }
         }
       }
 
@@ -255,8 +287,12 @@ export function createDtpSession(): RulesSession {
           if (cached) return cached.result;
           const result = fireAtTarget(ctx, scene, f, t);
           // A result settled without sight lines depends on the two units only: an empty hull meets nothing.
-          const corners = settledWithoutSight(result) ? [] : [...ctx.units.get(f)!.stands, ...ctx.units.get(t)!.stands].flatMap((st) => st.corners);
-          pairs.set(key, { result, hull: corners.length > 0 ? convexHull(corners) : [], firer: f, target: t });
+          // Otherwise every sight line runs from a firing stand (front rank, no hits: fire.ts's firingStands,
+          // which depends on the firer alone) to a target stand, so it lies in the hull of those stands: the
+          // corridor other units must meet to change the result.
+          const corners = settledWithoutSight(result) ? [] : [...firingStands(ctx, f), ...ctx.units.get(t)!.stands].flatMap((st) => st.corners);
+          const hull = corners.length > 0 ? convexHull(corners) : [];
+          pairs.set(key, { result, hull, hullBox: boxOfPolygon(hull), firer: f, target: t });
           return result;
         },
         fireShapes(id, options) {
