@@ -4,8 +4,8 @@
  *
  * Two ways to get the frames:
  * - `live` (default, 1080p and 4K): each frame is rendered when it is due, by the fast renderer
- *   (`fixtures/generator/fastTableRenderer.ts`; `npm run bench -- demoRender`: ~20 ms per 1080p frame of
- *   the demo, ~36 ms at 4K, after 0.5–2 s / ~4 s to render the static background once), at the battle
+ *   (`fixtures/generator/fastTableRenderer.ts`; `npm run bench -- demoRender`: 16–20 ms per 1080p frame of
+ *   the demo, 36–70 ms at 4K, after 1–2.5 s / 4–8 s to render the static background once), at the battle
  *   time of that moment. No cache, no wait.
  * - `cache` (`live: false`): rendered once with the reference renderer (`renderTableFrame`, 1–5 s per
  *   1080p frame) by a background process at low priority into `<data>/frame-cache/`, then replayed.
@@ -53,7 +53,7 @@ export interface FramesSource {
   stop(): Promise<void>;
 }
 
-/** Largest frame rendered live by default: 4K renders in ~36 ms, well inside a 5 fps frame. */
+/** Largest frame rendered live by default: 4K renders in 36–70 ms (wall, loaded machine), inside a 5 fps frame. */
 const LIVE_MAX_PIXELS = 3840 * 2160;
 
 export function createFramesSource(options: FramesSourceOptions): FramesSource {
