@@ -893,12 +893,55 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
   const result: MovementResult = { movement, shapes };
   // Other units and terrain are only read through `near(reachBox)` unless the road move looked at enemies
   // further away (nearest enemy, stands along the road): then no box is recorded.
-  if (!roadLooked) DEPENDS_ON.set(result, reachBox);
+  if (!roadLooked) {
+    DEPENDS_ON.set(result, {
+      box: reachBox,
+      refX: ref.xIn,
+      refY: ref.yIn,
+      reachIn: maxOpenIn + 0.01 + ENEMY_CLEARANCE_IN + unitRadiusIn + DEPENDENCY_SLACK_IN,
+      fudgeIn: FUDGE_MOVE_IN + 0.01 + ENEMY_CLEARANCE_IN + unitRadiusIn + DEPENDENCY_SLACK_IN,
+    });
+  }
   return result;
 }
 
-/** The area a movement result read other units in (see `movementDependencyBox`). */
-const DEPENDS_ON = new WeakMap<MovementResult, Box>();
+/** Rounding room added to the dependency radii below (they only decide what a session recomputes). */
+const DEPENDENCY_SLACK_IN = 0.05;
+
+/**
+ * What a movement result read other units through (see `movementDependsOnBox`): the reach box, the
+ * reference point, and the two radii a unit's box disc or box must come within to matter.
+ */
+interface Dependency {
+  readonly box: Box;
+  readonly refX: number;
+  readonly refY: number;
+  /** walkReach: a unit's group is skipped unless its box disc (grown 1" at most) comes this near. */
+  readonly reachIn: number;
+  /** fudgeWalk: an enemy stand's grown disc must come within 3" + the unit's radius (+ its own 1"). */
+  readonly fudgeIn: number;
+}
+const DEPENDS_ON = new WeakMap<MovementResult, Dependency>();
+
+/**
+ * Whether a unit whose box is `b` (before or after a change) can matter to this result; undefined when
+ * the result has no recorded dependency (road moves, refusals: anything may matter). Another unit is read
+ * only when its box meets the reach box (collectObstacles' `near`), and then counts only if its group's
+ * disc (the box's circumscribed disc, grown by at most the 1" enemy clearance) passes the direction cull
+ * (distance from the reference point minus that radius within the open reach plus the unit's radius), or
+ * one of its stands passes fudgeWalk's disc test (a stand's centre lies in the box and its half-diagonal
+ * is at most the box's, so the box centre is then within the fudge radius plus twice the box's half-diagonal).
+ */
+export function movementDependsOnBox(result: MovementResult, b: Readonly<Box>): boolean | undefined {
+  const d = DEPENDS_ON.get(result);
+  if (!d) return undefined;
+  const r = d.box;
+  // The same overlap test as collectObstacles' `near`, with a little margin.
+  if (b.maxXIn < r.minXIn - 0.01 || b.minXIn > r.maxXIn + 0.01 || b.maxYIn < r.minYIn - 0.01 || b.minYIn > r.maxYIn + 0.01) return false;
+  const half = Math.hypot(b.maxXIn - b.minXIn, b.maxYIn - b.minYIn) / 2;
+  const dist = Math.hypot((b.minXIn + b.maxXIn) / 2 - d.refX, (b.minYIn + b.maxYIn) / 2 - d.refY);
+  return dist <= d.reachIn + half || dist <= d.fudgeIn + 2 * half;
+}
 
 /**
  * The box within which other units' stands were looked at for this result: a unit whose box (before and
@@ -906,7 +949,7 @@ const DEPENDS_ON = new WeakMap<MovementResult, Box>();
  * further away (road moves, refusals): then the caller must assume anything can.
  */
 export function movementDependencyBox(result: MovementResult): Readonly<Box> | undefined {
-  return DEPENDS_ON.get(result);
+  return DEPENDS_ON.get(result)?.box;
 }
 
 function dedupe(points: readonly PointIn[]): PointIn[] {

@@ -6,8 +6,8 @@
  *   stands meets the convex hull of the firer's firing stands and the target's stands (every sight line
  *   lies in it, so only there can one be blocked); a pair
  *   settled before any sight line (out of arc or range) only when either changes;
- * - movement: when the unit changes or a changed unit's old or new box meets the box movement.ts looked in
- *   (`movementDependencyBox`; without one, within its reach);
+ * - movement: when the unit changes or a changed unit's old or new box meets what movement.ts read other
+ *   units through (`movementDependsOnBox`: reach box and cull discs; without one, within its reach);
  * - charge: when the unit changes or a changed unit comes (or was) within its reach;
  * - rally: when the unit changes or a changed unit is (or was) nearer than its nearest enemy (a refusal,
  *   which the unit alone decides, only when the unit changes);
@@ -23,7 +23,7 @@ import { buildContext, boxGapIn, standInfoOf, type BoxIn, type StandInfo, type U
 import { buildFireScene, fireAtTarget, firingStands, settledWithoutSight } from './fire.ts';
 import { fireShapes } from './fireShapes.ts';
 import { chargeOptions, type ChargeOptionsResult } from './charge.ts';
-import { movementDependencyBox, movementOptions, type MovementResult } from './movement.ts';
+import { movementDependsOnBox, movementOptions, type MovementResult } from './movement.ts';
 import { evaluateRally, nearestEnemyDistanceIn } from './rally.ts';
 import { evaluateBrigade, evaluateCommand, type BrigadeCommand } from './command.ts';
 import { recognizeFormation, type DtpFormationReading } from './formation.ts';
@@ -226,9 +226,6 @@ export function createDtpSession(): RulesSession {
       }
       if (last && changedIds.size === 0) return last;
       const changedNear = (box: BoxIn, withinIn: number): boolean => changedBoxes.some((b) => boxGapIn(box, b) <= withinIn);
-      // Box overlap with a small margin (movement.ts tests overlap exactly; the margin only adds recomputes).
-      const changedMeets = (box: BoxIn): boolean =>
-        changedBoxes.some((b) => !(b.maxXIn < box.minXIn - 0.01 || b.minXIn > box.maxXIn + 0.01 || b.maxYIn < box.minYIn - 0.01 || b.minYIn > box.maxYIn + 0.01));
 
       // Drop fire pairs a change can touch: either unit changed, or the hull of a changed unit's stands
       // (old or new) meets the pair's sight corridor. A stand can block a line only by meeting it, and it
@@ -256,9 +253,17 @@ export function createDtpSession(): RulesSession {
         movement(id) {
           const c = cacheOf(id);
           const info = ctx.units.get(id) as UnitInfo;
-          // The box movement.ts actually looked in when it has one (much tighter than the radius bound).
-          const dep = c.movement && movementDependencyBox(c.movement);
-          const stale = !c.movement || (dep ? changedMeets(dep) : changedNear(info.box, movementLookIn(info, ctx.formationOf(id))));
+          // What movement.ts actually read other units through when it says so (the reach box, then the
+          // discs its direction and fudge culls pass: much tighter than the radius bound).
+          let stale = !c.movement;
+          for (let i = 0; !stale && i < changedBoxes.length; i++) {
+            const meets = movementDependsOnBox(c.movement!, changedBoxes[i]!);
+            if (meets === undefined) {
+              stale = changedNear(info.box, movementLookIn(info, ctx.formationOf(id)));
+              break;
+            }
+            stale = meets;
+          }
           if (stale) c.movement = movementOptions(ctx, id);
           return c.movement!;
         },
