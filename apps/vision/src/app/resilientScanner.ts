@@ -6,7 +6,9 @@
  */
 import { createBackgroundScanner, type BackgroundScanner, type CompletedScan } from '../detect/backgroundScanner.ts';
 import type { TableProfile } from '../profile/tableProfile.ts';
-import type { GrayFrame } from '../pipeline/types.ts';
+import type { FrameDetection, GrayFrame } from '../pipeline/types.ts';
+import type { FrameDetector } from '../detect/frameDetector.ts';
+import type { TagPrediction } from '../track/tracker.ts';
 import type { RawMarker } from '../detect/arucoDetector.ts';
 
 export interface ResilientScanner extends BackgroundScanner {
@@ -66,4 +68,32 @@ export async function createResilientScanner(
       await current.dispose();
     },
   };
+}
+
+/**
+ * One frame's detection for the live loop: tracked mode only, never a full-frame search (that is the
+ * scanner's job). Tracked mode finds anchors only where they were seen before, so an anchor the last
+ * frame lacked is taken from the newest scan (it sees the whole frame) as a prediction: that is how the
+ * anchors are found at start.
+ */
+export function createTrackedDetect(
+  detector: FrameDetector,
+  scanner: ResilientScanner,
+  anchorIds: ReadonlySet<number>,
+): (frame: GrayFrame, predictions: TagPrediction[]) => FrameDetection {
+  let last: FrameDetection | null = null;
+  return (frame, predictions) => {
+    const have = new Set(last?.anchorIds ?? []);
+    for (const m of scanner.lastScan()) {
+      if (anchorIds.has(m.id) && !have.has(m.id)) predictions.push({ id: m.id, cornersPx: cornersOf(m.corners), stale: false });
+    }
+    last = detector.detect(frame, predictions);
+    return last;
+  };
+}
+
+/** A scan's 8 corner numbers as a prediction's corner points. */
+function cornersOf(c: Float64Array): TagPrediction['cornersPx'] {
+  const p = (i: number) => ({ uPx: c[i]!, vPx: c[i + 1]! });
+  return [p(0), p(2), p(4), p(6)];
 }

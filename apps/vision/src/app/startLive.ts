@@ -15,13 +15,11 @@ import { createOperatorToken } from '../server/operatorToken.ts';
 import { loadDemoScript, type DemoScript } from '../demo/demoScript.ts';
 import { createTruthSource, type TickSource } from '../demo/truthSource.ts';
 import type { FrameDetector } from '../detect/frameDetector.ts';
-import type { FrameDetection } from '../pipeline/types.ts';
-import type { TagPrediction } from '../track/tracker.ts';
 import { GameSession } from './gameSession.ts';
 import type { CameraLiveOptions } from './startCamera.ts';
 import { createLivePipeline, type LivePipeline } from './livePipeline.ts';
 import { loadRuleset } from './rules.ts';
-import { createResilientScanner, type ResilientScanner } from './resilientScanner.ts';
+import { createResilientScanner, createTrackedDetect, type ResilientScanner } from './resilientScanner.ts';
 import { createBackgroundScanner } from '../detect/backgroundScanner.ts';
 
 /** Repository root (this file is apps/vision/src/app/startLive.ts). */
@@ -186,7 +184,7 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
       session.close();
       throw err;
     }
-    let lastDetection: FrameDetection | null = null;
+    const detectTracked = createTrackedDetect(detector, scanner!, anchorIds);
     const frames = createFramesSource({
       script,
       scriptPath,
@@ -204,17 +202,7 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
       try {
         // Tracked mode only (around predicted tags and the background scan's newest finds), even with
         // no predictions yet: then the anchors are searched and stands arrive from the first scan.
-        const predictions = pipeline.predictions(frame.captureTimeMs);
-        // Tracked mode finds anchors only where they were seen before: an anchor the last frame lacked
-        // is taken from the background scan (it sees the whole frame) as a prediction.
-        {
-          const have = new Set(lastDetection?.anchorIds ?? []);
-          for (const m of scanner!.lastScan()) {
-            if (anchorIds.has(m.id) && !have.has(m.id)) predictions.push({ id: m.id, cornersPx: cornersOf(m.corners), stale: false });
-          }
-        }
-        lastDetection = detector.detect(frame, predictions);
-        pipeline.process(lastDetection);
+        pipeline.process(detectTracked(frame, pipeline.predictions(frame.captureTimeMs)));
       } catch (err) {
         onFrameError(err);
       }
@@ -258,12 +246,6 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
       session.close();
     },
   };
-}
-
-/** A scan's 8 corner numbers as a prediction's corner points. */
-function cornersOf(c: Float64Array): TagPrediction['cornersPx'] {
-  const p = (i: number) => ({ uPx: c[i]!, vPx: c[i + 1]! });
-  return [p(0), p(2), p(4), p(6)];
 }
 
 export function viewsBuilt(viewsDir = DEFAULT_VIEWS_DIR): boolean {
