@@ -74,15 +74,22 @@ export async function createResilientScanner(
  * One frame's detection for the live loop: tracked mode only, never a full-frame search (that is the
  * scanner's job). Tracked mode finds anchors only where they were seen before, so an anchor the last
  * frame lacked is taken from the newest scan (it sees the whole frame) as a prediction: that is how the
- * anchors are found at start.
+ * anchors are found at start. Exception, `fullFirst`: while there is neither a homography nor a finished
+ * scan (the first frame(s), while the scanner's worker loads opencv.js), a full-frame search runs here,
+ * so a source that delivers a single frame (a folder with one picture) is still detected.
  */
 export function createTrackedDetect(
   detector: FrameDetector,
   scanner: ResilientScanner,
   anchorIds: ReadonlySet<number>,
+  fullFirst = false,
 ): (frame: GrayFrame, predictions: TagPrediction[]) => FrameDetection {
   let last: FrameDetection | null = null;
   return (frame, predictions) => {
+    if (fullFirst && !last?.homography && scanner.lastScan().length === 0) {
+      last = detector.detect(frame);
+      return last;
+    }
     const have = new Set(last?.anchorIds ?? []);
     for (const m of scanner.lastScan()) {
       if (anchorIds.has(m.id) && !have.has(m.id)) predictions.push({ id: m.id, cornersPx: cornersOf(m.corners), stale: false });

@@ -17,6 +17,8 @@ import { createOperatorToken } from '../server/operatorToken.ts';
 import { GameSession } from './gameSession.ts';
 import { createLivePipeline } from './livePipeline.ts';
 import { loadRuleset } from './rules.ts';
+import { createResilientScanner, createTrackedDetect, type ResilientScanner } from './resilientScanner.ts';
+import { createBackgroundScanner } from '../detect/backgroundScanner.ts';
 import type { LiveOptions, RunningLive } from './startLive.ts';
 
 export interface CameraLiveOptions {
@@ -36,7 +38,6 @@ interface SavedSource {
   readonly text: string;
 }
 
-const FULL_SEARCH_EVERY = 10;
 
 function checkSaved(v: unknown): SavedSource {
   const o = v as Partial<SavedSource>;
@@ -106,11 +107,15 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
 
   let detector;
   let source;
+  let scanner: ResilientScanner | null = null;
   try {
-    detector = await createFrameDetector(profile);
+    // Full-frame scans (new stands) run on the scanner's worker, not in the frame loop (see createTrackedDetect).
+    scanner = await createResilientScanner(profile, (m) => console.error(`muster: ${m}`), (p) => createBackgroundScanner(p, { allThresholds: true }), 400);
+    detector = await createFrameDetector(profile, { backgroundScanner: scanner });
     source = await openFrameSource(src.spec, src.fps !== undefined ? { fps: src.fps } : {});
   } catch (err) {
     detector?.dispose();
+    await scanner?.dispose();
     session.close();
     throw err;
   }
@@ -130,21 +135,22 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
   } catch (err) {
     await source.close();
     detector.dispose();
+    await scanner.dispose();
     session.close();
     throw err;
   }
   pipeline.setClientCounter(() => server.hub.clientCount());
   source.on('error', (err) => console.error(`muster: camera ${src.spec}: ${err.message}`));
   const det = detector;
+  const scan = scanner;
+  const detectTracked = createTrackedDetect(det, scan, new Set(profile.anchors.map((a) => a.id)), true);
   const frames = source;
   const loop = (async () => {
     try {
       for await (const frame of frames) {
         newestFrame = frame;
         try {
-          const predictions = pipeline.predictions(frame.captureTimeMs);
-          const full = predictions.length === 0 || frame.seq % FULL_SEARCH_EVERY === 0;
-          pipeline.process(det.detect(frame, full ? undefined : predictions));
+          pipeline.process(detectTracked(frame, pipeline.predictions(frame.captureTimeMs)));
         } catch (err) {
           console.error('muster: frame failed:', err);
         }
@@ -170,6 +176,7 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
       await frames.close();
       await loop;
       det.dispose();
+      await scan.dispose();
       await server.close();
       pipeline.close();
       session.close();
