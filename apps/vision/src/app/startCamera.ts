@@ -10,6 +10,7 @@ import { parseRoster } from '../roster/loadRoster.ts';
 import { parseTableProfile, type TableProfile } from '../profile/tableProfile.ts';
 import type { Roster } from '../roster/roster.ts';
 import { createFrameDetector } from '../detect/frameDetector.ts';
+import { createLensModel, loadLensModel, parseLensCalibration, type LensModel } from '../calibrate/lensModel.ts';
 import { openFrameSource } from '../sources/openFrameSource.ts';
 import { openDataStore } from '../persist/dataStore.ts';
 import { startServer, type RunningServer } from '../server/createServer.ts';
@@ -29,6 +30,11 @@ export interface CameraLiveOptions {
   readonly tablePath?: string;
   /** Army file (YAML/JSON); default: the one saved in the data directory. */
   readonly rosterPath?: string;
+  /**
+   * Lens calibration JSON (`muster calibrate lens`); saved in the data directory like the table profile,
+   * so later starts use it without the option. Without one, corners are used as the camera gives them.
+   */
+  readonly lensPath?: string;
   readonly fps?: number;
 }
 
@@ -90,7 +96,29 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
     throw err;
   }
   const { ruleset, note: rulesNote } = await loadRuleset(options.rulesetId);
-  const calibration = store.read('calibration', (v) => v);
+  // A lens given on the command line is checked before anything is saved; a bad file stops the start
+  // and leaves the saved calibration as it was.
+  let lens: LensModel | null = null;
+  let calibration: unknown = null;
+  try {
+    if (src.lensPath !== undefined) {
+      lens = loadLensModel(src.lensPath);
+      calibration = JSON.parse(readFileSync(src.lensPath, 'utf8')) as unknown;
+    } else {
+      calibration = store.read('calibration', (v) => v) ?? null;
+      if (calibration !== null) {
+        try {
+          lens = createLensModel(parseLensCalibration(calibration));
+        } catch (err) {
+          throw new Error(`the lens calibration saved in ${options.dataDir} is not usable (${(err as Error).message}); start once with --lens <file>`);
+        }
+      }
+    }
+  } catch (err) {
+    session.close();
+    throw err;
+  }
+  if (src.lensPath !== undefined) store.write('calibration', calibration);
   const pipeline = createLivePipeline({
     session,
     table,
@@ -111,7 +139,7 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
   try {
     // Full-frame scans (new stands) run on the scanner's worker, not in the frame loop (see createTrackedDetect).
     scanner = await createResilientScanner(profile, (m) => console.error(`muster: ${m}`), (p) => createBackgroundScanner(p, { allThresholds: true }), 400);
-    detector = await createFrameDetector(profile, { backgroundScanner: scanner });
+    detector = await createFrameDetector(profile, { backgroundScanner: scanner, ...(lens ? { lens } : {}) });
     source = await openFrameSource(src.spec, src.fps !== undefined ? { fps: src.fps } : {});
   } catch (err) {
     detector?.dispose();
@@ -145,10 +173,22 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
   const scan = scanner;
   const detectTracked = createTrackedDetect(det, scan, new Set(profile.anchors.map((a) => a.id)), true);
   const frames = source;
+  let lensMismatchReported = false;
   const loop = (async () => {
     try {
       for await (const frame of frames) {
         newestFrame = frame;
+        if (lens && (frame.widthPx !== lens.imageWidthPx || frame.heightPx !== lens.imageHeightPx)) {
+          // Every frame would fail the same way: say it once, clearly, and keep serving what we have.
+          if (!lensMismatchReported) {
+            lensMismatchReported = true;
+            console.error(
+              `muster: camera frames are ${frame.widthPx}×${frame.heightPx} but the lens calibration is for ` +
+                `${lens.imageWidthPx}×${lens.imageHeightPx}; set the camera to that size or calibrate again at this one`,
+            );
+          }
+          continue;
+        }
         try {
           pipeline.process(detectTracked(frame, pipeline.predictions(frame.captureTimeMs)));
         } catch (err) {

@@ -27,6 +27,8 @@ const HELP = `usage: muster start [options]
   --camera <spec>         camera mode: /dev/videoN, rtsp:// or http:// URL, a video file or a folder of frames
   --table <file>          table profile JSON (camera mode; saved in the data directory, so needed once)
   --roster <file>         army file YAML/JSON (camera mode; saved likewise)
+  --lens <file>           lens calibration from 'muster calibrate lens' (camera mode; saved likewise): corners
+                          are undistorted before they are mapped to the table
 `;
 
 function positiveNumber(value: string | undefined, name: string, dflt: number, max: number): number {
@@ -72,6 +74,7 @@ export async function run(args: string[]): Promise<number> {
         camera: { type: 'string' },
         table: { type: 'string' },
         roster: { type: 'string' },
+        lens: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -85,8 +88,8 @@ export async function run(args: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  if (v.camera === undefined && (v.table !== undefined || v.roster !== undefined)) {
-    throw new CliError('--table and --roster go with --camera (without --camera the built-in demo runs)');
+  if (v.camera === undefined && (v.table !== undefined || v.roster !== undefined || v.lens !== undefined)) {
+    throw new CliError('--table, --roster and --lens go with --camera (without --camera the built-in demo runs)');
   }
   const demoSource = v['demo-source'] ?? 'frames';
   if (demoSource !== 'truth' && demoSource !== 'frames') throw new CliError(`--demo-source must be truth or frames, got "${demoSource}"`);
@@ -115,6 +118,7 @@ export async function run(args: string[]): Promise<number> {
           spec: v.camera,
           ...(v.table !== undefined ? { tablePath: resolve(v.table) } : {}),
           ...(v.roster !== undefined ? { rosterPath: resolve(v.roster) } : {}),
+          ...(v.lens !== undefined ? { lensPath: resolve(v.lens) } : {}),
           ...(fps !== undefined ? { fps } : {}),
         } : {
           mode: 'demo',
