@@ -14,14 +14,16 @@ import {
   segmentTouchesPolygonBoundary,
 } from './intersect.ts';
 
-interface Box {
+/** Axis-aligned box of a sight-scene item, inches (short field names: read in the hottest loops). */
+export interface SightBox {
   minX: number;
   minY: number;
   maxX: number;
   maxY: number;
 }
 
-function boxOf(points: readonly PointIn[]): Box {
+/** The SightBox of a set of points; an empty list gives an inverted box that meets nothing. */
+export function sightBoxOf(points: readonly PointIn[]): SightBox {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (const p of points) {
     if (p.xIn < minX) minX = p.xIn;
@@ -32,7 +34,7 @@ function boxOf(points: readonly PointIn[]): Box {
   return { minX, minY, maxX, maxY };
 }
 
-function segBoxMisses(a: PointIn, b: PointIn, box: Box): boolean {
+function segBoxMisses(a: PointIn, b: PointIn, box: SightBox): boolean {
   return (
     Math.max(a.xIn, b.xIn) < box.minX ||
     Math.min(a.xIn, b.xIn) > box.maxX ||
@@ -46,7 +48,7 @@ export interface SightStand {
   readonly id: string;
   readonly unitId: string;
   readonly corners: readonly PointIn[];
-  readonly box: Box;
+  readonly box: SightBox;
   /** Footprint centre and circumscribed radius, inches: a cheap first test against a sight line. */
   readonly cx: number;
   readonly cy: number;
@@ -66,9 +68,9 @@ export interface SightScene {
    * falls back to testing every stand, so it is never wrong, only slower.
    */
   readonly standGrid?: StandGrid;
-  readonly areaBoxes: readonly Box[];
-  readonly linearBoxes: readonly Box[];
-  readonly elevationBoxes: readonly Box[];
+  readonly areaBoxes: readonly SightBox[];
+  readonly linearBoxes: readonly SightBox[];
+  readonly elevationBoxes: readonly SightBox[];
 }
 
 /** Grid cell size for the stand grid, inches: a few stands wide, so a cell holds a handful. */
@@ -139,15 +141,15 @@ export function buildSightScene(state: Pick<TableState, 'terrain' | 'stands'>): 
   const stands = state.stands.map((s: Stand): SightStand => {
     const corners = standCorners(s);
     const radiusIn = Math.sqrt(s.widthIn * s.widthIn + s.depthIn * s.depthIn) / 2;
-    return { id: s.id, unitId: s.unitId, corners, box: boxOf(corners), cx: s.pose.xIn, cy: s.pose.yIn, radiusIn };
+    return { id: s.id, unitId: s.unitId, corners, box: sightBoxOf(corners), cx: s.pose.xIn, cy: s.pose.yIn, radiusIn };
   });
   return {
     terrain: state.terrain,
     stands,
     standGrid: buildStandGrid(stands),
-    areaBoxes: state.terrain.areas.map((a) => boxOf(a.vertices)),
-    linearBoxes: state.terrain.linear.map((l) => boxOf(l.points)),
-    elevationBoxes: state.terrain.elevations.map((e) => boxOf(e.vertices)),
+    areaBoxes: state.terrain.areas.map((a) => sightBoxOf(a.vertices)),
+    linearBoxes: state.terrain.linear.map((l) => sightBoxOf(l.points)),
+    elevationBoxes: state.terrain.elevations.map((e) => sightBoxOf(e.vertices)),
   };
 }
 

@@ -63,9 +63,11 @@ export function polygonCentroid(polygon: readonly PointIn[]): PointIn {
   return { xIn: cx / (3 * a), yIn: cy / (3 * a) };
 }
 
-/** Bounding box of a set of points. Throws on an empty list (there is no box). */
-export function boundingBox(points: readonly PointIn[]): BoundingBoxIn {
-  if (points.length === 0) throw new Error('boundingBox: no points given');
+/**
+ * Bounding box of a set of points. An empty list gives an inverted box (min > max) that overlaps nothing,
+ * which hot loops can use without a special case.
+ */
+export function pointsBoundingBox(points: readonly PointIn[]): BoundingBoxIn {
   let minXIn = Infinity, minYIn = Infinity, maxXIn = -Infinity, maxYIn = -Infinity;
   for (const p of points) {
     if (p.xIn < minXIn) minXIn = p.xIn;
@@ -74,6 +76,12 @@ export function boundingBox(points: readonly PointIn[]): BoundingBoxIn {
     if (p.yIn > maxYIn) maxYIn = p.yIn;
   }
   return { minXIn, minYIn, maxXIn, maxYIn };
+}
+
+/** Bounding box of a set of points. Throws on an empty list (there is no box). */
+export function boundingBox(points: readonly PointIn[]): BoundingBoxIn {
+  if (points.length === 0) throw new Error('boundingBox: no points given');
+  return pointsBoundingBox(points);
 }
 
 /** True when two boxes overlap or touch, optionally grown by `marginIn` each way. */

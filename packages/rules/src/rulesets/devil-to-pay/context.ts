@@ -15,6 +15,7 @@ import type {
 } from '../../model/tableState.ts';
 import { standCorners, type StandCorners } from '../../geometry/footprint.ts';
 import { pointInPolygon } from '../../geometry/intersect.ts';
+import { pointsBoundingBox } from '../../geometry/polygon.ts';
 import { recognizeFormation, type DtpFormationReading } from './formation.ts';
 
 /** Axis-aligned bounding box, inches. */
@@ -90,16 +91,7 @@ function need<T>(map: ReadonlyMap<string, T>, id: string, what: string): T {
   return v;
 }
 
-function boxOfPoints(points: readonly PointIn[]): BoxIn {
-  let minXIn = Infinity, minYIn = Infinity, maxXIn = -Infinity, maxYIn = -Infinity;
-  for (const p of points) {
-    if (p.xIn < minXIn) minXIn = p.xIn;
-    if (p.xIn > maxXIn) maxXIn = p.xIn;
-    if (p.yIn < minYIn) minYIn = p.yIn;
-    if (p.yIn > maxYIn) maxYIn = p.yIn;
-  }
-  return { minXIn, minYIn, maxXIn, maxYIn };
-}
+const boxOfPoints = pointsBoundingBox;
 
 /** Union of boxes; an empty list gives an inverted (empty) box. */
 export function unionBoxes(boxes: readonly BoxIn[]): BoxIn {

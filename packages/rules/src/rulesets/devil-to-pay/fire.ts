@@ -9,7 +9,7 @@ import { standCorners } from '../../geometry/footprint.ts';
 import { headingToVector } from '../../geometry/angles.ts';
 import { closestPointOnSegment, pointToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
 import { pointInPolygon, polygonsOverlap, segmentInsideIntervals } from '../../geometry/intersect.ts';
-import { lineOfSight, type SightReport, type SightScene, type SightStand } from '../../geometry/lineOfSight.ts';
+import { lineOfSight, sightBoxOf, type SightBox, type SightReport, type SightScene, type SightStand } from '../../geometry/lineOfSight.ts';
 import { polygonOverlapsWedge, type Wedge } from '../../geometry/wedge.ts';
 import { polygonCentroid } from '../../geometry/polygon.ts';
 import { boxGapIn, unionBoxes, type BoxIn, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
@@ -79,18 +79,6 @@ export interface FireScene {
   arcOf(stand: StandInfo, arm: Arm): Wedge;
 }
 
-type SightBox = { minX: number; minY: number; maxX: number; maxY: number };
-
-function sightBoxOf(points: readonly PointIn[]): SightBox {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  for (const p of points) {
-    if (p.xIn < minX) minX = p.xIn;
-    if (p.xIn > maxX) maxX = p.xIn;
-    if (p.yIn < minY) minY = p.yIn;
-    if (p.yIn > maxY) maxY = p.yIn;
-  }
-  return { minX, minY, maxX, maxY };
-}
 
 /** A stand as geometry's `buildSightScene` prepares it, from the context's footprint (same corners and box). */
 function sightStandOf(stand: Stand, corners: readonly PointIn[], box: SightBox): SightStand {

@@ -27,7 +27,7 @@ import { movementDependsOnBox, movementOptions, type MovementResult } from './mo
 import { evaluateRally, nearestEnemyDistanceIn } from './rally.ts';
 import { evaluateBrigade, evaluateCommand, type BrigadeCommand } from './command.ts';
 import { recognizeFormation, type DtpFormationReading } from './formation.ts';
-import { convexHull } from '../../geometry/polygon.ts';
+import { convexHull, pointsBoundingBox } from '../../geometry/polygon.ts';
 import { polygonsOverlap } from '../../geometry/intersect.ts';
 import type { PointIn } from '../../model/units.ts';
 import { assemble, evaluateUnit, type UnitPartSources, type UnitParts } from './index.ts';
@@ -107,16 +107,7 @@ interface UnitCache {
 }
 
 /** Bounding box of a polygon (an empty one has min > max and meets nothing). */
-function boxOfPolygon(points: readonly PointIn[]): BoxIn {
-  let minXIn = Infinity, minYIn = Infinity, maxXIn = -Infinity, maxYIn = -Infinity;
-  for (const p of points) {
-    if (p.xIn < minXIn) minXIn = p.xIn;
-    if (p.xIn > maxXIn) maxXIn = p.xIn;
-    if (p.yIn < minYIn) minYIn = p.yIn;
-    if (p.yIn > maxYIn) maxYIn = p.yIn;
-  }
-  return { minXIn, minYIn, maxXIn, maxYIn };
-}
+const boxOfPolygon: (points: readonly PointIn[]) => BoxIn = pointsBoundingBox;
 
 /** Whether two boxes meet, with polygonsOverlap's own tolerance to spare (a cheap reject before it). */
 function boxesMeet(a: BoxIn, b: BoxIn): boolean {
