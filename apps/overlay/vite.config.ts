@@ -24,6 +24,7 @@ export default defineConfig({
         operator: resolve(here, 'operator.html'),
         projector: resolve(here, 'projector.html'),
         overlay: resolve(here, 'overlay.html'),
+        phone: resolve(here, 'phone.html'),
       },
     },
   },
@@ -31,6 +32,7 @@ export default defineConfig({
     proxy: {
       '/ws': { target: service.replace(/^http/, 'ws'), ws: true },
       '/api': service,
+      '/camera': { target: service.replace(/^http/, 'ws'), ws: true },
     },
   },
 });

@@ -21,7 +21,7 @@ function newestMtimeMs(path: string): number {
 
 export function ensureViewsBuilt(): void {
   const built = join(VIEWS_DIST, 'index.html');
-  const sources = [join(OVERLAY_DIR, 'src'), join(OVERLAY_DIR, 'vite.config.ts'), ...['index', 'map', 'operator', 'projector', 'overlay'].map((p) => join(OVERLAY_DIR, `${p}.html`))];
+  const sources = [join(OVERLAY_DIR, 'src'), join(OVERLAY_DIR, 'vite.config.ts'), ...['index', 'map', 'operator', 'projector', 'overlay', 'phone'].map((p) => join(OVERLAY_DIR, `${p}.html`))];
   const sourceTime = Math.max(...sources.map(newestMtimeMs));
   if (existsSync(built) && statSync(built).mtimeMs >= sourceTime) return;
   execFileSync(join(ROOT, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { cwd: OVERLAY_DIR, stdio: 'inherit' });

@@ -10,8 +10,13 @@ import { parseRoster } from '../roster/loadRoster.ts';
 import { parseTableProfile, type TableProfile } from '../profile/tableProfile.ts';
 import type { Roster } from '../roster/roster.ts';
 import { createFrameDetector } from '../detect/frameDetector.ts';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketFrameSource } from '../sources/webSocketFrameSource.ts';
+import { tokenMatches } from '../server/operatorToken.ts';
 import { createLensModel, loadLensModel, parseLensCalibration, type LensModel } from '../calibrate/lensModel.ts';
 import { openFrameSource } from '../sources/openFrameSource.ts';
+import type { FrameSource } from '../sources/frameSource.ts';
 import { openDataStore } from '../persist/dataStore.ts';
 import { startServer, type RunningServer } from '../server/createServer.ts';
 import { createOperatorToken } from '../server/operatorToken.ts';
@@ -57,6 +62,26 @@ function readSource(path: string, what: string): SavedSource {
   } catch (err) {
     throw new Error(`${path}: cannot read the ${what} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
+}
+
+/** `--camera phone`: frames pushed by the phone page (`/phone.html`) over a WebSocket on this path. */
+export const PHONE_CAMERA = 'phone';
+export const PHONE_CAMERA_PATH = '/camera';
+
+/**
+ * Takes upgrades on the phone path, only with the operator token (`?token=`): whoever sends frames
+ * decides what the table shows, so a viewer may not.
+ */
+function phoneUpgrade(source: WebSocketFrameSource, operatorToken: string) {
+  return (req: IncomingMessage, socket: Duplex, head: Buffer): boolean => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== PHONE_CAMERA_PATH) return false;
+    if (!tokenMatches(url.searchParams.get('token') ?? '', operatorToken)) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
+      return true;
+    }
+    return source.handleUpgrade(req, socket, head);
+  };
 }
 
 export async function startCamera(src: CameraLiveOptions, options: LiveOptions): Promise<RunningLive> {
@@ -134,13 +159,13 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
   forwardLog = (e) => pipeline.notifyLog(e);
 
   let detector;
-  let source;
+  let source: FrameSource;
   let scanner: ResilientScanner | null = null;
   try {
     // Full-frame scans (new stands) run on the scanner's worker, not in the frame loop (see createTrackedDetect).
     scanner = await createResilientScanner(profile, (m) => console.error(`muster: ${m}`), (p) => createBackgroundScanner(p, { allThresholds: true }), 400);
     detector = await createFrameDetector(profile, { backgroundScanner: scanner, ...(lens ? { lens } : {}) });
-    source = await openFrameSource(src.spec, src.fps !== undefined ? { fps: src.fps } : {});
+    source = src.spec === PHONE_CAMERA ? new WebSocketFrameSource({ path: PHONE_CAMERA_PATH }) : await openFrameSource(src.spec, src.fps !== undefined ? { fps: src.fps } : {});
   } catch (err) {
     detector?.dispose();
     await scanner?.dispose();
@@ -159,6 +184,7 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
       port: options.port ?? 8080,
       ...(options.viewsDir !== undefined ? { viewsDir: options.viewsDir } : {}),
       latestFrame: () => newestFrame,
+      ...(source instanceof WebSocketFrameSource ? { otherUpgrade: phoneUpgrade(source, operatorToken) } : {}),
     });
   } catch (err) {
     await source.close();

@@ -21,6 +21,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { WebSocketServer } from 'ws';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { LIMITS, isOperatorMessage, parseClientMessage, type ErrorCode, type ErrorMessage } from '@muster/protocol';
 import { ActionError, type ServiceBackend } from './backend.ts';
 import { createLiveHub, type LiveHub, type LiveHubOptions } from './liveHub.ts';
@@ -43,6 +45,11 @@ export interface ServerOptions {
   readonly hub?: Omit<LiveHubOptions, 'backend' | 'operatorToken'>;
   /** The newest frame from the camera (or the demo's renderer), for `GET /api/frame.jpg`; absent: 404. */
   readonly latestFrame?: () => GrayFrame | null;
+  /**
+   * WebSocket upgrades on paths other than `/ws` (e.g. a phone pushing camera frames on `/camera`): return
+   * true when the request was taken; false lets it fall through to a 404.
+   */
+  readonly otherUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
 }
 
 export interface RunningServer {
@@ -195,6 +202,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   http.on('upgrade', (req, socket, head) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/ws') {
+      if (options.otherUpgrade?.(req, socket, head)) return;
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
       return;
     }

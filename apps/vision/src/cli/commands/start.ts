@@ -25,6 +25,7 @@ const HELP = `usage: muster start [options]
   --token <text>          operator token (default: a random one, printed at start)
   --no-build              do not build the views when they are missing
   --camera <spec>         camera mode: /dev/videoN, rtsp:// or http:// URL, a video file or a folder of frames
+                          or 'phone' (open /phone.html?token=… on the phone: it sends its camera over the ws /camera)
   --table <file>          table profile JSON (camera mode; saved in the data directory, so needed once)
   --roster <file>         army file YAML/JSON (camera mode; saved likewise)
   --lens <file>           lens calibration from 'muster calibrate lens' (camera mode; saved likewise): corners
