@@ -19,6 +19,7 @@ import { addIfAny, trianglesMesh } from '../views/meshFactory.ts';
 import { RENDER_ORDER } from '../views/renderOrder.ts';
 import { ageText, connectionBanner, h, startLive } from './bootstrap.ts';
 import { ALL_LAYERS, layerMenu } from './layerMenu.ts';
+import { cameraBackdropControl } from './cameraBackdropControl.ts';
 
 const token = new URLSearchParams(location.search).get('token') ?? undefined;
 const message = h('div', { className: 'message', role: 'status' });
@@ -70,7 +71,7 @@ const view = new LiveTableView({
 });
 const fitButton = h('button', { type: 'button' }, 'Fit');
 fitButton.addEventListener('click', () => view.resetZoom());
-topbar.append(layerMenu(view), fitButton);
+topbar.append(layerMenu(view), cameraBackdropControl(view, store), fitButton);
 
 // ---- tools -----------------------------------------------------------------------------------------------
 const modeButtons = new Map<Mode, HTMLButtonElement>();

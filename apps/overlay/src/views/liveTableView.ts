@@ -134,8 +134,11 @@ export class LiveTableView {
     return this.layers;
   }
 
-  /** Extra groups drawn over the table (measure line, terrain being drawn), in table inches. */
-  setOverlay(name: 'measure' | 'draft', group: THREE.Group | null): void {
+  /**
+   * Extra groups in table inches: the measure line and terrain being drawn over the table, the camera
+   * backdrop under it (each group's renderOrder places it).
+   */
+  setOverlay(name: 'measure' | 'draft' | 'backdrop', group: THREE.Group | null): void {
     const old = this.renderer.replaceLayer(name, group);
     if (old) disposeTree(old);
     this.invalidate();

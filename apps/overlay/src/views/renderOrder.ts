@@ -2,6 +2,8 @@
 export const RENDER_ORDER = {
   tableStencil: -1,
   cloth: 0,
+  /** The camera photo (operator's Camera toggle): over the cloth, under terrain. */
+  backdrop: 0.5,
   elevation: 1,
   area: 2,
   road: 3,
