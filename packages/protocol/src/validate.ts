@@ -4,13 +4,8 @@
  * and oversized input are refused with a message naming the offending path. Server messages get a
  * structural check (type and the fields a view relies on to apply them).
  */
-import type {
-  AreaTerrainKind,
-  Formation,
-  LinearTerrainKind,
-  PointIn,
-  Terrain,
-} from '@muster/rules';
+import type { PointIn, Terrain } from '@muster/rules';
+import { TABLE_STATE_ENUMS } from '@muster/rules/enums';
 import type { ClientMessage, ErrorCode, ServerMessage, UnitStatusPatch } from './messages.ts';
 import { LIMITS } from './version.ts';
 
@@ -20,40 +15,9 @@ export type Parsed<T> =
 
 class Invalid extends Error {}
 
-const AREA_KINDS = ['rough', 'swamp', 'open-woods', 'thick-woods', 'thicket', 'farm', 'town', 'city'] as const;
-const LINEAR_KINDS = [
-  'fence',
-  'wall',
-  'brook',
-  'stream',
-  'river',
-  'hasty-works',
-  'entrenchment',
-  'abatis',
-  'chevaux-de-frise',
-  'sunken-road',
-] as const;
-const FORMATIONS = [
-  'line',
-  'double-line',
-  'attack-column',
-  'march-column',
-  'loose-order',
-  'disordered',
-  'unlimbered',
-  'limbered',
-  'commander',
-  'unknown',
-] as const;
-
-// Compile-time check that the lists above cover the rules' unions exactly.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const listsMatch: [
-  Same<(typeof AREA_KINDS)[number], AreaTerrainKind>,
-  Same<(typeof LINEAR_KINDS)[number], LinearTerrainKind>,
-  Same<(typeof FORMATIONS)[number], Formation>,
-] = [true, true, true];
-void listsMatch;
+const AREA_KINDS = TABLE_STATE_ENUMS.areaKind;
+const LINEAR_KINDS = TABLE_STATE_ENUMS.linearKind;
+const FORMATIONS = TABLE_STATE_ENUMS.formation;
 
 function fail(path: string, what: string): never {
   throw new Invalid(`${path}: ${what}`);

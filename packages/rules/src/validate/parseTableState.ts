@@ -5,51 +5,12 @@
  * The published JSON Schema (`schema/table-state.schema.json`) describes the same shape; only the
  * reference checks go beyond it.
  */
-import type {
-  AreaTerrainKind,
-  Arm,
-  CommanderQuality,
-  Formation,
-  LinearTerrainKind,
-  Quality,
-  StandRole,
-  TableState,
-} from '../model/tableState.ts';
+import type { TableState } from '../model/tableState.ts';
 import { TABLE_STATE_VERSION } from '../model/tableState.ts';
 import { TableStateError, type TableStateProblem } from './tableStateError.ts';
+import { TABLE_STATE_ENUMS } from '../model/enums.ts';
 
-/** Allowed values of each enum, in one place for the validator, the schema test and error messages. */
-export const TABLE_STATE_ENUMS = {
-  arm: ['infantry', 'cavalry', 'artillery'] satisfies Arm[],
-  quality: ['crack', 'veteran', 'green'] satisfies Quality[],
-  commanderQuality: ['superb', 'capable', 'weak'] satisfies CommanderQuality[],
-  standRole: ['base', 'command', 'gun', 'limber', 'mounted', 'dismounted', 'commander'] satisfies StandRole[],
-  formation: [
-    'line',
-    'double-line',
-    'attack-column',
-    'march-column',
-    'loose-order',
-    'disordered',
-    'unlimbered',
-    'limbered',
-    'commander',
-    'unknown',
-  ] satisfies Formation[],
-  areaKind: ['rough', 'swamp', 'open-woods', 'thick-woods', 'thicket', 'farm', 'town', 'city'] satisfies AreaTerrainKind[],
-  linearKind: [
-    'fence',
-    'wall',
-    'brook',
-    'stream',
-    'river',
-    'hasty-works',
-    'entrenchment',
-    'abatis',
-    'chevaux-de-frise',
-    'sunken-road',
-  ] satisfies LinearTerrainKind[],
-} as const;
+export { TABLE_STATE_ENUMS } from '../model/enums.ts';
 
 type Json = Record<string, unknown>;
 
