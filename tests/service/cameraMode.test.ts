@@ -10,6 +10,7 @@ import { loadDemoScript } from '../../apps/vision/src/demo/demoScript.ts';
 import { truthDetection } from '../../apps/vision/src/demo/truthSource.ts';
 import { cameraLookingDown, renderTableFrame } from '../../fixtures/generator/renderTableFrame.ts';
 import { tempDir } from './helpers.ts';
+import { ensureViewsBuilt } from '../e2e/helpers/buildViews.ts';
 
 const TABLE = join(REPO_ROOT, 'fixtures/demo/demo-table.json');
 const ROSTER = join(REPO_ROOT, 'fixtures/rosters/opening-battle.yaml');
@@ -56,6 +57,11 @@ describe('camera mode (a folder of frames as the camera)', () => {
       expect(state.roster.name).toBe('Opening battle');
       const profile = (await (await fetch(`${live.url}/api/table-profile`)).json()) as { profile: { markerSize: number } };
       expect(profile.profile.markerSize).toBe(1);
+      // Camera mode serves the same built views as the demo (it used to fall back to the "build the views" page).
+      ensureViewsBuilt();
+      const mapPage = await fetch(`${live.url}/map.html`);
+      expect(mapPage.status).toBe(200);
+      expect(await mapPage.text()).toContain('<title>Muster');
       // The folder held one frame: once it has run out, health says so instead of staying 'ok'.
       const deadline = Date.now() + 10_000;
       let health = (await (await fetch(`${live.url}/api/health`)).json()) as { status: string; warnings: string[] };

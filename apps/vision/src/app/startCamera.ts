@@ -18,14 +18,13 @@ import { createLensModel, loadLensModel, parseLensCalibration, type LensModel } 
 import { openFrameSource } from '../sources/openFrameSource.ts';
 import type { FrameSource } from '../sources/frameSource.ts';
 import { openDataStore } from '../persist/dataStore.ts';
-import { startServer, type RunningServer } from '../server/createServer.ts';
-import { createOperatorToken } from '../server/operatorToken.ts';
+import { startLiveServer, type LiveServer } from './liveServer.ts';
 import { GameSession } from './gameSession.ts';
 import { createLivePipeline } from './livePipeline.ts';
 import { loadRuleset } from './rules.ts';
 import { createResilientScanner, createTrackedDetect, type ResilientScanner } from './resilientScanner.ts';
 import { createBackgroundScanner } from '../detect/backgroundScanner.ts';
-import type { LiveOptions, RunningLive } from './startLive.ts';
+import { DEFAULT_VIEWS_DIR, type LiveOptions, type RunningLive } from './startLive.ts';
 
 export interface CameraLiveOptions {
   readonly mode: 'camera';
@@ -172,19 +171,16 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
     session.close();
     throw err;
   }
-  const operatorToken = options.operatorToken ?? createOperatorToken();
-  // The newest camera frame, for GET /api/frame.jpg (the operator view draws terrain over it).
-  let newestFrame: import('../pipeline/types.ts').GrayFrame | null = null;
-  let server: RunningServer;
+  let live: LiveServer;
   try {
-    server = await startServer({
-      backend: pipeline,
-      operatorToken,
-      host: options.host ?? '127.0.0.1',
-      port: options.port ?? 8080,
-      ...(options.viewsDir !== undefined ? { viewsDir: options.viewsDir } : {}),
-      latestFrame: () => newestFrame,
-      ...(source instanceof WebSocketFrameSource ? { otherUpgrade: phoneUpgrade(source, operatorToken) } : {}),
+    const phone = source instanceof WebSocketFrameSource ? source : null;
+    live = await startLiveServer(pipeline, {
+      ...(options.operatorToken !== undefined ? { operatorToken: options.operatorToken } : {}),
+      ...(options.host !== undefined ? { host: options.host } : {}),
+      ...(options.port !== undefined ? { port: options.port } : {}),
+      viewsDir: options.viewsDir ?? DEFAULT_VIEWS_DIR,
+      ...(options.hubHighWaterBytes !== undefined ? { hubHighWaterBytes: options.hubHighWaterBytes } : {}),
+      ...(phone ? { otherUpgrade: (token: string) => phoneUpgrade(phone, token) } : {}),
     });
   } catch (err) {
     await source.close();
@@ -193,7 +189,7 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
     session.close();
     throw err;
   }
-  pipeline.setClientCounter(() => server.hub.clientCount());
+  const { server, operatorToken } = live;
   source.on('error', (err) => console.error(`muster: camera ${src.spec}: ${err.message}`));
   const det = detector;
   const scan = scanner;
@@ -203,7 +199,7 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
   const loop = (async () => {
     try {
       for await (const frame of frames) {
-        newestFrame = frame;
+        live.setNewestFrame(frame);
         if (lens && (frame.widthPx !== lens.imageWidthPx || frame.heightPx !== lens.imageHeightPx)) {
           // Every frame would fail the same way: say it once, clearly, and keep serving what we have.
           if (!lensMismatchReported) {

@@ -10,8 +10,8 @@ import { loadRoster } from '../roster/loadRoster.ts';
 import type { Roster } from '../roster/roster.ts';
 import { openDataStore, type DataStore } from '../persist/dataStore.ts';
 import { DataDirLockedError } from '../persist/dataLock.ts';
-import { startServer, type RunningServer } from '../server/createServer.ts';
-import { createOperatorToken } from '../server/operatorToken.ts';
+import type { RunningServer } from '../server/createServer.ts';
+import { startLiveServer, type LiveServer } from './liveServer.ts';
 import { loadDemoScript, type DemoScript } from '../demo/demoScript.ts';
 import { createTruthSource, type TickSource } from '../demo/truthSource.ts';
 import type { FrameDetector } from '../detect/frameDetector.ts';
@@ -137,25 +137,20 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
   });
   forwardLog = (e) => pipeline.notifyLog(e);
 
-  const operatorToken = options.operatorToken ?? createOperatorToken();
-  // The newest rendered frame, for GET /api/frame.jpg (the operator view draws terrain over it).
-  let newestFrame: import('../pipeline/types.ts').GrayFrame | null = null;
-  let server: RunningServer;
+  let live: LiveServer;
   try {
-    server = await startServer({
-      backend: pipeline,
-      operatorToken,
-      host: options.host ?? '127.0.0.1',
-      port: options.port ?? 8080,
+    live = await startLiveServer(pipeline, {
+      ...(options.operatorToken !== undefined ? { operatorToken: options.operatorToken } : {}),
+      ...(options.host !== undefined ? { host: options.host } : {}),
+      ...(options.port !== undefined ? { port: options.port } : {}),
       viewsDir: options.viewsDir ?? DEFAULT_VIEWS_DIR,
-      latestFrame: () => newestFrame,
-      ...(options.hubHighWaterBytes !== undefined ? { hub: { highWaterBytes: options.hubHighWaterBytes } } : {}),
+      ...(options.hubHighWaterBytes !== undefined ? { hubHighWaterBytes: options.hubHighWaterBytes } : {}),
     });
   } catch (err) {
     session.close();
     throw err;
   }
-  pipeline.setClientCounter(() => server.hub.clientCount());
+  const { server, operatorToken } = live;
 
   const fps = src.fps ?? (src.demoSource === 'frames' ? 5 : 10);
   let stopSource: () => Promise<void>;
@@ -198,7 +193,7 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
       onLog: (line) => console.error(`muster: ${line}`),
     });
     frames.start((frame) => {
-      newestFrame = frame;
+      live.setNewestFrame(frame);
       try {
         // Tracked mode only (around predicted tags and the background scan's newest finds), even with
         // no predictions yet: then the anchors are searched and stands arrive from the first scan.

@@ -1,0 +1,51 @@
+/**
+ * Starts the HTTP/ws server for a live pipeline, the same way for the demo and for a camera: the operator
+ * token, the built views (served by default, so `--camera` gets the same pages as the demo), the newest
+ * frame for `GET /api/frame.jpg`, and the client count shown in health.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { startServer, type RunningServer } from '../server/createServer.ts';
+import { createOperatorToken } from '../server/operatorToken.ts';
+import type { GrayFrame } from '../pipeline/types.ts';
+import type { LivePipeline } from './livePipeline.ts';
+
+export interface LiveServerOptions {
+  readonly operatorToken?: string;
+  readonly host?: string;
+  readonly port?: number;
+  readonly viewsDir: string;
+  readonly hubHighWaterBytes?: number;
+  /** Extra WebSocket paths, given the operator token (e.g. the phone camera on `/camera`). */
+  readonly otherUpgrade?: (operatorToken: string) => (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
+}
+
+export interface LiveServer {
+  readonly server: RunningServer;
+  readonly operatorToken: string;
+  /** Hand the server each new frame; it encodes one only when someone asks for it. */
+  setNewestFrame(frame: GrayFrame): void;
+}
+
+export async function startLiveServer(pipeline: LivePipeline, options: LiveServerOptions): Promise<LiveServer> {
+  const operatorToken = options.operatorToken ?? createOperatorToken();
+  let newestFrame: GrayFrame | null = null;
+  const server = await startServer({
+    backend: pipeline,
+    operatorToken,
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 8080,
+    viewsDir: options.viewsDir,
+    latestFrame: () => newestFrame,
+    ...(options.hubHighWaterBytes !== undefined ? { hub: { highWaterBytes: options.hubHighWaterBytes } } : {}),
+    ...(options.otherUpgrade ? { otherUpgrade: options.otherUpgrade(operatorToken) } : {}),
+  });
+  pipeline.setClientCounter(() => server.hub.clientCount());
+  return {
+    server,
+    operatorToken,
+    setNewestFrame: (frame) => {
+      newestFrame = frame;
+    },
+  };
+}
