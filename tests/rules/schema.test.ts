@@ -48,6 +48,15 @@ describe('table-state schema', () => {
     expect(tableStateProblems(json)).toEqual([]);
   });
 
+  it('both accept the optional-rule fields (Optional Rules: Sharpshooters, Trained and Veteran Troops, Split Fire, Hasty Works)', () => {
+    const json = structuredClone(opening) as { units: Record<string, unknown>[]; optionalRules?: string[] };
+    json.units[0]!.quality = 'trained';
+    json.units[0]!.sharpshooters = true;
+    json.optionalRules = ['trained-veteran', 'split-fire', 'hasty-works'];
+    expect(schemaValid(json), JSON.stringify(schemaValid.errors)).toBe(true);
+    expect(tableStateProblems(json)).toEqual([]);
+  });
+
   it('lists the same enum values as the validator', () => {
     const d = schema.$defs;
     expect(d.unit.properties.arm.enum).toEqual(TABLE_STATE_ENUMS.arm);
@@ -57,5 +66,6 @@ describe('table-state schema', () => {
     expect(d.unitStatus.properties.formation.enum).toEqual(TABLE_STATE_ENUMS.formation);
     expect(d.areaTerrain.properties.kind.enum).toEqual(TABLE_STATE_ENUMS.areaKind);
     expect(d.linearTerrain.properties.kind.enum).toEqual(TABLE_STATE_ENUMS.linearKind);
+    expect(schema.properties.optionalRules.items.enum).toEqual(TABLE_STATE_ENUMS.optionalRule);
   });
 });

@@ -87,6 +87,36 @@ export interface CommandReading {
   readonly commanderInRangeId?: string;
   readonly attachedCommanderId?: string;
   readonly ordersLeft?: number;
+  /**
+   * Orders the unit receives at each Reload, present only when an optional rule changes the core number
+   * (The Devil to Pay: sharpshooters 3 instead of 2).
+   */
+  readonly ordersPerTurn?: number;
+}
+
+/**
+ * Firing at two targets at once (The Devil to Pay, Optional Rules: Split Fire): the dice are those of the
+ * more difficult target (fewer dice), to be allocated between the two.
+ */
+export interface SplitFireOption {
+  /** The two targets, in the order of the unit's fire options. */
+  readonly targetUnitIds: readonly [string, string];
+  /** The target whose dice set the pool (fewer dice; the first of the two on a tie). */
+  readonly harderTargetUnitId: string;
+  /** Dice to allocate between the two targets. */
+  readonly dice: number;
+  /** The harder target's breakdown, from which `dice` comes. */
+  readonly breakdown: DiceBreakdown;
+  readonly source: string;
+}
+
+/** What building hasty works would cost where the unit stands (The Devil to Pay: Constructing Hasty Works). */
+export interface HastyWorksReading {
+  /** MOVE actions the unit must spend, stationary. */
+  readonly moveActions: number;
+  /** True when the unit stands in woods (the cheaper count). */
+  readonly inWoods: boolean;
+  readonly source: string;
 }
 
 export interface UnitEvaluation {
@@ -97,6 +127,10 @@ export interface UnitEvaluation {
   readonly charge: readonly (ChargeTargetOption | ChargeRefusal)[];
   readonly rally: DiceBreakdown | Refusal;
   readonly command: CommandReading;
+  /** Pairs of fire targets the unit may split its fire between; only when the table's optional rules ask. */
+  readonly splitFire?: readonly SplitFireOption[];
+  /** Only when the table's optional rules include hasty works construction. */
+  readonly hastyWorks?: HastyWorksReading;
 }
 
 export interface EvaluationWarning {

@@ -9,13 +9,14 @@ import type {
   CommanderQuality,
   Formation,
   LinearTerrainKind,
+  OptionalRule,
   Quality,
   StandRole,
 } from './tableState.ts';
 
 export const TABLE_STATE_ENUMS = {
   arm: ['infantry', 'cavalry', 'artillery'] satisfies Arm[],
-  quality: ['crack', 'veteran', 'green'] satisfies Quality[],
+  quality: ['crack', 'veteran', 'trained', 'green'] satisfies Quality[],
   commanderQuality: ['superb', 'capable', 'weak'] satisfies CommanderQuality[],
   standRole: ['base', 'command', 'gun', 'limber', 'mounted', 'dismounted', 'commander'] satisfies StandRole[],
   formation: [
@@ -43,6 +44,7 @@ export const TABLE_STATE_ENUMS = {
     'chevaux-de-frise',
     'sunken-road',
   ] satisfies LinearTerrainKind[],
+  optionalRule: ['trained-veteran', 'split-fire', 'hasty-works'] satisfies OptionalRule[],
 } as const;
 
 // Compile-time check that every list covers its union exactly (`satisfies` alone allows a missing value).
@@ -56,5 +58,6 @@ const listsCoverTheirUnions: [
   Same<Listed<'formation'>, Formation>,
   Same<Listed<'areaKind'>, AreaTerrainKind>,
   Same<Listed<'linearKind'>, LinearTerrainKind>,
-] = [true, true, true, true, true, true, true];
+  Same<Listed<'optionalRule'>, OptionalRule>,
+] = [true, true, true, true, true, true, true, true];
 void listsCoverTheirUnions;

@@ -12,8 +12,21 @@ export type SideId = string;
 
 export type Arm = 'infantry' | 'cavalry' | 'artillery';
 
-/** The Devil to Pay, Troop Quality (p. 7): Crack, Veteran, Green. Other rule sets map onto these. */
-export type Quality = 'crack' | 'veteran' | 'green';
+/**
+ * The Devil to Pay, Troop Quality (p. 7): Crack, Veteran, Green. Other rule sets map onto these. 'trained'
+ * is the lower half of Veteran under the optional Trained and Veteran Troops rule (Optional Rules); without
+ * that rule (`TableState.optionalRules`) a trained unit is a veteran one.
+ */
+export type Quality = 'crack' | 'veteran' | 'trained' | 'green';
+
+/**
+ * Optional rules a table opts into (The Devil to Pay, Optional Rules). Each changes or adds output only when
+ * listed: 'trained-veteran' (Trained and Veteran Troops: trained -1 Die in melee, veteran +1 Die firing),
+ * 'split-fire' (Split Fire: dice pools for firing at two targets), 'hasty-works' (Constructing Hasty Works:
+ * MOVE actions needed where the unit stands). Going Prone needs no switch (a unit's `status.prone` is the
+ * opt-in) and Sharpshooters neither (`Unit.sharpshooters`).
+ */
+export type OptionalRule = 'trained-veteran' | 'split-fire' | 'hasty-works';
 
 /** The Devil to Pay, Commanders (p. 6): Superb 3 orders, Capable 2, Weak 1. */
 export type CommanderQuality = 'superb' | 'capable' | 'weak';
@@ -84,6 +97,11 @@ export interface Unit {
   readonly independent?: boolean;
   /** Horse artillery gets the cavalry movement bonus (The Devil to Pay, Horse Artillery, p. 13). */
   readonly horseArtillery?: boolean;
+  /**
+   * Sharpshooters (The Devil to Pay, Optional Rules: Sharpshooters): no range penalties when firing, three
+   * orders instead of two, must fight in loose order, removed when reduced to one stand.
+   */
+  readonly sharpshooters?: boolean;
   /** Stand ids in this unit, command stand first where there is one. */
   readonly standIds: readonly string[];
   readonly status?: UnitStatus;
@@ -167,4 +185,6 @@ export interface TableState {
   readonly units: readonly Unit[];
   readonly commanders: readonly Commander[];
   readonly terrain: Terrain;
+  /** Optional rules in play; none when absent (see `OptionalRule`). */
+  readonly optionalRules?: readonly OptionalRule[];
 }

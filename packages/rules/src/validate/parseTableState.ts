@@ -122,9 +122,18 @@ function str(o: Json | undefined, key: string): string | undefined {
 export function tableStateProblems(json: unknown): TableStateProblem[] {
   const c = new Checker();
   // `$schema` lets editors find the published schema; it is allowed and otherwise ignored.
-  const root = c.object(json, '', ['version', 'table', 'stands', 'units', 'commanders', 'terrain'], ['$schema']);
+  const root = c.object(json, '', ['version', 'table', 'stands', 'units', 'commanders', 'terrain'], ['$schema', 'optionalRules']);
   if (!root) return c.problems;
   if (root.$schema !== undefined) c.string(root.$schema, '$schema');
+  if (root.optionalRules !== undefined) {
+    const rules = c.array(root.optionalRules, 'optionalRules');
+    const seen = new Set<unknown>();
+    rules?.forEach((r, i) => {
+      c.oneOf(r, `optionalRules[${i}]`, TABLE_STATE_ENUMS.optionalRule);
+      if (seen.has(r)) c.add(`optionalRules[${i}]`, `"${String(r)}" is listed twice`);
+      seen.add(r);
+    });
+  }
 
   if ('version' in root && root.version !== TABLE_STATE_VERSION) {
     c.add('version', `expected ${TABLE_STATE_VERSION} (this program reads table state version ${TABLE_STATE_VERSION}), got ${describe(root.version)}`);
@@ -174,7 +183,7 @@ export function tableStateProblems(json: unknown): TableStateProblem[] {
       raw,
       path,
       ['id', 'name', 'side', 'arm', 'quality', 'weapon', 'standIds'],
-      ['brigadeId', 'independent', 'horseArtillery', 'status'],
+      ['brigadeId', 'independent', 'horseArtillery', 'sharpshooters', 'status'],
     );
     units.push(u);
     if (!u) return;
@@ -186,6 +195,7 @@ export function tableStateProblems(json: unknown): TableStateProblem[] {
     if (u.brigadeId !== undefined) c.string(u.brigadeId, `${path}.brigadeId`);
     if (u.independent !== undefined) c.boolean(u.independent, `${path}.independent`);
     if (u.horseArtillery !== undefined) c.boolean(u.horseArtillery, `${path}.horseArtillery`);
+    if (u.sharpshooters !== undefined) c.boolean(u.sharpshooters, `${path}.sharpshooters`);
     const ids = 'standIds' in u ? c.array(u.standIds, `${path}.standIds`, 1) : undefined;
     ids?.forEach((sid, k) => c.string(sid, `${path}.standIds[${k}]`));
     if (u.status !== undefined) {

@@ -43,6 +43,8 @@ export interface MeleeParticipant {
   readonly prone: boolean;
   readonly quality: Unit['quality'];
   readonly commanderAttached: boolean;
+  /** The optional Trained and Veteran Troops rule is in play (`TableState.optionalRules`). */
+  readonly trainedVeteran?: boolean;
   /** Attacker only: command stand fully behind the enemy's front line trace before the charge. */
   readonly enemyFlanked?: boolean;
   /** Attacker only: the defender holds a fence, wall, hasty works or entrenchment across the path. */
@@ -65,7 +67,7 @@ export function meleeUnitModifiers(p: MeleeParticipant): DiceModifier[] {
   if (p.prone) mods.push({ label: `${who}: prone`, dice: PRONE_MELEE_DICE, source: `${MELEE_GENERAL_SOURCE}; Optional Rules: Going Prone` });
   if (p.attackingObstacle) mods.push({ label: `${who}: attacking ${p.attackingObstacle}`, dice: ATTACKING_OBSTACLE_DICE, source: MELEE_GENERAL_SOURCE });
   if (p.attackingHigherGround) mods.push({ label: `${who}: attacking higher ground`, dice: ATTACKING_HIGHER_GROUND_DICE, source: MELEE_GENERAL_SOURCE });
-  for (const m of universalModifiers({ quality: p.quality }, p.commanderAttached)) mods.push({ ...m, label: `${who}: ${m.label}` });
+  for (const m of universalModifiers({ quality: p.quality }, p.commanderAttached, { roll: 'melee', trainedVeteran: p.trainedVeteran === true })) mods.push({ ...m, label: `${who}: ${m.label}` });
   return mods;
 }
 
@@ -151,6 +153,7 @@ function participant(ctx: DtpContext, info: UnitInfo, reading: DtpFormationReadi
     prone: info.unit.status?.prone === true,
     quality: info.unit.quality,
     commanderAttached: info.attachedCommanderId !== undefined,
+    ...(ctx.state.optionalRules?.includes('trained-veteran') ? { trainedVeteran: true } : {}),
     ...extra,
   };
 }

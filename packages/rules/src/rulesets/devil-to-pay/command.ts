@@ -17,8 +17,12 @@ export const COMMANDER_ORDERS: Readonly<Record<CommanderQuality, number>> = { su
 /** Orders per turn: regiment or battery 2, independent 3 (Actions and Orders, p. 3). */
 export const UNIT_ORDERS = { brigade: 2, independent: 3 } as const;
 
-/** Orders a unit receives at each Reload (Turn Sequence 1a). */
-export function unitOrdersPerTurn(unit: Pick<Unit, 'independent' | 'brigadeId'>): number {
+/** Sharpshooter units receive three orders instead of two (Optional Rules, Sharpshooters). */
+export const SHARPSHOOTER_ORDERS = 3;
+
+/** Orders a unit receives at each Reload (Turn Sequence 1a; Optional Rules, Sharpshooters). */
+export function unitOrdersPerTurn(unit: Pick<Unit, 'independent' | 'brigadeId' | 'sharpshooters'>): number {
+  if (unit.sharpshooters) return SHARPSHOOTER_ORDERS;
   return unit.independent || unit.brigadeId === undefined ? UNIT_ORDERS.independent : UNIT_ORDERS.brigade;
 }
 
@@ -175,6 +179,8 @@ export function evaluateCommand(
       ...(inRange.has(id) ? { commanderInRangeId: inRange.get(id)! } : {}),
       ...(info.attachedCommanderId !== undefined ? { attachedCommanderId: info.attachedCommanderId } : {}),
       ...(info.unit.status?.ordersLeft !== undefined ? { ordersLeft: info.unit.status.ordersLeft } : {}),
+      // Reported only where an optional rule changes it, so tables without one read as before.
+      ...(info.unit.sharpshooters ? { ordersPerTurn: unitOrdersPerTurn(info.unit) } : {}),
     };
     readings.set(id, reading);
   }

@@ -1,6 +1,6 @@
 /**
  * Shapes for the fire layer: each firing stand's arc cut at the weapon's longest range, and a line with a
- * "3 dice @ 12\"" label to every target it may fire at.
+ * "3 dice @ 12\"" label to every target it may fire at (no label when the option has 0 dice).
  */
 import type { FireRefusal, FireTargetOption } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
@@ -57,6 +57,8 @@ export function fireShapes(ctx: DtpContext, unitId: string, options: readonly (F
     const to = nearestPointOnStands(from, ctx.units.get(o.targetUnitId)!.stands.map((t) => t.corners));
     const style = o.priority ? 'target-priority' : 'target';
     out.push({ kind: 'polyline', id: `fire/target/${unitId}/${o.targetUnitId}`, layer: 'fire', style, unitId, side, points: [from, to], arrow: true });
+    // No "0 dice" label on the map: the arrow stays (the target is legal), the breakdown says why no dice.
+    if (o.breakdown.dice === 0) continue;
     out.push({
       kind: 'label',
       id: `fire/label/${unitId}/${o.targetUnitId}`,
