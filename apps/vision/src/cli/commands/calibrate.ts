@@ -14,8 +14,9 @@ import { undistortImage } from '../../calibrate/undistortImage.ts';
 import { writeFileAtomic } from '../../calibrate/writeFileAtomic.ts';
 import { loadCv } from '../../cv/loadCv.ts';
 import { CliError } from '../cliError.ts';
+import { PROJECTOR_USAGE, runProjector } from './calibrate/projector.ts';
 
-export const summary = 'lens calibration from photos of the ChArUco board (calibrate lens | undistort)';
+export const summary = 'lens calibration from photos of the ChArUco board, projector calibration (calibrate lens | undistort | projector)';
 
 const USAGE = `usage: muster calibrate lens --images <folder | image files...> [options]
 
@@ -31,7 +32,9 @@ Take 10-20 photos with the board flat, filling different parts of the frame, til
 
 usage: muster calibrate undistort --lens <lens.json> --image <photo> --out <file.png>
 
-  Writes the photo with the lens distortion removed: straight edges must come out straight.`;
+  Writes the photo with the lens distortion removed: straight edges must come out straight.
+
+${PROJECTOR_USAGE}`;
 
 const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.tif', '.tiff', '.webp', '.bmp']);
 
@@ -133,7 +136,8 @@ export async function run(args: string[]): Promise<number> {
     console.log(USAGE);
     return sub === undefined ? 2 : 0;
   }
-  if (sub !== 'lens' && sub !== 'undistort') throw new CliError(`unknown subcommand "${sub}" (known: lens, undistort)`);
+  if (sub === 'projector') return runProjector(rest);
+  if (sub !== 'lens' && sub !== 'undistort') throw new CliError(`unknown subcommand "${sub}" (known: lens, undistort, projector)`);
   if (rest.includes('--help') || rest.includes('-h')) {
     console.log(USAGE);
     return 0;

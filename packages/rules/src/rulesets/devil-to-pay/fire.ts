@@ -705,6 +705,15 @@ export function evaluateFire(
   unitId: string,
   pair: (firerId: string, targetId: string) => FireTargetOption | FireRefusal = (f, t) => fireAtTarget(ctx, scene, f, t),
 ): (FireTargetOption | FireRefusal)[] {
+  return fireOptions(ctx, unitId, pair);
+}
+
+/** `evaluateFire` with every pair from `pair` (a session serves them from its cache, tracing only new ones). */
+export function fireOptions(
+  ctx: DtpContext,
+  unitId: string,
+  pair: (firerId: string, targetId: string) => FireTargetOption | FireRefusal,
+): (FireTargetOption | FireRefusal)[] {
   const refusal = unitFireRefusal(ctx, unitId);
   if (refusal) return [refusal];
   return applyTargetPriority(fireCandidates(ctx, unitId).map((e) => pair(unitId, e.unit.id)));

@@ -40,27 +40,25 @@ export interface UnitPartSources {
   charge(unitId: string): ChargeOptionsResult;
   rally(unitId: string): DiceBreakdown | Refusal;
   pair: PairFire;
+  /** Every fire option of a unit (`evaluateFire` through `pair`). */
+  fire(unitId: string): (FireTargetOption | FireRefusal)[];
   fireShapes(unitId: string, options: readonly (FireTargetOption | FireRefusal)[]): readonly Shape[];
 }
 
 export function directSources(ctx: DtpContext, scene: FireScene): UnitPartSources {
+  const pair: PairFire = (f, t) => fireAtTarget(ctx, scene, f, t);
   return {
     movement: (id) => movementOptions(ctx, id),
     charge: (id) => chargeOptions(ctx, id),
     rally: (id) => evaluateRally(ctx, id),
-    pair: (f, t) => fireAtTarget(ctx, scene, f, t),
+    pair,
+    fire: (id) => evaluateFire(ctx, scene, id, pair),
     fireShapes: (id, options) => fireShapes(ctx, id, options),
   };
 }
 
 /** Evaluates one unit; the command reading comes from the brigade-wide pass. */
-export function evaluateUnit(
-  ctx: DtpContext,
-  scene: FireScene,
-  unitId: string,
-  command: UnitEvaluation['command'],
-  sources: UnitPartSources = directSources(ctx, scene),
-): UnitParts {
+export function evaluateUnit(ctx: DtpContext, unitId: string, command: UnitEvaluation['command'], sources: UnitPartSources): UnitParts {
   const info = ctx.units.get(unitId)!;
   const reading = ctx.formationOf(unitId);
   const warnings: EvaluationWarning[] = [];
@@ -74,7 +72,7 @@ export function evaluateUnit(
     });
   }
   const movement = sources.movement(unitId);
-  const fire = evaluateFire(ctx, scene, unitId, sources.pair);
+  const fire = sources.fire(unitId);
   const unknownWeapon = fire.find((f) => !f.ok && f.reason === 'fire/unknown-weapon');
   if (unknownWeapon && !unknownWeapon.ok) warnings.push({ code: 'fire/unknown-weapon', message: `${info.unit.name}: ${unknownWeapon.detail ?? ''}`, unitId });
   const charge = sources.charge(unitId);
@@ -110,8 +108,9 @@ export function evaluateDevilToPay(state: TableState): Evaluation {
   const ctx = buildContext(state);
   const scene = buildFireScene(ctx);
   const command = evaluateCommand(ctx);
+  const sources = directSources(ctx, scene);
   const parts = new Map<string, UnitParts>();
-  for (const u of state.units) parts.set(u.id, evaluateUnit(ctx, scene, u.id, command.readings.get(u.id)!));
+  for (const u of state.units) parts.set(u.id, evaluateUnit(ctx, u.id, command.readings.get(u.id)!, sources));
   return assemble(state, parts, command.shapes);
 }
 

@@ -4,24 +4,30 @@
  * - formations: a unit's own stands and status;
  * - fire: per (firer, target) pair, again when either changes or the hull of a changed unit's old or new
  *   stands meets the convex hull of the firer's firing stands and the target's stands (every sight line
- *   lies in it, so only there can one be blocked); a pair
- *   settled before any sight line (out of arc or range) only when either changes;
+ *   lies in it, so only there can one be blocked); a pair settled before any sight line (out of arc or
+ *   range) only when either changes. A unit's list of options again when one of its pairs was dropped or a
+ *   changed unit is (or was) within its weapon's longest range (which enemies are candidates);
  * - movement: when the unit changes or a changed unit's old or new box meets what movement.ts read other
  *   units through (`movementDependsOnBox`: reach box and cull discs; without one, within its reach);
  * - charge: when the unit changes or a changed unit comes (or was) within its reach;
  * - rally: when the unit changes or a changed unit is (or was) nearer than its nearest enemy (a refusal,
  *   which the unit alone decides, only when the unit changes);
- * - command (brigade-wide) and target priority: every update, they are cheap.
- * - a commander's stand moving: only his brigade's command pass.
- * A change of terrain, table, the commanders list, or a stand belonging to no unit or commander drops every cache.
+ * - command: per brigade, when one of its units (or the unit its commander is attached to) changed or its
+ *   commander's stand moved;
+ * - a unit's whole evaluation (its parts put together) only when one of those parts changed.
+ * Change is found by identity first and then by comparing plain data, never by building JSON text. A
+ * change of terrain, table, the commanders list, the order of units, any other top-level field, or a stand
+ * belonging to no unit or commander drops every cache.
  */
 import type { RulesSession } from '../../engine/ruleset.ts';
-import type { DiceBreakdown, Evaluation, FireRefusal, FireTargetOption, Refusal } from '../../engine/evaluation.ts';
+import type { CommandReading, DiceBreakdown, Evaluation, FireRefusal, FireTargetOption, Refusal } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
 import type { Stand, TableState, Unit } from '../../model/tableState.ts';
-import { buildContext, boxGapIn, standInfoOf, type BoxIn, type StandInfo, type UnitInfo } from './context.ts';
-import { buildFireScene, fireAtTarget, firingStands, settledWithoutSight } from './fire.ts';
+import { samePlainData } from '../../engine/samePlainData.ts';
+import { buildContext, boxGapIn, standInfoOf, type BoxIn, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
+import { buildFireScene, fireAtTarget, fireOptions, firingStands, settledWithoutSight, type FireScene } from './fire.ts';
 import { fireShapes } from './fireShapes.ts';
+import { maxRangeIn, weaponRow } from './fireTables.ts';
 import { chargeOptions, type ChargeOptionsResult } from './charge.ts';
 import { movementDependsOnBox, movementOptions, type MovementResult } from './movement.ts';
 import { evaluateRally, nearestEnemyDistanceIn } from './rally.ts';
@@ -52,17 +58,17 @@ function movementLookIn(info: UnitInfo, reading: DtpFormationReading): number {
 }
 /** How far charge looks: enemies reported out to 12" (+1 box slack), friends in the 6" path (charge.ts). */
 const CHARGE_LOOK_IN = Math.max(12 + 1, CHARGE_REACH_IN + 1) + 1;
+/** Slack on the fire candidate distance (fire.ts's `fireCandidates` compares box gaps with the longest range). */
+const FIRE_LOOK_SLACK_IN = 0.01;
 
-function standKey(s: Stand, hits: number): string {
-  return `${s.id}|${s.unitId}|${s.pose.xIn}|${s.pose.yIn}|${s.pose.headingDeg}|${s.widthIn}|${s.depthIn}|${s.role}|${hits}`;
-}
-
-/** Field by field what `standKey` compares as text, without building the strings (most stands are unchanged). */
+/** Field by field what the earlier text keys compared (numbers and their text form alike). */
 function same(x: unknown, y: unknown): boolean {
   return x === y || String(x) === String(y);
 }
 
+/** Whether two stands (with their hits) are the same for every rule: pose, size, role, unit and id. */
 function sameStand(a: Stand, aHits: number, b: Stand, bHits: number): boolean {
+  if (a === b && aHits === bHits) return true;
   return (
     same(a.pose.xIn, b.pose.xIn) &&
     same(a.pose.yIn, b.pose.yIn) &&
@@ -76,34 +82,50 @@ function sameStand(a: Stand, aHits: number, b: Stand, bHits: number): boolean {
   );
 }
 
-/** A serial per stand info: a reused info means an unchanged stand (see `reuseStand`). */
-const INFO_SERIAL = new WeakMap<StandInfo, number>();
-let nextSerial = 0;
-function serialOf(info: StandInfo): number {
-  let n = INFO_SERIAL.get(info);
-  if (n === undefined) INFO_SERIAL.set(info, (n = nextSerial++));
-  return n;
+/** Whether two lists hold the same stand infos (a reused info means an unchanged stand). */
+function sameInfos(a: readonly StandInfo[], b: readonly StandInfo[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
-/** Everything about a unit that its own rule results depend on: its fields, and which (unchanged) stands. */
-function unitKey(unit: Unit, stands: readonly StandInfo[]): string {
-  let key = JSON.stringify(unit) + '#';
-  for (const s of stands) key += serialOf(s) + ',';
-  return key;
+/** Top-level fields of the state other than stands and units (table, terrain, commanders, options...). */
+function sameGlobals(a: TableState, b: TableState): boolean {
+  const ra = a as unknown as Record<string, unknown>;
+  const rb = b as unknown as Record<string, unknown>;
+  for (const k in ra) if (k !== 'stands' && k !== 'units' && !samePlainData(ra[k], rb[k])) return false;
+  for (const k in rb) if (k !== 'stands' && k !== 'units' && !(k in ra) && rb[k] !== undefined) return false;
+  if (a.units.length !== b.units.length) return false;
+  for (let i = 0; i < a.units.length; i++) if (a.units[i]!.id !== b.units[i]!.id) return false;
+  return true;
 }
 
 interface UnitCache {
-  key: string;
+  unit: Unit;
+  stands: readonly StandInfo[];
   box: BoxIn;
   /** Convex hull of the unit's stands (empty without stands): what a sight line must meet to be blocked by it. */
   hull: readonly PointIn[];
   /** Brigades whose command pass this unit feeds: its own, and its attached commander's. */
   brigades: readonly string[];
+  /** The weapon's longest range, inches (-Infinity when the unit cannot fire at anything by itself). */
+  fireReachIn: number;
   formation?: DtpFormationReading;
   movement?: MovementResult;
   charge?: ChargeOptionsResult;
   rally?: { result: DiceBreakdown | Refusal; nearestIn: number };
+  fire?: (FireTargetOption | FireRefusal)[];
   fireShapes?: { options: readonly (FireTargetOption | FireRefusal)[]; shapes: readonly Shape[] };
+  command?: CommandReading;
+  /** The unit's evaluation and the parts it was put together from. */
+  parts?: { result: UnitParts; movement: MovementResult; charge: ChargeOptionsResult; rally: DiceBreakdown | Refusal; fire: readonly (FireTargetOption | FireRefusal)[]; command: CommandReading };
+}
+
+/** A cached fire result with the convex hull of both units' stands: every sight line lies in it. */
+interface PairEntry {
+  readonly result: FireTargetOption | FireRefusal;
+  readonly hull: readonly PointIn[];
+  readonly hullBox: BoxIn;
 }
 
 /** Bounding box of a polygon (an empty one has min > max and meets nothing). */
@@ -118,50 +140,74 @@ function diagIn(b: BoxIn): number {
   return Math.hypot(b.maxXIn - b.minXIn, b.maxYIn - b.minYIn);
 }
 
+function fireReachOf(unit: Unit): number {
+  const row = weaponRow(unit.weapon);
+  return row ? maxRangeIn(row) : -Infinity;
+}
+
 /** A live Devil to Pay evaluator (see the module comment for what it recomputes). */
 export function createDtpSession(): RulesSession {
-  let globalKey = '';
+  let previous: TableState | undefined;
   let units = new Map<string, UnitCache>();
-  /** Fire results per firer/target, with the convex hull of both units' stands: every sight line lies in it. */
-  let pairs = new Map<string, { result: FireTargetOption | FireRefusal; hull: readonly PointIn[]; hullBox: BoxIn; firer: string; target: string }>();
+  /** Fire results per firer, then per target. */
+  let pairs = new Map<string, Map<string, PairEntry>>();
   let standInfos = new Map<string, StandInfo>();
   let brigadeCache = new Map<string, BrigadeCommand>();
-  let commanderStandKeys = new Map<string, string>();
+  let commanderStands = new Map<string, Stand>();
+  let strayStands: readonly Stand[] = [];
+  /** Stand ids of units, per `state.units` array (a tracker that keeps the array skips rebuilding it). */
+  let unitStandIds: { units: readonly Unit[]; ids: ReadonlySet<string> } | undefined;
   /** The last result: returned as is when nothing at all changed (a still table re-sent every frame). */
   let last: Evaluation | undefined;
 
+  const reset = (): void => {
+    last = undefined;
+    units = new Map();
+    pairs = new Map();
+    brigadeCache = new Map();
+  };
+
   return {
     update(state: TableState): Evaluation {
+      if (unitStandIds?.units !== state.units) unitStandIds = { units: state.units, ids: new Set(state.units.flatMap((u) => u.standIds)) };
+      const ofUnits = unitStandIds.ids;
+
       // Stands of no unit: commanders' stands feed only their brigade's command pass; any other stray stand
-      // (not a unit's, not a commander's) is treated like terrain.
-      const unitStandIds = new Set(state.units.flatMap((u) => u.standIds));
-      const commanderOfStand = new Map(state.commanders.flatMap((c) => (c.standId !== undefined ? [[c.standId, c] as const] : [])));
-      const nextCommanderStandKeys = new Map<string, string>();
-      let strayKey = '';
+      // (not a unit's, not a commander's) is treated like terrain. Terrain, table, commanders and stray
+      // stands feed into every unit, and the order of units sets the order of options: any change there
+      // starts afresh.
+      const commanderOfStand = new Map<string, string>();
+      for (const c of state.commanders) if (c.standId !== undefined) commanderOfStand.set(c.standId, c.id);
+      const nextCommanderStands = new Map<string, Stand>();
+      const stray: Stand[] = [];
       for (const st of state.stands) {
-        if (unitStandIds.has(st.id)) continue;
+        if (ofUnits.has(st.id)) continue;
         const c = commanderOfStand.get(st.id);
-        if (c) nextCommanderStandKeys.set(c.id, standKey(st, 0));
-        else strayKey += standKey(st, 0) + ';';
+        if (c !== undefined) nextCommanderStands.set(c, st);
+        else stray.push(st);
       }
-      // Terrain, table, commanders and stray stands feed into every unit, and the order of units sets the
-      // order of options: any change there starts afresh.
-      const gk = JSON.stringify([state.version, state.table, state.terrain, state.commanders, strayKey, state.units.map((u) => u.id)]);
-      if (gk !== globalKey) {
-        globalKey = gk;
-        last = undefined;
-        units = new Map();
-        pairs = new Map();
-        brigadeCache = new Map();
+      if (
+        previous === undefined ||
+        !sameGlobals(previous, state) ||
+        stray.length !== strayStands.length ||
+        stray.some((st, i) => !sameStand(st, 0, strayStands[i]!, 0))
+      ) {
+        reset();
       }
+      previous = state;
+      strayStands = stray;
       for (const c of state.commanders) {
-        if (commanderStandKeys.get(c.id) !== nextCommanderStandKeys.get(c.id)) {
+        const a = commanderStands.get(c.id);
+        const b = nextCommanderStands.get(c.id);
+        if (a === b) continue;
+        if (a === undefined || b === undefined || !sameStand(a, 0, b, 0)) {
           brigadeCache.delete(c.brigadeId);
           last = undefined;
         }
       }
-      commanderStandKeys = nextCommanderStandKeys;
+      commanderStands = nextCommanderStands;
 
+      const changedIds = new Set<string>();
       const nextStandInfos = new Map<string, StandInfo>();
       const ctx = buildContext(state, {
         reuseStand: (stand, hits) => {
@@ -170,22 +216,21 @@ export function createDtpSession(): RulesSession {
           nextStandInfos.set(stand.id, info);
           return info;
         },
+        // Asked lazily, after the changed units are known below.
         recognizeFormation: (unit, stands) => {
           const c = units.get(unit.id);
-          if (c?.formation && c.key === currentKeys.get(unit.id)) return c.formation;
+          if (c?.formation && !changedIds.has(unit.id)) return c.formation;
           const f = recognizeFormation(unit, stands);
-          if (c && c.key === currentKeys.get(unit.id)) c.formation = f;
+          if (c) c.formation = f;
           return f;
         },
       });
       standInfos = nextStandInfos;
 
-      // Which units changed (added, removed, moved, status), with their old and new boxes.
-      const currentKeys = new Map<string, string>();
+      // Which units changed (added, removed, moved, status), with their old and new boxes and hulls: only
+      // these can newly block or clear a sight line.
       const changedBoxes: BoxIn[] = [];
-      /** Old and new hulls of changed units' stands, with their boxes: only these can newly block or clear a sight line. */
       const changedHulls: { hull: readonly PointIn[]; box: BoxIn }[] = [];
-      const changedIds = new Set<string>();
       const brigadeTags = (unit: Unit, attachedCommanderId: string | undefined): string[] => {
         const tags = unit.brigadeId !== undefined ? [unit.brigadeId] : [];
         const cb = attachedCommanderId !== undefined ? ctx.commanders.get(attachedCommanderId)?.commander.brigadeId : undefined;
@@ -193,19 +238,22 @@ export function createDtpSession(): RulesSession {
         return tags;
       };
       for (const info of ctx.units.values()) {
-        const key = unitKey(info.unit, info.stands);
-        currentKeys.set(info.unit.id, key);
-        const c = units.get(info.unit.id);
-        if (c && c.key === key) continue;
-        changedIds.add(info.unit.id);
+        const id = info.unit.id;
+        const c = units.get(id);
+        if (c && sameInfos(c.stands, info.stands) && (c.unit === info.unit || samePlainData(c.unit, info.unit))) {
+          c.unit = info.unit;
+          continue;
+        }
+        changedIds.add(id);
         const brigades = brigadeTags(info.unit, info.attachedCommanderId);
-        for (const b of [...(c?.brigades ?? []), ...brigades]) brigadeCache.delete(b);
+        for (const b of c?.brigades ?? []) brigadeCache.delete(b);
+        for (const b of brigades) brigadeCache.delete(b);
         if (c && c.box.minXIn <= c.box.maxXIn) changedBoxes.push(c.box);
         if (info.stands.length > 0) changedBoxes.push(info.box);
         const hull = info.stands.length > 0 ? convexHull(info.stands.flatMap((st) => st.corners)) : [];
         if (c && c.hull.length > 0) changedHulls.push({ hull: c.hull, box: boxOfPolygon(c.hull) });
         if (hull.length > 0) changedHulls.push({ hull, box: boxOfPolygon(hull) });
-        units.set(info.unit.id, { key, box: info.box, hull, brigades });
+        units.set(id, { unit: info.unit, stands: info.stands, box: info.box, hull, brigades, fireReachIn: fireReachOf(info.unit) });
       }
       for (const [id, c] of units) {
         if (ctx.units.has(id)) continue;
@@ -216,91 +264,100 @@ export function createDtpSession(): RulesSession {
         units.delete(id);
       }
       if (last && changedIds.size === 0) return last;
-      const changedNear = (box: BoxIn, withinIn: number): boolean => changedBoxes.some((b) => boxGapIn(box, b) <= withinIn);
+      const changedNear = (box: BoxIn, withinIn: number): boolean => {
+        for (const b of changedBoxes) if (boxGapIn(box, b) <= withinIn) return true;
+        return false;
+      };
 
       // Drop fire pairs a change can touch: either unit changed, or the hull of a changed unit's stands
       // (old or new) meets the pair's sight corridor. A stand can block a line only by meeting it, and it
       // lies in its unit's hull, so hull against corridor is exact where the unit's box (wider for a unit
-      // at an angle) was not. The boxes reject most pairs before the polygon test.
+      // at an angle) was not. The boxes reject most pairs before the polygon test. A firer that lost a pair
+      // has its options listed again.
+      const fireDirty = new Set<string>();
       if (changedIds.size > 0) {
-        for (const [key, p] of pairs) {
-          if (changedIds.has(p.firer) || changedIds.has(p.target)) {
-            pairs.delete(key);
+        for (const [firer, byTarget] of pairs) {
+          if (changedIds.has(firer)) {
+            pairs.delete(firer);
             continue;
           }
-          if (p.hull.length === 0) continue;
-          for (const ch of changedHulls) {
-            if (boxesMeet(ch.box, p.hullBox) && polygonsOverlap(ch.hull, p.hull)) {
-              pairs.delete(key);
-              break;
+          for (const [target, p] of byTarget) {
+            let drop = changedIds.has(target);
+            for (let i = 0; !drop && p.hull.length > 0 && i < changedHulls.length; i++) {
+              const ch = changedHulls[i]!;
+              drop = boxesMeet(ch.box, p.hullBox) && polygonsOverlap(ch.hull, p.hull);
+            }
+            if (drop) {
+              byTarget.delete(target);
+              fireDirty.add(firer);
             }
           }
         }
       }
 
-      const scene = buildFireScene(ctx);
-      const cacheOf = (id: string): UnitCache => units.get(id)!;
-      const sources: UnitPartSources = {
-        movement(id) {
-          const c = cacheOf(id);
-          const info = ctx.units.get(id) as UnitInfo;
-          // What movement.ts actually read other units through when it says so (the reach box, then the
-          // discs its direction and fudge culls pass: much tighter than the radius bound).
-          let stale = !c.movement;
-          for (let i = 0; !stale && i < changedBoxes.length; i++) {
-            const meets = movementDependsOnBox(c.movement!, changedBoxes[i]!);
-            if (meets === undefined) {
-              stale = changedNear(info.box, movementLookIn(info, ctx.formationOf(id)));
-              break;
-            }
-            stale = meets;
+      // The fire scene (sight lines) is built only when a pair has to be traced again.
+      let scene: FireScene | undefined;
+      const sceneOf = (c: DtpContext): FireScene => (scene ??= buildFireScene(c));
+      const pair = (f: string, t: string): FireTargetOption | FireRefusal => {
+        let byTarget = pairs.get(f);
+        const cached = byTarget?.get(t);
+        if (cached) return cached.result;
+        const result = fireAtTarget(ctx, sceneOf(ctx), f, t);
+        // A result settled without sight lines depends on the two units only: an empty hull meets nothing.
+        // Otherwise every sight line runs from a firing stand (front rank, no hits: fire.ts's firingStands,
+        // which depends on the firer alone) to a target stand, so it lies in the hull of those stands: the
+        // corridor other units must meet to change the result.
+        const corners = settledWithoutSight(result) ? [] : [...firingStands(ctx, f), ...ctx.units.get(t)!.stands].flatMap((st) => st.corners);
+        const hull = corners.length > 0 ? convexHull(corners) : [];
+        if (!byTarget) pairs.set(f, (byTarget = new Map()));
+        byTarget.set(t, { result, hull, hullBox: boxOfPolygon(hull) });
+        return result;
+      };
+
+      const movementOf = (id: string, c: UnitCache, info: UnitInfo): MovementResult => {
+        // What movement.ts actually read other units through when it says so (the reach box, then the
+        // discs its direction and fudge culls pass: much tighter than the radius bound).
+        let stale = !c.movement;
+        for (let i = 0; !stale && i < changedBoxes.length; i++) {
+          const meets = movementDependsOnBox(c.movement!, changedBoxes[i]!);
+          if (meets === undefined) {
+            stale = changedNear(info.box, movementLookIn(info, ctx.formationOf(id)));
+            break;
           }
-          if (stale) c.movement = movementOptions(ctx, id);
-          return c.movement!;
-        },
-        charge(id) {
-          const c = cacheOf(id);
-          if (!c.charge || changedNear(ctx.units.get(id)!.box, CHARGE_LOOK_IN)) c.charge = chargeOptions(ctx, id);
-          return c.charge;
-        },
-        rally(id) {
-          const c = cacheOf(id);
-          if (!c.rally || changedNear(ctx.units.get(id)!.box, c.rally.nearestIn)) {
-            // A refusal (disordered, prone, no hits) comes from the unit alone: no other unit can change it,
-            // and -Infinity is nearer than any change.
-            const own = evaluateRally(ctx, id, Infinity);
-            if ('ok' in own && own.ok === false) c.rally = { result: own, nearestIn: -Infinity };
-            else {
-              const nearestIn = nearestEnemyDistanceIn(ctx, id);
-              c.rally = { result: evaluateRally(ctx, id, nearestIn), nearestIn };
-            }
+          stale = meets;
+        }
+        if (stale) c.movement = movementOptions(ctx, id);
+        return c.movement!;
+      };
+      const chargeOf = (id: string, c: UnitCache, info: UnitInfo): ChargeOptionsResult => {
+        if (!c.charge || changedNear(info.box, CHARGE_LOOK_IN)) c.charge = chargeOptions(ctx, id);
+        return c.charge;
+      };
+      const rallyOf = (id: string, c: UnitCache, info: UnitInfo): DiceBreakdown | Refusal => {
+        if (!c.rally || changedNear(info.box, c.rally.nearestIn)) {
+          // A refusal (disordered, prone, no hits) comes from the unit alone: no other unit can change it,
+          // and -Infinity is nearer than any change.
+          const own = evaluateRally(ctx, id, Infinity);
+          if ('ok' in own && own.ok === false) c.rally = { result: own, nearestIn: -Infinity };
+          else {
+            const nearestIn = nearestEnemyDistanceIn(ctx, id);
+            c.rally = { result: evaluateRally(ctx, id, nearestIn), nearestIn };
           }
-          return c.rally.result;
-        },
-        pair(f, t) {
-          const key = `${f}\u0000${t}`;
-          const cached = pairs.get(key);
-          if (cached) return cached.result;
-          const result = fireAtTarget(ctx, scene, f, t);
-          // A result settled without sight lines depends on the two units only: an empty hull meets nothing.
-          // Otherwise every sight line runs from a firing stand (front rank, no hits: fire.ts's firingStands,
-          // which depends on the firer alone) to a target stand, so it lies in the hull of those stands: the
-          // corridor other units must meet to change the result.
-          const corners = settledWithoutSight(result) ? [] : [...firingStands(ctx, f), ...ctx.units.get(t)!.stands].flatMap((st) => st.corners);
-          const hull = corners.length > 0 ? convexHull(corners) : [];
-          pairs.set(key, { result, hull, hullBox: boxOfPolygon(hull), firer: f, target: t });
-          return result;
-        },
-        fireShapes(id, options) {
-          const c = cacheOf(id);
-          const prev = c.fireShapes;
-          if (prev && !changedIds.has(id) && prev.options.length === options.length && prev.options.every((o, i) => o === options[i])) {
-            return prev.shapes;
-          }
-          const shapes = fireShapes(ctx, id, options);
-          c.fireShapes = { options, shapes };
-          return shapes;
-        },
+        }
+        return c.rally.result;
+      };
+      const fireOf = (id: string, c: UnitCache, info: UnitInfo): (FireTargetOption | FireRefusal)[] => {
+        if (!c.fire || fireDirty.has(id) || changedNear(info.box, c.fireReachIn + FIRE_LOOK_SLACK_IN)) {
+          c.fire = fireOptions(ctx, id, pair);
+        }
+        return c.fire;
+      };
+      const fireShapesOf = (id: string, c: UnitCache, options: readonly (FireTargetOption | FireRefusal)[]): readonly Shape[] => {
+        const prev = c.fireShapes;
+        if (prev && !changedIds.has(id) && prev.options.length === options.length && prev.options.every((o, i) => o === options[i])) return prev.shapes;
+        const shapes = fireShapes(ctx, id, options);
+        c.fireShapes = { options, shapes };
+        return shapes;
       };
 
       // Command per brigade: a brigade is recomputed only when one of its units (or the unit its commander
@@ -313,8 +370,36 @@ export function createDtpSession(): RulesSession {
         }
         return r;
       });
+
       const parts = new Map<string, UnitParts>();
-      for (const u of state.units) parts.set(u.id, evaluateUnit(ctx, scene, u.id, command.readings.get(u.id)!, sources));
+      for (const u of state.units) {
+        const id = u.id;
+        const c = units.get(id)!;
+        const info = ctx.units.get(id)!;
+        const movement = movementOf(id, c, info);
+        const charge = chargeOf(id, c, info);
+        const rally = rallyOf(id, c, info);
+        const fire = fireOf(id, c, info);
+        let reading = command.readings.get(id)!;
+        if (c.command && samePlainData(c.command, reading)) reading = c.command;
+        else c.command = reading;
+        const p = c.parts;
+        if (p && !changedIds.has(id) && p.movement === movement && p.charge === charge && p.rally === rally && p.fire === fire && p.command === reading) {
+          parts.set(id, p.result);
+          continue;
+        }
+        const sources: UnitPartSources = {
+          movement: () => movement,
+          charge: () => charge,
+          rally: () => rally,
+          fire: () => fire,
+          pair,
+          fireShapes: (unitId, options) => fireShapesOf(unitId, c, options),
+        };
+        const result = evaluateUnit(ctx, id, reading, sources);
+        c.parts = { result, movement, charge, rally, fire, command: reading };
+        parts.set(id, result);
+      }
       last = assemble(state, parts, command.shapes);
       return last;
     },
