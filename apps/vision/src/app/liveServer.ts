@@ -9,6 +9,7 @@ import { startServer, type RunningServer } from '../server/createServer.ts';
 import { createOperatorToken } from '../server/operatorToken.ts';
 import type { GrayFrame } from '../pipeline/types.ts';
 import type { LivePipeline } from './livePipeline.ts';
+import type { ProjectorCalibrationSource } from '../calibrate/projectorCalibrationStore.ts';
 
 export interface LiveServerOptions {
   readonly operatorToken?: string;
@@ -18,6 +19,8 @@ export interface LiveServerOptions {
   readonly hubHighWaterBytes?: number;
   /** Extra WebSocket paths, given the operator token (e.g. the phone camera on `/camera`). */
   readonly otherUpgrade?: (operatorToken: string) => (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
+  /** The projector calibration served at `/api/projector` (and replaced there by the operator). */
+  readonly projector?: ProjectorCalibrationSource;
 }
 
 export interface LiveServer {
@@ -39,6 +42,7 @@ export async function startLiveServer(pipeline: LivePipeline, options: LiveServe
     latestFrame: () => newestFrame,
     ...(options.hubHighWaterBytes !== undefined ? { hub: { highWaterBytes: options.hubHighWaterBytes } } : {}),
     ...(options.otherUpgrade ? { otherUpgrade: options.otherUpgrade(operatorToken) } : {}),
+    ...(options.projector ? { projector: options.projector } : {}),
   });
   pipeline.setClientCounter(() => server.hub.clientCount());
   return {

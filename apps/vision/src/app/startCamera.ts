@@ -18,6 +18,7 @@ import { createLensModel, loadLensModel, parseLensCalibration, type LensModel } 
 import { openFrameSource } from '../sources/openFrameSource.ts';
 import type { FrameSource } from '../sources/frameSource.ts';
 import { openDataStore } from '../persist/dataStore.ts';
+import { openProjectorCalibration, type ProjectorCalibrationSource } from '../calibrate/projectorCalibrationStore.ts';
 import { startLiveServer, type LiveServer } from './liveServer.ts';
 import { GameSession } from './gameSession.ts';
 import { createLivePipeline } from './livePipeline.ts';
@@ -39,6 +40,8 @@ export interface CameraLiveOptions {
    * so later starts use it without the option. Without one, corners are used as the camera gives them.
    */
   readonly lensPath?: string;
+  /** Projector calibration JSON (`muster calibrate projector`); saved likewise, served at `/api/projector`. */
+  readonly projectorPath?: string;
   readonly fps?: number;
 }
 
@@ -124,6 +127,7 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
   // and leaves the saved calibration as it was.
   let lens: LensModel | null = null;
   let calibration: unknown = null;
+  let projector: ProjectorCalibrationSource;
   try {
     if (src.lensPath !== undefined) {
       lens = loadLensModel(src.lensPath);
@@ -138,6 +142,8 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
         }
       }
     }
+    // Checked before it is saved: a bad --projector file stops the start and keeps the saved one.
+    projector = openProjectorCalibration(store, src.projectorPath !== undefined ? { path: src.projectorPath } : {});
   } catch (err) {
     session.close();
     throw err;
@@ -179,6 +185,7 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
       ...(options.host !== undefined ? { host: options.host } : {}),
       ...(options.port !== undefined ? { port: options.port } : {}),
       viewsDir: options.viewsDir ?? DEFAULT_VIEWS_DIR,
+      projector,
       ...(options.hubHighWaterBytes !== undefined ? { hubHighWaterBytes: options.hubHighWaterBytes } : {}),
       ...(phone ? { otherUpgrade: (token: string) => phoneUpgrade(phone, token) } : {}),
     });

@@ -21,6 +21,7 @@ import { createLivePipeline, type LivePipeline } from './livePipeline.ts';
 import { loadRuleset } from './rules.ts';
 import { createResilientScanner, createTrackedDetect, type ResilientScanner } from './resilientScanner.ts';
 import { createBackgroundScanner } from '../detect/backgroundScanner.ts';
+import { openProjectorCalibration } from '../calibrate/projectorCalibrationStore.ts';
 
 /** Repository root (this file is apps/vision/src/app/startLive.ts). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -144,6 +145,8 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
       ...(options.host !== undefined ? { host: options.host } : {}),
       ...(options.port !== undefined ? { port: options.port } : {}),
       viewsDir: options.viewsDir ?? DEFAULT_VIEWS_DIR,
+      // The demo must always start: a bad saved projector calibration is reported, not fatal.
+      projector: openProjectorCalibration(store, { tolerateBadSaved: true, warn: (m) => console.error(`muster: ${m}`) }),
       ...(options.hubHighWaterBytes !== undefined ? { hubHighWaterBytes: options.hubHighWaterBytes } : {}),
     });
   } catch (err) {

@@ -6,6 +6,7 @@
  *   tag-bindings.json    operator marker → stand assignments made at the table
  *   table-profile.json   the table profile in use (copied from --table)
  *   calibration.json     camera calibration in use
+ *   projector.json       projector calibration in use (table → projector pixels)
  *   terrain.json         terrain (set by the operator)
  *   game.json            turn, unit status set by the operator, action deck, dice roller state
  *   game-log.jsonl       every pose change, card, roll and edit, with the turn
@@ -16,7 +17,7 @@ import { openGameLog, type GameLog, type GameLogOptions } from './gameLog.ts';
 import { removeStaleTemps, writeFileAtomic } from './writeFileAtomic.ts';
 import { lockDataDir } from './dataLock.ts';
 
-export type DocumentName = 'roster' | 'tag-bindings' | 'table-profile' | 'calibration' | 'terrain' | 'game';
+export type DocumentName = 'roster' | 'tag-bindings' | 'table-profile' | 'calibration' | 'projector' | 'terrain' | 'game';
 
 /** A saved file that cannot be read; it is left untouched so nothing is lost. */
 export class PersistError extends Error {

@@ -10,6 +10,8 @@
  *   GET  /api/terrain         the terrain
  *   PUT  /api/terrain         operator: replace the terrain
  *   GET  /api/calibration     the camera calibration in use (null without one)
+ *   GET  /api/projector       the projector calibration in use (null without one)
+ *   PUT  /api/projector       operator: replace it (validated, saved atomically)
  *   GET  /api/log?from=&limit=   game log entries
  *   POST /api/actions         operator: any operator message of the ws protocol (set-unit-status, ...)
  *   GET  /api/frame.jpg       the newest camera frame as JPEG (404 before the first frame / without frames)
@@ -30,6 +32,8 @@ import { tokenMatches } from './operatorToken.ts';
 import { missingViewsPage } from './missingViewsPage.ts';
 import { createFrameJpegEncoder } from './frameJpeg.ts';
 import type { GrayFrame } from '../pipeline/types.ts';
+import { ProjectorCalibrationError } from '../calibrate/projectorCalibration.ts';
+import type { ProjectorCalibrationSource } from '../calibrate/projectorCalibrationStore.ts';
 
 export interface ServerOptions {
   readonly backend: ServiceBackend;
@@ -45,6 +49,8 @@ export interface ServerOptions {
   readonly hub?: Omit<LiveHubOptions, 'backend' | 'operatorToken'>;
   /** The newest frame from the camera (or the demo's renderer), for `GET /api/frame.jpg`; absent: 404. */
   readonly latestFrame?: () => GrayFrame | null;
+  /** The projector calibration for `GET/PUT /api/projector`; absent: GET gives null, PUT 404. */
+  readonly projector?: ProjectorCalibrationSource;
   /**
    * WebSocket upgrades on paths other than `/ws` (e.g. a phone pushing camera frames on `/camera`): return
    * true when the request was taken; false lets it fall through to a 404.
@@ -116,6 +122,28 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   api.get('/calibration', (_req, res) => {
     res.json(backend.calibration() ?? null);
+  });
+  api.get('/projector', (_req, res) => {
+    res.json(options.projector?.get() ?? null);
+  });
+  api.put('/projector', requireOperator, body, (req, res) => {
+    if (!options.projector) {
+      sendError(res, 'not-found', 'this service keeps no projector calibration');
+      return;
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(bodyText(req));
+    } catch {
+      sendError(res, 'bad-json', 'body is not valid JSON (send the file muster calibrate projector wrote)');
+      return;
+    }
+    try {
+      res.json(options.projector.put(raw, 'request body'));
+    } catch (err) {
+      if (err instanceof ProjectorCalibrationError) sendError(res, 'invalid-message', err.message);
+      else throw err;
+    }
   });
   api.get('/log', (req, res) => {
     const from = Number(req.query.from ?? 0);

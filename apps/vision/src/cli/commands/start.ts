@@ -30,6 +30,8 @@ const HELP = `usage: muster start [options]
   --roster <file>         army file YAML/JSON (camera mode; saved likewise)
   --lens <file>           lens calibration from 'muster calibrate lens' (camera mode; saved likewise): corners
                           are undistorted before they are mapped to the table
+  --projector <file>      projector calibration from 'muster calibrate projector' (camera mode; saved
+                          likewise): served at /api/projector, used by /projector.html
 `;
 
 function positiveNumber(value: string | undefined, name: string, dflt: number, max: number): number {
@@ -76,6 +78,7 @@ export async function run(args: string[]): Promise<number> {
         table: { type: 'string' },
         roster: { type: 'string' },
         lens: { type: 'string' },
+        projector: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -89,8 +92,8 @@ export async function run(args: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  if (v.camera === undefined && (v.table !== undefined || v.roster !== undefined || v.lens !== undefined)) {
-    throw new CliError('--table, --roster and --lens go with --camera (without --camera the built-in demo runs)');
+  if (v.camera === undefined && (v.table !== undefined || v.roster !== undefined || v.lens !== undefined || v.projector !== undefined)) {
+    throw new CliError('--table, --roster, --lens and --projector go with --camera (without --camera the built-in demo runs)');
   }
   const demoSource = v['demo-source'] ?? 'frames';
   if (demoSource !== 'truth' && demoSource !== 'frames') throw new CliError(`--demo-source must be truth or frames, got "${demoSource}"`);
@@ -120,6 +123,7 @@ export async function run(args: string[]): Promise<number> {
           ...(v.table !== undefined ? { tablePath: resolve(v.table) } : {}),
           ...(v.roster !== undefined ? { rosterPath: resolve(v.roster) } : {}),
           ...(v.lens !== undefined ? { lensPath: resolve(v.lens) } : {}),
+          ...(v.projector !== undefined ? { projectorPath: resolve(v.projector) } : {}),
           ...(fps !== undefined ? { fps } : {}),
         } : {
           mode: 'demo',
