@@ -3,10 +3,22 @@
  * status set by hand, terrain, marker → stand bindings made at the table, the action deck and the dice
  * roller's state. Every change is saved atomically and logged; poses are logged when a stand moved.
  */
-import type { PoseIn, Stand, Terrain, UnitStatus } from '@muster/rules';
+import {
+  drawActionCard,
+  getRuleset,
+  shuffleActionDeck,
+  type ActionDeckCard,
+  type ActionDeckDefinition,
+  type ActionDeckState,
+  type PoseIn,
+  type Stand,
+  type Terrain,
+  type UnitStatus,
+} from '@muster/rules';
 import {
   validateTerrain,
   type ActionCard,
+  type ActionCardKind,
   type CardDraw,
   type DiceRoll,
   type GameLogEntry,
@@ -17,17 +29,27 @@ import type { DataStore } from '../persist/dataStore.ts';
 import type { GameLog } from '../persist/gameLog.ts';
 import { ActionError, type ActionResult } from '../server/backend.ts';
 import type { Roster } from '../roster/roster.ts';
-import { drawCard, shuffledDeck, type DeckState } from './actionDeck.ts';
 import { createRng, restoreRng, rollDice, seedFromString, type Rng, type RngState } from './dice.ts';
 
-const GAME_VERSION = 1;
+/** 2: the deck is the rule set's (`Ruleset.actionDecks`), saved as card ids. 1 (still read): DTP cards by kind. */
+const GAME_VERSION = 2;
 
 /** game.json */
 interface SavedGame {
   readonly version: typeof GAME_VERSION;
   readonly turn: number;
   readonly statusByUnit: Record<string, UnitStatus>;
-  readonly deck: DeckState;
+  /** Null when the rule set has no action deck. */
+  readonly deck: ActionDeckState | null;
+  readonly rng: RngState;
+}
+
+/** game.json as version 1 wrote it: the Devil to Pay deck as cards by kind (top first) and Whiskeys seen. */
+interface SavedGameV1 {
+  readonly version: 1;
+  readonly turn: number;
+  readonly statusByUnit: Record<string, UnitStatus>;
+  readonly deck: { readonly remaining: readonly { readonly kind: string; readonly first?: string }[]; readonly whiskeysDrawn: number };
   readonly rng: RngState;
 }
 
@@ -48,16 +70,53 @@ function asObject(v: unknown, what: string): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
-function checkGame(v: unknown): SavedGame {
+function checkGame(v: unknown): SavedGame | SavedGameV1 {
   const o = asObject(v, 'game');
-  if (o.version !== GAME_VERSION) throw new Error(`unsupported game file version ${String(o.version)}`);
+  if (o.version !== GAME_VERSION && o.version !== 1) throw new Error(`unsupported game file version ${String(o.version)}`);
   if (typeof o.turn !== 'number' || !Number.isInteger(o.turn) || o.turn < 1) throw new Error('turn must be an integer ≥ 1');
   asObject(o.statusByUnit, 'statusByUnit');
-  const deck = asObject(o.deck, 'deck');
-  if (!Array.isArray(deck.remaining) || typeof deck.whiskeysDrawn !== 'number') throw new Error('deck is malformed');
+  if (o.version === 1) {
+    const deck = asObject(o.deck, 'deck');
+    if (!Array.isArray(deck.remaining) || typeof deck.whiskeysDrawn !== 'number') throw new Error('deck is malformed');
+    for (const c of deck.remaining) if (typeof asObject(c, 'deck card').kind !== 'string') throw new Error('deck is malformed');
+  } else if (o.deck !== null) {
+    const deck = asObject(o.deck, 'deck');
+    if (typeof deck.deckId !== 'string' || !Array.isArray(deck.remaining) || !deck.remaining.every((c) => typeof c === 'string') || typeof deck.endCardsDrawn !== 'number') {
+      throw new Error('deck is malformed');
+    }
+  }
   const rng = asObject(o.rng, 'rng');
   if (rng.algorithm !== 'mulberry32' || typeof rng.state !== 'number') throw new Error('rng is malformed');
-  return v as SavedGame;
+  return v as SavedGame | SavedGameV1;
+}
+
+/**
+ * A version 1 deck as a deck state of `deck`: each saved card is matched by kind and first side to an unused
+ * card of the deck; Whiskeys seen become the end cards drawn.
+ * @throws when a saved card is not in the deck
+ */
+export function deckStateFromV1(saved: SavedGameV1['deck'], deck: ActionDeckDefinition): ActionDeckState {
+  const unused = [...deck.cards];
+  const remaining = saved.remaining.map((c) => {
+    const i = unused.findIndex((u) => u.kind === c.kind && u.first === c.first);
+    if (i < 0) throw new Error(`saved deck card ${JSON.stringify(c)} is not in deck "${deck.id}"`);
+    return unused.splice(i, 1)[0]!.id;
+  });
+  return { deckId: deck.id, remaining, endCardsDrawn: saved.whiskeysDrawn };
+}
+
+/** The rule set's action decks; none when it has none or cannot be found (the service then runs without). */
+function actionDecksOf(rulesetId: string | undefined): readonly ActionDeckDefinition[] {
+  try {
+    return getRuleset(rulesetId).actionDecks ?? [];
+  } catch {
+    return [];
+  }
+}
+
+/** A rule set's card as the wire protocol's `ActionCard`. */
+function wireCard(card: ActionDeckCard): ActionCard {
+  return { kind: card.kind as ActionCardKind, ...(card.first !== undefined ? { first: card.first as 'union' | 'confederate' } : {}) };
 }
 
 function checkBindings(v: unknown): SavedBindings {
@@ -85,6 +144,10 @@ export interface GameSessionOptions {
   readonly initialTerrain?: Terrain;
   /** Seed for a new game's roller (ignored when a saved game exists). Default: the roster name. */
   readonly seed?: string;
+  /** Rule set whose action deck `draw-card` draws from (`Ruleset.actionDecks`). Default: the registry's default. */
+  readonly rulesetId?: string;
+  /** Which of its decks a new game uses. Default: its first. A saved game keeps the deck it was saved with. */
+  readonly deckId?: string;
   /** Called after every non-pose log entry (the server broadcasts it). */
   readonly onLog?: (entry: GameLogEntry) => void;
   /** Called when something that changes the table state changed (status, terrain, bindings, turn). */
@@ -101,7 +164,9 @@ export class GameSession {
   private readonly onChange: () => void;
   private turnValue: number;
   private statusByUnit: Record<string, UnitStatus>;
-  private deck: DeckState;
+  /** The deck being drawn from and its state; null when the rule set has no action deck. */
+  private deckDef: ActionDeckDefinition | null;
+  private deck: ActionDeckState | null;
   private rng: Rng;
   private terrainValue: Terrain;
   private bindings: { markerId: number; standId: string | null }[];
@@ -116,17 +181,28 @@ export class GameSession {
     this.onLog = options.onLog ?? (() => {});
     this.onChange = options.onChange ?? (() => {});
     this.log = this.store.openLog<GameLogEntry>();
+    const decks = actionDecksOf(options.rulesetId);
     const saved = this.store.read('game', checkGame);
     if (saved) {
       this.turnValue = saved.turn;
       this.statusByUnit = { ...saved.statusByUnit };
-      this.deck = saved.deck;
       this.rng = restoreRng(saved.rng);
+      if (saved.version === 1) {
+        // Version 1 saved the Devil to Pay standard deck by card kind: the rule set's default deck.
+        this.deckDef = decks[0] ?? null;
+        this.deck = this.deckDef ? deckStateFromV1(saved.deck, this.deckDef) : null;
+      } else {
+        const savedDeck = saved.deck;
+        this.deckDef = (savedDeck && decks.find((d) => d.id === savedDeck.deckId)) ?? pickDeck(decks, options.deckId);
+        // A deck the rule set no longer has: start the turn's deck afresh.
+        this.deck = this.deckDef && savedDeck?.deckId === this.deckDef.id ? savedDeck : this.deckDef ? shuffleActionDeck(this.deckDef, this.rng) : null;
+      }
     } else {
       this.turnValue = 1;
       this.statusByUnit = {};
       this.rng = createRng(seedFromString(options.seed ?? this.baseRoster.name));
-      this.deck = shuffledDeck(this.rng);
+      this.deckDef = pickDeck(decks, options.deckId);
+      this.deck = this.deckDef ? shuffleActionDeck(this.deckDef, this.rng) : null;
     }
     this.terrainValue = this.store.read('terrain', checkTerrain) ?? options.initialTerrain ?? EMPTY_TERRAIN;
     this.bindings = [...(this.store.read('tag-bindings', checkBindings)?.bindings ?? [])];
@@ -136,7 +212,7 @@ export class GameSession {
       if (e.kind === 'pose') this.loggedPoses.set(e.standId, e.pose);
       else if (e.kind === 'stand-removed') this.loggedPoses.delete(e.standId);
     }
-    if (!saved) this.saveGame();
+    if (!saved || saved.version !== GAME_VERSION) this.saveGame();
   }
 
   get turn(): number {
@@ -271,8 +347,9 @@ export class GameSession {
         return undefined;
       }
       case 'draw-card': {
-        const outcome = drawCard(this.deck, this.rng);
-        const draw: CardDraw = { card: outcome.card as ActionCard, remaining: outcome.remaining, turnEnded: outcome.turnEnded, turn: this.turnValue };
+        if (!this.deckDef || !this.deck) throw new ActionError('not-found', 'the rule set has no action deck to draw from');
+        const outcome = drawActionCard(this.deckDef, this.deck, this.rng);
+        const draw: CardDraw = { card: wireCard(outcome.card), remaining: outcome.remaining, turnEnded: outcome.turnEnded, turn: this.turnValue };
         this.deck = outcome.deck;
         if (outcome.turnEnded) this.turnValue++;
         this.saveGame();
@@ -300,7 +377,7 @@ export class GameSession {
       }
       case 'set-turn': {
         this.turnValue = msg.turn;
-        this.deck = shuffledDeck(this.rng);
+        if (this.deckDef) this.deck = shuffleActionDeck(this.deckDef, this.rng);
         this.saveGame();
         this.append({ kind: 'turn', by: 'operator' });
         this.onChange();
@@ -312,6 +389,16 @@ export class GameSession {
   close(): void {
     this.store.close();
   }
+}
+
+/** The deck with id `deckId`, else the first; null when there is none. */
+function pickDeck(decks: readonly ActionDeckDefinition[], deckId: string | undefined): ActionDeckDefinition | null {
+  if (deckId !== undefined) {
+    const d = decks.find((x) => x.id === deckId);
+    if (!d) throw new Error(`no action deck "${deckId}" (the rule set has: ${decks.map((x) => x.id).join(', ') || 'none'})`);
+    return d;
+  }
+  return decks[0] ?? null;
 }
 
 function round(v: number, digits: number): number {

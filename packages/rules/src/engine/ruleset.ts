@@ -4,6 +4,7 @@
  */
 import type { TableState } from '../model/tableState.ts';
 import type { Evaluation } from './evaluation.ts';
+import type { ActionDeckDefinition } from './actionDeck.ts';
 
 export interface RulesetInfo {
   /** Stable id used on the command line and in saved games, e.g. 'devil-to-pay'. */
@@ -26,4 +27,9 @@ export interface Ruleset extends RulesetInfo {
   evaluate(state: TableState): Evaluation;
   /** Optional incremental evaluator; the engine falls back to `evaluate` without one. */
   createSession?(): RulesSession;
+  /**
+   * Action decks, for rule sets whose turns run on cards or chits; the first is the default. Plain data: a
+   * service shuffles and draws them with `shuffleActionDeck` / `drawActionCard` (`engine/actionDeck.ts`).
+   */
+  readonly actionDecks?: readonly ActionDeckDefinition[];
 }

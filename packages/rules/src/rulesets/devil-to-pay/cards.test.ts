@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../dice/rng.ts';
-import { deckCards, drawAction, drawCard, newTurnDeck, type DeckState } from './cards.ts';
+import { DTP_ACTION_DECKS, deckCards, drawAction, drawCard, newTurnDeck, type DeckState } from './cards.ts';
+import { actionDeckProblems, drawActionCard, shuffleActionDeck } from '../../engine/actionDeck.ts';
+import { devilToPay } from './index.ts';
 
 function playTurn(deck: DeckState, seed: number) {
   const rng = createRng(seed);
@@ -69,5 +71,37 @@ describe('action deck', () => {
     // Expected 1,000 each; chi-square with 13 degrees of freedom, 34.5 is the 0.1% critical value.
     const chi = [...firsts.values()].reduce((s, c) => s + (c - 1000) ** 2 / 1000, 0);
     expect(chi).toBeLessThan(34.5);
+  });
+});
+
+describe('action decks behind the Ruleset interface', () => {
+  it('publishes the standard deck (default) and the alternate one, with the cards of deckCards', () => {
+    const decks = devilToPay.actionDecks!;
+    expect(decks.map((d) => d.id)).toEqual(['standard', 'alternate']);
+    expect(decks[0]!.cards).toEqual(deckCards('standard'));
+    expect(decks[1]!.cards).toEqual(deckCards('alternate'));
+    for (const d of decks) expect(actionDeckProblems(d)).toEqual([]);
+  });
+
+  it('ends a standard turn on the second Whiskey (Turn Sequence), an alternate one on the last card', () => {
+    for (const def of DTP_ACTION_DECKS) {
+      for (let seed = 1; seed <= 10; seed++) {
+        const rng = createRng(seed);
+        let state = shuffleActionDeck(def, rng);
+        const drawn: string[] = [];
+        for (;;) {
+          const d = drawActionCard(def, state, rng);
+          drawn.push(d.card.kind);
+          state = d.deck;
+          if (d.turnEnded) break;
+        }
+        if (def.id === 'standard') {
+          expect(drawn.filter((k) => k === 'whiskey')).toHaveLength(2);
+          expect(drawn.at(-1)).toBe('whiskey');
+        } else {
+          expect(drawn).toHaveLength(10);
+        }
+      }
+    }
   });
 });

@@ -3,6 +3,7 @@
  * plain JSON data; drawing is `(deck, rng) → { card, deck }` and never mutates its input.
  */
 import type { Rng } from '../../dice/rng.ts';
+import type { ActionDeckDefinition } from '../../engine/actionDeck.ts';
 
 export type ActionKind = 'move' | 'fire' | 'charge' | 'rally';
 /** Which side acts first on a Move/Fire/Charge/Rally card. */
@@ -48,6 +49,29 @@ export function deckCards(variant: DeckVariant = 'standard'): ActionCard[] {
   if (variant === 'standard') cards.push({ id: 'whiskey-1', kind: 'whiskey' }, { id: 'whiskey-2', kind: 'whiskey' });
   return cards;
 }
+
+/**
+ * The two decks as rule-set-neutral data for `Ruleset.actionDecks` (the standard deck first, the default).
+ * Same cards, ids and order as `deckCards`; the turn ends on the second Whiskey ("When both have been
+ * revealed the turn ends", Turn Sequence) or, in the alternate system, "when the last card / chit is drawn"
+ * (Optional Rules, Alternate Card / Chit System).
+ */
+export const DTP_ACTION_DECKS: readonly ActionDeckDefinition[] = [
+  {
+    id: 'standard',
+    name: 'Action cards',
+    source: 'Actions and Orders: Action Card / Chit Distribution; Turn Sequence',
+    cards: deckCards('standard'),
+    turnEnds: { kind: 'nth-of-kind', cardKind: 'whiskey', count: 2 },
+  },
+  {
+    id: 'alternate',
+    name: 'Alternate cards (no Whiskey)',
+    source: 'Optional Rules, Alternate Card / Chit System',
+    cards: deckCards('alternate'),
+    turnEnds: { kind: 'last-card' },
+  },
+];
 
 /** Reload (Turn Sequence 1b): all cards back in the deck for a new turn. */
 export function newTurnDeck(variant: DeckVariant = 'standard'): DeckState {

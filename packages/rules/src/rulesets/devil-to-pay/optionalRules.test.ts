@@ -10,7 +10,9 @@ import { buildFireScene, fireAtTarget } from './fire.ts';
 import { fireShapes } from './fireShapes.ts';
 import { rect, scene, type SceneUnit } from './fireTestScene.ts';
 import { unitOrdersPerTurn } from './command.ts';
-import { evaluateDevilToPay } from './index.ts';
+import { devilToPay, evaluateDevilToPay } from './index.ts';
+import { createRng } from '../../dice/rng.ts';
+import { moveRandomUnit, randomTable } from './sessionTestTable.ts';
 import { splitFireOptions } from './optionalRules.ts';
 import { universalModifiers } from './universalModifiers.ts';
 
@@ -206,5 +208,27 @@ describe('fire labels on the map', () => {
     const ctx2 = buildContext(withUnit(state, 'f', { quality: 'veteran' }));
     const o2 = fireAtTarget(ctx2, buildFireScene(ctx2), 'f', 't');
     expect(fireShapes(ctx2, 'f', [o2]).filter((s) => s.kind === 'label').map((s) => s.kind === 'label' && s.text)).toEqual(['1 die @ 8"']);
+  });
+});
+
+describe('optional rules in a session', () => {
+  it('returns what evaluate returns with every optional rule on, sharpshooters and trained units, and when the list changes', () => {
+    const rng = createRng(1098); // the rulebook line where OPTIONAL RULES start
+    const plain = randomTable(rng, 8);
+    let state: TableState = {
+      ...plain,
+      optionalRules: ['trained-veteran', 'split-fire', 'hasty-works'],
+      units: plain.units.map((u, i) => (i % 3 === 0 ? { ...u, sharpshooters: true } : i % 3 === 1 ? { ...u, quality: 'trained' as const } : u)),
+    };
+    const session = devilToPay.createSession!();
+    const first = session.update(state);
+    expect(first).toEqual(devilToPay.evaluate(state));
+    expect(Object.values(first.units).some((u) => (u.splitFire?.length ?? 0) > 0)).toBe(true);
+    for (let i = 0; i < 6; i++) {
+      state = moveRandomUnit(state, rng, 6).state;
+      expect(session.update(state)).toEqual(devilToPay.evaluate(state));
+    }
+    const fewer = { ...state, optionalRules: ['split-fire' as const] };
+    expect(session.update(fewer)).toEqual(devilToPay.evaluate(fewer));
   });
 });
