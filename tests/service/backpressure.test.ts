@@ -27,6 +27,7 @@ function floodBackend(stands: number): ServiceBackend & { publish(): void } {
       turn: 1,
       tableState: { version: 1, table: { widthIn: 72, depthIn: 48 }, stands: list, units: [], commanders: [], terrain: { areas: [], linear: [], roads: [], elevations: [] } },
       evaluation: null,
+      evaluatedState: null,
       tracks: [],
       liveTrackIds: [],
       roster: { name: 'flood', bindings: [], unknownMarkerIds: [] },

@@ -35,6 +35,7 @@ function state(seq: number, stands: Stand[], shapes: Shape[], tracks: Track[], e
       terrain: { areas: [], linear: [], roads: [], elevations: [] },
     },
     evaluation: { rulesetId: 'devil-to-pay', units: Object.fromEntries(evals.map((e) => [e.unitId, e])), shapes, warnings: [] },
+    evaluatedState: seq > 1 ? { seq: seq - 1, frameSeq: seq - 1, captureTimeMs: 999 + seq } : null,
     tracks,
     liveTrackIds: tracks.map((t) => t.trackId),
     roster: { name: 'demo', bindings: [], unknownMarkerIds: [] },

@@ -114,6 +114,7 @@ export function diffLiveState(prev: LiveState, next: LiveState, sentTimeMs: numb
     frameSeq: next.frameSeq,
     captureTimeMs: next.captureTimeMs,
     sentTimeMs,
+    evaluatedState: next.evaluatedState,
     liveTrackIds: next.liveTrackIds,
   };
   if (prev.tracks !== next.tracks) {
@@ -172,6 +173,8 @@ export function applyDelta(state: LiveState, delta: DeltaMessage): LiveState | n
     turn: delta.turn ?? state.turn,
     tableState,
     evaluation,
+    // A version 1 server sends none: nothing known about it then.
+    evaluatedState: delta.evaluatedState ?? null,
     tracks: delta.tracks ? applyList(state.tracks, delta.tracks, (t) => t.trackId) : state.tracks,
     liveTrackIds: delta.liveTrackIds,
     roster: delta.roster ?? state.roster,

@@ -1,5 +1,5 @@
 // The wire protocol between the service and its views. See README.md.
-export { PROTOCOL_VERSION, LIMITS } from './version.ts';
+export { PROTOCOL_VERSION, OLDEST_SUPPORTED_PROTOCOL_VERSION, isSupportedProtocolVersion, LIMITS } from './version.ts';
 export type * from './messages.ts';
 export { OPERATOR_MESSAGE_TYPES, isOperatorMessage } from './messages.ts';
 export { parseClientMessage, validateClientMessage, parseServerMessage, validateTerrain, utf8Length } from './validate.ts';

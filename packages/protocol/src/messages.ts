@@ -117,6 +117,20 @@ export interface DiceRoll {
   readonly unitId?: string;
 }
 
+/**
+ * Which published state an evaluation was computed from. The rules run beside the frame loop, so a
+ * state carries the poses of its own frame and the evaluation of an earlier state (typically the one
+ * before); `frameSeq - evaluatedState.frameSeq` is how many frames the rules overlay lags the poses.
+ */
+export interface EvaluatedStateRef {
+  /** `LiveState.seq` of the evaluated state; never above the seq of the state carrying it. */
+  readonly seq: number;
+  /** Its source frame sequence number (-1: before the first frame); never above the carrying state's. */
+  readonly frameSeq: number;
+  /** Capture time of that frame, ms (0 before the first frame). */
+  readonly captureTimeMs: number;
+}
+
 /** Everything a view shows, as of one published state. */
 export interface LiveState {
   /** Publication sequence number: increases by one for every state the server publishes. */
@@ -128,8 +142,16 @@ export interface LiveState {
   /** Game turn, from 1. */
   readonly turn: number;
   readonly tableState: TableState;
-  /** Rules evaluation of `tableState`; null when the rules could not run (see health warnings). */
+  /**
+   * The newest rules evaluation so far: of the state named by `evaluatedState`, which may be older than
+   * this one's `tableState`. Null when the rules could not run (see health warnings) or have not yet.
+   */
   readonly evaluation: Evaluation | null;
+  /**
+   * The state `evaluation` (or its failure: `evaluation` null with a health warning) was computed from;
+   * null before the first evaluation, and when there are no rules. Protocol 2.
+   */
+  readonly evaluatedState: EvaluatedStateRef | null;
   readonly tracks: readonly Track[];
   /** Ids of the tracks alive this frame (seen or held). */
   readonly liveTrackIds: readonly number[];
@@ -207,6 +229,8 @@ export interface DeltaMessage {
   readonly frameSeq: number;
   readonly captureTimeMs: number;
   readonly sentTimeMs: number;
+  /** Sent in every delta (protocol 2): the state the evaluation after this delta was computed from. */
+  readonly evaluatedState: EvaluatedStateRef | null;
   /** Sent whole every delta (TUIO alive set). */
   readonly liveTrackIds: readonly number[];
   readonly tracks?: ListDelta<Track, number>;

@@ -7,7 +7,7 @@
 import type { PointIn, Terrain } from '@muster/rules';
 import { TABLE_STATE_ENUMS } from '@muster/rules/enums';
 import type { ClientMessage, ErrorCode, ServerMessage, UnitStatusPatch } from './messages.ts';
-import { LIMITS } from './version.ts';
+import { LIMITS, PROTOCOL_VERSION } from './version.ts';
 
 export type Parsed<T> =
   | { readonly ok: true; readonly value: T }
@@ -315,10 +315,36 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /**
+ * Why `ref` is not a valid `evaluatedState` for a state or delta at (`seq`, `frameSeq`), or null when it
+ * is: null or `{ seq, frameSeq, captureTimeMs }` with integer seqs, and never ahead of the state
+ * carrying it (an evaluation cannot be of a later state or frame than the poses beside it).
+ */
+function evaluatedStateProblem(ref: unknown, seq: number, frameSeq: unknown): string | null {
+  if (ref === null) return null;
+  if (ref === undefined) return 'evaluatedState missing (required from protocol 2)';
+  if (!isRecord(ref)) return 'evaluatedState must be an object or null';
+  for (const key of Object.keys(ref)) {
+    if (key !== 'seq' && key !== 'frameSeq' && key !== 'captureTimeMs') return `evaluatedState: unknown field "${key.slice(0, 40)}"`;
+  }
+  if (!Number.isInteger(ref.seq) || (ref.seq as number) < 0) return 'evaluatedState.seq must be an integer ≥ 0';
+  if (!Number.isInteger(ref.frameSeq) || (ref.frameSeq as number) < -1) return 'evaluatedState.frameSeq must be an integer ≥ -1';
+  if (typeof ref.captureTimeMs !== 'number' || !Number.isFinite(ref.captureTimeMs) || ref.captureTimeMs < 0) {
+    return 'evaluatedState.captureTimeMs must be a finite number ≥ 0';
+  }
+  if ((ref.seq as number) > seq) return `evaluatedState.seq ${String(ref.seq)} is ahead of the state's seq ${seq}`;
+  if (typeof frameSeq === 'number' && (ref.frameSeq as number) > frameSeq) {
+    return `evaluatedState.frameSeq ${String(ref.frameSeq)} is ahead of the state's frameSeq ${frameSeq}`;
+  }
+  return null;
+}
+
+/**
  * Structural check of a server message, for views: the type is known and the fields needed to apply it
  * are there with the right types. Content produced by the rules engine is trusted beyond that.
+ * `serverProtocolVersion` (from `welcome`; default this build's) decides which fields are required:
+ * from version 2 on, snapshots and deltas must carry a valid `evaluatedState` (null allowed).
  */
-export function parseServerMessage(raw: string): Parsed<ServerMessage> {
+export function parseServerMessage(raw: string, serverProtocolVersion: number = PROTOCOL_VERSION): Parsed<ServerMessage> {
   let v: unknown;
   try {
     v = JSON.parse(raw);
@@ -336,11 +362,19 @@ export function parseServerMessage(raw: string): Parsed<ServerMessage> {
         return bad('snapshot: state missing or malformed');
       }
       if (!Array.isArray(v.recentLog)) return bad('snapshot: recentLog missing');
+      if (serverProtocolVersion >= 2 || s.evaluatedState !== undefined) {
+        const problem = evaluatedStateProblem(s.evaluatedState, s.seq, s.frameSeq);
+        if (problem) return bad(`snapshot: ${problem}`);
+      }
       break;
     }
     case 'delta':
       if (typeof v.seq !== 'number' || typeof v.baseSeq !== 'number' || !Array.isArray(v.liveTrackIds)) {
         return bad('delta: seq, baseSeq or liveTrackIds missing');
+      }
+      if (serverProtocolVersion >= 2 || v.evaluatedState !== undefined) {
+        const problem = evaluatedStateProblem(v.evaluatedState, v.seq, v.frameSeq);
+        if (problem) return bad(`delta: ${problem}`);
       }
       break;
     case 'log':

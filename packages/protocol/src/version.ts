@@ -1,8 +1,22 @@
 /**
- * Wire protocol version. Bump on any change a peer of the previous version would misread. A client says
- * which version it speaks in `hello`; the server answers `unsupported-version` when they differ.
+ * Wire protocol version (compatibility rules: README.md, "Versions"). Bump on every change to the
+ * messages. A client says which version it speaks in `hello`; the server accepts every version from
+ * `OLDEST_SUPPORTED_PROTOCOL_VERSION` to `PROTOCOL_VERSION` and answers `unsupported-version` otherwise.
+ *
+ * - 1: the first protocol.
+ * - 2: `LiveState.evaluatedState` and `DeltaMessage.evaluatedState` (which published state, frame and
+ *   capture time the evaluation was computed from). Server → client only and additive: a version 1
+ *   client ignores the field, so the server still serves version 1 clients.
  */
-export const PROTOCOL_VERSION = 1 as const;
+export const PROTOCOL_VERSION = 2 as const;
+
+/** The oldest client version the server still serves (its client messages are unchanged since). */
+export const OLDEST_SUPPORTED_PROTOCOL_VERSION = 1 as const;
+
+/** Whether a server of this build serves a client that says it speaks `version`. */
+export function isSupportedProtocolVersion(version: number): boolean {
+  return Number.isInteger(version) && version >= OLDEST_SUPPORTED_PROTOCOL_VERSION && version <= PROTOCOL_VERSION;
+}
 
 /** Size limits for anything a client sends. The server enforces them; views may use them to pre-check. */
 export const LIMITS = {

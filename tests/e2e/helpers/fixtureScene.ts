@@ -132,13 +132,15 @@ export function fixtureEvaluation(): Evaluation {
 
 export function fixtureLiveState(seq = 1): LiveState {
   const tableState = fixtureTable();
+  const captureTimeMs = Date.now();
   return {
     seq,
     frameSeq: seq,
-    captureTimeMs: Date.now(),
+    captureTimeMs,
     turn: 1,
     tableState,
     evaluation: fixtureEvaluation(),
+    evaluatedState: { seq, frameSeq: seq, captureTimeMs },
     tracks: [
       { trackId: 1, markerId: 99, standId: null, pose: { ...UNKNOWN_TAG_AT, headingDeg: 0 }, lastSeenMs: Date.now(), occluded: false },
       { trackId: 2, markerId: 18, standId: OCCLUDED_STAND, pose: { xIn: 18, yIn: 7, headingDeg: 90 }, lastSeenMs: Date.now() - 500, occluded: true },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffLiveState, type LiveState } from '@muster/protocol';
+import { PROTOCOL_VERSION, diffLiveState, type LiveState } from '@muster/protocol';
 import { LiveStore } from './liveStore.ts';
 
 function liveState(seq: number, standX: number): LiveState {
@@ -17,6 +17,7 @@ function liveState(seq: number, standX: number): LiveState {
       terrain: { areas: [], linear: [], roads: [], elevations: [] },
     },
     evaluation: null,
+    evaluatedState: null,
     tracks: [],
     liveTrackIds: [],
     roster: { name: 'demo', bindings: [], unknownMarkerIds: [] },
@@ -31,7 +32,7 @@ describe('LiveStore', () => {
     const seen: number[] = [];
     store.subscribe((s) => s.state && seen.push(s.state.seq));
     expect(store.receive(diffLiveState(liveState(1, 5), liveState(2, 6), 0))).toBe('resync');
-    store.receive({ type: 'snapshot', protocolVersion: 1, state: liveState(1, 5), recentLog: [], sentTimeMs: 0 });
+    store.receive({ type: 'snapshot', protocolVersion: PROTOCOL_VERSION, state: liveState(1, 5), recentLog: [], sentTimeMs: 0 });
     expect(store.receive(diffLiveState(liveState(1, 5), liveState(2, 7), 0))).toBe('ok');
     expect(store.snapshot.state?.tableState.stands[0]?.pose.xIn).toBe(7);
     // A delta for seq 5 → 6 does not fit seq 2.

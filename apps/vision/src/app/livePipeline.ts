@@ -5,6 +5,7 @@
  */
 import type { Evaluation, Ruleset, RulesSession, TableState, Unit } from '@muster/rules';
 import type {
+  EvaluatedStateRef,
   GameLogEntry,
   Health,
   LiveState,
@@ -52,7 +53,15 @@ export interface FrameTimings {
   readonly detectMs: number;
   readonly trackMs: number;
   readonly rosterMs: number;
+  /** Evaluating the rules (in the worker, for a worker result: of an earlier state). */
   readonly rulesMs: number;
+  /**
+   * Worker only, for the last evaluation: how long its state waited for the worker (busy with the one
+   * before) and how long the result took to be handled on the main thread after the worker finished
+   * (the round trip minus `rulesMs`: structured clone both ways plus the main thread being busy). 0 inline.
+   */
+  readonly rulesWaitMs: number;
+  readonly rulesReturnMs: number;
   /** Logging poses, diffing and sending to every ws client. */
   readonly publishMs: number;
 }
@@ -71,13 +80,8 @@ export interface LivePipeline extends ServiceBackend {
   predictions(atMs?: number): TagPrediction[];
   /** Forwards a non-pose game log entry to subscribers (wire the session's onLog here). */
   notifyLog(entry: GameLogEntry): void;
-  /** The frame whose table state the current `state().evaluation` was computed from (null: none yet). */
-  evaluationFrame(): EvaluatedFrame | null;
-}
-
-export interface EvaluatedFrame {
-  readonly frameSeq: number;
-  readonly captureTimeMs: number;
+  /** The state (and its frame) the current `state().evaluation` was computed from (null: none yet). */
+  evaluationFrame(): EvaluatedStateRef | null;
 }
 
 /** How long a rules-worker crash stays among the health warnings. */
@@ -108,9 +112,8 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
   let tracker: Tracker = createTracker({ ...options.tracker, knownIds: rosterTagIds(roster) });
   const useWorker = ruleset !== null && options.rulesWorker !== undefined;
   let rules: RulesSession | null = ruleset && !useWorker ? (ruleset.createSession?.() ?? { update: (s) => ruleset.evaluate(s) }) : null;
-  let evaluatedFrame: EvaluatedFrame | null = null;
   let workerWarning: { message: string; atMs: number } | null = null;
-  let worker: RulesWorker<EvaluatedFrame> | null = null;
+  let worker: RulesWorker<EvaluatedStateRef> | null = null;
   let lastDetection: FrameDetection | null = null;
   const frameTimes: number[] = [];
   const processing: number[] = [];
@@ -132,6 +135,7 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
     turn: session.turn,
     tableState: emptyTable,
     evaluation: null,
+    evaluatedState: null,
     tracks: [],
     liveTrackIds: [],
     roster: { name: roster.name, bindings: bindingsOf(roster), unknownMarkerIds: [] },
@@ -152,7 +156,7 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
     });
   }
 
-  let timings: FrameTimings = { detectMs: 0, trackMs: 0, rosterMs: 0, rulesMs: 0, publishMs: 0 };
+  let timings: FrameTimings = { detectMs: 0, trackMs: 0, rosterMs: 0, rulesMs: 0, rulesWaitMs: 0, rulesReturnMs: 0, publishMs: 0 };
   /** The last frame whose publication finished (what `lastTimings` reports). */
   let completed: FrameTimings = timings;
 
@@ -175,7 +179,14 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
         rules = ruleset ? (ruleset.createSession?.() ?? { update: (s) => ruleset.evaluate(s) }) : null;
       }
     }
-    timings = { detectMs: detection?.processingMs ?? 0, trackMs: t1 - t0, rosterMs: t2 - t1, rulesMs: performance.now() - t2, publishMs: 0 };
+    timings = {
+      ...timings,
+      detectMs: detection?.processingMs ?? 0,
+      trackMs: t1 - t0,
+      rosterMs: t2 - t1,
+      rulesMs: useWorker ? timings.rulesMs : performance.now() - t2,
+      publishMs: 0,
+    };
     const assignments = tagAssignments(roster);
     const tracks: Track[] = snap.tracks.map((t) => {
       const a = assignments.get(t.markerId);
@@ -223,10 +234,12 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
     const prev = state;
     const rosterSummary: RosterSummary = { name: roster.name, bindings: bindingsOf(roster), unknownMarkerIds };
     seq++;
+    const frameSeq = d?.seq ?? -1;
+    const captureTimeMs = d?.captureTimeMs ?? 0;
     return {
       seq,
-      frameSeq: d?.seq ?? -1,
-      captureTimeMs: d?.captureTimeMs ?? 0,
+      frameSeq,
+      captureTimeMs,
       turn: session.turn,
       // Reuse unchanged parts so the delta diff can skip them by reference.
       tableState: {
@@ -234,6 +247,8 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
         terrain: prev.tableState.terrain === session.terrain ? prev.tableState.terrain : session.terrain,
       },
       evaluation,
+      // Inline rules evaluate this very state; the worker's result for it comes as a later state.
+      evaluatedState: useWorker ? prev.evaluatedState : rules ? { seq, frameSeq, captureTimeMs } : null,
       tracks,
       liveTrackIds: tracks.map((x) => x.trackId),
       roster: rosterSummary,
@@ -262,27 +277,26 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
     timings = { ...timings, publishMs: performance.now() - t0 };
     completed = timings;
     // Poses are out; now hand this state to the rules worker (coalesced while it is busy).
-    worker?.submit(next.tableState, { frameSeq: next.frameSeq, captureTimeMs: next.captureTimeMs });
+    worker?.submit(next.tableState, { seq: next.seq, frameSeq: next.frameSeq, captureTimeMs: next.captureTimeMs });
     return next;
   }
 
-  function onEvaluation(r: RulesResult<EvaluatedFrame>): void {
+  function onEvaluation(r: RulesResult<EvaluatedStateRef>): void {
     rulesError = r.error === null ? null : `rules failed: ${r.error}`;
-    evaluatedFrame = r.tag;
     // Same poses as the state out there, new evaluation: no pose logging, nothing resubmitted.
     const t0 = performance.now();
     seq++;
     const health: Health = rulesError
       ? { ...state.health, status: 'degraded', warnings: [rulesError, ...state.health.warnings.filter((w) => !w.startsWith('rules failed:'))].slice(0, 20) }
       : state.health;
-    state = { ...state, seq, evaluation: r.evaluation, health };
+    state = { ...state, seq, evaluation: r.evaluation, evaluatedState: r.tag, health };
     emit({ kind: 'state' });
-    timings = { ...timings, rulesMs: r.rulesMs, publishMs: performance.now() - t0 };
+    timings = { ...timings, rulesMs: r.rulesMs, rulesWaitMs: r.waitedMs, rulesReturnMs: r.returnMs, publishMs: performance.now() - t0 };
     completed = timings;
   }
 
   if (useWorker) {
-    worker = createRulesWorker<EvaluatedFrame>({
+    worker = createRulesWorker<EvaluatedStateRef>({
       ...options.rulesWorker,
       onResult: onEvaluation,
       onWarning: (message) => {
@@ -299,7 +313,7 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
     republish(): LiveState {
       return publish(compute(null, now()));
     },
-    evaluationFrame: () => evaluatedFrame,
+    evaluationFrame: () => state.evaluatedState,
     lastTimings: () => completed,
     close(): void {
       clearInterval(watchdog);

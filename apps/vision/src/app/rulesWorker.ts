@@ -38,6 +38,10 @@ export interface RulesResult<T> {
   readonly evaluation: Evaluation | null;
   readonly error: string | null;
   readonly rulesMs: number;
+  /** From `submit` to the state being posted to the worker (it was busy with the one before), ms. */
+  readonly waitedMs: number;
+  /** From the worker finishing (round trip minus `rulesMs`) to the result being handled here, ms. */
+  readonly returnMs: number;
 }
 
 export interface RulesWorkerOptions<T> extends RulesWorkerData {
@@ -74,8 +78,9 @@ export function createRulesWorker<T>(options: RulesWorkerOptions<T>): RulesWorke
   let failure: string | null = null;
   let crashesInARow = 0;
   let nextId = 1;
-  let inFlight: { id: number; tag: T } | null = null;
-  let pending: { state: TableState; tag: T } | null = null;
+  let inFlight: { id: number; tag: T; submittedMs: number; postedMs: number } | null = null;
+  /** Newest-wins: at most one state waits; a newer submit replaces it unevaluated. */
+  let pending: { state: TableState; tag: T; submittedMs: number } | null = null;
   let markReady: () => void = () => {};
   const firstReady = new Promise<void>((resolve) => {
     markReady = resolve;
@@ -83,9 +88,9 @@ export function createRulesWorker<T>(options: RulesWorkerOptions<T>): RulesWorke
 
   const sendPending = (): void => {
     if (!ready || inFlight || !pending || failure || closing) return;
-    const { state, tag } = pending;
+    const { state, tag, submittedMs } = pending;
     pending = null;
-    inFlight = { id: nextId++, tag };
+    inFlight = { id: nextId++, tag, submittedMs, postedMs: performance.now() };
     const req: RulesRequest = { id: inFlight.id, state };
     worker.postMessage(req);
   };
@@ -103,11 +108,23 @@ export function createRulesWorker<T>(options: RulesWorkerOptions<T>): RulesWorke
         sendPending();
         return;
       }
+      const receivedMs = performance.now();
       const done = inFlight;
       inFlight = null;
       crashesInARow = 0;
-      if (done && done.id === msg.id) options.onResult({ tag: done.tag, evaluation: msg.evaluation, error: msg.error, rulesMs: msg.rulesMs });
+      // The newest waiting state goes to the worker before this result is published, so the worker
+      // evaluates while the main thread sends.
       sendPending();
+      if (done && done.id === msg.id) {
+        options.onResult({
+          tag: done.tag,
+          evaluation: msg.evaluation,
+          error: msg.error,
+          rulesMs: msg.rulesMs,
+          waitedMs: done.postedMs - done.submittedMs,
+          returnMs: Math.max(0, receivedMs - done.postedMs - msg.rulesMs),
+        });
+      }
     });
     w.on('error', (err) => {
       lastError = err;
@@ -135,7 +152,7 @@ export function createRulesWorker<T>(options: RulesWorkerOptions<T>): RulesWorke
     ready: firstReady,
     submit(state, tag) {
       if (failure || closing) return;
-      pending = { state, tag };
+      pending = { state, tag, submittedMs: performance.now() };
       sendPending();
     },
     busy: () => inFlight !== null || pending !== null,

@@ -7,8 +7,10 @@
  */
 import type { WebSocket } from 'ws';
 import {
+  OLDEST_SUPPORTED_PROTOCOL_VERSION,
   PROTOCOL_VERSION,
   diffLiveState,
+  isSupportedProtocolVersion,
   isOperatorMessage,
   parseClientMessage,
   type ClientMessage,
@@ -201,8 +203,14 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
     const rid = requestId !== undefined ? { requestId } : {};
     switch (msg.type) {
       case 'hello': {
-        if (msg.protocolVersion !== PROTOCOL_VERSION) {
-          replyError(client, 'unsupported-version', `server speaks protocol ${PROTOCOL_VERSION}, client ${msg.protocolVersion}`, requestId);
+        // Older clients whose messages are unchanged are served too; the fields added since they ignore.
+        if (!isSupportedProtocolVersion(msg.protocolVersion)) {
+          replyError(
+            client,
+            'unsupported-version',
+            `server speaks protocol ${OLDEST_SUPPORTED_PROTOCOL_VERSION}..${PROTOCOL_VERSION}, client ${msg.protocolVersion}`,
+            requestId,
+          );
           return;
         }
         if (msg.token !== undefined) {
