@@ -14,6 +14,8 @@ import { projectorPattern } from '../../apps/vision/src/calibrate/projectorPatte
 import { PROJECTOR_CALIBRATION_FORMAT, type ProjectorCalibrationJson } from '../../apps/vision/src/calibrate/projectorCalibration.ts';
 import type { ProjectorCalibrationSource } from '../../apps/vision/src/calibrate/projectorCalibrationStore.ts';
 import { STYLE_PAINT } from '../../apps/overlay/src/views/palette.ts';
+// Also brings the page's `window.__musterProjectorPattern` declaration into the type-check.
+import type { ProjectorPatternHook } from '../../apps/overlay/src/pages/projectorCalibrationPattern.ts';
 import { ensureViewsBuilt, VIEWS_DIST } from './helpers/buildViews.ts';
 import { CLOTH_PROBE, UNION_REACH_PROBE, fixtureLiveState } from './helpers/fixtureScene.ts';
 import { blend, colorDistance, decodeShot, describe as rgba, hexRgb, type Rgba } from './helpers/pixels.ts';
@@ -82,7 +84,7 @@ describe('projector page and calibration', () => {
   it('?calibrate=1 shows the pattern the solver expects, at the projector pixels it expects', async () => {
     const page = await open('/projector.html?calibrate=1');
     await page.waitForFunction(() => (window.__musterProjectorPattern?.draws ?? 0) > 0, undefined, { timeout: 20_000 });
-    const hook = await page.evaluate(() => window.__musterProjectorPattern!);
+    const hook: ProjectorPatternHook = await page.evaluate(() => window.__musterProjectorPattern!);
     expect([hook.widthPx, hook.heightPx]).toEqual([W, H]);
     const png = await page.screenshot();
     await decodeShot(png, 1, 'projector-calibration-pattern.png');
