@@ -79,6 +79,7 @@ export function buildTableState(roster: Roster, tracks: readonly TagTrack[], opt
       ...(u.brigadeId !== undefined ? { brigadeId: u.brigadeId } : {}),
       ...(u.independent !== undefined ? { independent: u.independent } : {}),
       ...(u.horseArtillery !== undefined ? { horseArtillery: u.horseArtillery } : {}),
+      ...(u.sharpshooters !== undefined ? { sharpshooters: u.sharpshooters } : {}),
       standIds: placed.map((s) => s.id),
     });
   }
@@ -155,6 +156,7 @@ export function buildTableState(roster: Roster, tracks: readonly TagTrack[], opt
       units: unitsWithStatus,
       commanders: commandersWithAttachment,
       terrain: options.terrain,
+      ...(roster.optionalRules !== undefined ? { optionalRules: roster.optionalRules } : {}),
     },
     unassignedTags: unassignedTags.sort((a, b) => a - b),
     strayTokens,

@@ -5,7 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
-import type { Arm, CommanderQuality, Quality, StandRole } from '@muster/rules';
+import type { Arm, CommanderQuality, OptionalRule, Quality, StandRole } from '@muster/rules';
+import { TABLE_STATE_ENUMS } from '@muster/rules/enums';
 import {
   ROSTER_VERSION,
   type BaseSize,
@@ -26,7 +27,8 @@ export class RosterError extends Error {
 }
 
 const ARMS: readonly Arm[] = ['infantry', 'cavalry', 'artillery'];
-const QUALITIES: readonly Quality[] = ['crack', 'veteran', 'green'];
+const QUALITIES: readonly Quality[] = TABLE_STATE_ENUMS.quality;
+const OPTIONAL_RULES: readonly OptionalRule[] = TABLE_STATE_ENUMS.optionalRule;
 const COMMANDER_QUALITIES: readonly CommanderQuality[] = ['superb', 'capable', 'weak'];
 const ROLES: readonly StandRole[] = ['base', 'command', 'gun', 'limber', 'mounted', 'dismounted', 'commander'];
 const TOKEN_KINDS: readonly StatusTokenKind[] = ['disordered', 'hit', 'prone', 'commander'];
@@ -136,7 +138,7 @@ export function parseRoster(text: string, file = 'roster'): Roster {
   } catch (err) {
     r.fail('', `not valid YAML/JSON: ${(err as Error).message.split('\n')[0]}`);
   }
-  const root = r.object(doc, '', ['version', 'name', 'statusTokenRadiusIn', 'units', 'commanders', 'statusTokens']);
+  const root = r.object(doc, '', ['version', 'name', 'statusTokenRadiusIn', 'units', 'commanders', 'statusTokens', 'optionalRules']);
   if (root.version !== ROSTER_VERSION) r.fail('version', `must be ${ROSTER_VERSION} (got ${describe(root.version)})`);
 
   const tagOwner = new Map<number, string>();
@@ -154,7 +156,7 @@ export function parseRoster(text: string, file = 'roster'): Roster {
 
   const units: RosterUnit[] = r.array(root.units ?? [], 'units').map((uv, ui) => {
     const up = join('units', ui);
-    const u = r.object(uv, up, ['id', 'name', 'side', 'arm', 'quality', 'weapon', 'brigade', 'independent', 'horseArtillery', 'base', 'tagOffset', 'stands']);
+    const u = r.object(uv, up, ['id', 'name', 'side', 'arm', 'quality', 'weapon', 'brigade', 'independent', 'horseArtillery', 'sharpshooters', 'base', 'tagOffset', 'stands']);
     const id = r.string(u, 'id', up);
     claimId(id, up);
     const arm = r.oneOf(u, 'arm', up, ARMS);
@@ -177,6 +179,7 @@ export function parseRoster(text: string, file = 'roster'): Roster {
     const brigadeId = r.optString(u, 'brigade', up);
     const independent = r.optBool(u, 'independent', up);
     const horseArtillery = r.optBool(u, 'horseArtillery', up);
+    const sharpshooters = r.optBool(u, 'sharpshooters', up);
     if (horseArtillery && arm !== 'artillery') r.fail(join(up, 'horseArtillery'), `only artillery can be horse artillery (arm is ${arm})`);
     return {
       id,
@@ -188,6 +191,7 @@ export function parseRoster(text: string, file = 'roster'): Roster {
       ...(brigadeId !== undefined ? { brigadeId } : {}),
       ...(independent !== undefined ? { independent } : {}),
       ...(horseArtillery !== undefined ? { horseArtillery } : {}),
+      ...(sharpshooters !== undefined ? { sharpshooters } : {}),
       stands: [...command, ...stands.filter((s) => s.role !== 'command')],
     };
   });
@@ -243,6 +247,12 @@ export function parseRoster(text: string, file = 'roster'): Roster {
     if (side !== u.side) r.fail(join(join('units', ui), 'brigade'), `brigade "${u.brigadeId}" belongs to side "${side}", the unit is "${u.side}"`);
   });
   if (units.length === 0 && commanders.length === 0) r.fail('', 'the roster has no units and no commanders');
+  const optionalRules = root.optionalRules === undefined ? undefined : r.array(root.optionalRules, 'optionalRules').map((v, i, all) => {
+    const at = join('optionalRules', i);
+    if (typeof v !== 'string' || !OPTIONAL_RULES.includes(v as OptionalRule)) r.fail(at, `must be one of ${OPTIONAL_RULES.join(', ')} (got ${describe(v)})`);
+    if (all.indexOf(v) !== i) r.fail(at, `"${v}" is listed twice`);
+    return v as OptionalRule;
+  });
 
   return {
     version: ROSTER_VERSION,
@@ -251,6 +261,7 @@ export function parseRoster(text: string, file = 'roster'): Roster {
     units,
     commanders,
     statusTokens,
+    ...(optionalRules !== undefined ? { optionalRules } : {}),
   };
 }
 

@@ -127,6 +127,28 @@ describe('standPoseFromTag', () => {
   });
 });
 
+describe('optional rules in the roster (The Devil to Pay, Optional Rules)', () => {
+  it('reads quality trained, sharpshooters and the optional rules, and hands them to the table state', () => {
+    const text = `optionalRules: [trained-veteran, split-fire]\n${minimal('\n    sharpshooters: true').replace('quality: green', 'quality: trained')}`;
+    const roster = parseRoster(text);
+    expect(roster.optionalRules).toEqual(['trained-veteran', 'split-fire']);
+    expect(roster.units[0]).toMatchObject({ quality: 'trained', sharpshooters: true });
+    const { state } = buildTableState(roster, [track(10, 20, 10, 90), track(11, 21.5, 10, 90)], { table: { widthIn: 72, depthIn: 48 }, terrain: noTerrain });
+    expect(state.optionalRules).toEqual(['trained-veteran', 'split-fire']);
+    expect(state.units[0]).toMatchObject({ quality: 'trained', sharpshooters: true });
+    // Without them, the table state has neither field.
+    const plain = buildTableState(parseRoster(minimal()), [track(10, 20, 10, 90)], { table: { widthIn: 72, depthIn: 48 }, terrain: noTerrain }).state;
+    expect('optionalRules' in plain).toBe(false);
+    expect('sharpshooters' in plain.units[0]!).toBe(false);
+  });
+
+  it('names the path of a bad optional rule or a rule listed twice', () => {
+    expect(() => parseRoster(`optionalRules: [split-fire, whiskey]\n${minimal()}`, 'army.yaml')).toThrow(/army\.yaml: optionalRules\[1\]: must be one of trained-veteran, split-fire, hasty-works/);
+    expect(() => parseRoster(`optionalRules: [split-fire, split-fire]\n${minimal()}`, 'army.yaml')).toThrow(/optionalRules\[1\]: "split-fire" is listed twice/);
+    expect(() => parseRoster(minimal('\n    sharpshooters: 2'), 'army.yaml')).toThrow(/units\[0\]\.sharpshooters: must be true or false/);
+  });
+});
+
 describe('buildTableState', () => {
   it('places stands through their tag offsets and applies status chips', async () => {
     const roster = await loadRoster(examplePath);

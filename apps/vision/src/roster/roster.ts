@@ -3,7 +3,7 @@
  * `loadRoster` (YAML or JSON), described by `apps/vision/schema/roster.schema.json`. Field names match the
  * rules engine's `Unit`/`Commander` where they mean the same thing.
  */
-import type { Arm, CommanderQuality, Quality, StandRole } from '@muster/rules';
+import type { Arm, CommanderQuality, OptionalRule, Quality, StandRole } from '@muster/rules';
 
 export const ROSTER_VERSION = 1 as const;
 
@@ -44,6 +44,8 @@ export interface RosterUnit {
   readonly brigadeId?: string;
   readonly independent?: boolean;
   readonly horseArtillery?: boolean;
+  /** The Devil to Pay, Optional Rules: Sharpshooters. */
+  readonly sharpshooters?: boolean;
   /** Command stand first where there is one (the file order, with `role: command` moved to the front). */
   readonly stands: readonly RosterStand[];
 }
@@ -77,6 +79,8 @@ export interface Roster {
   readonly units: readonly RosterUnit[];
   readonly commanders: readonly RosterCommander[];
   readonly statusTokens: readonly StatusToken[];
+  /** Optional rules the game plays with, copied into every table state (`TableState.optionalRules`). */
+  readonly optionalRules?: readonly OptionalRule[];
 }
 
 /** What a tag id stands for. */

@@ -23,6 +23,15 @@ describe('roster.schema.json', () => {
     expect(() => parseRoster(exampleText)).not.toThrow();
   });
 
+  it('accepts quality trained, sharpshooters and optionalRules in both (Optional Rules)', () => {
+    const d = example();
+    d.units[0]!.quality = 'trained';
+    d.units[0]!.sharpshooters = true;
+    d.optionalRules = ['trained-veteran', 'split-fire', 'hasty-works'];
+    expect(schemaValid(d), JSON.stringify(schemaValid.errors)).toBe(true);
+    expect(() => parseRoster(JSON.stringify(d))).not.toThrow();
+  });
+
   it.each<[string, (d: Doc) => void]>([
     ['an unknown top-level field', (d) => (d.colour = 'red')],
     ['a wrong version', (d) => (d.version = 2)],
@@ -35,6 +44,8 @@ describe('roster.schema.json', () => {
     ['a commander role on a unit stand', (d) => (d.units[0]!.stands[1]!.role = 'commander')],
     ['an unknown status kind', (d) => (d.statusTokens[0]!.kind = 'shaken')],
     ['an unknown stand field', (d) => (d.units[0]!.stands[0]!.colour = 'red')],
+    ['an unknown optional rule', (d) => (d.optionalRules = ['whiskey'])],
+    ['an optional rule twice', (d) => (d.optionalRules = ['split-fire', 'split-fire'])],
   ])('rejects %s in both', (_name, breakIt) => {
     const d = example();
     breakIt(d);
