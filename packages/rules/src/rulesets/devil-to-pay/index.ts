@@ -15,6 +15,8 @@ import { movementOptions, type MovementResult } from './movement.ts';
 import { evaluateRally } from './rally.ts';
 import { evaluateCommand } from './command.ts';
 import { createDtpSession } from './session.ts';
+import { optionalRuleParts } from './optionalRules.ts';
+import { DTP_ACTION_DECKS } from './cards.ts';
 
 export const DTP_RULESET_ID = 'devil-to-pay';
 
@@ -76,6 +78,8 @@ export function evaluateUnit(ctx: DtpContext, unitId: string, command: UnitEvalu
   const unknownWeapon = fire.find((f) => !f.ok && f.reason === 'fire/unknown-weapon');
   if (unknownWeapon && !unknownWeapon.ok) warnings.push({ code: 'fire/unknown-weapon', message: `${info.unit.name}: ${unknownWeapon.detail ?? ''}`, unitId });
   const charge = sources.charge(unitId);
+  const optional = optionalRuleParts(ctx, unitId, fire);
+  warnings.push(...optional.warnings);
   const evaluation: UnitEvaluation = {
     unitId,
     formation: { formation: reading.formation, confidence: reading.confidence, source: reading.source },
@@ -84,6 +88,7 @@ export function evaluateUnit(ctx: DtpContext, unitId: string, command: UnitEvalu
     charge: charge.charge,
     rally: sources.rally(unitId),
     command,
+    ...optional.fields,
   };
   return { evaluation, shapes: [...movement.shapes, ...sources.fireShapes(unitId, fire), ...charge.shapes], warnings };
 }
@@ -121,4 +126,5 @@ export const devilToPay: Ruleset = {
   evaluate: evaluateDevilToPay,
   // Lazy: session.ts imports this module back (evaluateUnit, assemble).
   createSession: () => createDtpSession(),
+  actionDecks: DTP_ACTION_DECKS,
 };
