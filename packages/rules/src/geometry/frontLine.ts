@@ -5,6 +5,7 @@
 import type { PointIn } from '../model/units.ts';
 import { normalizeDeg } from './angles.ts';
 import { standCorners, type StandShape } from './footprint.ts';
+import { hypot2 } from './hypot.ts';
 
 /** Circular mean of stand headings, degrees in [0, 360); 0 for an empty list. */
 export function meanHeadingDeg(stands: readonly StandShape[]): number {
@@ -56,7 +57,7 @@ export function unitFrontLine(
     const [fl, fr] = standCorners(s);
     for (const p of [fl, fr]) {
       const last = out[out.length - 1];
-      if (last && Math.hypot(last.xIn - p.xIn, last.yIn - p.yIn) < mergeIn) {
+      if (last && hypot2(last.xIn - p.xIn, last.yIn - p.yIn) < mergeIn) {
         out[out.length - 1] = { xIn: (last.xIn + p.xIn) / 2, yIn: (last.yIn + p.yIn) / 2 };
       } else out.push(p);
     }

@@ -3,6 +3,7 @@
  * winding, without a repeated closing point. Touching counts as intersecting.
  */
 import type { PointIn } from '../model/units.ts';
+import { sortSmall } from './sortSmall.ts';
 
 /** Tolerance for collinearity and touching, inches (a thousandth of an inch is far below tabletop precision). */
 export const EPSILON_IN = 1e-9;
@@ -118,7 +119,7 @@ export function segmentPolygonCrossings(a: PointIn, b: PointIn, polygon: readonl
     const t = segmentIntersectionT(a, b, polygon[j]!, polygon[i]!);
     if (t === t) ts.push(Math.min(1, Math.max(0, t))); // t === t: not NaN
   }
-  ts.sort((x, y) => x - y);
+  sortSmall(ts, (x, y) => x - y);
   return ts;
 }
 

@@ -13,6 +13,7 @@ import {
   segmentInsideIntervals,
   segmentTouchesPolygonBoundary,
 } from './intersect.ts';
+import { sortSmall } from './sortSmall.ts';
 
 /** Axis-aligned box of a sight-scene item, inches (short field names: read in the hottest loops). */
 export interface SightBox {
@@ -133,7 +134,7 @@ function gridCandidates(grid: StandGrid, from: PointIn, to: PointIn): number[] {
       }
     }
   }
-  return out.sort((a, b) => a - b);
+  return sortSmall(out, (a, b) => a - b);
 }
 
 /** Prepare a table state (or just terrain and stands) for `lineOfSight`. */
@@ -212,6 +213,47 @@ export function elevationLevelAt(point: PointIn, terrain: Pick<Terrain, 'elevati
   return level;
 }
 
+/**
+ * Where the sight line `from` → `to` first meets a stand, as a fraction of its length (0 when it starts
+ * inside), or -1 when it misses it or only grazes along an edge. Allocation-free except in the rare
+ * collinear-edge case.
+ */
+export function standCrossingFraction(s: SightStand, from: PointIn, to: PointIn): number {
+  if (segBoxMisses(from, to, s.box)) return -1;
+  const dx = to.xIn - from.xIn;
+  const dy = to.yIn - from.yIn;
+  const len2 = dx * dx + dy * dy;
+  // Circle cull: a long diagonal line's box overlaps many stands' boxes, but few come near the line.
+  const tc = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((s.cx - from.xIn) * dx + (s.cy - from.yIn) * dy) / len2));
+  const ex = from.xIn + dx * tc - s.cx;
+  const ey = from.yIn + dy * tc - s.cy;
+  if (ex * ex + ey * ey > (s.radiusIn + 1e-9) * (s.radiusIn + 1e-9)) return -1;
+  if (pointInPolygon(from, s.corners)) return 0;
+  // First crossing of the footprint's boundary; none means the line misses (or only grazes along an edge).
+  let t = Infinity;
+  let parallelEdge = false;
+  for (let i = 0, j = s.corners.length - 1; i < s.corners.length; j = i++) {
+    const a = s.corners[j]!;
+    const b = s.corners[i]!;
+    const tHit = segmentIntersectionT(from, to, a, b);
+    if (tHit === tHit) {
+      if (tHit < t) t = tHit;
+    } else if (Math.abs(dx * (b.yIn - a.yIn) - dy * (b.xIn - a.xIn)) < 1e-12) parallelEdge = true;
+  }
+  if (t === Infinity) {
+    // No crossing: the line misses, unless it runs along a (parallel) edge, which only the careful overlap
+    // test can tell; collinear with an edge counts as touching from the start of the contact.
+    return parallelEdge && polygonsOverlap([from, to], s.corners) ? 0 : -1;
+  }
+  return t;
+}
+
+/** Whether the sight line meets any stand of the scene (what `lineOfSight(...).stands.length > 0` says, sooner). */
+export function lineMeetsAnyStand(scene: Pick<SightScene, 'stands'>, from: PointIn, to: PointIn): boolean {
+  for (const s of scene.stands) if (standCrossingFraction(s, from, to) >= 0) return true;
+  return false;
+}
+
 /** List everything the sight line `from` → `to` crosses. */
 export function lineOfSight(scene: SightScene, from: PointIn, to: PointIn, options: SightOptions = {}): SightReport {
   const lengthIn = Math.sqrt((to.xIn - from.xIn) ** 2 + (to.yIn - from.yIn) ** 2);
@@ -241,54 +283,25 @@ export function lineOfSight(scene: SightScene, from: PointIn, to: PointIn, optio
       if (hit && !hits.some((h) => Math.abs(h.t - hit.tA) < 1e-9)) hits.push({ t: hit.tA, p: hit.point });
     }
     if (hits.length === 0) return;
-    hits.sort((a, b) => a.t - b.t);
+    sortSmall(hits, (a, b) => a.t - b.t);
     linear.push({ id: line.id, kind: line.kind, points: hits.map((h) => h.p), firstAtIn: hits[0]!.t * lengthIn });
   });
 
   const ignoreUnits = options.ignoreUnitIds ?? [];
   const ignoreStands = options.ignoreStandIds ?? [];
   const stands: StandCrossing[] = [];
-  const dx = to.xIn - from.xIn;
-  const dy = to.yIn - from.yIn;
-  const len2 = dx * dx + dy * dy;
   const grid = scene.standGrid;
   const useGrid = grid !== undefined && grid.stands === scene.stands;
   const candidates = useGrid ? gridCandidates(grid, from, to) : undefined;
   const count = candidates ? candidates.length : scene.stands.length;
   for (let k = 0; k < count; k++) {
     const s = scene.stands[candidates ? candidates[k]! : k]!;
-    if (segBoxMisses(from, to, s.box)) continue;
-    // Circle cull: a long diagonal line's box overlaps many stands' boxes, but few come near the line.
-    const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((s.cx - from.xIn) * dx + (s.cy - from.yIn) * dy) / len2));
-    const ex = from.xIn + dx * t - s.cx;
-    const ey = from.yIn + dy * t - s.cy;
-    if (ex * ex + ey * ey > (s.radiusIn + 1e-9) * (s.radiusIn + 1e-9)) continue;
+    const atFraction = standCrossingFraction(s, from, to);
+    if (atFraction < 0) continue;
     if (ignoreUnits.includes(s.unitId) || ignoreStands.includes(s.id)) continue;
-    let atIn: number;
-    if (pointInPolygon(from, s.corners)) atIn = 0;
-    else {
-      // First crossing of the footprint's boundary; none means the line misses (or only grazes along an edge).
-      let t = Infinity;
-      let parallelEdge = false;
-      for (let i = 0, j = s.corners.length - 1; i < s.corners.length; j = i++) {
-        const a = s.corners[j]!;
-        const b = s.corners[i]!;
-        const tHit = segmentIntersectionT(from, to, a, b);
-        if (tHit === tHit) {
-          if (tHit < t) t = tHit;
-        } else if (Math.abs(dx * (b.yIn - a.yIn) - dy * (b.xIn - a.xIn)) < 1e-12) parallelEdge = true;
-      }
-      if (t === Infinity) {
-        // No crossing: the line misses, unless it runs along a (parallel) edge, which only the careful
-        // overlap test can tell.
-        if (!parallelEdge || !polygonsOverlap([from, to], s.corners)) continue;
-        t = 0; // collinear with an edge: touching from the start of the contact is close enough
-      }
-      atIn = t * lengthIn;
-    }
-    stands.push({ standId: s.id, unitId: s.unitId, atIn });
+    stands.push({ standId: s.id, unitId: s.unitId, atIn: atFraction * lengthIn });
   }
-  stands.sort((a, b) => a.atIn - b.atIn);
+  sortSmall(stands, (a, b) => a.atIn - b.atIn);
 
   const fromLevel = elevationLevelAt(from, scene.terrain);
   const toLevel = elevationLevelAt(to, scene.terrain);

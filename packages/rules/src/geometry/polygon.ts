@@ -7,6 +7,7 @@
 import polygonClipping from 'polygon-clipping';
 import type { Pair, Polygon as PcPolygon, MultiPolygon as PcMultiPolygon } from 'polygon-clipping';
 import type { PointIn } from '../model/units.ts';
+import { hypot2 } from './hypot.ts';
 
 /** A polygon with holes: the first ring is the outer boundary, the rest are holes. */
 export type PolygonWithHolesIn = readonly (readonly PointIn[])[];
@@ -130,7 +131,7 @@ export function offsetConvexPolygon(polygon: readonly PointIn[], distanceIn: num
     const q = ring[(i + 1) % n]!;
     const dx = q.xIn - p.xIn;
     const dy = q.yIn - p.yIn;
-    const l = Math.hypot(dx, dy) || 1;
+    const l = hypot2(dx, dy) || 1;
     return { x: dy / l, y: -dx / l };
   });
   if (distanceIn > 0) {

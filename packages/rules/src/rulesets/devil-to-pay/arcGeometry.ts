@@ -8,6 +8,7 @@ import { headingToVector } from '../../geometry/angles.ts';
 import { closestPointOnSegment } from '../../geometry/distance.ts';
 import { pointInPolygon, segmentIntersection } from '../../geometry/intersect.ts';
 import { pointInWedge } from '../../geometry/wedge.ts';
+import { hypot2 } from '../../geometry/hypot.ts';
 
 /** Length of the arc's boundary rays for intersection tests, inches: longer than any table. */
 const RAY_IN = 10_000;
@@ -30,7 +31,7 @@ export function closestPointInArc(apex: PointIn, headingDeg: number, halfDeg: nu
   let best: PointIn | undefined;
   let bestD = Number.POSITIVE_INFINITY;
   const consider = (p: PointIn): void => {
-    const d = Math.hypot(p.xIn - apex.xIn, p.yIn - apex.yIn);
+    const d = hypot2(p.xIn - apex.xIn, p.yIn - apex.yIn);
     if (d < bestD && inArc(p)) {
       bestD = d;
       best = p;

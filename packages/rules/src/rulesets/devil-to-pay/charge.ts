@@ -30,6 +30,7 @@ import {
   meleeFormationDice,
 } from './meleeTables.ts';
 import { DISORDERS_CHARGE_AREA, DISORDERS_CHARGE_LINEAR } from './movementTables.ts';
+import { hypot2 } from '../../geometry/hypot.ts';
 
 /** One unit's part in a melee: everything its dice depend on. */
 export interface MeleeParticipant {
@@ -235,7 +236,7 @@ export function chargeOptions(ctx: DtpContext, unitId: string, params: ChargeOpt
       nearestIn = Math.min(nearestIn, pointToPolygonDistanceIn(front.center, s.corners));
       const p = closestPointInArc(front.center, front.headingDeg, CHARGE_ARC_HALF_DEG, s.corners);
       if (p) {
-        const d = Math.hypot(p.xIn - front.center.xIn, p.yIn - front.center.yIn);
+        const d = hypot2(p.xIn - front.center.xIn, p.yIn - front.center.yIn);
         if (d < inArcIn) {
           inArcIn = d;
           inArc = p;
@@ -341,7 +342,7 @@ export function canReinforce(ctx: DtpContext, reinforcerId: string, attackerId: 
   const front = unitFrontCenter(ctx, info);
   return attacker.stands.some((s) => {
     const p = closestPointInArc(front.center, front.headingDeg, CHARGE_ARC_HALF_DEG, s.corners);
-    return p !== undefined && Math.hypot(p.xIn - front.center.xIn, p.yIn - front.center.yIn) <= REINFORCE_REACH_IN;
+    return p !== undefined && hypot2(p.xIn - front.center.xIn, p.yIn - front.center.yIn) <= REINFORCE_REACH_IN;
   });
 }
 

@@ -17,6 +17,7 @@ import { standCorners, type StandCorners } from '../../geometry/footprint.ts';
 import { pointInPolygon } from '../../geometry/intersect.ts';
 import { pointsBoundingBox } from '../../geometry/polygon.ts';
 import { recognizeFormation, type DtpFormationReading } from './formation.ts';
+import { hypot2 } from '../../geometry/hypot.ts';
 
 /** Axis-aligned bounding box, inches. */
 export interface BoxIn {
@@ -117,7 +118,7 @@ export function boxGapIn(a: BoxIn, b: BoxIn): number {
   // Overlap on one axis: hypot(0, d) is exactly d, so skip the (slow) hypot.
   if (!(dx > 0)) return dy > 0 ? dy : 0;
   if (!(dy > 0)) return dx;
-  return Math.hypot(dx, dy);
+  return hypot2(dx, dy);
 }
 
 /**

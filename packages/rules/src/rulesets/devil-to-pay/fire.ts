@@ -9,13 +9,16 @@ import { standCorners } from '../../geometry/footprint.ts';
 import { headingToVector } from '../../geometry/angles.ts';
 import { closestPointOnSegment, pointToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
 import { pointInPolygon, polygonsOverlap, segmentInsideIntervals } from '../../geometry/intersect.ts';
-import { lineOfSight, sightBoxOf, type SightBox, type SightReport, type SightScene, type SightStand } from '../../geometry/lineOfSight.ts';
+import { lineMeetsAnyStand, lineOfSight, sightBoxOf, type SightBox, type SightReport, type SightScene, type SightStand } from '../../geometry/lineOfSight.ts';
 import { polygonOverlapsWedge, type Wedge } from '../../geometry/wedge.ts';
 import { polygonCentroid } from '../../geometry/polygon.ts';
 import { boxGapIn, unionBoxes, type BoxIn, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
 import { fireArc } from './fireArc.ts';
 import { bandAt, maxRangeIn, weaponRow, FIRE_TABLE_SOURCE_ARTILLERY, FIRE_TABLE_SOURCE_INFANTRY, type WeaponRow } from './fireTables.ts';
 import { universalModifiers } from './universalModifiers.ts';
+import { SRC_SHARPSHOOTERS } from './optionalRules.ts';
+import { hypot2 } from '../../geometry/hypot.ts';
+import { sortSmall } from '../../geometry/sortSmall.ts';
 
 const SRC_ELIGIBLE = 'Fire, Eligible Stands (p. 20)';
 const SRC_ARC = 'Fire, Arc of Fire (p. 20)';
@@ -121,6 +124,8 @@ function sightSceneOf(ctx: DtpContext): SightScene {
   };
 }
 
+const ARCS = new WeakMap<StandInfo, { readonly arm: Arm; readonly wedge: Wedge }>();
+
 export function buildFireScene(ctx: DtpContext): FireScene {
   const areaLevel = new Map<string, number>();
   for (const a of ctx.state.terrain.areas) areaLevel.set(a.id, ctx.elevationLevelAt(polygonCentroid(a.vertices)));
@@ -159,19 +164,18 @@ export function buildFireScene(ctx: DtpContext): FireScene {
   });
   const seen = new Int32Array(sight.stands.length);
   let stamp = 0;
-  const arcs = new Map<string, Wedge>();
   return {
     sight,
     terrainOnly,
     coverOnly,
     areaLevel,
     arcOf(stand, arm) {
-      let w = arcs.get(stand.stand.id);
-      if (!w) {
-        w = fireArc(stand.stand, stand.corners, arm);
-        arcs.set(stand.stand.id, w);
-      }
-      return w;
+      // Kept per stand info, which a session reuses for an unchanged stand: arcs survive updates.
+      const kept = ARCS.get(stand);
+      if (kept?.arm === arm) return kept.wedge;
+      const wedge = fireArc(stand.stand, stand.corners, arm);
+      ARCS.set(stand, { arm, wedge });
+      return wedge;
     },
     sightWithin(box, excludeUnitIds) {
       stamp++;
@@ -198,13 +202,18 @@ export function buildFireScene(ctx: DtpContext): FireScene {
       }
       const within: SightStand[] = new Array(count);
       for (let i = lo, k = 0; i <= hi; i++) if (seen[i] === stamp) within[k++] = sight.stands[i]!;
-      const meets = (b: { minX: number; minY: number; maxX: number; maxY: number }) =>
-        !(b.maxX < box.minXIn || b.minX > box.maxXIn || b.maxY < box.minYIn || b.minY > box.maxYIn);
-      const mayBlock =
-        count > 0 ||
-        sight.elevationBoxes.some(meets) ||
-        ctx.state.terrain.areas.some((a, i) => a.kind !== 'rough' && meets(sight.areaBoxes[i]!));
-      return { sight: { ...visibility, stands: within }, mayBlock };
+      // `visibility` holds the elevations and the blocking (non-rough) areas.
+      let mayBlock = count > 0;
+      for (let i = 0; !mayBlock && i < visibility.elevationBoxes.length; i++) mayBlock = boxMeets(visibility.elevationBoxes[i]!, box);
+      for (let i = 0; !mayBlock && i < visibility.areaBoxes.length; i++) mayBlock = boxMeets(visibility.areaBoxes[i]!, box);
+      const narrowed: SightScene = {
+        terrain: visibility.terrain,
+        stands: within,
+        areaBoxes: visibility.areaBoxes,
+        linearBoxes: visibility.linearBoxes,
+        elevationBoxes: visibility.elevationBoxes,
+      };
+      return { sight: narrowed, mayBlock };
     },
   };
 }
@@ -244,19 +253,33 @@ export function firingStands(ctx: DtpContext, unitId: string): readonly StandInf
 }
 const FIRING_STANDS = new WeakMap<DtpContext, Map<string, readonly StandInfo[]>>();
 
-/** Closest point of a polygon to p. */
+/** Closest point of a polygon to p (closestPointOnSegment per edge, allocating only the answer). */
 function closestPointOnPolygon(p: PointIn, polygon: readonly PointIn[]): PointIn {
-  let best = polygon[0]!;
   let bestD = Infinity;
+  let bestX = polygon[0]!.xIn;
+  let bestY = polygon[0]!.yIn;
   for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
-    const q = closestPointOnSegment(p, polygon[j]!, polygon[i]!);
-    const d = Math.hypot(q.xIn - p.xIn, q.yIn - p.yIn);
+    const a = polygon[j]!;
+    const b = polygon[i]!;
+    const dx = b.xIn - a.xIn;
+    const dy = b.yIn - a.yIn;
+    const len2 = dx * dx + dy * dy;
+    let qx = a.xIn;
+    let qy = a.yIn;
+    if (len2 !== 0) {
+      let t = ((p.xIn - a.xIn) * dx + (p.yIn - a.yIn) * dy) / len2;
+      t = t < 0 ? 0 : t > 1 ? 1 : t;
+      qx = a.xIn + dx * t;
+      qy = a.yIn + dy * t;
+    }
+    const d = hypot2(qx - p.xIn, qy - p.yIn);
     if (d < bestD) {
       bestD = d;
-      best = q;
+      bestX = qx;
+      bestY = qy;
     }
   }
-  return best;
+  return { xIn: bestX, yIn: bestY };
 }
 
 /** Where along the sight line (inches from its start) a polygon is entered and left. */
@@ -332,7 +355,7 @@ function arcHalfPlanes(w: Wedge): Float64Array | undefined {
   const bx = lx - rx, by = ly - ry;
   const planes = Float64Array.of(-luy, lux, -lux * ly + luy * lx, ruy, -rux, rux * ry - ruy * rx, -by, bx, -bx * ry + by * rx);
   const ends = [lx, ly, rx, ry, lx + lux * WEDGE_RAY_IN, ly + luy * WEDGE_RAY_IN, rx + rux * WEDGE_RAY_IN, ry + ruy * WEDGE_RAY_IN];
-  let sound = Math.hypot(bx, by) > 1e-6;
+  let sound = hypot2(bx, by) > 1e-6;
   for (let k = 0; sound && k < 9; k += 3) {
     for (let e = 0; e < 8; e += 2) if (planes[k]! * ends[e]! + planes[k + 1]! * ends[e + 1]! + planes[k + 2]! > ARC_SELF_TOL_IN) sound = false;
   }
@@ -379,10 +402,12 @@ function inArcAndRange(stand: StandInfo, arc: Wedge, target: UnitInfo, maxIn: nu
   }
   if (!ranged) return { inArc, ranged: [] };
   // Stable sort: equal distances keep the target's stand order.
-  return { inArc, ranged: ranged.sort((a, b) => a.d - b.d).map((x) => x.t) };
+  return { inArc, ranged: sortSmall(ranged, (a, b) => a.d - b.d).map((x) => x.t) };
 }
 
 const NO_TERRAIN: SightScene['terrain'] = { areas: [], linear: [], roads: [], elevations: [] };
+const NO_BOXES: readonly SightBox[] = [];
+const NO_STANDS: readonly SightStand[] = [];
 
 const boxMeets = (b: SightBox, box: BoxIn) => !(b.maxX < box.minXIn || b.minX > box.maxXIn || b.maxY < box.minYIn || b.minY > box.maxYIn);
 
@@ -398,9 +423,12 @@ function seesAny(ctx: DtpContext, scene: FireScene, sight: SightScene, stand: St
     maxXIn: Math.max(from.xIn, target.box.maxXIn),
     maxYIn: Math.max(from.yIn, target.box.maxYIn),
   };
-  const stands = sight.stands.filter((b) => boxMeets(b.box, box));
+  const stands: SightStand[] = [];
+  for (const st of sight.stands) if (boxMeets(st.box, box)) stands.push(st);
   // `sight` is the visibility scene: its areas are the blocking (non-rough) ones.
-  const terrainMayBlock = sight.elevationBoxes.some((b) => boxMeets(b, box)) || sight.areaBoxes.some((b) => boxMeets(b, box));
+  let terrainMayBlock = false;
+  for (let i = 0; !terrainMayBlock && i < sight.elevationBoxes.length; i++) terrainMayBlock = boxMeets(sight.elevationBoxes[i]!, box);
+  for (let i = 0; !terrainMayBlock && i < sight.areaBoxes.length; i++) terrainMayBlock = boxMeets(sight.areaBoxes[i]!, box);
   if (stands.length === 0 && !terrainMayBlock) return true;
   if (!terrainMayBlock) {
     // No elevation or blocking area anywhere near: both ends are on level ground (an elevation under either
@@ -418,13 +446,14 @@ function seesAny(ctx: DtpContext, scene: FireScene, sight: SightScene, stand: St
   }
   // Stands and terrain are traced apart (lineOfSight's parts are independent): with both ends on level
   // ground the first stand on the line blocks whatever the terrain, so most blocked lines skip the terrain.
-  const narrowStands: SightScene = { ...sight, stands, terrain: NO_TERRAIN, areaBoxes: [], linearBoxes: [], elevationBoxes: [] };
-  const narrowTerrain: SightScene = { ...sight, stands: [] };
+  const narrowStands: SightScene = { stands, terrain: NO_TERRAIN, areaBoxes: NO_BOXES, linearBoxes: NO_BOXES, elevationBoxes: NO_BOXES };
+  const narrowTerrain: SightScene = { stands: NO_STANDS, terrain: sight.terrain, areaBoxes: sight.areaBoxes, linearBoxes: sight.linearBoxes, elevationBoxes: sight.elevationBoxes };
   const fromFlat = ctx.elevationLevelAt(from) === 0;
   for (const t of ranged) {
     const to = closestPointOnPolygon(from, t.corners);
+    // Both ends on level ground: any stand on the line blocks it, whatever else it crosses.
+    if (fromFlat && stands.length > 0 && ctx.elevationLevelAt(to) === 0 && lineMeetsAnyStand(narrowStands, from, to)) continue;
     const crossing = stands.length > 0 ? lineOfSight(narrowStands, from, to).stands : [];
-    if (crossing.length > 0 && fromFlat && ctx.elevationLevelAt(to) === 0) continue;
     const report: SightReport = { ...lineOfSight(narrowTerrain, from, to), stands: crossing };
     if (sightBlocker(ctx, scene, from, to, report) === undefined) return true;
   }
@@ -629,12 +658,19 @@ export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string,
       source: row.class === 'infantry' ? FIRE_TABLE_SOURCE_INFANTRY : FIRE_TABLE_SOURCE_ARTILLERY,
     });
   }
+  // Optional Rules, Sharpshooters: "Sharpshooters receive no range penalties when firing." The table's
+  // penalty stays visible and is cancelled by its own line; a range bonus (6" band) is kept.
+  if (firer.unit.sharpshooters && band.dice < 0) {
+    modifiers.push({ label: 'Sharpshooters: no range penalty', dice: -band.dice, source: SRC_SHARPSHOOTERS });
+  }
   const ff = firerFormationModifier(ctx, firer);
   if (ff) modifiers.push(ff);
   const tf = targetFormationModifier(ctx, target);
   if (tf) modifiers.push(tf);
   modifiers.push(...generalModifiers(ctx, firer, target, eligible, rangeReport));
-  modifiers.push(...universalModifiers(firer.unit, firer.attachedCommanderId !== undefined));
+  modifiers.push(
+    ...universalModifiers(firer.unit, firer.attachedCommanderId !== undefined, { roll: 'fire', trainedVeteran: ctx.state.optionalRules?.includes('trained-veteran') === true }),
+  );
 
   return {
     ok: true,

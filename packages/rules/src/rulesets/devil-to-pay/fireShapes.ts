@@ -11,6 +11,7 @@ import type { DtpContext } from './context.ts';
 import { fireArc } from './fireArc.ts';
 import { firingStands } from './fire.ts';
 import { maxRangeIn, weaponRow } from './fireTables.ts';
+import { hypot2 } from '../../geometry/hypot.ts';
 
 function nearestPointOnStands(p: PointIn, polygons: readonly (readonly PointIn[])[]): PointIn {
   let best = p;
@@ -18,7 +19,7 @@ function nearestPointOnStands(p: PointIn, polygons: readonly (readonly PointIn[]
   for (const poly of polygons) {
     for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
       const q = closestPointOnSegment(p, poly[j]!, poly[i]!);
-      const d = Math.hypot(q.xIn - p.xIn, q.yIn - p.yIn);
+      const d = hypot2(q.xIn - p.xIn, q.yIn - p.yIn);
       if (d < bestD) {
         bestD = d;
         best = q;

@@ -17,6 +17,8 @@
 import type { FormationReading } from '../../engine/evaluation.ts';
 import type { Formation, Stand, Unit } from '../../model/tableState.ts';
 import { angleDiffDeg, headingToVector, vectorToHeadingDeg } from '../../geometry/angles.ts';
+import { hypot2 } from '../../geometry/hypot.ts';
+import { sortSmall } from '../../geometry/sortSmall.ts';
 
 /** What the rest of the rule set needs to know about a unit's formation, beyond the contract's reading. */
 export interface DtpFormationReading extends FormationReading {
@@ -64,7 +66,7 @@ interface Local {
 }
 
 function median(values: readonly number[]): number {
-  const s = [...values].sort((a, b) => a - b);
+  const s = sortSmall([...values], (a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
@@ -95,7 +97,7 @@ function toLocal(stands: readonly Stand[], origin: Stand, headingDeg: number): L
 
 /** Group stands into ranks by forward offset: a new rank starts where v drops by more than half a depth. */
 function ranksOf(local: readonly Local[], depthIn: number): Local[][] {
-  const byV = [...local].sort((a, b) => b.v - a.v);
+  const byV = sortSmall([...local], (a, b) => b.v - a.v);
   const ranks: Local[][] = [];
   let current: Local[] = [];
   let rankV = Number.POSITIVE_INFINITY;
@@ -108,7 +110,7 @@ function ranksOf(local: readonly Local[], depthIn: number): Local[][] {
     current.push(l);
   }
   if (current.length > 0) ranks.push(current);
-  for (const r of ranks) r.sort((a, b) => a.u - b.u);
+  for (const r of ranks) sortSmall(r, (a, b) => a.u - b.u);
   return ranks;
 }
 
@@ -173,7 +175,7 @@ function marchColumnFit(stands: readonly Stand[], lead: Stand, widthIn: number, 
     let best: Stand | undefined;
     let bestD = Number.POSITIVE_INFINITY;
     for (const s of left) {
-      const d = Math.hypot(s.pose.xIn - prev.pose.xIn, s.pose.yIn - prev.pose.yIn);
+      const d = hypot2(s.pose.xIn - prev.pose.xIn, s.pose.yIn - prev.pose.yIn);
       if (d < bestD) {
         bestD = d;
         best = s;
@@ -197,7 +199,7 @@ function marchColumnFit(stands: readonly Stand[], lead: Stand, widthIn: number, 
 /** Staggered stands: neighbours (by lateral order) alternate forward/back by a third of a depth or more. */
 function staggeredFit(local: readonly Local[], widthIn: number, depthIn: number): number {
   if (local.length < 3) return 0;
-  const byU = [...local].sort((a, b) => a.u - b.u);
+  const byU = sortSmall([...local], (a, b) => a.u - b.u);
   let staggered = 0;
   let prevSign = 0;
   for (let i = 1; i < byU.length; i++) {

@@ -39,6 +39,7 @@ import type { PointIn } from '../../model/units.ts';
 import { assemble, evaluateUnit, type UnitPartSources, type UnitParts } from './index.ts';
 import { CHARGE_REACH_IN } from './meleeTables.ts';
 import { ENEMY_CLEARANCE_IN, FUDGE_MOVE_IN, MOUNTED_BONUS_IN, ROAD_MOVE_IN, movementAllowanceIn } from './movementTables.ts';
+import { hypot2 } from '../../geometry/hypot.ts';
 
 /**
  * How far movement can look beyond a unit's box, inches: its allowance (the road allowance for march
@@ -137,7 +138,7 @@ function boxesMeet(a: BoxIn, b: BoxIn): boolean {
 }
 
 function diagIn(b: BoxIn): number {
-  return Math.hypot(b.maxXIn - b.minXIn, b.maxYIn - b.minYIn);
+  return hypot2(b.maxXIn - b.minXIn, b.maxYIn - b.minYIn);
 }
 
 function fireReachOf(unit: Unit): number {

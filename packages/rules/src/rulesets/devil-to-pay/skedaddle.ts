@@ -13,6 +13,7 @@ import { pointInPolygon, segmentPolygonCrossings } from '../../geometry/intersec
 import { boxGapIn, type DtpContext, type UnitInfo } from './context.ts';
 import { closestPointInArc } from './arcGeometry.ts';
 import { MOUNTED_BONUS_IN } from './movementTables.ts';
+import { hypot2 } from '../../geometry/hypot.ts';
 
 export const SKEDADDLE_SOURCE = 'The Devil to Pay (2018), Skedaddle';
 /** 3D6": the least and the most three dice can roll (Skedaddle: Process 1). */
@@ -93,7 +94,7 @@ export function skedaddleZone(ctx: DtpContext, unitId: string): { zone: Skedaddl
   const inZone = (other: UnitInfo, withinIn: number): boolean =>
     other.stands.some((s) => {
       const p = closestPointInArc(facts.from, facts.rearHeadingDeg, SKEDADDLE_ARC_HALF_DEG, s.corners);
-      return p !== undefined && Math.hypot(p.xIn - facts.from.xIn, p.yIn - facts.from.yIn) <= withinIn;
+      return p !== undefined && hypot2(p.xIn - facts.from.xIn, p.yIn - facts.from.yIn) <= withinIn;
     });
   const friendsAtRisk: string[] = [];
   for (const friend of ctx.unitsBySide.get(info.unit.side) ?? []) {
@@ -186,7 +187,7 @@ export function skedaddleOutcome(ctx: DtpContext, unitId: string, distanceIn: nu
   const end = shift(facts.from);
   for (const enemy of ctx.enemiesOf(unitId)) {
     for (const s of enemy.stands) {
-      const d = Math.hypot(s.center.xIn - end.xIn, s.center.yIn - end.yIn);
+      const d = hypot2(s.center.xIn - end.xIn, s.center.yIn - end.yIn);
       if (d < nearestIn) {
         nearestIn = d;
         nearestEnemy = s.center;
