@@ -12,11 +12,11 @@
  */
 import type { MovementOption, Refusal } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
-import type { Formation, LinearTerrainKind, Road } from '../../model/tableState.ts';
+import type { AreaTerrain, Formation, LinearTerrain, Road } from '../../model/tableState.ts';
 import type { PointIn } from '../../model/units.ts';
 import { headingToVector } from '../../geometry/angles.ts';
 import { closestPointOnSegment } from '../../geometry/distance.ts';
-import { pointInPolygon, segmentIntersection } from '../../geometry/intersect.ts';
+import { pointInPolygon } from '../../geometry/intersect.ts';
 import type { DtpContext, UnitInfo } from './context.ts';
 import { boxGapIn } from './context.ts';
 import {
@@ -93,6 +93,8 @@ export function walkPenalties(allowanceIn: number, events: readonly PathEvent[],
 /** Open-ground reach radius per bin (bin 0 = straight ahead, counter-clockwise), and the formation shape it came from. */
 interface OpenReach {
   readonly radiusIn: Float64Array;
+  /** The largest radius, inches. */
+  readonly maxIn: number;
 }
 
 const openReachCache = new Map<string, OpenReach>();
@@ -126,8 +128,6 @@ function originMasks(hx: number, hy: number): Int32Array {
   return masks;
 }
 
-/** Per-direction group lists, reused between calls (cleared at the start of each; never escapes a call). */
-const BIN_GROUPS: number[][] = Array.from({ length: REACH_BINS }, () => []);
 
 /**
  * Open-ground reach for a unit whose reference point is at the origin facing +x, with front corners at
@@ -183,7 +183,9 @@ function openReach(allowanceIn: number, frontXIn: number, leftYIn: number, right
       }
     }
   }
-  const out = { radiusIn };
+  let maxIn = 0;
+  for (let b = 0; b < REACH_BINS; b++) maxIn = Math.max(maxIn, radiusIn[b]!);
+  const out = { radiusIn, maxIn };
   if (openReachCache.size > 2000) openReachCache.clear();
   openReachCache.set(key, out);
   return out;
@@ -242,6 +244,17 @@ interface Obstacle {
   readonly r: number;
 }
 
+/**
+ * What one key (a terrain feature, a unit) is made of, with a bounding disc for the cheap whole-group cull.
+ * Built once per feature or per unit and context, not per call.
+ */
+interface Group {
+  readonly obs: readonly Obstacle[];
+  readonly cx: number;
+  readonly cy: number;
+  readonly r: number;
+}
+
 function segmentObstacle(a: PointIn, b: PointIn): Obstacle {
   const seg = Float64Array.of(a.xIn, a.yIn, b.xIn, b.yIn);
   // Same fields in the same order as rectObstacle's: one object shape keeps the ray loops monomorphic (a
@@ -257,19 +270,35 @@ function segmentObstacle(a: PointIn, b: PointIn): Obstacle {
   };
 }
 
-/** Rectangle frames per stand footprint, kept while the footprint object lives (sessions reuse them). */
-const rectFrames = new WeakMap<object, Float64Array>();
+/**
+ * A stand footprint's frame and its rectangle obstacles (grown 0" as a friend, 1" as an enemy), kept while
+ * the footprint object lives (sessions reuse footprints of unchanged stands). One WeakMap entry per
+ * footprint: these lookups and their GC (ephemeron) cost showed up per stand per call before.
+ */
+interface StandRecord {
+  readonly frame: Float64Array;
+  friend: Obstacle | undefined;
+  enemy: Obstacle | undefined;
+}
+const standRecords = new WeakMap<object, StandRecord>();
+
+function standRecord(corners: readonly PointIn[]): StandRecord {
+  let rec = standRecords.get(corners);
+  if (rec === undefined) {
+    rec = { frame: computeRectFrame(corners), friend: undefined, enemy: undefined };
+    standRecords.set(corners, rec);
+  }
+  return rec;
+}
 
 /** [cx, cy, ux, uy, nx, ny, halfWidth, halfDepth, halfDiagonal] of a stand from its corners [FL, FR, RR, RL]. */
-function rectFrame(corners: readonly PointIn[]): Float64Array {
-  const cached = rectFrames.get(corners);
-  if (cached) return cached;
+function computeRectFrame(corners: readonly PointIn[]): Float64Array {
   const fl = corners[0]!;
   const fr = corners[1]!;
   const rr = corners[2]!;
   const w = Math.hypot(fr.xIn - fl.xIn, fr.yIn - fl.yIn);
   const d = Math.hypot(fr.xIn - rr.xIn, fr.yIn - rr.yIn);
-  const frame = Float64Array.of(
+  return Float64Array.of(
     (fl.xIn + rr.xIn) / 2,
     (fl.yIn + rr.yIn) / 2,
     (fr.xIn - fl.xIn) / w,
@@ -280,46 +309,101 @@ function rectFrame(corners: readonly PointIn[]): Float64Array {
     d / 2,
     Math.hypot(w, d) / 2,
   );
-  rectFrames.set(corners, frame);
-  return frame;
 }
 
-const rectObstacles = new Map<number, WeakMap<object, Obstacle>>();
+function rectFrame(corners: readonly PointIn[]): Float64Array {
+  return standRecord(corners).frame;
+}
 
-/** A stand rectangle as an obstacle, grown by `grow` inches (0 friends, 1" enemies); kept while the footprint lives. */
-function rectObstacle(corners: readonly PointIn[], grow: number): Obstacle {
-  let cache = rectObstacles.get(grow);
-  if (!cache) rectObstacles.set(grow, (cache = new WeakMap()));
-  const hit = cache.get(corners);
-  if (hit) return hit;
-  const rect = rectFrame(corners);
+/** A stand rectangle grown by `grow` inches: corners, frame and bounding disc. */
+function grownRect(rect: Float64Array, grow: number): Obstacle {
   // The bounding radius (half diagonal) is kept in the frame's spare slot.
   const hu = rect[6]! + grow;
   const hv = rect[7]! + grow;
-  const grown = new Float64Array(8);
-  let k = 0;
-  for (const [a, b] of [[1, 1], [1, -1], [-1, -1], [-1, 1]] as const) {
-    grown[k++] = rect[0]! + a * hu * rect[2]! + b * hv * rect[4]!;
-    grown[k++] = rect[1]! + a * hu * rect[3]! + b * hv * rect[5]!;
-  }
-  const o: Obstacle = { corners: grown, seg: undefined, rect, grow, cx: rect[0]!, cy: rect[1]!, r: rect[8]! + grow };
-  cache.set(corners, o);
-  return o;
+  const cx = rect[0]!;
+  const cy = rect[1]!;
+  const ux = hu * rect[2]!;
+  const uy = hu * rect[3]!;
+  const nx = hv * rect[4]!;
+  const ny = hv * rect[5]!;
+  // Corners (+u+v), (+u-v), (-u-v), (-u+v), summed in the same order as before (bit-identical).
+  const grown = Float64Array.of(cx + ux + nx, cy + uy + ny, cx + ux - nx, cy + uy - ny, cx - ux - nx, cy - uy - ny, cx - ux + nx, cy - uy + ny);
+  return { corners: grown, seg: undefined, rect, grow, cx: rect[0]!, cy: rect[1]!, r: rect[8]! + grow };
+}
+
+/** A stand as a friend (0") or enemy (1" grown) obstacle; kept while the footprint lives. */
+function rectObstacle(corners: readonly PointIn[], enemy: boolean): Obstacle {
+  const rec = standRecord(corners);
+  if (enemy) return rec.enemy ?? (rec.enemy = grownRect(rec.frame, ENEMY_CLEARANCE_IN));
+  return rec.friend ?? (rec.friend = grownRect(rec.frame, 0));
+}
+
+/** A unit's stands as one group: friends as they stand, enemies grown by the 1" clearance; disc from the unit's box. */
+function unitGroup(info: UnitInfo, enemy: boolean): Group {
+  const obs: Obstacle[] = [];
+  for (const s of info.stands) obs.push(rectObstacle(s.corners, enemy));
+  const b = info.box;
+  const growIn = enemy ? ENEMY_CLEARANCE_IN : 0;
+  return { obs, cx: (b.minXIn + b.maxXIn) / 2, cy: (b.minYIn + b.maxYIn) / 2, r: Math.hypot(b.maxXIn - b.minXIn, b.maxYIn - b.minYIn) / 2 + growIn };
+}
+
+interface Pieces {
+  readonly box: Box;
+  readonly group: Group;
 }
 
 /** A terrain feature's box and segments, kept while the feature object lives (sessions reuse states' terrain). */
-const terrainPieces = new WeakMap<object, { box: Box; segments: Obstacle[] }>();
+const terrainPieces = new WeakMap<object, Pieces>();
 
-function piecesOf(feature: object, points: readonly PointIn[], closed: boolean): { box: Box; segments: Obstacle[] } {
+function piecesOf(feature: object, points: readonly PointIn[], closed: boolean): Pieces {
   const hit = terrainPieces.get(feature);
   if (hit) return hit;
   const segments: Obstacle[] = [];
   for (let i = 0; i + 1 < points.length; i++) segments.push(segmentObstacle(points[i]!, points[i + 1]!));
   if (closed && points.length > 2) segments.push(segmentObstacle(points[points.length - 1]!, points[0]!));
-  const pieces = { box: boxOfPoints(points), segments };
+  // The group's disc: centred on the mean of the pieces' centres, enclosing every piece's disc.
+  let cx = 0;
+  let cy = 0;
+  for (const o of segments) {
+    cx += o.cx / segments.length;
+    cy += o.cy / segments.length;
+  }
+  let r = 0;
+  for (const o of segments) r = Math.max(r, Math.hypot(o.cx - cx, o.cy - cy) + o.r);
+  const pieces: Pieces = { box: boxOfPoints(points), group: { obs: segments, cx, cy, r } };
   terrainPieces.set(feature, pieces);
   return pieces;
 }
+
+/**
+ * Per context (one table state, one evaluation): the terrain features that can matter with their pieces,
+ * and each unit's group as a friend and as an enemy. Every unit's movement looks at most of the same
+ * neighbours, so this is built once per context instead of once per call; nothing outlives the context.
+ */
+interface MovementContextCache {
+  readonly linear: readonly { readonly feature: LinearTerrain; readonly penaltyIn: number | undefined; readonly pieces: Pieces }[];
+  readonly areas: readonly { readonly feature: AreaTerrain; readonly penaltyIn: number; readonly pieces: Pieces }[];
+  readonly friendGroups: Map<UnitInfo, Group>;
+  readonly enemyGroups: Map<UnitInfo, Group>;
+}
+const contextCaches = new WeakMap<DtpContext, MovementContextCache>();
+
+function contextCache(ctx: DtpContext): MovementContextCache {
+  let c = contextCaches.get(ctx);
+  if (c !== undefined) return c;
+  const linear: { feature: LinearTerrain; penaltyIn: number | undefined; pieces: Pieces }[] = [];
+  for (const line of ctx.state.terrain.linear) {
+    const penaltyIn = LINEAR_TERRAIN_PENALTY_IN[line.kind];
+    if (penaltyIn === 0) continue;
+    linear.push({ feature: line, penaltyIn, pieces: piecesOf(line, line.points, false) });
+  }
+  const areas: { feature: AreaTerrain; penaltyIn: number; pieces: Pieces }[] = [];
+  for (const area of ctx.state.terrain.areas) areas.push({ feature: area, penaltyIn: AREA_TERRAIN_PENALTY_IN[area.kind], pieces: piecesOf(area, area.vertices, true) });
+  c = { linear, areas, friendGroups: new Map(), enemyGroups: new Map() };
+  contextCaches.set(ctx, c);
+  return c;
+}
+
 
 /**
  * Distance along the ray from (ox, oy) with unit direction (dx, dy) to segment [ax, ay, bx, by], or -1 when
@@ -452,114 +536,170 @@ function roadReach(ctx: DtpContext, info: UnitInfo, ref: PointIn, roads: readonl
   return out.filter((l) => l.length > 1);
 }
 
-/** What `collectObstacles` reads. */
-interface ObstacleSetup {
-  readonly ctx: DtpContext;
-  readonly info: UnitInfo;
-  readonly unitId: string;
-  readonly reachBox: Box;
-  readonly rectTable: readonly PointIn[];
-  readonly cannotCrossObstacles: boolean;
-  readonly ref: PointIn;
-  readonly unitRadiusIn: number;
-  readonly maxOpenIn: number;
-  readonly headingDeg: number;
-  readonly open: OpenReach;
+/*
+ * Per-call scratch, reused between calls: movementOptions is synchronous and never re-entered, and nothing
+ * here escapes a call. Keys are what can be met (a terrain feature, a unit), each met once per direction.
+ */
+const KEY_LINEAR = 0;
+const KEY_AREA = 1;
+const KEY_FRIEND = 2;
+const KEY_ENEMY = 3;
+const keyGroup: Group[] = [];
+const keyPenaltyIn: number[] = [];
+const keyStop: boolean[] = [];
+/** Outline points (bits 0..7) already inside an area: met at once when moving from them. */
+const keyInsideMask: number[] = [];
+const keyKind: number[] = [];
+/** The feature or unit behind a key; its label is only built when a walk reports stopping at it. */
+const keySource: (LinearTerrain | AreaTerrain | UnitInfo)[] = [];
+/** Areas the reference point starts in: their penalty is met at once in every direction. */
+const startPenaltyIn: number[] = [];
+const startArea: AreaTerrain[] = [];
+/** Groups per direction bin (indices into the keys). */
+const BIN_GROUPS: number[][] = Array.from({ length: REACH_BINS }, () => []);
+/** The unit's bounding rectangle's corners and edge midpoints in table inches, [x0, y0, ..., x7, y7]. */
+const OUTLINE = new Float64Array(16);
+/** The unit's bounding rectangle as a frame [cx, cy, ux, uy, nx, ny, halfWidth, halfDepth] (u to its right). */
+const OUR_FRAME = new Float64Array(8);
+/** The unit's corners in its own frame, [x, y, ...]. */
+let localXY = new Float64Array(256);
+let firstAt = new Float64Array(64);
+/** One direction's events: where, penalty, stop, and source (key index, TABLE_EDGE, or START_BASE - start index). */
+let evAt = new Float64Array(64);
+let evPenaltyIn = new Float64Array(64);
+let evStop = new Uint8Array(64);
+let evSource = new Int32Array(64);
+const TABLE_EDGE = -1;
+const START_BASE = -2;
+/** A point object for pointInPolygon, overwritten per test. */
+const PROBE = { xIn: 0, yIn: 0 };
+/** Enemy stands close enough to matter for the fudge move. */
+const fudgeObstacles: Obstacle[] = [];
+
+function keyLabel(key: number): string {
+  const kind = keyKind[key];
+  if (kind === KEY_LINEAR) {
+    const line = keySource[key] as LinearTerrain;
+    return `${line.kind} '${line.id}'`;
+  }
+  if (kind === KEY_AREA) {
+    const area = keySource[key] as AreaTerrain;
+    return `${area.kind} '${area.id}'`;
+  }
+  const u = keySource[key] as UnitInfo;
+  return kind === KEY_FRIEND ? `passage of lines through '${u.unit.id}'` : `1" from enemy '${u.unit.id}'`;
+}
+
+function eventLabel(source: number): string {
+  if (source >= 0) return keyLabel(source);
+  if (source === TABLE_EDGE) return 'table edge';
+  const area = startArea[START_BASE - source]!;
+  return `${area.kind} '${area.id}'`;
+}
+
+function boxMeets(b: Box, minXIn: number, minYIn: number, maxXIn: number, maxYIn: number): boolean {
+  return !(b.maxXIn < minXIn || b.minXIn > maxXIn || b.maxYIn < minYIn || b.minYIn > maxYIn);
+}
+
+function pushKey(group: Group, penaltyIn: number, stop: boolean, insideMask: number, kind: number, source: LinearTerrain | AreaTerrain | UnitInfo): void {
+  keyGroup.push(group);
+  keyPenaltyIn.push(penaltyIn);
+  keyStop.push(stop);
+  keyInsideMask.push(insideMask);
+  keyKind.push(kind);
+  keySource.push(source);
 }
 
 /**
- * Terrain, friends and enemies within the reach box as obstacle pieces grouped by what they belong to, and
- * which direction bins each group can matter for. Split out of movementOptions to keep each compiled
- * function small (see walkReach).
+ * Terrain, friends and enemies within the reach box as keys (with their groups of pieces) in the scratch
+ * arrays above, and which direction bins each group can matter for. Returns how many keys there are.
  */
-function collectObstacles(o: ObstacleSetup) {
-  const { ctx, info, unitId, reachBox, rectTable, cannotCrossObstacles, ref, unitRadiusIn, maxOpenIn, headingDeg, open } = o;
-  const unit = info.unit;
-  const near = (b: Box): boolean => !(b.maxXIn < reachBox.minXIn || b.minXIn > reachBox.maxXIn || b.maxYIn < reachBox.minYIn || b.minYIn > reachBox.maxYIn);
-  // What can be met, each once per direction ("key"), and the pieces (segments, stand rectangles) that make it.
-  const keys: { penaltyIn: number; stop: boolean; label: string; insideMask: number }[] = [];
-  const obstacles: Obstacle[] = [];
-  const startEvents: PathEvent[] = [];
-  // Units' bounding discs come straight from their boxes.
-  const unitDiscs = new Map<number, { cx: number; cy: number; r: number }>();
-  const discOfBox = (b: Box, growIn: number) => ({ cx: (b.minXIn + b.maxXIn) / 2, cy: (b.minYIn + b.maxYIn) / 2, r: Math.hypot(b.maxXIn - b.minXIn, b.maxYIn - b.minYIn) / 2 + growIn });
-  const obstacleKeys: number[] = [];
-  const add = (key: number, o: Obstacle): void => {
-    obstacles.push(o);
-    obstacleKeys.push(key);
-  };
-  for (const line of ctx.state.terrain.linear) {
-    const penalty = LINEAR_TERRAIN_PENALTY_IN[line.kind];
-    if (penalty === 0) continue;
-    const pieces = piecesOf(line, line.points, false);
-    if (!near(pieces.box)) continue;
-    const stop = penalty === undefined || (cannotCrossObstacles && BLOCKS_ARTILLERY_AND_MOUNTED.has(line.kind as LinearTerrainKind));
-    const key = keys.push({ penaltyIn: penalty ?? 0, stop, label: `${line.kind} '${line.id}'`, insideMask: 0 }) - 1;
-    for (const o of pieces.segments) add(key, o);
+function collectObstacles(
+  ctx: DtpContext,
+  info: UnitInfo,
+  unitId: string,
+  reachBox: Box,
+  cannotCrossObstacles: boolean,
+  ref: PointIn,
+  unitRadiusIn: number,
+  maxOpenIn: number,
+  headingDeg: number,
+  open: OpenReach,
+): number {
+  const cache = contextCache(ctx);
+  const minX = reachBox.minXIn;
+  const minY = reachBox.minYIn;
+  const maxX = reachBox.maxXIn;
+  const maxY = reachBox.maxYIn;
+  keyGroup.length = 0;
+  keyPenaltyIn.length = 0;
+  keyStop.length = 0;
+  keyInsideMask.length = 0;
+  keyKind.length = 0;
+  keySource.length = 0;
+  startPenaltyIn.length = 0;
+  startArea.length = 0;
+  for (const l of cache.linear) {
+    if (!boxMeets(l.pieces.box, minX, minY, maxX, maxY)) continue;
+    const penalty = l.penaltyIn;
+    const stop = penalty === undefined || (cannotCrossObstacles && BLOCKS_ARTILLERY_AND_MOUNTED.has(l.feature.kind));
+    pushKey(l.pieces.group, penalty ?? 0, stop, 0, KEY_LINEAR, l.feature);
   }
-  for (const area of ctx.state.terrain.areas) {
-    const pieces = piecesOf(area, area.vertices, true);
-    if (!near(pieces.box)) continue;
-    const penaltyIn = AREA_TERRAIN_PENALTY_IN[area.kind];
-    const label = `${area.kind} '${area.id}'`;
-    if (pointInPolygon(ref, area.vertices)) {
+  for (const a of cache.areas) {
+    if (!boxMeets(a.pieces.box, minX, minY, maxX, maxY)) continue;
+    const vertices = a.feature.vertices;
+    if (pointInPolygon(ref, vertices)) {
       // Starting inside area terrain: the penalty is met at once.
-      startEvents.push({ atIn: 0, penaltyIn, label });
+      startPenaltyIn.push(a.penaltyIn);
+      startArea.push(a.feature);
       continue;
     }
-    // Outline points already inside (part of the unit is in it): met at once when moving from them.
+    // Outline points already inside (part of the unit is in it): met at once when moving from them. Only
+    // the corners (even bits) ever lead a ray, so the edge midpoints are not tested.
     let insideMask = 0;
-    rectTable.forEach((p, i) => {
-      if (pointInPolygon(p, area.vertices)) insideMask |= 1 << i;
-    });
-    const key = keys.push({ penaltyIn, stop: false, label, insideMask }) - 1;
-    for (const o of pieces.segments) add(key, o);
+    for (let i = 0; i < 8; i += 2) {
+      PROBE.xIn = OUTLINE[2 * i]!;
+      PROBE.yIn = OUTLINE[2 * i + 1]!;
+      if (pointInPolygon(PROBE, vertices)) insideMask |= 1 << i;
+    }
+    pushKey(a.pieces.group, a.penaltyIn, false, insideMask, KEY_AREA, a.feature);
   }
-  for (const friend of ctx.unitsBySide.get(unit.side) ?? []) {
-    if (friend === info || friend.stands.length === 0 || !near(friend.box)) continue;
-    const key = keys.push({ penaltyIn: PASSAGE_OF_LINES_PENALTY_IN, stop: false, label: `passage of lines through '${friend.unit.id}'`, insideMask: 0 }) - 1;
-    unitDiscs.set(key, discOfBox(friend.box, 0));
-    for (const s of friend.stands) add(key, rectObstacle(s.corners, 0));
+  const unit = info.unit;
+  const friends = ctx.unitsBySide.get(unit.side);
+  if (friends !== undefined) {
+    for (const friend of friends) {
+      if (friend === info || friend.stands.length === 0 || !boxMeets(friend.box, minX, minY, maxX, maxY)) continue;
+      let g = cache.friendGroups.get(friend);
+      if (g === undefined) cache.friendGroups.set(friend, (g = unitGroup(friend, false)));
+      pushKey(g, PASSAGE_OF_LINES_PENALTY_IN, false, 0, KEY_FRIEND, friend);
+    }
   }
   for (const enemy of ctx.enemiesOf(unitId)) {
-    if (enemy.stands.length === 0 || !near(enemy.box)) continue;
-    const key = keys.push({ penaltyIn: 0, stop: true, label: `1" from enemy '${enemy.unit.id}'`, insideMask: 0 }) - 1;
-    unitDiscs.set(key, discOfBox(enemy.box, ENEMY_CLEARANCE_IN));
-    for (const s of enemy.stands) add(key, rectObstacle(s.corners, ENEMY_CLEARANCE_IN));
-  }
-
-  // Pieces grouped by what they belong to (a fence, a wood, a unit), each group with a bounding disc, so
-  // one cheap test skips a whole unit or wood.
-  const groups: { members: number[]; cx: number; cy: number; r: number }[] = keys.map(() => ({ members: [], cx: 0, cy: 0, r: 0 }));
-  for (let i = 0; i < obstacles.length; i++) groups[obstacleKeys[i]!]!.members.push(i);
-  for (const [key, disc] of unitDiscs) Object.assign(groups[key]!, disc);
-  for (const [key, g] of groups.entries()) {
-    if (unitDiscs.has(key)) continue;
-    for (const i of g.members) {
-      g.cx += obstacles[i]!.cx / g.members.length;
-      g.cy += obstacles[i]!.cy / g.members.length;
-    }
-    for (const i of g.members) {
-      const o = obstacles[i]!;
-      g.r = Math.max(g.r, Math.hypot(o.cx - g.cx, o.cy - g.cy) + o.r);
-    }
+    if (enemy.stands.length === 0 || !boxMeets(enemy.box, minX, minY, maxX, maxY)) continue;
+    let g = cache.enemyGroups.get(enemy);
+    if (g === undefined) cache.enemyGroups.set(enemy, (g = unitGroup(enemy, true)));
+    pushKey(g, 0, true, 0, KEY_ENEMY, enemy);
   }
 
   // Which directions each group can matter for: its disc grown by the unit's radius, seen from the
   // reference point (a ray from any outline point is a ray from the reference point shifted by at most that).
-  const binGroups = BIN_GROUPS;
-  for (const list of binGroups) list.length = 0;
+  for (let b = 0; b < REACH_BINS; b++) BIN_GROUPS[b]!.length = 0;
   const headingRad = (headingDeg * Math.PI) / 180;
-  groups.forEach((g, gi) => {
-    if (g.members.length === 0) return;
+  const radiusIn = open.radiusIn;
+  const nKeys = keyGroup.length;
+  for (let gi = 0; gi < nKeys; gi++) {
+    const g = keyGroup[gi]!;
+    if (g.obs.length === 0) continue;
     const ox = g.cx - ref.xIn;
     const oy = g.cy - ref.yIn;
-    const dist = Math.hypot(ox, oy);
     const grown = g.r + unitRadiusIn;
-    if (dist - grown > maxOpenIn + 0.01) return;
+    // A clear miss by the square root of the squares (within an ulp or two of hypot) skips the slow hypot.
+    if (Math.sqrt(ox * ox + oy * oy) - grown > maxOpenIn + 0.01 + 1e-9) continue;
+    const dist = Math.hypot(ox, oy);
+    if (dist - grown > maxOpenIn + 0.01) continue;
     if (dist <= grown) {
-      for (let b = 0; b < REACH_BINS; b++) if (open.radiusIn[b]! > 1e-9) binGroups[b]!.push(gi);
-      return;
+      for (let b = 0; b < REACH_BINS; b++) if (radiusIn[b]! > 1e-9) BIN_GROUPS[b]!.push(gi);
+      continue;
     }
     const centreDeg = ((Math.atan2(oy, ox) - headingRad) * 180) / Math.PI;
     const halfDeg = (Math.asin(grown / dist) * 180) / Math.PI + BIN_DEG / 2;
@@ -567,42 +707,40 @@ function collectObstacles(o: ObstacleSetup) {
     const hi = Math.ceil((centreDeg + halfDeg) / BIN_DEG);
     for (let b = lo; b <= hi && b < lo + REACH_BINS; b++) {
       const bb = b < 0 ? b + REACH_BINS * Math.ceil(-b / REACH_BINS) : b % REACH_BINS;
-      if (open.radiusIn[bb]! > 1e-9) binGroups[bb]!.push(gi);
+      if (radiusIn[bb]! > 1e-9) BIN_GROUPS[bb]!.push(gi);
     }
-  });
-
-  return { keys, obstacles, startEvents, groups, binGroups };
+  }
+  return nKeys;
 }
 
-/** Everything the per-direction walk reads (see `walkReach`). */
-interface ReachSetup {
-  readonly open: OpenReach;
-  readonly allowanceIn: number;
-  readonly f: { x: number; y: number };
-  readonly masks: Int32Array;
-  readonly keys: readonly { penaltyIn: number; stop: boolean; label: string; insideMask: number }[];
-  readonly rectTable: readonly PointIn[];
-  readonly binGroups: readonly (readonly number[])[];
-  readonly groups: readonly { members: number[]; cx: number; cy: number; r: number }[];
-  readonly obstacles: readonly Obstacle[];
-  readonly firstAt: Float64Array;
-  readonly table: { readonly widthIn: number; readonly depthIn: number };
-  readonly ourFrame: Float64Array;
-  readonly unitRadiusIn: number;
-  readonly startEvents: readonly PathEvent[];
-  readonly ref: PointIn;
-}
+/** How far the last walkReach got straight ahead, and what stopped it (set by walkReach). */
+let straightAheadInOut = 0;
+let straightAheadStoppedByOut: string | undefined;
 
 /**
  * The reach per direction: rays from the unit's outline to what they meet, and back from the obstacles'
- * corners, then the penalties paid in order. Its own function (not inline in movementOptions) so the JIT
- * compiles a small hot loop quickly instead of re-optimising one very large function for seconds of CPU.
+ * corners, then the penalties paid in order (as walkPenalties). Its own function (not inline in
+ * movementOptions) so the JIT compiles a small hot loop quickly instead of re-optimising one very large
+ * function for seconds of CPU.
  */
-function walkReach(w: ReachSetup): { reach: PointIn[]; straightAheadIn: number; straightAheadStoppedBy: string | undefined } {
-  const { open, allowanceIn, f, masks, keys, rectTable, binGroups, groups, obstacles, firstAt, table, ourFrame, unitRadiusIn, startEvents, ref } = w;
+function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number, masks: Int32Array, nKeys: number, unitRadiusIn: number, ref: PointIn, widthIn: number, depthIn: number): PointIn[] {
   const reach: PointIn[] = [];
-  let straightAheadIn = 0;
-  let straightAheadStoppedBy: string | undefined;
+  straightAheadInOut = 0;
+  straightAheadStoppedByOut = undefined;
+  const nStart = startPenaltyIn.length;
+  if (firstAt.length < nKeys) firstAt = new Float64Array(nKeys * 2);
+  if (evAt.length < nKeys + nStart + 1) {
+    const n = (nKeys + nStart + 1) * 2;
+    evAt = new Float64Array(n);
+    evPenaltyIn = new Float64Array(n);
+    evStop = new Uint8Array(n);
+    evSource = new Int32Array(n);
+  }
+  const at = firstAt;
+  const outline = OUTLINE;
+  const frame = OUR_FRAME;
+  const fcx = frame[0]!;
+  const fcy = frame[1]!;
   for (let b = 0; b < REACH_BINS; b++) {
     const openR = open.radiusIn[b]!;
     if (openR <= 1e-9) {
@@ -612,130 +750,231 @@ function walkReach(w: ReachSetup): { reach: PointIn[]; straightAheadIn: number; 
     const k = allowanceIn / openR;
     const lx = BIN_COS[b]!;
     const ly = BIN_SIN[b]!;
-    const dx = lx * f.x - ly * f.y;
-    const dy = lx * f.y + ly * f.x;
+    const dx = lx * fx - ly * fy;
+    const dy = lx * fy + ly * fx;
     const lenIn = openR + 0.01;
     // Rays leave from the unit's corners that lead in this direction.
     const originMask = masks[b]!;
-    firstAt.fill(Infinity);
-    for (let key = 0; key < keys.length; key++) if (keys[key]!.insideMask & originMask) firstAt[key] = 0;
+    let any = false;
+    for (let key = 0; key < nKeys; key++) {
+      if (keyInsideMask[key]! & originMask) {
+        at[key] = 0;
+        any = true;
+      } else at[key] = Infinity;
+    }
+    const list = BIN_GROUPS[b]!;
+    const nList = list.length;
     let tableAt = Infinity;
-    for (let oi = 0; oi < rectTable.length; oi++) {
+    for (let oi = 0; oi < 8; oi++) {
       if (!(originMask & (1 << oi))) continue;
-      const o = rectTable[oi]!;
-      for (const gi of binGroups[b]!) {
-        const g = groups[gi]!;
+      const ox = outline[2 * oi]!;
+      const oy = outline[2 * oi + 1]!;
+      for (let li = 0; li < nList; li++) {
+        const gi = list[li]!;
+        const g = keyGroup[gi]!;
         // Ray against the group's disc first.
-        const qx = g.cx - o.xIn;
-        const qy = g.cy - o.yIn;
+        const gr = g.r;
+        const qx = g.cx - ox;
+        const qy = g.cy - oy;
         const along = qx * dx + qy * dy;
-        if (along < -g.r || along > lenIn + g.r) continue;
+        if (along < -gr || along > lenIn + gr) continue;
         const across = qx * dy - qy * dx;
-        if (across > g.r || across < -g.r) continue;
-        for (const idx of g.members) {
-          const ob = obstacles[idx]!;
-          if (g.members.length > 1) {
+        if (across > gr || across < -gr) continue;
+        const obs = g.obs;
+        const m = obs.length;
+        for (let j = 0; j < m; j++) {
+          const ob = obs[j]!;
+          if (m > 1) {
             // The piece's own disc, when the group has more than one piece.
-            const px = ob.cx - o.xIn;
-            const py = ob.cy - o.yIn;
+            const px = ob.cx - ox;
+            const py = ob.cy - oy;
             const pAcross = px * dy - py * dx;
             if (pAcross > ob.r || pAcross < -ob.r) continue;
             const pAlong = px * dx + py * dy;
             if (pAlong < -ob.r || pAlong > lenIn + ob.r) continue;
           }
-          const t = ob.seg ? raySegmentIn(o.xIn, o.yIn, dx, dy, lenIn, ob.seg) : rayIntoRectIn(o.xIn, o.yIn, dx, dy, ob.rect!, ob.grow);
-          if (t >= 0 && t <= lenIn && t < firstAt[gi]!) firstAt[gi] = t;
+          const t = ob.seg ? raySegmentIn(ox, oy, dx, dy, lenIn, ob.seg) : rayIntoRectIn(ox, oy, dx, dy, ob.rect!, ob.grow);
+          if (t >= 0 && t <= lenIn && t < at[gi]!) {
+            at[gi] = t;
+            any = true;
+          }
         }
       }
       // The table edge.
-      const tx = dx > 1e-12 ? (table.widthIn - o.xIn) / dx : dx < -1e-12 ? -o.xIn / dx : Infinity;
-      const ty = dy > 1e-12 ? (table.depthIn - o.yIn) / dy : dy < -1e-12 ? -o.yIn / dy : Infinity;
+      const tx = dx > 1e-12 ? (widthIn - ox) / dx : dx < -1e-12 ? -ox / dx : Infinity;
+      const ty = dy > 1e-12 ? (depthIn - oy) / dy : dy < -1e-12 ? -oy / dy : Infinity;
       tableAt = Math.min(tableAt, Math.max(0, Math.min(tx, ty)));
     }
     // And the other way round: the obstacles' own corners (grown stands, segment ends) against the unit's
     // outline, so a narrow obstacle between two leading points is not missed.
     // The unit's half-extent across and along this direction: corners outside that corridor cannot meet it.
-    const halfAcross = ourFrame[6]! * Math.abs(ourFrame[2]! * -dy + ourFrame[3]! * dx) + ourFrame[7]! * Math.abs(ourFrame[4]! * -dy + ourFrame[5]! * dx);
-    const halfAlong = ourFrame[6]! * Math.abs(ourFrame[2]! * dx + ourFrame[3]! * dy) + ourFrame[7]! * Math.abs(ourFrame[4]! * dx + ourFrame[5]! * dy);
-    for (const gi of binGroups[b]!) {
-      const g = groups[gi]!;
-      const qx = g.cx - ourFrame[0]!;
-      const qy = g.cy - ourFrame[1]!;
+    const halfAcross = frame[6]! * Math.abs(frame[2]! * -dy + frame[3]! * dx) + frame[7]! * Math.abs(frame[4]! * -dy + frame[5]! * dx);
+    const halfAlong = frame[6]! * Math.abs(frame[2]! * dx + frame[3]! * dy) + frame[7]! * Math.abs(frame[4]! * dx + frame[5]! * dy);
+    for (let li = 0; li < nList; li++) {
+      const gi = list[li]!;
+      const g = keyGroup[gi]!;
+      const qx = g.cx - fcx;
+      const qy = g.cy - fcy;
       const along = qx * dx + qy * dy;
       if (along < -(g.r + unitRadiusIn) || along > lenIn + g.r + unitRadiusIn) continue;
       const across = qx * dy - qy * dx;
       if (across > g.r + unitRadiusIn || across < -(g.r + unitRadiusIn)) continue;
-      for (const idx of g.members) {
-        const ob = obstacles[idx]!;
+      const obs = g.obs;
+      const m = obs.length;
+      for (let j = 0; j < m; j++) {
+        const ob = obs[j]!;
         // The piece's disc against the unit's swept corridor.
-        const mx = ob.cx - ourFrame[0]!;
-        const my = ob.cy - ourFrame[1]!;
+        const mx = ob.cx - fcx;
+        const my = ob.cy - fcy;
         const mAcross = mx * -dy + my * dx;
         if (mAcross > halfAcross + ob.r || mAcross < -halfAcross - ob.r) continue;
         const mAlong = mx * dx + my * dy;
         if (mAlong < -halfAlong - ob.r || mAlong > lenIn + halfAlong + ob.r) continue;
         const corners = ob.corners;
         for (let c = 0; c < corners.length; c += 2) {
-          const cx = corners[c]! - ourFrame[0]!;
-          const cy = corners[c + 1]! - ourFrame[1]!;
+          const cx = corners[c]! - fcx;
+          const cy = corners[c + 1]! - fcy;
           const cAcross = cx * -dy + cy * dx;
           if (cAcross > halfAcross || cAcross < -halfAcross) continue;
           const cAlong = cx * dx + cy * dy;
           if (cAlong < -halfAlong || cAlong > lenIn + halfAlong) continue;
-          const t = rayIntoRectIn(corners[c]!, corners[c + 1]!, -dx, -dy, ourFrame, 0);
-          if (t >= 0 && t <= lenIn && t < firstAt[gi]!) firstAt[gi] = t;
+          const t = rayIntoRectIn(corners[c]!, corners[c + 1]!, -dx, -dy, frame, 0);
+          if (t >= 0 && t <= lenIn && t < at[gi]!) {
+            at[gi] = t;
+            any = true;
+          }
         }
       }
     }
-    let met = startEvents.length > 0 || tableAt <= lenIn;
-    for (let key = 0; !met && key < keys.length; key++) met = firstAt[key] !== Infinity;
     let reachIn = openR;
-    if (met) {
+    if (any || nStart > 0 || tableAt <= lenIn) {
       // Something is met on the way: pay for it in order (most directions on a busy table meet nothing).
-      const events: PathEvent[] = [...startEvents];
-      for (let key = 0; key < keys.length; key++) {
-        const at = firstAt[key]!;
-        if (at !== Infinity) events.push({ atIn: at, penaltyIn: keys[key]!.penaltyIn, stop: keys[key]!.stop, label: keys[key]!.label });
-      }
-      if (tableAt <= lenIn) events.push({ atIn: tableAt, penaltyIn: 0, stop: true, label: 'table edge' });
-      const walk = walkPenalties(allowanceIn, events, k, openR);
-      reachIn = walk.reachIn;
-      if (b === 0) straightAheadStoppedBy = walk.stoppedBy;
+      reachIn = walkEvents(b === 0, allowanceIn, nKeys, tableAt <= lenIn ? tableAt : -1, k, openR);
     }
-    if (b === 0) straightAheadIn = reachIn;
+    if (b === 0) straightAheadInOut = reachIn;
     reach.push({ xIn: ref.xIn + dx * reachIn, yIn: ref.yIn + dy * reachIn });
   }
-  return { reach, straightAheadIn, straightAheadStoppedBy };
+  return reach;
+}
+
+/**
+ * walkPenalties over this direction's events (start areas, then keys met, then the table edge at
+ * `tableAtIn` when not negative), sorted stably by distance as walkPenalties' sort does. Returns the reach;
+ * for the straight-ahead direction also records what stopped the unit.
+ */
+function walkEvents(straight: boolean, allowanceIn: number, nKeys: number, tableAtIn: number, k: number, limitIn: number): number {
+  let n = 0;
+  for (let s = 0; s < startPenaltyIn.length; s++) {
+    evAt[n] = 0;
+    evPenaltyIn[n] = startPenaltyIn[s]!;
+    evStop[n] = 0;
+    evSource[n++] = START_BASE - s;
+  }
+  for (let key = 0; key < nKeys; key++) {
+    const a = firstAt[key]!;
+    if (a === Infinity) continue;
+    evAt[n] = a;
+    evPenaltyIn[n] = keyPenaltyIn[key]!;
+    evStop[n] = keyStop[key] ? 1 : 0;
+    evSource[n++] = key;
+  }
+  if (tableAtIn >= 0) {
+    evAt[n] = tableAtIn;
+    evPenaltyIn[n] = 0;
+    evStop[n] = 1;
+    evSource[n++] = TABLE_EDGE;
+  }
+  // Stable insertion sort by distance (a handful of events).
+  for (let i = 1; i < n; i++) {
+    const a = evAt[i]!;
+    const p = evPenaltyIn[i]!;
+    const st = evStop[i]!;
+    const src = evSource[i]!;
+    let j = i - 1;
+    while (j >= 0 && evAt[j]! > a) {
+      evAt[j + 1] = evAt[j]!;
+      evPenaltyIn[j + 1] = evPenaltyIn[j]!;
+      evStop[j + 1] = evStop[j]!;
+      evSource[j + 1] = evSource[j]!;
+      j--;
+    }
+    evAt[j + 1] = a;
+    evPenaltyIn[j + 1] = p;
+    evStop[j + 1] = st;
+    evSource[j + 1] = src;
+  }
+  // The same steps as walkPenalties.
+  let budget = allowanceIn;
+  let limit = limitIn;
+  for (let i = 0; i < n; i++) {
+    const a = Math.max(0, evAt[i]!);
+    if (a * k >= budget || a >= limit) break;
+    if (evStop[i] || budget - a * k < evPenaltyIn[i]!) {
+      if (straight) straightAheadStoppedByOut = eventLabel(evSource[i]!);
+      return a;
+    }
+    budget -= evPenaltyIn[i]!;
+  }
+  limit = Math.min(limit, budget / k);
+  return Math.max(0, limit);
 }
 
 /** The fudge move's reach per direction (3", still 1" from the enemy); see movementOptions. */
-function fudgeWalk(enemyRects: readonly Obstacle[], ref: PointIn, f: { x: number; y: number }, rectTable: readonly PointIn[], masks: Int32Array, ourFrame: Float64Array): PointIn[] {
+function fudgeWalk(nKeys: number, ref: PointIn, fx: number, fy: number, masks: Int32Array, unitRadiusIn: number): PointIn[] {
+  // Enemy stands whose grown disc comes within the fudge move plus the unit's size.
+  fudgeObstacles.length = 0;
+  const limitIn = FUDGE_MOVE_IN + unitRadiusIn + 0.01;
+  for (let key = 0; key < nKeys; key++) {
+    if (keyKind[key] !== KEY_ENEMY) continue;
+    const obs = keyGroup[key]!.obs;
+    for (let j = 0; j < obs.length; j++) {
+      const o = obs[j]!;
+      const ex = o.cx - ref.xIn;
+      const ey = o.cy - ref.yIn;
+      // A clear miss by the square root of the squares skips the slow hypot; borderline cases use it.
+      if (Math.sqrt(ex * ex + ey * ey) - o.r > limitIn + 1e-9) continue;
+      if (Math.hypot(ex, ey) - o.r <= limitIn) fudgeObstacles.push(o);
+    }
+  }
+  const nObs = fudgeObstacles.length;
+  const outline = OUTLINE;
+  const frame = OUR_FRAME;
   const fudgeReach: PointIn[] = [];
   for (let b = 0; b < REACH_BINS; b++) {
     const lx = BIN_COS[b]!;
     const ly = BIN_SIN[b]!;
-    const dx = lx * f.x - ly * f.y;
-    const dy = lx * f.y + ly * f.x;
+    const dx = lx * fx - ly * fy;
+    const dy = lx * fy + ly * fx;
     let limit = FUDGE_MOVE_IN;
-    for (let i = 0; enemyRects.length > 0 && i < rectTable.length; i++) {
-      if (!(masks[b]! & (1 << i))) continue;
-      const o = rectTable[i]!;
-      for (const ob of enemyRects) {
-        const t = rayIntoRectIn(o.xIn, o.yIn, dx, dy, ob.rect!, ob.grow);
-        if (t >= 0 && t < limit) limit = t;
+    if (nObs > 0) {
+      const mask = masks[b]!;
+      for (let i = 0; i < 8; i++) {
+        if (!(mask & (1 << i))) continue;
+        const ox = outline[2 * i]!;
+        const oy = outline[2 * i + 1]!;
+        for (let j = 0; j < nObs; j++) {
+          const ob = fudgeObstacles[j]!;
+          const t = rayIntoRectIn(ox, oy, dx, dy, ob.rect!, ob.grow);
+          if (t >= 0 && t < limit) limit = t;
+        }
       }
-    }
-    // The enemies' grown corners cast back at the unit's outline.
-    for (const ob of enemyRects) {
-      for (let c = 0; c < ob.corners.length; c += 2) {
-        const t = rayIntoRectIn(ob.corners[c]!, ob.corners[c + 1]!, -dx, -dy, ourFrame, 0);
-        if (t >= 0 && t < limit) limit = t;
+      // The enemies' grown corners cast back at the unit's outline.
+      for (let j = 0; j < nObs; j++) {
+        const corners = fudgeObstacles[j]!.corners;
+        for (let c = 0; c < corners.length; c += 2) {
+          const t = rayIntoRectIn(corners[c]!, corners[c + 1]!, -dx, -dy, frame, 0);
+          if (t >= 0 && t < limit) limit = t;
+        }
       }
     }
     fudgeReach.push({ xIn: ref.xIn + dx * limit, yIn: ref.yIn + dy * limit });
   }
-
   return fudgeReach;
+}
+
+function setOutline(i: number, ref: PointIn, fx: number, fy: number, x: number, y: number): void {
+  OUTLINE[2 * i] = ref.xIn + x * fx - y * fy;
+  OUTLINE[2 * i + 1] = ref.yIn + x * fy + y * fx;
 }
 
 /**
@@ -782,20 +1021,27 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
   const ref = refStand.center;
   const headingDeg = reading.headingDeg;
   const f = headingToVector(headingDeg);
+  const fx = f.x;
+  const fy = f.y;
   // Extent of the unit around the reference point: forward (x') and left (y') of every corner.
   let frontX = -Infinity;
   let backX = Infinity;
   let leftY = -Infinity;
   let rightY = Infinity;
-  const localCorners: { x: number; y: number }[] = [];
+  if (localXY.length < info.stands.length * 8) localXY = new Float64Array(info.stands.length * 16);
+  let nLocal = 0;
+  let maxSq = 0;
   for (const s of info.stands) {
     if (s.stand.role === 'limber' && !reading.limbered) continue;
     for (const c of s.corners) {
       const dx = c.xIn - ref.xIn;
       const dy = c.yIn - ref.yIn;
-      const x = dx * f.x + dy * f.y;
-      const y = -dx * f.y + dy * f.x;
-      localCorners.push({ x, y });
+      const x = dx * fx + dy * fy;
+      const y = -dx * fy + dy * fx;
+      localXY[nLocal++] = x;
+      localXY[nLocal++] = y;
+      const sq = x * x + y * y;
+      if (sq > maxSq) maxSq = sq;
       if (x > frontX) frontX = x;
       if (x < backX) backX = x;
       if (y > leftY) leftY = y;
@@ -805,50 +1051,57 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
   const open = openReach(allowanceIn, frontX, leftY, rightY, oblique, prolong);
 
   // Rays leave from points on the unit's outline: its bounding rectangle's corners and edge midpoints.
-  const rectLocal = [
-    { x: frontX, y: leftY },
-    { x: frontX, y: (leftY + rightY) / 2 },
-    { x: frontX, y: rightY },
-    { x: (frontX + backX) / 2, y: rightY },
-    { x: backX, y: rightY },
-    { x: backX, y: (leftY + rightY) / 2 },
-    { x: backX, y: leftY },
-    { x: (frontX + backX) / 2, y: leftY },
-  ];
-  const toTable = (x: number, y: number): PointIn => ({ xIn: ref.xIn + x * f.x - y * f.y, yIn: ref.yIn + x * f.y + y * f.x });
+  const midX = (frontX + backX) / 2;
+  const midY = (leftY + rightY) / 2;
+  setOutline(0, ref, fx, fy, frontX, leftY);
+  setOutline(1, ref, fx, fy, frontX, midY);
+  setOutline(2, ref, fx, fy, frontX, rightY);
+  setOutline(3, ref, fx, fy, midX, rightY);
+  setOutline(4, ref, fx, fy, backX, rightY);
+  setOutline(5, ref, fx, fy, backX, midY);
+  setOutline(6, ref, fx, fy, backX, leftY);
+  setOutline(7, ref, fx, fy, midX, leftY);
 
   // Everything that could matter lies within the open reach plus the unit's size of the reference point.
+  // The largest hypot is the radius; only corners whose squared length is within rounding of the largest
+  // can give it, so the (slow) hypot runs on those alone and the value is the same as over every corner.
   let unitRadiusIn = 0;
-  for (const c of localCorners) unitRadiusIn = Math.max(unitRadiusIn, Math.hypot(c.x, c.y));
-  let maxOpenIn = 0;
-  for (let b = 0; b < REACH_BINS; b++) maxOpenIn = Math.max(maxOpenIn, open.radiusIn[b]!);
+  const cutSq = maxSq * (1 - 1e-9);
+  for (let i = 0; i < nLocal; i += 2) {
+    const x = localXY[i]!;
+    const y = localXY[i + 1]!;
+    if (x * x + y * y >= cutSq) unitRadiusIn = Math.max(unitRadiusIn, Math.hypot(x, y));
+  }
+  const maxOpenIn = open.maxIn;
   const horizonIn = maxOpenIn + unitRadiusIn + ENEMY_CLEARANCE_IN + 0.01;
   const reachBox: Box = { minXIn: ref.xIn - horizonIn, minYIn: ref.yIn - horizonIn, maxXIn: ref.xIn + horizonIn, maxYIn: ref.yIn + horizonIn };
 
-  const rectTable = rectLocal.map((p) => toTable(p.x, p.y));
-  const { keys, obstacles, startEvents, groups, binGroups } = collectObstacles({
-    ctx, info, unitId, reachBox, rectTable, cannotCrossObstacles, ref, unitRadiusIn, maxOpenIn, headingDeg, open,
-  });
+  const nKeys = collectObstacles(ctx, info, unitId, reachBox, cannotCrossObstacles, ref, unitRadiusIn, maxOpenIn, headingDeg, open);
 
   const table = ctx.state.table;
-  const firstAt = new Float64Array(keys.length);
   const masks = originMasks((frontX - backX) / 2, (leftY - rightY) / 2);
   // The unit's bounding rectangle as a frame [cx, cy, ux, uy, nx, ny, halfWidth, halfDepth] (u to its right).
-  const centre = toTable((frontX + backX) / 2, (leftY + rightY) / 2);
-  const ourFrame = Float64Array.of(centre.xIn, centre.yIn, f.y, -f.x, f.x, f.y, (leftY - rightY) / 2, (frontX - backX) / 2);
-  const { reach, straightAheadIn, straightAheadStoppedBy } = walkReach({
-    open, allowanceIn, f, masks, keys, rectTable, binGroups, groups, obstacles, firstAt, table, ourFrame, unitRadiusIn, startEvents, ref,
-  });
+  OUR_FRAME[0] = ref.xIn + midX * fx - midY * fy;
+  OUR_FRAME[1] = ref.yIn + midX * fy + midY * fx;
+  OUR_FRAME[2] = fy;
+  OUR_FRAME[3] = -fx;
+  OUR_FRAME[4] = fx;
+  OUR_FRAME[5] = fy;
+  OUR_FRAME[6] = (leftY - rightY) / 2;
+  OUR_FRAME[7] = (frontX - backX) / 2;
+  const reach = walkReach(open, allowanceIn, fx, fy, masks, nKeys, unitRadiusIn, ref, table.widthIn, table.depthIn);
+  const straightAheadIn = straightAheadInOut;
+  const straightAheadStoppedBy = straightAheadStoppedByOut;
   const polygon = dedupe(reach);
-  if (keys.some((k) => !k.label.startsWith("passage") && !k.label.startsWith("1\"")) || startEvents.length > 0) notes.push(`Terrain penalties paid when met (${LINEAR_TERRAIN_SOURCE}; ${AREA_TERRAIN_SOURCE})`);
+  let terrainMet = startPenaltyIn.length > 0;
+  for (let key = 0; !terrainMet && key < nKeys; key++) terrainMet = keyKind[key] === KEY_LINEAR || keyKind[key] === KEY_AREA;
+  if (terrainMet) notes.push(`Terrain penalties paid when met (${LINEAR_TERRAIN_SOURCE}; ${AREA_TERRAIN_SOURCE})`);
   if (cannotCrossObstacles) notes.push('Artillery and mounted cavalry cannot cross fences, walls, hasty works, entrenchments, abatis or chevaux-de-frise');
   if (straightAheadStoppedBy) notes.push(`Straight ahead: stops after ${straightAheadIn.toFixed(1)}" at ${straightAheadStoppedBy}`);
 
   // Fudge move (Special Movements): 3" any way, terrain does not matter, still 1" from the enemy.
-  const enemyRects = obstacles.filter(
-    (o) => o.rect !== undefined && o.grow > 0 && Math.hypot(o.cx - ref.xIn, o.cy - ref.yIn) - o.r <= FUDGE_MOVE_IN + unitRadiusIn + 0.01,
-  );
-  const fudgeReach = fudgeWalk(enemyRects, ref, f, rectTable, masks, ourFrame);
+  const fudgeReach = fudgeWalk(nKeys, ref, fx, fy, masks, unitRadiusIn);
+
 
   // Roads: March Column and Limbered Artillery move 18" on a road beyond 12" of the enemy, ignoring terrain.
   let roadAllowanceIn: number | undefined;
