@@ -149,16 +149,25 @@ export function buildFireScene(ctx: DtpContext): FireScene {
     elevationBoxes: [],
   };
 
-  // Uniform grid over stand boxes, so a pair of units only tests the stands between them.
-  const cells = new Map<number, number[]>();
-  const cellKey = (cx: number, cy: number) => cx * 100_003 + cy;
-  sight.stands.forEach((s, i) => {
-    for (let cx = Math.floor(s.box.minX / GRID_CELL_IN); cx <= Math.floor(s.box.maxX / GRID_CELL_IN); cx++) {
-      for (let cy = Math.floor(s.box.minY / GRID_CELL_IN); cy <= Math.floor(s.box.maxY / GRID_CELL_IN); cy++) {
-        const k = cellKey(cx, cy);
-        const list = cells.get(k);
+  // Uniform grid over stand boxes, so a pair of units only tests the stands between them: a flat array of
+  // cells over the stands' extent (a query outside it meets no stand).
+  let cx0 = Infinity, cy0 = Infinity, cx1 = -Infinity, cy1 = -Infinity;
+  for (const st of sight.stands) {
+    cx0 = Math.min(cx0, Math.floor(st.box.minX / GRID_CELL_IN));
+    cy0 = Math.min(cy0, Math.floor(st.box.minY / GRID_CELL_IN));
+    cx1 = Math.max(cx1, Math.floor(st.box.maxX / GRID_CELL_IN));
+    cy1 = Math.max(cy1, Math.floor(st.box.maxY / GRID_CELL_IN));
+  }
+  const gridW = sight.stands.length > 0 ? cx1 - cx0 + 1 : 0;
+  const gridH = sight.stands.length > 0 ? cy1 - cy0 + 1 : 0;
+  const cells: (number[] | undefined)[] = new Array(gridW * gridH);
+  sight.stands.forEach((st, i) => {
+    for (let cx = Math.floor(st.box.minX / GRID_CELL_IN); cx <= Math.floor(st.box.maxX / GRID_CELL_IN); cx++) {
+      for (let cy = Math.floor(st.box.minY / GRID_CELL_IN); cy <= Math.floor(st.box.maxY / GRID_CELL_IN); cy++) {
+        const k = (cx - cx0) * gridH + (cy - cy0);
+        const list = cells[k];
         if (list) list.push(i);
-        else cells.set(k, [i]);
+        else cells[k] = [i];
       }
     }
   });
@@ -183,9 +192,13 @@ export function buildFireScene(ctx: DtpContext): FireScene {
       let lo = sight.stands.length;
       let hi = -1;
       let count = 0;
-      for (let cx = Math.floor(box.minXIn / GRID_CELL_IN); cx <= Math.floor(box.maxXIn / GRID_CELL_IN); cx++) {
-        for (let cy = Math.floor(box.minYIn / GRID_CELL_IN); cy <= Math.floor(box.maxYIn / GRID_CELL_IN); cy++) {
-          const list = cells.get(cellKey(cx, cy));
+      const qx0 = Math.max(cx0, Math.floor(box.minXIn / GRID_CELL_IN));
+      const qx1 = Math.min(cx1, Math.floor(box.maxXIn / GRID_CELL_IN));
+      const qy0 = Math.max(cy0, Math.floor(box.minYIn / GRID_CELL_IN));
+      const qy1 = Math.min(cy1, Math.floor(box.maxYIn / GRID_CELL_IN));
+      for (let cx = qx0; cx <= qx1; cx++) {
+        for (let cy = qy0; cy <= qy1; cy++) {
+          const list = cells[(cx - cx0) * gridH + (cy - cy0)];
           if (!list) continue;
           for (const i of list) {
             if (seen[i] === stamp || seen[i] === -stamp) continue;

@@ -109,6 +109,8 @@ interface UnitCache {
   hull: readonly PointIn[];
   /** Brigades whose command pass this unit feeds: its own, and its attached commander's. */
   brigades: readonly string[];
+  /** Convex hull of the unit's firing stands (fire.ts's `firingStands`: its own front rank without hits). */
+  firingHull?: readonly PointIn[];
   /** The weapon's longest range, inches (-Infinity when the unit cannot fire at anything by itself). */
   fireReachIn: number;
   formation?: DtpFormationReading;
@@ -299,6 +301,14 @@ export function createDtpSession(): RulesSession {
       // The fire scene (sight lines) is built only when a pair has to be traced again.
       let scene: FireScene | undefined;
       const sceneOf = (c: DtpContext): FireScene => (scene ??= buildFireScene(c));
+      const firingHullOf = (id: string): readonly PointIn[] => {
+        const c = units.get(id)!;
+        if (!c.firingHull) {
+          const corners = firingStands(ctx, id).flatMap((st) => st.corners);
+          c.firingHull = corners.length > 0 ? convexHull(corners) : [];
+        }
+        return c.firingHull;
+      };
       const pair = (f: string, t: string): FireTargetOption | FireRefusal => {
         let byTarget = pairs.get(f);
         const cached = byTarget?.get(t);
@@ -308,8 +318,8 @@ export function createDtpSession(): RulesSession {
         // Otherwise every sight line runs from a firing stand (front rank, no hits: fire.ts's firingStands,
         // which depends on the firer alone) to a target stand, so it lies in the hull of those stands: the
         // corridor other units must meet to change the result.
-        const corners = settledWithoutSight(result) ? [] : [...firingStands(ctx, f), ...ctx.units.get(t)!.stands].flatMap((st) => st.corners);
-        const hull = corners.length > 0 ? convexHull(corners) : [];
+        // The hull of the two units' hulls is the hull of all their corners, from far fewer points.
+        const hull = settledWithoutSight(result) ? [] : convexHull([...firingHullOf(f), ...units.get(t)!.hull]);
         if (!byTarget) pairs.set(f, (byTarget = new Map()));
         byTarget.set(t, { result, hull, hullBox: boxOfPolygon(hull) });
         return result;
@@ -349,7 +359,10 @@ export function createDtpSession(): RulesSession {
       };
       const fireOf = (id: string, c: UnitCache, info: UnitInfo): (FireTargetOption | FireRefusal)[] => {
         if (!c.fire || fireDirty.has(id) || changedNear(info.box, c.fireReachIn + FIRE_LOOK_SLACK_IN)) {
-          c.fire = fireOptions(ctx, id, pair);
+          const options = fireOptions(ctx, id, pair);
+          // Listed again but the same options (the usual case for a unit in range of a move): keep the old
+          // list, so the unit's evaluation is reused as is.
+          if (!c.fire || options.length !== c.fire.length || options.some((o, i) => o !== c.fire![i])) c.fire = options;
         }
         return c.fire;
       };
