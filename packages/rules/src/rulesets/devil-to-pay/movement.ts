@@ -232,67 +232,42 @@ function boxOfPoints(points: readonly PointIn[]): Box {
   return b;
 }
 
-/** A piece of something a move can meet: a segment (terrain) or a stand rectangle, with a bounding disc. */
-interface Obstacle {
-  /** Corners as [x0, y0, x1, y1, ...]: a grown rectangle's four, or a segment's two ends. */
-  readonly corners: Float64Array;
-  readonly seg: Float64Array | undefined;
-  readonly rect: Float64Array | undefined;
-  readonly grow: number;
-  readonly cx: number;
-  readonly cy: number;
-  readonly r: number;
-}
-
-/**
- * What one key (a terrain feature, a unit) is made of, with a bounding disc for the cheap whole-group cull.
- * Built once per feature or per unit and context, not per call.
+/*
+ * What a move can meet, as groups of pieces: a terrain feature's segments or a unit's stand rectangles
+ * (friends as they stand, enemies grown by the 1" clearance). Each group keeps its pieces in one
+ * Float64Array (struct of arrays, PIECE_STRIDE numbers per piece) so the ray loops read packed numbers
+ * instead of chasing per-stand objects and typed arrays.
  */
+/** Bounding disc of the piece: centre (a rectangle's centre, a segment's midpoint) and radius. */
+const P_CX = 0;
+const P_CY = 1;
+const P_R = 2;
+/** A rectangle's half-extents along u (across, to its right) and n (forward), already grown. */
+const P_HU = 3;
+const P_HV = 4;
+/** A rectangle's unit axes u and n. */
+const P_UX = 5;
+const P_UY = 6;
+const P_NX = 7;
+const P_NY = 8;
+/** Corners [x0, y0, ...]: a grown rectangle's four (+u+n, +u-n, -u-n, -u+n), or a segment's two ends. */
+const P_CORNERS = 9;
+const PIECE_STRIDE = 17;
+
 interface Group {
-  readonly obs: readonly Obstacle[];
+  /** The pieces, PIECE_STRIDE numbers each. */
+  readonly p: Float64Array;
+  readonly n: number;
+  /** Segments (terrain) rather than rectangles (stands). */
+  readonly seg: boolean;
+  /** Bounding disc of the whole group, for the cheap whole-group cull. */
   readonly cx: number;
   readonly cy: number;
   readonly r: number;
-}
-
-function segmentObstacle(a: PointIn, b: PointIn): Obstacle {
-  const seg = Float64Array.of(a.xIn, a.yIn, b.xIn, b.yIn);
-  // Same fields in the same order as rectObstacle's: one object shape keeps the ray loops monomorphic (a
-  // second shape deoptimised movementOptions over and over while the JIT warmed up).
-  return {
-    corners: seg,
-    seg,
-    rect: undefined,
-    grow: 0,
-    cx: (a.xIn + b.xIn) / 2,
-    cy: (a.yIn + b.yIn) / 2,
-    r: Math.hypot(b.xIn - a.xIn, b.yIn - a.yIn) / 2,
-  };
-}
-
-/**
- * A stand footprint's frame and its rectangle obstacles (grown 0" as a friend, 1" as an enemy), kept while
- * the footprint object lives (sessions reuse footprints of unchanged stands). One WeakMap entry per
- * footprint: these lookups and their GC (ephemeron) cost showed up per stand per call before.
- */
-interface StandRecord {
-  readonly frame: Float64Array;
-  friend: Obstacle | undefined;
-  enemy: Obstacle | undefined;
-}
-const standRecords = new WeakMap<object, StandRecord>();
-
-function standRecord(corners: readonly PointIn[]): StandRecord {
-  let rec = standRecords.get(corners);
-  if (rec === undefined) {
-    rec = { frame: computeRectFrame(corners), friend: undefined, enemy: undefined };
-    standRecords.set(corners, rec);
-  }
-  return rec;
 }
 
 /** [cx, cy, ux, uy, nx, ny, halfWidth, halfDepth, halfDiagonal] of a stand from its corners [FL, FR, RR, RL]. */
-function computeRectFrame(corners: readonly PointIn[]): Float64Array {
+function rectFrame(corners: readonly PointIn[]): Float64Array {
   const fl = corners[0]!;
   const fr = corners[1]!;
   const rr = corners[2]!;
@@ -311,40 +286,53 @@ function computeRectFrame(corners: readonly PointIn[]): Float64Array {
   );
 }
 
-function rectFrame(corners: readonly PointIn[]): Float64Array {
-  return standRecord(corners).frame;
+/** Writes a stand rectangle grown by `growIn` as the piece at `at` (the same numbers rectFrame gives). */
+function writeRectPiece(p: Float64Array, at: number, corners: readonly PointIn[], growIn: number): void {
+  const fl = corners[0]!;
+  const fr = corners[1]!;
+  const rr = corners[2]!;
+  const w = Math.hypot(fr.xIn - fl.xIn, fr.yIn - fl.yIn);
+  const d = Math.hypot(fr.xIn - rr.xIn, fr.yIn - rr.yIn);
+  const cx = (fl.xIn + rr.xIn) / 2;
+  const cy = (fl.yIn + rr.yIn) / 2;
+  const ux = (fr.xIn - fl.xIn) / w;
+  const uy = (fr.yIn - fl.yIn) / w;
+  const nx = (fr.xIn - rr.xIn) / d;
+  const ny = (fr.yIn - rr.yIn) / d;
+  const hu = w / 2 + growIn;
+  const hv = d / 2 + growIn;
+  p[at + P_CX] = cx;
+  p[at + P_CY] = cy;
+  // The half diagonal of the stand as it stands, plus the growth.
+  p[at + P_R] = Math.hypot(w, d) / 2 + growIn;
+  p[at + P_HU] = hu;
+  p[at + P_HV] = hv;
+  p[at + P_UX] = ux;
+  p[at + P_UY] = uy;
+  p[at + P_NX] = nx;
+  p[at + P_NY] = ny;
+  const uxh = hu * ux;
+  const uyh = hu * uy;
+  const nxh = hv * nx;
+  const nyh = hv * ny;
+  p[at + P_CORNERS] = cx + uxh + nxh;
+  p[at + P_CORNERS + 1] = cy + uyh + nyh;
+  p[at + P_CORNERS + 2] = cx + uxh - nxh;
+  p[at + P_CORNERS + 3] = cy + uyh - nyh;
+  p[at + P_CORNERS + 4] = cx - uxh - nxh;
+  p[at + P_CORNERS + 5] = cy - uyh - nyh;
+  p[at + P_CORNERS + 6] = cx - uxh + nxh;
+  p[at + P_CORNERS + 7] = cy - uyh + nyh;
 }
 
-/** A stand rectangle grown by `grow` inches: corners, frame and bounding disc. */
-function grownRect(rect: Float64Array, grow: number): Obstacle {
-  // The bounding radius (half diagonal) is kept in the frame's spare slot.
-  const hu = rect[6]! + grow;
-  const hv = rect[7]! + grow;
-  const cx = rect[0]!;
-  const cy = rect[1]!;
-  const ux = hu * rect[2]!;
-  const uy = hu * rect[3]!;
-  const nx = hv * rect[4]!;
-  const ny = hv * rect[5]!;
-  // Corners (+u+v), (+u-v), (-u-v), (-u+v), summed in the same order as before (bit-identical).
-  const grown = Float64Array.of(cx + ux + nx, cy + uy + ny, cx + ux - nx, cy + uy - ny, cx - ux - nx, cy - uy - ny, cx - ux + nx, cy - uy + ny);
-  return { corners: grown, seg: undefined, rect, grow, cx: rect[0]!, cy: rect[1]!, r: rect[8]! + grow };
-}
-
-/** A stand as a friend (0") or enemy (1" grown) obstacle; kept while the footprint lives. */
-function rectObstacle(corners: readonly PointIn[], enemy: boolean): Obstacle {
-  const rec = standRecord(corners);
-  if (enemy) return rec.enemy ?? (rec.enemy = grownRect(rec.frame, ENEMY_CLEARANCE_IN));
-  return rec.friend ?? (rec.friend = grownRect(rec.frame, 0));
-}
-
-/** A unit's stands as one group: friends as they stand, enemies grown by the 1" clearance; disc from the unit's box. */
+/** A unit's stands as one group; its disc comes from the unit's box (grown like the stands). */
 function unitGroup(info: UnitInfo, enemy: boolean): Group {
-  const obs: Obstacle[] = [];
-  for (const s of info.stands) obs.push(rectObstacle(s.corners, enemy));
-  const b = info.box;
+  const n = info.stands.length;
+  const p = new Float64Array(n * PIECE_STRIDE);
   const growIn = enemy ? ENEMY_CLEARANCE_IN : 0;
-  return { obs, cx: (b.minXIn + b.maxXIn) / 2, cy: (b.minYIn + b.maxYIn) / 2, r: Math.hypot(b.maxXIn - b.minXIn, b.maxYIn - b.minYIn) / 2 + growIn };
+  for (let i = 0; i < n; i++) writeRectPiece(p, i * PIECE_STRIDE, info.stands[i]!.corners, growIn);
+  const b = info.box;
+  return { p, n, seg: false, cx: (b.minXIn + b.maxXIn) / 2, cy: (b.minYIn + b.maxYIn) / 2, r: Math.hypot(b.maxXIn - b.minXIn, b.maxYIn - b.minYIn) / 2 + growIn };
 }
 
 interface Pieces {
@@ -358,19 +346,33 @@ const terrainPieces = new WeakMap<object, Pieces>();
 function piecesOf(feature: object, points: readonly PointIn[], closed: boolean): Pieces {
   const hit = terrainPieces.get(feature);
   if (hit) return hit;
-  const segments: Obstacle[] = [];
-  for (let i = 0; i + 1 < points.length; i++) segments.push(segmentObstacle(points[i]!, points[i + 1]!));
-  if (closed && points.length > 2) segments.push(segmentObstacle(points[points.length - 1]!, points[0]!));
+  const n = Math.max(0, points.length - 1) + (closed && points.length > 2 ? 1 : 0);
+  const p = new Float64Array(n * PIECE_STRIDE);
+  for (let i = 0; i < n; i++) {
+    const a = points[i]!;
+    const b = points[(i + 1) % points.length]!;
+    const at = i * PIECE_STRIDE;
+    p[at + P_CX] = (a.xIn + b.xIn) / 2;
+    p[at + P_CY] = (a.yIn + b.yIn) / 2;
+    p[at + P_R] = Math.hypot(b.xIn - a.xIn, b.yIn - a.yIn) / 2;
+    p[at + P_CORNERS] = a.xIn;
+    p[at + P_CORNERS + 1] = a.yIn;
+    p[at + P_CORNERS + 2] = b.xIn;
+    p[at + P_CORNERS + 3] = b.yIn;
+  }
   // The group's disc: centred on the mean of the pieces' centres, enclosing every piece's disc.
   let cx = 0;
   let cy = 0;
-  for (const o of segments) {
-    cx += o.cx / segments.length;
-    cy += o.cy / segments.length;
+  for (let i = 0; i < n; i++) {
+    cx += p[i * PIECE_STRIDE + P_CX]! / n;
+    cy += p[i * PIECE_STRIDE + P_CY]! / n;
   }
   let r = 0;
-  for (const o of segments) r = Math.max(r, Math.hypot(o.cx - cx, o.cy - cy) + o.r);
-  const pieces: Pieces = { box: boxOfPoints(points), group: { obs: segments, cx, cy, r } };
+  for (let i = 0; i < n; i++) {
+    const at = i * PIECE_STRIDE;
+    r = Math.max(r, Math.hypot(p[at + P_CX]! - cx, p[at + P_CY]! - cy) + p[at + P_R]!);
+  }
+  const pieces: Pieces = { box: boxOfPoints(points), group: { p, n, seg: true, cx, cy, r } };
   terrainPieces.set(feature, pieces);
   return pieces;
 }
@@ -404,17 +406,14 @@ function contextCache(ctx: DtpContext): MovementContextCache {
   return c;
 }
 
-
 /**
- * Distance along the ray from (ox, oy) with unit direction (dx, dy) to segment [ax, ay, bx, by], or -1 when
+ * Distance along the ray from (ox, oy) with unit direction (dx, dy) to segment (ax, ay)-(bx, by), or -1 when
  * it misses within `lenIn`. (Same maths as geometry/intersect's segmentIntersection, without allocating:
  * this runs tens of thousands of times per table.)
  */
-function raySegmentIn(ox: number, oy: number, dx: number, dy: number, lenIn: number, seg: Float64Array): number {
-  const ax = seg[0]!;
-  const ay = seg[1]!;
-  const sx = seg[2]! - ax;
-  const sy = seg[3]! - ay;
+function raySegmentIn(ox: number, oy: number, dx: number, dy: number, lenIn: number, ax: number, ay: number, bx: number, by: number): number {
+  const sx = bx - ax;
+  const sy = by - ay;
   const denom = dx * sy - dy * sx;
   if (Math.abs(denom) < 1e-12) return -1;
   const qx = ax - ox;
@@ -427,19 +426,12 @@ function raySegmentIn(ox: number, oy: number, dx: number, dy: number, lenIn: num
 }
 
 /**
- * Distance along a ray to where it enters a stand rectangle grown by `growIn` on every side, or -1.
+ * Distance along a ray to where it enters the rectangle centred on (cx, cy) with unit axes u and n and
+ * half-extents hu and hv (already grown), or -1.
  * A ray that starts inside counts as meeting it at 0 only when it heads toward the rectangle's centre, so
  * a unit already too close may still move away; a ray that only grazes its start point does not count.
  */
-function rayIntoRectIn(ox: number, oy: number, dx: number, dy: number, frame: Float64Array, growIn: number): number {
-  const cx = frame[0]!;
-  const cy = frame[1]!;
-  const ux = frame[2]!;
-  const uy = frame[3]!;
-  const nx = frame[4]!;
-  const ny = frame[5]!;
-  const hu = frame[6]! + growIn;
-  const hv = frame[7]! + growIn;
+function rayIntoRectIn(ox: number, oy: number, dx: number, dy: number, cx: number, cy: number, ux: number, uy: number, nx: number, ny: number, hu: number, hv: number): number {
   const ou = (ox - cx) * ux + (oy - cy) * uy;
   const ov = (ox - cx) * nx + (oy - cy) * ny;
   const du = dx * ux + dy * uy;
@@ -466,6 +458,17 @@ function rayIntoRectIn(ox: number, oy: number, dx: number, dy: number, frame: Fl
   if (t0 > t1 || t1 <= 1e-9) return -1;
   if (t0 === 0 && (cx - ox) * dx + (cy - oy) * dy <= 0) return -1;
   return t0;
+}
+
+/** rayIntoRectIn against the piece at `at` of a rectangle group. */
+function rayIntoPieceIn(ox: number, oy: number, dx: number, dy: number, p: Float64Array, at: number): number {
+  return rayIntoRectIn(ox, oy, dx, dy, p[at + P_CX]!, p[at + P_CY]!, p[at + P_UX]!, p[at + P_UY]!, p[at + P_NX]!, p[at + P_NY]!, p[at + P_HU]!, p[at + P_HV]!);
+}
+
+/** rayIntoRectIn against the unit's own bounding rectangle (OUR_FRAME). */
+function rayIntoOursIn(ox: number, oy: number, dx: number, dy: number): number {
+  const f = OUR_FRAME;
+  return rayIntoRectIn(ox, oy, dx, dy, f[0]!, f[1]!, f[2]!, f[3]!, f[4]!, f[5]!, f[6]! + 0, f[7]! + 0);
 }
 
 /** Distance from a point to the nearest stand of any enemy unit, inches (centre-to-edge, cheap bound). */
@@ -519,8 +522,8 @@ function insideGrownRect(p: PointIn, frame: Float64Array, growIn: number): boole
 
 function roadReach(ctx: DtpContext, info: UnitInfo, ref: PointIn, roads: readonly Road[], distIn: number, leadIn: number): PointIn[][] {
   const out: PointIn[][] = [];
-  const enemies = ctx.enemiesOf(info.unit.id).flatMap((e) => e.stands);
-  const blocked = (p: PointIn): boolean => enemies.some((s) => insideGrownRect(p, rectFrame(s.corners), ENEMY_CLEARANCE_IN + leadIn));
+  const frames = ctx.enemiesOf(info.unit.id).flatMap((e) => e.stands.map((s) => rectFrame(s.corners)));
+  const blocked = (p: PointIn): boolean => frames.some((frame) => insideGrownRect(p, frame, ENEMY_CLEARANCE_IN + leadIn));
   for (const road of roads) {
     const half = (road.widthIn ?? 1) / 2;
     for (let i = 0; i + 1 < road.points.length; i++) {
@@ -555,8 +558,10 @@ const keySource: (LinearTerrain | AreaTerrain | UnitInfo)[] = [];
 /** Areas the reference point starts in: their penalty is met at once in every direction. */
 const startPenaltyIn: number[] = [];
 const startArea: AreaTerrain[] = [];
-/** Groups per direction bin (indices into the keys). */
-const BIN_GROUPS: number[][] = Array.from({ length: REACH_BINS }, () => []);
+/** Groups per direction bin (indices into the keys): bin b's list is binGroups[b * binCapacity ...] with binCount[b] entries. */
+let binCapacity = 64;
+let binGroups = new Int32Array(REACH_BINS * binCapacity);
+const binCount = new Int32Array(REACH_BINS);
 /** The unit's bounding rectangle's corners and edge midpoints in table inches, [x0, y0, ..., x7, y7]. */
 const OUTLINE = new Float64Array(16);
 /** The unit's bounding rectangle as a frame [cx, cy, ux, uy, nx, ny, halfWidth, halfDepth] (u to its right). */
@@ -573,8 +578,9 @@ const TABLE_EDGE = -1;
 const START_BASE = -2;
 /** A point object for pointInPolygon, overwritten per test. */
 const PROBE = { xIn: 0, yIn: 0 };
-/** Enemy stands close enough to matter for the fudge move. */
-const fudgeObstacles: Obstacle[] = [];
+/** Enemy stands close enough to matter for the fudge move: their group's pieces and the piece's offset. */
+const fudgePieces: Float64Array[] = [];
+const fudgeAt: number[] = [];
 
 function keyLabel(key: number): string {
   const kind = keyKind[key];
@@ -683,13 +689,18 @@ function collectObstacles(
 
   // Which directions each group can matter for: its disc grown by the unit's radius, seen from the
   // reference point (a ray from any outline point is a ray from the reference point shifted by at most that).
-  for (let b = 0; b < REACH_BINS; b++) BIN_GROUPS[b]!.length = 0;
   const headingRad = (headingDeg * Math.PI) / 180;
   const radiusIn = open.radiusIn;
   const nKeys = keyGroup.length;
+  binCount.fill(0);
+  if (nKeys > binCapacity) {
+    binCapacity = nKeys * 2;
+    binGroups = new Int32Array(REACH_BINS * binCapacity);
+  }
+  const cap = binCapacity;
   for (let gi = 0; gi < nKeys; gi++) {
     const g = keyGroup[gi]!;
-    if (g.obs.length === 0) continue;
+    if (g.n === 0) continue;
     const ox = g.cx - ref.xIn;
     const oy = g.cy - ref.yIn;
     const grown = g.r + unitRadiusIn;
@@ -698,7 +709,7 @@ function collectObstacles(
     const dist = Math.hypot(ox, oy);
     if (dist - grown > maxOpenIn + 0.01) continue;
     if (dist <= grown) {
-      for (let b = 0; b < REACH_BINS; b++) if (radiusIn[b]! > 1e-9) BIN_GROUPS[b]!.push(gi);
+      for (let b = 0; b < REACH_BINS; b++) if (radiusIn[b]! > 1e-9) binGroups[b * cap + binCount[b]!++] = gi;
       continue;
     }
     const centreDeg = ((Math.atan2(oy, ox) - headingRad) * 180) / Math.PI;
@@ -707,7 +718,7 @@ function collectObstacles(
     const hi = Math.ceil((centreDeg + halfDeg) / BIN_DEG);
     for (let b = lo; b <= hi && b < lo + REACH_BINS; b++) {
       const bb = b < 0 ? b + REACH_BINS * Math.ceil(-b / REACH_BINS) : b % REACH_BINS;
-      if (radiusIn[bb]! > 1e-9) BIN_GROUPS[bb]!.push(gi);
+      if (radiusIn[bb]! > 1e-9) binGroups[bb * cap + binCount[bb]!++] = gi;
     }
   }
   return nKeys;
@@ -736,7 +747,8 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
     evStop = new Uint8Array(n);
     evSource = new Int32Array(n);
   }
-  const at = firstAt;
+  const first = firstAt;
+  const bins = binGroups;
   const outline = OUTLINE;
   const frame = OUR_FRAME;
   const fcx = frame[0]!;
@@ -758,19 +770,19 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
     let any = false;
     for (let key = 0; key < nKeys; key++) {
       if (keyInsideMask[key]! & originMask) {
-        at[key] = 0;
+        first[key] = 0;
         any = true;
-      } else at[key] = Infinity;
+      } else first[key] = Infinity;
     }
-    const list = BIN_GROUPS[b]!;
-    const nList = list.length;
+    const list = b * binCapacity;
+    const listEnd = list + binCount[b]!;
     let tableAt = Infinity;
     for (let oi = 0; oi < 8; oi++) {
       if (!(originMask & (1 << oi))) continue;
       const ox = outline[2 * oi]!;
       const oy = outline[2 * oi + 1]!;
-      for (let li = 0; li < nList; li++) {
-        const gi = list[li]!;
+      for (let li = list; li < listEnd; li++) {
+        const gi = bins[li]!;
         const g = keyGroup[gi]!;
         // Ray against the group's disc first.
         const gr = g.r;
@@ -780,22 +792,25 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
         if (along < -gr || along > lenIn + gr) continue;
         const across = qx * dy - qy * dx;
         if (across > gr || across < -gr) continue;
-        const obs = g.obs;
-        const m = obs.length;
-        for (let j = 0; j < m; j++) {
-          const ob = obs[j]!;
+        const p = g.p;
+        const m = g.n;
+        const seg = g.seg;
+        for (let j = 0, at = 0; j < m; j++, at += PIECE_STRIDE) {
           if (m > 1) {
             // The piece's own disc, when the group has more than one piece.
-            const px = ob.cx - ox;
-            const py = ob.cy - oy;
+            const r = p[at + P_R]!;
+            const px = p[at + P_CX]! - ox;
+            const py = p[at + P_CY]! - oy;
             const pAcross = px * dy - py * dx;
-            if (pAcross > ob.r || pAcross < -ob.r) continue;
+            if (pAcross > r || pAcross < -r) continue;
             const pAlong = px * dx + py * dy;
-            if (pAlong < -ob.r || pAlong > lenIn + ob.r) continue;
+            if (pAlong < -r || pAlong > lenIn + r) continue;
           }
-          const t = ob.seg ? raySegmentIn(ox, oy, dx, dy, lenIn, ob.seg) : rayIntoRectIn(ox, oy, dx, dy, ob.rect!, ob.grow);
-          if (t >= 0 && t <= lenIn && t < at[gi]!) {
-            at[gi] = t;
+          const t = seg
+            ? raySegmentIn(ox, oy, dx, dy, lenIn, p[at + P_CORNERS]!, p[at + P_CORNERS + 1]!, p[at + P_CORNERS + 2]!, p[at + P_CORNERS + 3]!)
+            : rayIntoPieceIn(ox, oy, dx, dy, p, at);
+          if (t >= 0 && t <= lenIn && t < first[gi]!) {
+            first[gi] = t;
             any = true;
           }
         }
@@ -810,8 +825,8 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
     // The unit's half-extent across and along this direction: corners outside that corridor cannot meet it.
     const halfAcross = frame[6]! * Math.abs(frame[2]! * -dy + frame[3]! * dx) + frame[7]! * Math.abs(frame[4]! * -dy + frame[5]! * dx);
     const halfAlong = frame[6]! * Math.abs(frame[2]! * dx + frame[3]! * dy) + frame[7]! * Math.abs(frame[4]! * dx + frame[5]! * dy);
-    for (let li = 0; li < nList; li++) {
-      const gi = list[li]!;
+    for (let li = list; li < listEnd; li++) {
+      const gi = bins[li]!;
       const g = keyGroup[gi]!;
       const qx = g.cx - fcx;
       const qy = g.cy - fcy;
@@ -819,28 +834,30 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
       if (along < -(g.r + unitRadiusIn) || along > lenIn + g.r + unitRadiusIn) continue;
       const across = qx * dy - qy * dx;
       if (across > g.r + unitRadiusIn || across < -(g.r + unitRadiusIn)) continue;
-      const obs = g.obs;
-      const m = obs.length;
-      for (let j = 0; j < m; j++) {
-        const ob = obs[j]!;
+      const p = g.p;
+      const m = g.n;
+      const cornersEnd = g.seg ? 4 : 8;
+      for (let j = 0, at = 0; j < m; j++, at += PIECE_STRIDE) {
         // The piece's disc against the unit's swept corridor.
-        const mx = ob.cx - fcx;
-        const my = ob.cy - fcy;
+        const r = p[at + P_R]!;
+        const mx = p[at + P_CX]! - fcx;
+        const my = p[at + P_CY]! - fcy;
         const mAcross = mx * -dy + my * dx;
-        if (mAcross > halfAcross + ob.r || mAcross < -halfAcross - ob.r) continue;
+        if (mAcross > halfAcross + r || mAcross < -halfAcross - r) continue;
         const mAlong = mx * dx + my * dy;
-        if (mAlong < -halfAlong - ob.r || mAlong > lenIn + halfAlong + ob.r) continue;
-        const corners = ob.corners;
-        for (let c = 0; c < corners.length; c += 2) {
-          const cx = corners[c]! - fcx;
-          const cy = corners[c + 1]! - fcy;
+        if (mAlong < -halfAlong - r || mAlong > lenIn + halfAlong + r) continue;
+        for (let c = at + P_CORNERS; c < at + P_CORNERS + cornersEnd; c += 2) {
+          const kx = p[c]!;
+          const ky = p[c + 1]!;
+          const cx = kx - fcx;
+          const cy = ky - fcy;
           const cAcross = cx * -dy + cy * dx;
           if (cAcross > halfAcross || cAcross < -halfAcross) continue;
           const cAlong = cx * dx + cy * dy;
           if (cAlong < -halfAlong || cAlong > lenIn + halfAlong) continue;
-          const t = rayIntoRectIn(corners[c]!, corners[c + 1]!, -dx, -dy, frame, 0);
-          if (t >= 0 && t <= lenIn && t < at[gi]!) {
-            at[gi] = t;
+          const t = rayIntoOursIn(kx, ky, -dx, -dy);
+          if (t >= 0 && t <= lenIn && t < first[gi]!) {
+            first[gi] = t;
             any = true;
           }
         }
@@ -922,23 +939,27 @@ function walkEvents(straight: boolean, allowanceIn: number, nKeys: number, table
 /** The fudge move's reach per direction (3", still 1" from the enemy); see movementOptions. */
 function fudgeWalk(nKeys: number, ref: PointIn, fx: number, fy: number, masks: Int32Array, unitRadiusIn: number): PointIn[] {
   // Enemy stands whose grown disc comes within the fudge move plus the unit's size.
-  fudgeObstacles.length = 0;
+  fudgePieces.length = 0;
+  fudgeAt.length = 0;
   const limitIn = FUDGE_MOVE_IN + unitRadiusIn + 0.01;
   for (let key = 0; key < nKeys; key++) {
     if (keyKind[key] !== KEY_ENEMY) continue;
-    const obs = keyGroup[key]!.obs;
-    for (let j = 0; j < obs.length; j++) {
-      const o = obs[j]!;
-      const ex = o.cx - ref.xIn;
-      const ey = o.cy - ref.yIn;
+    const g = keyGroup[key]!;
+    const p = g.p;
+    for (let j = 0, at = 0; j < g.n; j++, at += PIECE_STRIDE) {
+      const ex = p[at + P_CX]! - ref.xIn;
+      const ey = p[at + P_CY]! - ref.yIn;
+      const r = p[at + P_R]!;
       // A clear miss by the square root of the squares skips the slow hypot; borderline cases use it.
-      if (Math.sqrt(ex * ex + ey * ey) - o.r > limitIn + 1e-9) continue;
-      if (Math.hypot(ex, ey) - o.r <= limitIn) fudgeObstacles.push(o);
+      if (Math.sqrt(ex * ex + ey * ey) - r > limitIn + 1e-9) continue;
+      if (Math.hypot(ex, ey) - r <= limitIn) {
+        fudgePieces.push(p);
+        fudgeAt.push(at);
+      }
     }
   }
-  const nObs = fudgeObstacles.length;
+  const nPieces = fudgePieces.length;
   const outline = OUTLINE;
-  const frame = OUR_FRAME;
   const fudgeReach: PointIn[] = [];
   for (let b = 0; b < REACH_BINS; b++) {
     const lx = BIN_COS[b]!;
@@ -946,23 +967,23 @@ function fudgeWalk(nKeys: number, ref: PointIn, fx: number, fy: number, masks: I
     const dx = lx * fx - ly * fy;
     const dy = lx * fy + ly * fx;
     let limit = FUDGE_MOVE_IN;
-    if (nObs > 0) {
+    if (nPieces > 0) {
       const mask = masks[b]!;
       for (let i = 0; i < 8; i++) {
         if (!(mask & (1 << i))) continue;
         const ox = outline[2 * i]!;
         const oy = outline[2 * i + 1]!;
-        for (let j = 0; j < nObs; j++) {
-          const ob = fudgeObstacles[j]!;
-          const t = rayIntoRectIn(ox, oy, dx, dy, ob.rect!, ob.grow);
+        for (let j = 0; j < nPieces; j++) {
+          const t = rayIntoPieceIn(ox, oy, dx, dy, fudgePieces[j]!, fudgeAt[j]!);
           if (t >= 0 && t < limit) limit = t;
         }
       }
       // The enemies' grown corners cast back at the unit's outline.
-      for (let j = 0; j < nObs; j++) {
-        const corners = fudgeObstacles[j]!.corners;
-        for (let c = 0; c < corners.length; c += 2) {
-          const t = rayIntoRectIn(corners[c]!, corners[c + 1]!, -dx, -dy, frame, 0);
+      for (let j = 0; j < nPieces; j++) {
+        const p = fudgePieces[j]!;
+        const at = fudgeAt[j]!;
+        for (let c = at + P_CORNERS; c < at + P_CORNERS + 8; c += 2) {
+          const t = rayIntoOursIn(p[c]!, p[c + 1]!, -dx, -dy);
           if (t >= 0 && t < limit) limit = t;
         }
       }
