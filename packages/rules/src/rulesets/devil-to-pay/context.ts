@@ -16,6 +16,7 @@ import type {
 import { standCorners, type StandCorners } from '../../geometry/footprint.ts';
 import { pointInPolygon } from '../../geometry/intersect.ts';
 import { pointsBoundingBox } from '../../geometry/polygon.ts';
+import type { SightStand } from '../../geometry/lineOfSight.ts';
 import { recognizeFormation, type DtpFormationReading } from './formation.ts';
 import { hypot2 } from '../../geometry/hypot.ts';
 
@@ -35,6 +36,8 @@ export interface StandInfo {
   readonly box: BoxIn;
   /** Hits on this stand (0 or 1 on the table). */
   readonly hits: number;
+  /** The stand as sight lines see it (same corners), for fire's sight scenes. */
+  readonly sight: SightStand;
 }
 
 export interface UnitInfo {
@@ -132,7 +135,17 @@ export function boxGapExceeds(a: BoxIn, b: BoxIn, limitIn: number): boolean {
 /** Builds a stand's derived info. Exported so a session can reuse it for unchanged stands. */
 export function standInfoOf(stand: Stand, hits: number): StandInfo {
   const corners = standCorners(stand);
-  return { stand, corners, center: { xIn: stand.pose.xIn, yIn: stand.pose.yIn }, box: boxOfPoints(corners), hits };
+  const box = boxOfPoints(corners);
+  const sight: SightStand = {
+    id: stand.id,
+    unitId: stand.unitId,
+    corners,
+    box: { minX: box.minXIn, minY: box.minYIn, maxX: box.maxXIn, maxY: box.maxYIn },
+    cx: stand.pose.xIn,
+    cy: stand.pose.yIn,
+    radiusIn: Math.sqrt(stand.widthIn * stand.widthIn + stand.depthIn * stand.depthIn) / 2,
+  };
+  return { stand, corners, center: { xIn: stand.pose.xIn, yIn: stand.pose.yIn }, box, hits, sight };
 }
 
 /** The reading for a unit with no stands on the table: nothing to recognise, nothing can act. */

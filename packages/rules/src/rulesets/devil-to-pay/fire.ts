@@ -83,35 +83,22 @@ export interface FireScene {
 }
 
 
-/** A stand as geometry's `buildSightScene` prepares it, from the context's footprint (same corners and box). */
-function sightStandOf(stand: Stand, corners: readonly PointIn[], box: SightBox): SightStand {
-  const radiusIn = Math.sqrt(stand.widthIn * stand.widthIn + stand.depthIn * stand.depthIn) / 2;
-  return { id: stand.id, unitId: stand.unitId, corners, box, cx: stand.pose.xIn, cy: stand.pose.yIn, radiusIn };
-}
-
-/** Kept per stand info, which a session reuses for unchanged stands. */
-const SIGHT_STANDS = new WeakMap<StandInfo, SightStand>();
-
 /**
  * The sight scene of troop stands (commanders are individuals, not troop formations), equal to
- * `buildSightScene` but reusing the context's footprints instead of recomputing 300 of them per state. No
- * stand grid: fire only traces lines through scenes cut down by `sightWithin`, which the grid cannot serve.
+ * `buildSightScene` but reusing the context's stand infos (their `sight` form: same corners and box)
+ * instead of recomputing 300 footprints per state. No stand grid: fire only traces lines through scenes
+ * cut down by `sightWithin`, which the grid cannot serve.
  */
 function sightSceneOf(ctx: DtpContext): SightScene {
   const stands: SightStand[] = [];
   for (const st of ctx.state.stands) {
     if (st.role === 'commander') continue;
     const info = ctx.stands.get(st.id);
-    if (info && info.stand === st) {
-      let s = SIGHT_STANDS.get(info);
-      if (!s) {
-        const b = info.box;
-        SIGHT_STANDS.set(info, (s = sightStandOf(st, info.corners, { minX: b.minXIn, minY: b.minYIn, maxX: b.maxXIn, maxY: b.maxYIn })));
-      }
-      stands.push(s);
-    } else {
+    if (info && info.stand === st) stands.push(info.sight);
+    else {
       const corners = standCorners(st);
-      stands.push(sightStandOf(st, corners, sightBoxOf(corners)));
+      const radiusIn = Math.sqrt(st.widthIn * st.widthIn + st.depthIn * st.depthIn) / 2;
+      stands.push({ id: st.id, unitId: st.unitId, corners, box: sightBoxOf(corners), cx: st.pose.xIn, cy: st.pose.yIn, radiusIn });
     }
   }
   const terrain = ctx.state.terrain;
@@ -123,8 +110,6 @@ function sightSceneOf(ctx: DtpContext): SightScene {
     elevationBoxes: terrain.elevations.map((e) => sightBoxOf(e.vertices)),
   };
 }
-
-const ARCS = new WeakMap<StandInfo, { readonly arm: Arm; readonly wedge: Wedge }>();
 
 export function buildFireScene(ctx: DtpContext): FireScene {
   const areaLevel = new Map<string, number>();
@@ -178,14 +163,7 @@ export function buildFireScene(ctx: DtpContext): FireScene {
     terrainOnly,
     coverOnly,
     areaLevel,
-    arcOf(stand, arm) {
-      // Kept per stand info, which a session reuses for an unchanged stand: arcs survive updates.
-      const kept = ARCS.get(stand);
-      if (kept?.arm === arm) return kept.wedge;
-      const wedge = fireArc(stand.stand, stand.corners, arm);
-      ARCS.set(stand, { arm, wedge });
-      return wedge;
-    },
+    arcOf: (stand, arm) => standArc(stand, arm).wedge,
     sightWithin(box, excludeUnitIds) {
       stamp++;
       // Stands are marked as they pass, then read back in index order: state order without a sort.
@@ -359,8 +337,6 @@ const ARC_SELF_TOL_IN = 1e-4;
  * ray-by-edge work for stands beside or behind the arc.
  */
 function arcHalfPlanes(w: Wedge): Float64Array | undefined {
-  const cached = ARC_PLANES.get(w);
-  if (cached !== undefined) return cached ?? undefined;
   const lr = (w.leftDirDeg * Math.PI) / 180;
   const rr = (w.rightDirDeg * Math.PI) / 180;
   const lx = w.leftOrigin.xIn, ly = w.leftOrigin.yIn, rx = w.rightOrigin.xIn, ry = w.rightOrigin.yIn;
@@ -372,10 +348,26 @@ function arcHalfPlanes(w: Wedge): Float64Array | undefined {
   for (let k = 0; sound && k < 9; k += 3) {
     for (let e = 0; e < 8; e += 2) if (planes[k]! * ends[e]! + planes[k + 1]! * ends[e + 1]! + planes[k + 2]! > ARC_SELF_TOL_IN) sound = false;
   }
-  ARC_PLANES.set(w, sound ? planes : null);
   return sound ? planes : undefined;
 }
-const ARC_PLANES = new WeakMap<Wedge, Float64Array | null>();
+
+/** A stand's arc of fire and its bounding half-planes (`arcHalfPlanes`). */
+interface StandArc {
+  readonly arm: Arm;
+  readonly wedge: Wedge;
+  readonly planes: Float64Array | undefined;
+}
+/** Kept per stand info, which a session reuses for an unchanged stand: arcs survive its updates. */
+const ARCS = new WeakMap<StandInfo, StandArc>();
+
+function standArc(stand: StandInfo, arm: Arm): StandArc {
+  const kept = ARCS.get(stand);
+  if (kept?.arm === arm) return kept;
+  const wedge = fireArc(stand.stand, stand.corners, arm);
+  const arc: StandArc = { arm, wedge, planes: arcHalfPlanes(wedge) };
+  ARCS.set(stand, arc);
+  return arc;
+}
 
 /** Whether the polygon lies wholly outside one of the arc's half-planes (so it cannot meet the arc). */
 function outsideArc(planes: Float64Array, polygon: readonly PointIn[]): boolean {
@@ -394,7 +386,8 @@ function outsideArc(planes: Float64Array, polygon: readonly PointIn[]): boolean 
 }
 
 /** Target stands in a firing stand's arc and within the weapon's longest range, nearest first. */
-function inArcAndRange(stand: StandInfo, arc: Wedge, target: UnitInfo, maxIn: number, needArc: boolean): { inArc: boolean; ranged: StandInfo[] } {
+function inArcAndRange(stand: StandInfo, standArc: StandArc, target: UnitInfo, maxIn: number, needArc: boolean): { inArc: boolean; ranged: StandInfo[] } {
+  const arc = standArc.wedge;
   // Every arc lies ahead of the stand's front edge: a target wholly behind that line is out of arc.
   const f = headingToVector(stand.stand.pose.headingDeg);
   const frontAt = stand.corners[0].xIn * f.x + stand.corners[0].yIn * f.y;
@@ -402,7 +395,7 @@ function inArcAndRange(stand: StandInfo, arc: Wedge, target: UnitInfo, maxIn: nu
   const ahead = Math.max(b.minXIn * f.x, b.maxXIn * f.x) + Math.max(b.minYIn * f.y, b.maxYIn * f.y);
   if (ahead < frontAt - 1e-9) return { inArc: false, ranged: [] };
   // Range first (cheap): a stand out of range needs the (dearer) arc test only while no arc is known yet.
-  const planes = arcHalfPlanes(arc);
+  const planes = standArc.planes;
   let inArc = false;
   let ranged: { t: StandInfo; d: number }[] | undefined;
   for (const t of target.stands) {
@@ -626,7 +619,7 @@ export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string,
   const inRange: { s: StandInfo; ranged: StandInfo[] }[] = [];
   for (const s of candidates) {
     // Once one stand has the target in arc, the others need the arc only for stands in range.
-    const v = inArcAndRange(s, scene.arcOf(s, firer.unit.arm), target, maxIn, !anyArc);
+    const v = inArcAndRange(s, standArc(s, firer.unit.arm), target, maxIn, !anyArc);
     anyArc ||= v.inArc;
     if (v.ranged.length > 0) inRange.push({ s, ranged: v.ranged });
   }
