@@ -60,8 +60,6 @@ const AREA_DICE: Partial<Record<AreaTerrainKind, { dice: number; label: string }
   thicket: { dice: -2, label: 'Thicket' },
 };
 
-/** Grid cell size for the stand index, inches: a few stands across, so a query touches few cells. */
-const GRID_CELL_IN = 8;
 
 /** Everything fire needs about the table beyond the context, built once per state. */
 export interface FireScene {
@@ -134,30 +132,24 @@ export function buildFireScene(ctx: DtpContext): FireScene {
     elevationBoxes: [],
   };
 
-  // Uniform grid over stand boxes, so a pair of units only tests the stands between them: a flat array of
-  // cells over the stands' extent (a query outside it meets no stand).
-  let cx0 = Infinity, cy0 = Infinity, cx1 = -Infinity, cy1 = -Infinity;
+  // Troop stands grouped by unit with the group's box, so a pair of units tests only the units between
+  // them. Order within a sight scene does not matter: fire asks only whether some line is clear.
+  const groups: { unitId: string; box: SightBox; stands: SightStand[] }[] = [];
+  const groupOf = new Map<string, (typeof groups)[number]>();
   for (const st of sight.stands) {
-    cx0 = Math.min(cx0, Math.floor(st.box.minX / GRID_CELL_IN));
-    cy0 = Math.min(cy0, Math.floor(st.box.minY / GRID_CELL_IN));
-    cx1 = Math.max(cx1, Math.floor(st.box.maxX / GRID_CELL_IN));
-    cy1 = Math.max(cy1, Math.floor(st.box.maxY / GRID_CELL_IN));
-  }
-  const gridW = sight.stands.length > 0 ? cx1 - cx0 + 1 : 0;
-  const gridH = sight.stands.length > 0 ? cy1 - cy0 + 1 : 0;
-  const cells: (number[] | undefined)[] = new Array(gridW * gridH);
-  sight.stands.forEach((st, i) => {
-    for (let cx = Math.floor(st.box.minX / GRID_CELL_IN); cx <= Math.floor(st.box.maxX / GRID_CELL_IN); cx++) {
-      for (let cy = Math.floor(st.box.minY / GRID_CELL_IN); cy <= Math.floor(st.box.maxY / GRID_CELL_IN); cy++) {
-        const k = (cx - cx0) * gridH + (cy - cy0);
-        const list = cells[k];
-        if (list) list.push(i);
-        else cells[k] = [i];
-      }
+    let g = groupOf.get(st.unitId);
+    if (!g) {
+      g = { unitId: st.unitId, box: { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity }, stands: [] };
+      groupOf.set(st.unitId, g);
+      groups.push(g);
     }
-  });
-  const seen = new Int32Array(sight.stands.length);
-  let stamp = 0;
+    g.stands.push(st);
+    const gb = g.box;
+    if (st.box.minX < gb.minX) gb.minX = st.box.minX;
+    if (st.box.minY < gb.minY) gb.minY = st.box.minY;
+    if (st.box.maxX > gb.maxX) gb.maxX = st.box.maxX;
+    if (st.box.maxY > gb.maxY) gb.maxY = st.box.maxY;
+  }
   return {
     sight,
     terrainOnly,
@@ -165,34 +157,12 @@ export function buildFireScene(ctx: DtpContext): FireScene {
     areaLevel,
     arcOf: (stand, arm) => standArc(stand, arm).wedge,
     sightWithin(box, excludeUnitIds) {
-      stamp++;
-      // Stands are marked as they pass, then read back in index order: state order without a sort.
-      let lo = sight.stands.length;
-      let hi = -1;
-      let count = 0;
-      const qx0 = Math.max(cx0, Math.floor(box.minXIn / GRID_CELL_IN));
-      const qx1 = Math.min(cx1, Math.floor(box.maxXIn / GRID_CELL_IN));
-      const qy0 = Math.max(cy0, Math.floor(box.minYIn / GRID_CELL_IN));
-      const qy1 = Math.min(cy1, Math.floor(box.maxYIn / GRID_CELL_IN));
-      for (let cx = qx0; cx <= qx1; cx++) {
-        for (let cy = qy0; cy <= qy1; cy++) {
-          const list = cells[(cx - cx0) * gridH + (cy - cy0)];
-          if (!list) continue;
-          for (const i of list) {
-            if (seen[i] === stamp || seen[i] === -stamp) continue;
-            seen[i] = -stamp;
-            const b = sight.stands[i]!.box;
-            if (b.maxX < box.minXIn || b.minX > box.maxXIn || b.maxY < box.minYIn || b.minY > box.maxYIn) continue;
-            if (excludeUnitIds.includes(sight.stands[i]!.unitId)) continue;
-            seen[i] = stamp;
-            count++;
-            if (i < lo) lo = i;
-            if (i > hi) hi = i;
-          }
-        }
+      const within: SightStand[] = [];
+      for (const g of groups) {
+        if (!boxMeets(g.box, box) || excludeUnitIds.includes(g.unitId)) continue;
+        for (const st of g.stands) if (boxMeets(st.box, box)) within.push(st);
       }
-      const within: SightStand[] = new Array(count);
-      for (let i = lo, k = 0; i <= hi; i++) if (seen[i] === stamp) within[k++] = sight.stands[i]!;
+      const count = within.length;
       // `visibility` holds the elevations and the blocking (non-rough) areas.
       let mayBlock = count > 0;
       for (let i = 0; !mayBlock && i < visibility.elevationBoxes.length; i++) mayBlock = boxMeets(visibility.elevationBoxes[i]!, box);
