@@ -41,6 +41,23 @@ import {
 export const REACH_BINS = 32;
 const BIN_DEG = 360 / REACH_BINS;
 
+/**
+ * Math.hypot(x, y) to the last bit, as V8 computes it (math.tq: normalise by the larger magnitude, Kahan
+ * sum, sqrt, scale back; with two terms the compensation is always 0), without the builtin's argument
+ * array: that allocation made Math.hypot slow and a steady source of garbage here. Non-finite input goes
+ * to the builtin. Checked equal to Math.hypot on tens of millions of random and special pairs.
+ */
+function hypot2(x: number, y: number): number {
+  const ax = Math.abs(x);
+  const ay = Math.abs(y);
+  if (!(ax < Infinity && ay < Infinity)) return Math.hypot(x, y);
+  const max = ax > ay ? ax : ay;
+  if (max === 0) return 0;
+  const nx = ax / max;
+  const ny = ay / max;
+  return Math.sqrt(nx * nx + ny * ny) * max;
+}
+
 /** Something met on the way: pay `penaltyIn` to cross it, or stop there when `stop` is set. */
 export interface PathEvent {
   /** Displacement of the unit when it meets the obstacle, inches. */
@@ -143,7 +160,7 @@ function openReach(allowanceIn: number, frontXIn: number, leftYIn: number, right
     radiusIn.fill(allowanceIn);
   } else {
     const put = (x: number, y: number): void => {
-      const r = Math.hypot(x, y);
+      const r = hypot2(x, y);
       if (r < 1e-9) return;
       let deg = (Math.atan2(y, x) * 180) / Math.PI;
       if (deg < 0) deg += 360;
@@ -250,9 +267,17 @@ const P_UX = 5;
 const P_UY = 6;
 const P_NX = 7;
 const P_NY = 8;
+/** Distance from the centre to the farthest point of the piece (a grown corner, a segment end), rounded up. */
+const P_RC = 9;
 /** Corners [x0, y0, ...]: a grown rectangle's four (+u+n, +u-n, -u-n, -u+n), or a segment's two ends. */
-const P_CORNERS = 9;
-const PIECE_STRIDE = 17;
+const P_CORNERS = 10;
+const PIECE_STRIDE = 18;
+
+/**
+ * Rounding room for the distance lower bounds in the ray loops (coordinates are at most a few hundred
+ * inches, so rounding errors are around 1e-13): a bound must be this far past the best hit to skip a test.
+ */
+const BOUND_SLACK_IN = 1e-7;
 
 interface Group {
   /** The pieces, PIECE_STRIDE numbers each. */
@@ -264,6 +289,36 @@ interface Group {
   readonly cx: number;
   readonly cy: number;
   readonly r: number;
+  /**
+   * How far any piece's disc reaches from the group's centre (centre distance + radius), plus a hair for
+   * rounding: tighter than `r` for a unit (its disc is its box's), used only for culls that provably skip
+   * nothing the per-piece tests would let through.
+   */
+  readonly spread: number;
+  /** How far any point of any piece lies from the group's centre, rounded up (for distance lower bounds). */
+  readonly reach: number;
+}
+
+/** The largest centre distance + radius of a group's pieces from (cx, cy), rounded up. */
+function spreadOf(p: Float64Array, n: number, cx: number, cy: number): number {
+  let spread = 0;
+  for (let i = 0, at = 0; i < n; i++, at += PIECE_STRIDE) {
+    const ex = p[at + P_CX]! - cx;
+    const ey = p[at + P_CY]! - cy;
+    spread = Math.max(spread, Math.sqrt(ex * ex + ey * ey) + p[at + P_R]!);
+  }
+  return spread + 1e-7;
+}
+
+/** The largest centre distance + farthest-point radius of a group's pieces from (cx, cy), rounded up. */
+function reachOf(p: Float64Array, n: number, cx: number, cy: number): number {
+  let reach = 0;
+  for (let i = 0, at = 0; i < n; i++, at += PIECE_STRIDE) {
+    const ex = p[at + P_CX]! - cx;
+    const ey = p[at + P_CY]! - cy;
+    reach = Math.max(reach, Math.sqrt(ex * ex + ey * ey) + p[at + P_RC]!);
+  }
+  return reach + 1e-7;
 }
 
 /** [cx, cy, ux, uy, nx, ny, halfWidth, halfDepth, halfDiagonal] of a stand from its corners [FL, FR, RR, RL]. */
@@ -271,8 +326,8 @@ function rectFrame(corners: readonly PointIn[]): Float64Array {
   const fl = corners[0]!;
   const fr = corners[1]!;
   const rr = corners[2]!;
-  const w = Math.hypot(fr.xIn - fl.xIn, fr.yIn - fl.yIn);
-  const d = Math.hypot(fr.xIn - rr.xIn, fr.yIn - rr.yIn);
+  const w = hypot2(fr.xIn - fl.xIn, fr.yIn - fl.yIn);
+  const d = hypot2(fr.xIn - rr.xIn, fr.yIn - rr.yIn);
   return Float64Array.of(
     (fl.xIn + rr.xIn) / 2,
     (fl.yIn + rr.yIn) / 2,
@@ -282,7 +337,7 @@ function rectFrame(corners: readonly PointIn[]): Float64Array {
     (fr.yIn - rr.yIn) / d,
     w / 2,
     d / 2,
-    Math.hypot(w, d) / 2,
+    hypot2(w, d) / 2,
   );
 }
 
@@ -291,8 +346,8 @@ function writeRectPiece(p: Float64Array, at: number, corners: readonly PointIn[]
   const fl = corners[0]!;
   const fr = corners[1]!;
   const rr = corners[2]!;
-  const w = Math.hypot(fr.xIn - fl.xIn, fr.yIn - fl.yIn);
-  const d = Math.hypot(fr.xIn - rr.xIn, fr.yIn - rr.yIn);
+  const w = hypot2(fr.xIn - fl.xIn, fr.yIn - fl.yIn);
+  const d = hypot2(fr.xIn - rr.xIn, fr.yIn - rr.yIn);
   const cx = (fl.xIn + rr.xIn) / 2;
   const cy = (fl.yIn + rr.yIn) / 2;
   const ux = (fr.xIn - fl.xIn) / w;
@@ -304,13 +359,14 @@ function writeRectPiece(p: Float64Array, at: number, corners: readonly PointIn[]
   p[at + P_CX] = cx;
   p[at + P_CY] = cy;
   // The half diagonal of the stand as it stands, plus the growth.
-  p[at + P_R] = Math.hypot(w, d) / 2 + growIn;
+  p[at + P_R] = hypot2(w, d) / 2 + growIn;
   p[at + P_HU] = hu;
   p[at + P_HV] = hv;
   p[at + P_UX] = ux;
   p[at + P_UY] = uy;
   p[at + P_NX] = nx;
   p[at + P_NY] = ny;
+  p[at + P_RC] = Math.sqrt(hu * hu + hv * hv) + 1e-9;
   const uxh = hu * ux;
   const uyh = hu * uy;
   const nxh = hv * nx;
@@ -332,7 +388,9 @@ function unitGroup(info: UnitInfo, enemy: boolean): Group {
   const growIn = enemy ? ENEMY_CLEARANCE_IN : 0;
   for (let i = 0; i < n; i++) writeRectPiece(p, i * PIECE_STRIDE, info.stands[i]!.corners, growIn);
   const b = info.box;
-  return { p, n, seg: false, cx: (b.minXIn + b.maxXIn) / 2, cy: (b.minYIn + b.maxYIn) / 2, r: Math.hypot(b.maxXIn - b.minXIn, b.maxYIn - b.minYIn) / 2 + growIn };
+  const cx = (b.minXIn + b.maxXIn) / 2;
+  const cy = (b.minYIn + b.maxYIn) / 2;
+  return { p, n, seg: false, cx, cy, r: hypot2(b.maxXIn - b.minXIn, b.maxYIn - b.minYIn) / 2 + growIn, spread: spreadOf(p, n, cx, cy), reach: reachOf(p, n, cx, cy) };
 }
 
 interface Pieces {
@@ -354,7 +412,8 @@ function piecesOf(feature: object, points: readonly PointIn[], closed: boolean):
     const at = i * PIECE_STRIDE;
     p[at + P_CX] = (a.xIn + b.xIn) / 2;
     p[at + P_CY] = (a.yIn + b.yIn) / 2;
-    p[at + P_R] = Math.hypot(b.xIn - a.xIn, b.yIn - a.yIn) / 2;
+    p[at + P_R] = hypot2(b.xIn - a.xIn, b.yIn - a.yIn) / 2;
+    p[at + P_RC] = p[at + P_R]! + 1e-9;
     p[at + P_CORNERS] = a.xIn;
     p[at + P_CORNERS + 1] = a.yIn;
     p[at + P_CORNERS + 2] = b.xIn;
@@ -370,9 +429,9 @@ function piecesOf(feature: object, points: readonly PointIn[], closed: boolean):
   let r = 0;
   for (let i = 0; i < n; i++) {
     const at = i * PIECE_STRIDE;
-    r = Math.max(r, Math.hypot(p[at + P_CX]! - cx, p[at + P_CY]! - cy) + p[at + P_R]!);
+    r = Math.max(r, hypot2(p[at + P_CX]! - cx, p[at + P_CY]! - cy) + p[at + P_R]!);
   }
-  const pieces: Pieces = { box: boxOfPoints(points), group: { p, n, seg: true, cx, cy, r } };
+  const pieces: Pieces = { box: boxOfPoints(points), group: { p, n, seg: true, cx, cy, r, spread: spreadOf(p, n, cx, cy), reach: reachOf(p, n, cx, cy) } };
   terrainPieces.set(feature, pieces);
   return pieces;
 }
@@ -493,7 +552,7 @@ function walkRoad(points: readonly PointIn[], seg: number, start: PointIn, forwa
   const stepIn = 0.25;
   while (left > 1e-9 && i >= 0 && i < points.length) {
     const next = points[i]!;
-    const len = Math.hypot(next.xIn - at.xIn, next.yIn - at.yIn);
+    const len = hypot2(next.xIn - at.xIn, next.yIn - at.yIn);
     const take = Math.min(len, left);
     for (let d = Math.min(stepIn, take); ; d = Math.min(d + stepIn, take)) {
       const p = len === 0 ? next : { xIn: at.xIn + ((next.xIn - at.xIn) * d) / len, yIn: at.yIn + ((next.yIn - at.yIn) * d) / len };
@@ -531,7 +590,7 @@ function roadReach(ctx: DtpContext, info: UnitInfo, ref: PointIn, roads: readonl
       const b = road.points[i + 1]!;
       const c = closestPointOnSegment(ref, a, b);
       // On the road: the reference point within the road's width (plus half an inch of placement slack).
-      if (Math.hypot(c.xIn - ref.xIn, c.yIn - ref.yIn) > half + 0.5) continue;
+      if (hypot2(c.xIn - ref.xIn, c.yIn - ref.yIn) > half + 0.5) continue;
       out.push(walkRoad(road.points, i, c, true, distIn, blocked), walkRoad(road.points, i, c, false, distIn, blocked));
       break;
     }
@@ -566,8 +625,6 @@ const binCount = new Int32Array(REACH_BINS);
 const OUTLINE = new Float64Array(16);
 /** The unit's bounding rectangle as a frame [cx, cy, ux, uy, nx, ny, halfWidth, halfDepth] (u to its right). */
 const OUR_FRAME = new Float64Array(8);
-/** The unit's corners in its own frame, [x, y, ...]. */
-let localXY = new Float64Array(256);
 let firstAt = new Float64Array(64);
 /** One direction's events: where, penalty, stop, and source (key index, TABLE_EDGE, or START_BASE - start index). */
 let evAt = new Float64Array(64);
@@ -607,13 +664,21 @@ function boxMeets(b: Box, minXIn: number, minYIn: number, maxXIn: number, maxYIn
   return !(b.maxXIn < minXIn || b.minXIn > maxXIn || b.maxYIn < minYIn || b.minYIn > maxYIn);
 }
 
+/*
+ * How many keys and start areas this call has. The arrays are written by index and never shrunk (setting
+ * length = 0 frees their storage, so every call re-grew them); entries past the counts are stale.
+ */
+let keyCount = 0;
+let startCount = 0;
+
 function pushKey(group: Group, penaltyIn: number, stop: boolean, insideMask: number, kind: number, source: LinearTerrain | AreaTerrain | UnitInfo): void {
-  keyGroup.push(group);
-  keyPenaltyIn.push(penaltyIn);
-  keyStop.push(stop);
-  keyInsideMask.push(insideMask);
-  keyKind.push(kind);
-  keySource.push(source);
+  const i = keyCount++;
+  keyGroup[i] = group;
+  keyPenaltyIn[i] = penaltyIn;
+  keyStop[i] = stop;
+  keyInsideMask[i] = insideMask;
+  keyKind[i] = kind;
+  keySource[i] = source;
 }
 
 /**
@@ -637,14 +702,8 @@ function collectObstacles(
   const minY = reachBox.minYIn;
   const maxX = reachBox.maxXIn;
   const maxY = reachBox.maxYIn;
-  keyGroup.length = 0;
-  keyPenaltyIn.length = 0;
-  keyStop.length = 0;
-  keyInsideMask.length = 0;
-  keyKind.length = 0;
-  keySource.length = 0;
-  startPenaltyIn.length = 0;
-  startArea.length = 0;
+  keyCount = 0;
+  startCount = 0;
   for (const l of cache.linear) {
     if (!boxMeets(l.pieces.box, minX, minY, maxX, maxY)) continue;
     const penalty = l.penaltyIn;
@@ -656,8 +715,8 @@ function collectObstacles(
     const vertices = a.feature.vertices;
     if (pointInPolygon(ref, vertices)) {
       // Starting inside area terrain: the penalty is met at once.
-      startPenaltyIn.push(a.penaltyIn);
-      startArea.push(a.feature);
+      startPenaltyIn[startCount] = a.penaltyIn;
+      startArea[startCount++] = a.feature;
       continue;
     }
     // Outline points already inside (part of the unit is in it): met at once when moving from them. Only
@@ -691,7 +750,7 @@ function collectObstacles(
   // reference point (a ray from any outline point is a ray from the reference point shifted by at most that).
   const headingRad = (headingDeg * Math.PI) / 180;
   const radiusIn = open.radiusIn;
-  const nKeys = keyGroup.length;
+  const nKeys = keyCount;
   binCount.fill(0);
   if (nKeys > binCapacity) {
     binCapacity = nKeys * 2;
@@ -704,9 +763,7 @@ function collectObstacles(
     const ox = g.cx - ref.xIn;
     const oy = g.cy - ref.yIn;
     const grown = g.r + unitRadiusIn;
-    // A clear miss by the square root of the squares (within an ulp or two of hypot) skips the slow hypot.
-    if (Math.sqrt(ox * ox + oy * oy) - grown > maxOpenIn + 0.01 + 1e-9) continue;
-    const dist = Math.hypot(ox, oy);
+    const dist = hypot2(ox, oy);
     if (dist - grown > maxOpenIn + 0.01) continue;
     if (dist <= grown) {
       for (let b = 0; b < REACH_BINS; b++) if (radiusIn[b]! > 1e-9) binGroups[b * cap + binCount[b]!++] = gi;
@@ -729,16 +786,16 @@ let straightAheadInOut = 0;
 let straightAheadStoppedByOut: string | undefined;
 
 /**
- * The reach per direction: rays from the unit's outline to what they meet, and back from the obstacles'
- * corners, then the penalties paid in order (as walkPenalties). Its own function (not inline in
- * movementOptions) so the JIT compiles a small hot loop quickly instead of re-optimising one very large
- * function for seconds of CPU.
+ * The reach per direction: rays from the unit's outline to what they meet (forwardRays), and back from the
+ * obstacles' corners (reverseRays), then the penalties paid in order (as walkPenalties). Split in small
+ * functions so the JIT compiles each quickly; the rectangle tests are written out in the loops because a
+ * call that V8 does not inline boxes every double argument (that was most of the garbage).
  */
 function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number, masks: Int32Array, nKeys: number, unitRadiusIn: number, ref: PointIn, widthIn: number, depthIn: number): PointIn[] {
   const reach: PointIn[] = [];
   straightAheadInOut = 0;
   straightAheadStoppedByOut = undefined;
-  const nStart = startPenaltyIn.length;
+  const nStart = startCount;
   if (firstAt.length < nKeys) firstAt = new Float64Array(nKeys * 2);
   if (evAt.length < nKeys + nStart + 1) {
     const n = (nKeys + nStart + 1) * 2;
@@ -748,11 +805,7 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
     evSource = new Int32Array(n);
   }
   const first = firstAt;
-  const bins = binGroups;
   const outline = OUTLINE;
-  const frame = OUR_FRAME;
-  const fcx = frame[0]!;
-  const fcy = frame[1]!;
   for (let b = 0; b < REACH_BINS; b++) {
     const openR = open.radiusIn[b]!;
     if (openR <= 1e-9) {
@@ -774,95 +827,24 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
         any = true;
       } else first[key] = Infinity;
     }
-    const list = b * binCapacity;
-    const listEnd = list + binCount[b]!;
+    // The table edge.
     let tableAt = Infinity;
     for (let oi = 0; oi < 8; oi++) {
       if (!(originMask & (1 << oi))) continue;
       const ox = outline[2 * oi]!;
       const oy = outline[2 * oi + 1]!;
-      for (let li = list; li < listEnd; li++) {
-        const gi = bins[li]!;
-        const g = keyGroup[gi]!;
-        // Ray against the group's disc first.
-        const gr = g.r;
-        const qx = g.cx - ox;
-        const qy = g.cy - oy;
-        const along = qx * dx + qy * dy;
-        if (along < -gr || along > lenIn + gr) continue;
-        const across = qx * dy - qy * dx;
-        if (across > gr || across < -gr) continue;
-        const p = g.p;
-        const m = g.n;
-        const seg = g.seg;
-        for (let j = 0, at = 0; j < m; j++, at += PIECE_STRIDE) {
-          if (m > 1) {
-            // The piece's own disc, when the group has more than one piece.
-            const r = p[at + P_R]!;
-            const px = p[at + P_CX]! - ox;
-            const py = p[at + P_CY]! - oy;
-            const pAcross = px * dy - py * dx;
-            if (pAcross > r || pAcross < -r) continue;
-            const pAlong = px * dx + py * dy;
-            if (pAlong < -r || pAlong > lenIn + r) continue;
-          }
-          const t = seg
-            ? raySegmentIn(ox, oy, dx, dy, lenIn, p[at + P_CORNERS]!, p[at + P_CORNERS + 1]!, p[at + P_CORNERS + 2]!, p[at + P_CORNERS + 3]!)
-            : rayIntoPieceIn(ox, oy, dx, dy, p, at);
-          if (t >= 0 && t <= lenIn && t < first[gi]!) {
-            first[gi] = t;
-            any = true;
-          }
-        }
-      }
-      // The table edge.
       const tx = dx > 1e-12 ? (widthIn - ox) / dx : dx < -1e-12 ? -ox / dx : Infinity;
       const ty = dy > 1e-12 ? (depthIn - oy) / dy : dy < -1e-12 ? -oy / dy : Infinity;
       tableAt = Math.min(tableAt, Math.max(0, Math.min(tx, ty)));
     }
-    // And the other way round: the obstacles' own corners (grown stands, segment ends) against the unit's
-    // outline, so a narrow obstacle between two leading points is not missed.
-    // The unit's half-extent across and along this direction: corners outside that corridor cannot meet it.
-    const halfAcross = frame[6]! * Math.abs(frame[2]! * -dy + frame[3]! * dx) + frame[7]! * Math.abs(frame[4]! * -dy + frame[5]! * dx);
-    const halfAlong = frame[6]! * Math.abs(frame[2]! * dx + frame[3]! * dy) + frame[7]! * Math.abs(frame[4]! * dx + frame[5]! * dy);
-    for (let li = list; li < listEnd; li++) {
-      const gi = bins[li]!;
-      const g = keyGroup[gi]!;
-      const qx = g.cx - fcx;
-      const qy = g.cy - fcy;
-      const along = qx * dx + qy * dy;
-      if (along < -(g.r + unitRadiusIn) || along > lenIn + g.r + unitRadiusIn) continue;
-      const across = qx * dy - qy * dx;
-      if (across > g.r + unitRadiusIn || across < -(g.r + unitRadiusIn)) continue;
-      const p = g.p;
-      const m = g.n;
-      const cornersEnd = g.seg ? 4 : 8;
-      for (let j = 0, at = 0; j < m; j++, at += PIECE_STRIDE) {
-        // The piece's disc against the unit's swept corridor.
-        const r = p[at + P_R]!;
-        const mx = p[at + P_CX]! - fcx;
-        const my = p[at + P_CY]! - fcy;
-        const mAcross = mx * -dy + my * dx;
-        if (mAcross > halfAcross + r || mAcross < -halfAcross - r) continue;
-        const mAlong = mx * dx + my * dy;
-        if (mAlong < -halfAlong - r || mAlong > lenIn + halfAlong + r) continue;
-        for (let c = at + P_CORNERS; c < at + P_CORNERS + cornersEnd; c += 2) {
-          const kx = p[c]!;
-          const ky = p[c + 1]!;
-          const cx = kx - fcx;
-          const cy = ky - fcy;
-          const cAcross = cx * -dy + cy * dx;
-          if (cAcross > halfAcross || cAcross < -halfAcross) continue;
-          const cAlong = cx * dx + cy * dy;
-          if (cAlong < -halfAlong || cAlong > lenIn + halfAlong) continue;
-          const t = rayIntoOursIn(kx, ky, -dx, -dy);
-          if (t >= 0 && t <= lenIn && t < first[gi]!) {
-            first[gi] = t;
-            any = true;
-          }
-        }
-      }
+    // The walk ends at the nearest stop at the latest; anything surely beyond it need not be tested.
+    stopAtIn = tableAt;
+    for (let key = 0; key < nKeys; key++) if (keyStop[key] && first[key]! < stopAtIn) stopAtIn = first[key]!;
+    for (let oi = 0; oi < 8; oi++) {
+      if (!(originMask & (1 << oi))) continue;
+      if (forwardRays(b, outline[2 * oi]!, outline[2 * oi + 1]!, dx, dy, lenIn)) any = true;
     }
+    if (reverseRays(b, dx, dy, lenIn, unitRadiusIn)) any = true;
     let reachIn = openR;
     if (any || nStart > 0 || tableAt <= lenIn) {
       // Something is met on the way: pay for it in order (most directions on a busy table meet nothing).
@@ -875,13 +857,213 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
 }
 
 /**
+ * Where the nearest stop met so far in this direction lies (an enemy's 1", impassable terrain, the table
+ * edge), inches. The penalty walk never gets past it, so a test whose every hit would lie beyond it
+ * (by more than BOUND_SLACK_IN: equal distances still count, their order decides the label) is skipped,
+ * as is one that cannot come nearer than the key's best hit so far.
+ */
+let stopAtIn = Infinity;
+
+/**
+ * Rays from one outline point (ox, oy) along (dx, dy) against bin b's groups, lowering firstAt per key.
+ * Returns whether anything was met. The rectangle test is rayIntoRectIn's arithmetic, written out.
+ */
+function forwardRays(b: number, ox: number, oy: number, dx: number, dy: number, lenIn: number): boolean {
+  const first = firstAt;
+  const bins = binGroups;
+  const listEnd = b * binCapacity + binCount[b]!;
+  let any = false;
+  for (let li = b * binCapacity; li < listEnd; li++) {
+    const gi = bins[li]!;
+    const g = keyGroup[gi]!;
+    // Ray against the group's disc first.
+    const gr = g.r;
+    const qx = g.cx - ox;
+    const qy = g.cy - oy;
+    const along = qx * dx + qy * dy;
+    if (along < -gr || along > lenIn + gr) continue;
+    const across = qx * dy - qy * dx;
+    if (across > gr || across < -gr) continue;
+    // No point of the group is nearer along the ray than its centre minus its reach.
+    const groupNearest = along - g.reach - BOUND_SLACK_IN;
+    if (groupNearest >= first[gi]! || groupNearest > stopAtIn) continue;
+    const p = g.p;
+    const m = g.n;
+    const seg = g.seg;
+    for (let j = 0, at = 0; j < m; j++, at += PIECE_STRIDE) {
+      const cx = p[at + P_CX]!;
+      const cy = p[at + P_CY]!;
+      const px = cx - ox;
+      const py = cy - oy;
+      const pAlong = px * dx + py * dy;
+      if (m > 1) {
+        // The piece's own disc, when the group has more than one piece.
+        const r = p[at + P_R]!;
+        const pAcross = px * dy - py * dx;
+        if (pAcross > r || pAcross < -r) continue;
+        if (pAlong < -r || pAlong > lenIn + r) continue;
+      }
+      const pieceNearest = pAlong - p[at + P_RC]! - BOUND_SLACK_IN;
+      if (pieceNearest >= first[gi]! || pieceNearest > stopAtIn) continue;
+      let t: number;
+      if (seg) {
+        t = raySegmentIn(ox, oy, dx, dy, lenIn, p[at + P_CORNERS]!, p[at + P_CORNERS + 1]!, p[at + P_CORNERS + 2]!, p[at + P_CORNERS + 3]!);
+      } else {
+        // rayIntoRectIn(ox, oy, dx, dy, piece).
+        const ux = p[at + P_UX]!;
+        const uy = p[at + P_UY]!;
+        const nx = p[at + P_NX]!;
+        const ny = p[at + P_NY]!;
+        const hu = p[at + P_HU]!;
+        const hv = p[at + P_HV]!;
+        const ou = (ox - cx) * ux + (oy - cy) * uy;
+        const ov = (ox - cx) * nx + (oy - cy) * ny;
+        const du = dx * ux + dy * uy;
+        const dv = dx * nx + dy * ny;
+        let t0 = 0;
+        let t1 = Infinity;
+        if (Math.abs(du) < 1e-12) {
+          if (ou <= -hu + 1e-6 || ou >= hu - 1e-6) continue;
+        } else {
+          const a = (-hu - ou) / du;
+          const c = (hu - ou) / du;
+          t0 = Math.max(t0, Math.min(a, c));
+          t1 = Math.min(t1, Math.max(a, c));
+        }
+        if (Math.abs(dv) < 1e-12) {
+          if (ov <= -hv + 1e-6 || ov >= hv - 1e-6) continue;
+        } else {
+          const a = (-hv - ov) / dv;
+          const c = (hv - ov) / dv;
+          t0 = Math.max(t0, Math.min(a, c));
+          t1 = Math.min(t1, Math.max(a, c));
+        }
+        if (t0 > t1 || t1 <= 1e-9) continue;
+        if (t0 === 0 && (cx - ox) * dx + (cy - oy) * dy <= 0) continue;
+        t = t0;
+      }
+      if (t >= 0 && t <= lenIn && t < first[gi]!) {
+        first[gi] = t;
+        any = true;
+        if (keyStop[gi] && t < stopAtIn) stopAtIn = t;
+      }
+    }
+  }
+  return any;
+}
+
+/**
+ * The other way round: bin b's obstacles' own corners (grown stands, segment ends) cast along (-dx, -dy)
+ * at the unit's bounding rectangle, so a narrow obstacle between two leading points is not missed.
+ * Returns whether anything was met. The rectangle test is rayIntoRectIn's arithmetic against OUR_FRAME.
+ */
+function reverseRays(b: number, dx: number, dy: number, lenIn: number, unitRadiusIn: number): boolean {
+  const first = firstAt;
+  const bins = binGroups;
+  const frame = OUR_FRAME;
+  const fcx = frame[0]!;
+  const fcy = frame[1]!;
+  const fux = frame[2]!;
+  const fuy = frame[3]!;
+  const fnx = frame[4]!;
+  const fny = frame[5]!;
+  const fhu = frame[6]! + 0;
+  const fhv = frame[7]! + 0;
+  // The unit's half-extent across and along this direction: corners outside that corridor cannot meet it.
+  const halfAcross = frame[6]! * Math.abs(frame[2]! * -dy + frame[3]! * dx) + frame[7]! * Math.abs(frame[4]! * -dy + frame[5]! * dx);
+  const halfAlong = frame[6]! * Math.abs(frame[2]! * dx + frame[3]! * dy) + frame[7]! * Math.abs(frame[4]! * dx + frame[5]! * dy);
+  // The ray direction is (-dx, -dy) for every corner: its components along the frame's axes are fixed.
+  const rdx = -dx;
+  const rdy = -dy;
+  const du = rdx * fux + rdy * fuy;
+  const dv = rdx * fnx + rdy * fny;
+  const duFlat = Math.abs(du) < 1e-12;
+  const dvFlat = Math.abs(dv) < 1e-12;
+  const listEnd = b * binCapacity + binCount[b]!;
+  let any = false;
+  for (let li = b * binCapacity; li < listEnd; li++) {
+    const gi = bins[li]!;
+    const g = keyGroup[gi]!;
+    const qx = g.cx - fcx;
+    const qy = g.cy - fcy;
+    const along = qx * dx + qy * dy;
+    if (along < -(g.r + unitRadiusIn) || along > lenIn + g.r + unitRadiusIn) continue;
+    const across = qx * dy - qy * dx;
+    if (across > g.r + unitRadiusIn || across < -(g.r + unitRadiusIn)) continue;
+    // Tighter: every piece's disc misses the unit's swept corridor (the per-piece test below would skip each).
+    const spread = g.spread;
+    if (across > halfAcross + spread || across < -(halfAcross + spread) || along < -halfAlong - spread || along > lenIn + halfAlong + spread) continue;
+    // A corner meets the unit no nearer than its distance along the ray less the unit's half-extent.
+    const groupNearest = along - g.reach - halfAlong - BOUND_SLACK_IN;
+    if (groupNearest >= first[gi]! || groupNearest > stopAtIn) continue;
+    const p = g.p;
+    const m = g.n;
+    const cornersEnd = g.seg ? 4 : 8;
+    for (let j = 0, at = 0; j < m; j++, at += PIECE_STRIDE) {
+      // The piece's disc against the unit's swept corridor.
+      const r = p[at + P_R]!;
+      const mx = p[at + P_CX]! - fcx;
+      const my = p[at + P_CY]! - fcy;
+      const mAcross = mx * -dy + my * dx;
+      if (mAcross > halfAcross + r || mAcross < -halfAcross - r) continue;
+      const mAlong = mx * dx + my * dy;
+      if (mAlong < -halfAlong - r || mAlong > lenIn + halfAlong + r) continue;
+      const pieceNearest = mAlong - p[at + P_RC]! - halfAlong - BOUND_SLACK_IN;
+      if (pieceNearest >= first[gi]! || pieceNearest > stopAtIn) continue;
+      for (let c = at + P_CORNERS; c < at + P_CORNERS + cornersEnd; c += 2) {
+        const ox = p[c]!;
+        const oy = p[c + 1]!;
+        const cx = ox - fcx;
+        const cy = oy - fcy;
+        const cAcross = cx * -dy + cy * dx;
+        if (cAcross > halfAcross || cAcross < -halfAcross) continue;
+        const cAlong = cx * dx + cy * dy;
+        if (cAlong < -halfAlong || cAlong > lenIn + halfAlong) continue;
+        const cornerNearest = cAlong - halfAlong - BOUND_SLACK_IN;
+        if (cornerNearest >= first[gi]! || cornerNearest > stopAtIn) continue;
+        // rayIntoRectIn(ox, oy, -dx, -dy, OUR_FRAME, 0).
+        const ou = (ox - fcx) * fux + (oy - fcy) * fuy;
+        const ov = (ox - fcx) * fnx + (oy - fcy) * fny;
+        let t0 = 0;
+        let t1 = Infinity;
+        if (duFlat) {
+          if (ou <= -fhu + 1e-6 || ou >= fhu - 1e-6) continue;
+        } else {
+          const a = (-fhu - ou) / du;
+          const e = (fhu - ou) / du;
+          t0 = Math.max(t0, Math.min(a, e));
+          t1 = Math.min(t1, Math.max(a, e));
+        }
+        if (dvFlat) {
+          if (ov <= -fhv + 1e-6 || ov >= fhv - 1e-6) continue;
+        } else {
+          const a = (-fhv - ov) / dv;
+          const e = (fhv - ov) / dv;
+          t0 = Math.max(t0, Math.min(a, e));
+          t1 = Math.min(t1, Math.max(a, e));
+        }
+        if (t0 > t1 || t1 <= 1e-9) continue;
+        if (t0 === 0 && (fcx - ox) * rdx + (fcy - oy) * rdy <= 0) continue;
+        const t = t0;
+        if (t <= lenIn && t < first[gi]!) {
+          first[gi] = t;
+          any = true;
+          if (keyStop[gi] && t < stopAtIn) stopAtIn = t;
+        }
+      }
+    }
+  }
+  return any;
+}
+
+/**
  * walkPenalties over this direction's events (start areas, then keys met, then the table edge at
  * `tableAtIn` when not negative), sorted stably by distance as walkPenalties' sort does. Returns the reach;
  * for the straight-ahead direction also records what stopped the unit.
  */
 function walkEvents(straight: boolean, allowanceIn: number, nKeys: number, tableAtIn: number, k: number, limitIn: number): number {
   let n = 0;
-  for (let s = 0; s < startPenaltyIn.length; s++) {
+  for (let s = 0; s < startCount; s++) {
     evAt[n] = 0;
     evPenaltyIn[n] = startPenaltyIn[s]!;
     evStop[n] = 0;
@@ -939,8 +1121,7 @@ function walkEvents(straight: boolean, allowanceIn: number, nKeys: number, table
 /** The fudge move's reach per direction (3", still 1" from the enemy); see movementOptions. */
 function fudgeWalk(nKeys: number, ref: PointIn, fx: number, fy: number, masks: Int32Array, unitRadiusIn: number): PointIn[] {
   // Enemy stands whose grown disc comes within the fudge move plus the unit's size.
-  fudgePieces.length = 0;
-  fudgeAt.length = 0;
+  let nPieces = 0;
   const limitIn = FUDGE_MOVE_IN + unitRadiusIn + 0.01;
   for (let key = 0; key < nKeys; key++) {
     if (keyKind[key] !== KEY_ENEMY) continue;
@@ -950,15 +1131,12 @@ function fudgeWalk(nKeys: number, ref: PointIn, fx: number, fy: number, masks: I
       const ex = p[at + P_CX]! - ref.xIn;
       const ey = p[at + P_CY]! - ref.yIn;
       const r = p[at + P_R]!;
-      // A clear miss by the square root of the squares skips the slow hypot; borderline cases use it.
-      if (Math.sqrt(ex * ex + ey * ey) - r > limitIn + 1e-9) continue;
-      if (Math.hypot(ex, ey) - r <= limitIn) {
-        fudgePieces.push(p);
-        fudgeAt.push(at);
+      if (hypot2(ex, ey) - r <= limitIn) {
+        fudgePieces[nPieces] = p;
+        fudgeAt[nPieces++] = at;
       }
     }
   }
-  const nPieces = fudgePieces.length;
   const outline = OUTLINE;
   const fudgeReach: PointIn[] = [];
   for (let b = 0; b < REACH_BINS; b++) {
@@ -1049,9 +1227,7 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
   let backX = Infinity;
   let leftY = -Infinity;
   let rightY = Infinity;
-  if (localXY.length < info.stands.length * 8) localXY = new Float64Array(info.stands.length * 16);
-  let nLocal = 0;
-  let maxSq = 0;
+  let unitRadiusIn = 0;
   for (const s of info.stands) {
     if (s.stand.role === 'limber' && !reading.limbered) continue;
     for (const c of s.corners) {
@@ -1059,10 +1235,8 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
       const dy = c.yIn - ref.yIn;
       const x = dx * fx + dy * fy;
       const y = -dx * fy + dy * fx;
-      localXY[nLocal++] = x;
-      localXY[nLocal++] = y;
-      const sq = x * x + y * y;
-      if (sq > maxSq) maxSq = sq;
+      // Everything that could matter lies within the open reach plus the unit's size of the reference point.
+      unitRadiusIn = Math.max(unitRadiusIn, hypot2(x, y));
       if (x > frontX) frontX = x;
       if (x < backX) backX = x;
       if (y > leftY) leftY = y;
@@ -1083,16 +1257,6 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
   setOutline(6, ref, fx, fy, backX, leftY);
   setOutline(7, ref, fx, fy, midX, leftY);
 
-  // Everything that could matter lies within the open reach plus the unit's size of the reference point.
-  // The largest hypot is the radius; only corners whose squared length is within rounding of the largest
-  // can give it, so the (slow) hypot runs on those alone and the value is the same as over every corner.
-  let unitRadiusIn = 0;
-  const cutSq = maxSq * (1 - 1e-9);
-  for (let i = 0; i < nLocal; i += 2) {
-    const x = localXY[i]!;
-    const y = localXY[i + 1]!;
-    if (x * x + y * y >= cutSq) unitRadiusIn = Math.max(unitRadiusIn, Math.hypot(x, y));
-  }
   const maxOpenIn = open.maxIn;
   const horizonIn = maxOpenIn + unitRadiusIn + ENEMY_CLEARANCE_IN + 0.01;
   const reachBox: Box = { minXIn: ref.xIn - horizonIn, minYIn: ref.yIn - horizonIn, maxXIn: ref.xIn + horizonIn, maxYIn: ref.yIn + horizonIn };
@@ -1114,7 +1278,7 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
   const straightAheadIn = straightAheadInOut;
   const straightAheadStoppedBy = straightAheadStoppedByOut;
   const polygon = dedupe(reach);
-  let terrainMet = startPenaltyIn.length > 0;
+  let terrainMet = startCount > 0;
   for (let key = 0; !terrainMet && key < nKeys; key++) terrainMet = keyKind[key] === KEY_LINEAR || keyKind[key] === KEY_AREA;
   if (terrainMet) notes.push(`Terrain penalties paid when met (${LINEAR_TERRAIN_SOURCE}; ${AREA_TERRAIN_SOURCE})`);
   if (cannotCrossObstacles) notes.push('Artillery and mounted cavalry cannot cross fences, walls, hasty works, entrenchments, abatis or chevaux-de-frise');
@@ -1212,8 +1376,8 @@ export function movementDependsOnBox(result: MovementResult, b: Readonly<Box>): 
   const r = d.box;
   // The same overlap test as collectObstacles' `near`, with a little margin.
   if (b.maxXIn < r.minXIn - 0.01 || b.minXIn > r.maxXIn + 0.01 || b.maxYIn < r.minYIn - 0.01 || b.minYIn > r.maxYIn + 0.01) return false;
-  const half = Math.hypot(b.maxXIn - b.minXIn, b.maxYIn - b.minYIn) / 2;
-  const dist = Math.hypot((b.minXIn + b.maxXIn) / 2 - d.refX, (b.minYIn + b.maxYIn) / 2 - d.refY);
+  const half = hypot2(b.maxXIn - b.minXIn, b.maxYIn - b.minYIn) / 2;
+  const dist = hypot2((b.minXIn + b.maxXIn) / 2 - d.refX, (b.minYIn + b.maxYIn) / 2 - d.refY);
   return dist <= d.reachIn + half || dist <= d.fudgeIn + 2 * half;
 }
 
