@@ -10,6 +10,7 @@ import type { FrameDetection, GrayFrame } from '../pipeline/types.ts';
 import type { FrameDetector } from '../detect/frameDetector.ts';
 import type { TagPrediction } from '../track/tracker.ts';
 import type { RawMarker } from '../detect/arucoDetector.ts';
+import { createScanBackoff, type ScanBackoff } from './scanBackoff.ts';
 
 export interface ResilientScanner extends BackgroundScanner {
   /** Markers of the newest scan the detector took (empty before the first). */
@@ -21,11 +22,13 @@ export async function createResilientScanner(
   onWarning: (message: string) => void,
   create: (p: TableProfile) => BackgroundScanner = createBackgroundScanner,
   /**
-   * Start a scan at most this often. Unthrottled, the scanner keeps one of the machine's two cores busy
-   * all the time, and the frame loop and the rules worker then share the other; a scan every 0.4 s
-   * still shows a new stand within about half a second. Default 0 (whenever idle).
+   * When a scan may start: a fixed minimum interval in ms, or a `ScanBackoff` fed with the frame loop's
+   * outcomes (longer intervals, and no scan right after a late frame, while frames come out late).
+   * Unthrottled, the scanner keeps one of the machine's two cores busy all the time, and the frame loop
+   * and the rules worker then share the other; a scan every 0.4 s still shows a new stand within about
+   * half a second. Default 0 (whenever idle).
    */
-  minIntervalMs = 0,
+  pacing: number | ScanBackoff = 0,
   now: () => number = () => performance.now(),
 ): Promise<ResilientScanner> {
   let current = create(profile);
@@ -33,7 +36,7 @@ export async function createResilientScanner(
   current.ready.catch(() => {});
   let disposed = false;
   let lastMarkers: readonly RawMarker[] = [];
-  let lastStartMs = -Infinity;
+  const pacer = typeof pacing === 'number' ? createScanBackoff({ baseIntervalMs: pacing, maxIntervalMs: pacing }) : pacing;
   const replace = (err: unknown): void => {
     onWarning(`background scanner failed (${(err as Error).message}); restarted`);
     const old = current;
@@ -46,10 +49,10 @@ export async function createResilientScanner(
       return current.ready;
     },
     offer(frame: GrayFrame): boolean {
-      if (disposed || now() - lastStartMs < minIntervalMs) return false;
+      if (disposed || !pacer.mayScan(now())) return false;
       try {
         const taken = current.offer(frame);
-        if (taken) lastStartMs = now();
+        if (taken) pacer.scanStarted(now());
         return taken;
       } catch (err) {
         replace(err);

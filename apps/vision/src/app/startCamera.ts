@@ -15,7 +15,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketFrameSource } from '../sources/webSocketFrameSource.ts';
 import { tokenMatches } from '../server/operatorToken.ts';
 import { createLensModel, loadLensModel, parseLensCalibration, type LensModel } from '../calibrate/lensModel.ts';
-import { openFrameSource } from '../sources/openFrameSource.ts';
+import { frameSourceKind, openFrameSource } from '../sources/openFrameSource.ts';
 import type { FrameSource } from '../sources/frameSource.ts';
 import { openDataStore } from '../persist/dataStore.ts';
 import { openProjectorCalibration, type ProjectorCalibrationSource } from '../calibrate/projectorCalibrationStore.ts';
@@ -25,6 +25,9 @@ import { createLivePipeline } from './livePipeline.ts';
 import { loadRuleset } from './rules.ts';
 import { createResilientScanner, createTrackedDetect, type ResilientScanner } from './resilientScanner.ts';
 import { createBackgroundScanner } from '../detect/backgroundScanner.ts';
+import { createNewestFrameLoop } from './newestFrameLoop.ts';
+import { createScanBackoff } from './scanBackoff.ts';
+import type { GrayFrame } from '../pipeline/types.ts';
 import { DEFAULT_VIEWS_DIR, type LiveOptions, type RunningLive } from './startLive.ts';
 
 export interface CameraLiveOptions {
@@ -166,10 +169,14 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
   let detector;
   let source: FrameSource;
   let scanner: ResilientScanner | null = null;
+  // Scans back off while frames come out late (they would only make the next frames later still).
+  const scanBackoff = createScanBackoff({ baseIntervalMs: 400 });
+  let liveSource = true;
   try {
     // Full-frame scans (new stands) run on the scanner's worker, not in the frame loop (see createTrackedDetect).
-    scanner = await createResilientScanner(profile, (m) => console.error(`muster: ${m}`), (p) => createBackgroundScanner(p, { allThresholds: true }), 400);
+    scanner = await createResilientScanner(profile, (m) => console.error(`muster: ${m}`), (p) => createBackgroundScanner(p, { allThresholds: true }), scanBackoff);
     detector = await createFrameDetector(profile, { backgroundScanner: scanner, ...(lens ? { lens } : {}) });
+    liveSource = src.spec === PHONE_CAMERA || ['webcam', 'ip-camera'].includes(await frameSourceKind(src.spec));
     source = src.spec === PHONE_CAMERA ? new WebSocketFrameSource({ path: PHONE_CAMERA_PATH }) : await openFrameSource(src.spec, src.fps !== undefined ? { fps: src.fps } : {});
   } catch (err) {
     detector?.dispose();
@@ -203,6 +210,18 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
   const detectTracked = createTrackedDetect(det, scan, new Set(profile.anchors.map((a) => a.id)), true);
   const frames = source;
   let lensMismatchReported = false;
+  const detectFrame = (frame: GrayFrame): void => {
+    pipeline.process(detectTracked(frame, pipeline.predictions(frame.captureTimeMs)));
+  };
+  // A live camera: newest frame wins (frames a newer one replaced before detection are dropped, never
+  // detected late). A recording: every frame, in order (its source waits for us).
+  const frameLoop = liveSource
+    ? createNewestFrameLoop<GrayFrame>({
+        process: detectFrame,
+        onOutcome: (outcome) => scanBackoff.frameDone(outcome),
+        onError: (err) => console.error('muster: frame failed:', err),
+      })
+    : null;
   const loop = (async () => {
     try {
       for await (const frame of frames) {
@@ -218,11 +237,17 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
           }
           continue;
         }
+        if (frameLoop) {
+          frameLoop.offer(frame);
+          continue;
+        }
+        const startMs = Date.now();
         try {
-          pipeline.process(detectTracked(frame, pipeline.predictions(frame.captureTimeMs)));
+          detectFrame(frame);
         } catch (err) {
           console.error('muster: frame failed:', err);
         }
+        scanBackoff.frameDone({ latencyMs: Date.now() - startMs, droppedBefore: 0 });
       }
     } catch (err) {
       console.error(`muster: camera ${src.spec} ended: ${(err as Error).message}`);
@@ -242,6 +267,7 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
     async stop(): Promise<void> {
       if (stopped) return;
       stopped = true;
+      frameLoop?.close();
       await frames.close();
       await loop;
       det.dispose();

@@ -15,6 +15,7 @@ import { startLiveServer, type LiveServer } from './liveServer.ts';
 import { loadDemoScript, type DemoScript } from '../demo/demoScript.ts';
 import { createTruthSource, type TickSource } from '../demo/truthSource.ts';
 import type { FrameDetector } from '../detect/frameDetector.ts';
+import type { FrameDetection, GrayFrame } from '../pipeline/types.ts';
 import { GameSession } from './gameSession.ts';
 import type { CameraLiveOptions } from './startCamera.ts';
 import { createLivePipeline, type LivePipeline } from './livePipeline.ts';
@@ -22,6 +23,8 @@ import { loadRuleset } from './rules.ts';
 import { createResilientScanner, createTrackedDetect, type ResilientScanner } from './resilientScanner.ts';
 import { createBackgroundScanner } from '../detect/backgroundScanner.ts';
 import { openProjectorCalibration } from '../calibrate/projectorCalibrationStore.ts';
+import { createNewestFrameLoop } from './newestFrameLoop.ts';
+import { createScanBackoff } from './scanBackoff.ts';
 
 /** Repository root (this file is apps/vision/src/app/startLive.ts). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -30,7 +33,7 @@ export const DEFAULT_VIEWS_DIR = join(REPO_ROOT, 'apps/overlay/dist');
 export const DEFAULT_DEMO_TABLE = join(REPO_ROOT, 'fixtures/demo/demo-table.json');
 
 
-/** Frames source: start a background full-frame scan at most this often (see createResilientScanner). */
+/** Frames source: start a background full-frame scan at most this often while frames are on time (see scanBackoff.ts). */
 const SCAN_EVERY_MS = 400;
 
 export interface DemoLiveOptions {
@@ -163,6 +166,8 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
   if (src.demoSource === 'frames') {
     let detector: FrameDetector;
     let scanner: ResilientScanner | null = null;
+    // Scans back off while frames come out late (they would only make the next frames later still).
+    const scanBackoff = createScanBackoff({ baseIntervalMs: SCAN_EVERY_MS });
     let anchorIds = new Set<number>();
     let createFramesSource: typeof import('../demo/framesSource.ts').createFramesSource;
     try {
@@ -173,7 +178,7 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
       anchorIds = new Set(profile.anchors.map((a) => a.id));
       // Full-frame scans (new stands) run on the scanner's worker thread, never in the frame loop.
       // All thresholds: the demo replays identical frames, so a tag one scan misses every scan would miss.
-      scanner = await createResilientScanner(profile, (m) => console.error(`muster: ${m}`), (p) => createBackgroundScanner(p, { allThresholds: true }), SCAN_EVERY_MS);
+      scanner = await createResilientScanner(profile, (m) => console.error(`muster: ${m}`), (p) => createBackgroundScanner(p, { allThresholds: true }), scanBackoff);
       detector = await createFrameDetector(profile, { backgroundScanner: scanner });
     } catch (err) {
       await scanner?.dispose();
@@ -195,18 +200,22 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
       ...(src.cacheFps !== undefined ? { cacheFps: src.cacheFps } : {}),
       onLog: (line) => console.error(`muster: ${line}`),
     });
+    // Newest frame wins: a frame is detected on a later turn of the event loop (after pending rules
+    // results), and one a newer frame replaced meanwhile is dropped, never detected late.
+    const frameLoop = createNewestFrameLoop<GrayFrame>({
+      // Tracked mode only (around predicted tags and the background scan's newest finds), even with
+      // no predictions yet: then the anchors are searched and stands arrive from the first scan.
+      process: (frame) => pipeline.process(detectTracked(frame, pipeline.predictions(frame.captureTimeMs))),
+      onOutcome: (outcome) => scanBackoff.frameDone(outcome),
+      onError: onFrameError,
+    });
     frames.start((frame) => {
       live.setNewestFrame(frame);
-      try {
-        // Tracked mode only (around predicted tags and the background scan's newest finds), even with
-        // no predictions yet: then the anchors are searched and stands arrive from the first scan.
-        pipeline.process(detectTracked(frame, pipeline.predictions(frame.captureTimeMs)));
-      } catch (err) {
-        onFrameError(err);
-      }
+      frameLoop.offer(frame);
     });
     frameCache = { cached: () => frames.cached(), total: frames.spec.frames };
     stopSource = async () => {
+      frameLoop.close();
       await frames.stop();
       detector.dispose();
       await scanner?.dispose();
@@ -214,14 +223,12 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
     description = `demo "${script.name}" from rendered ${frameSize.widthPx}×${frameSize.heightPx} frames through the detector at ${fps} fps (${frames.mode === 'live' ? 'rendered live' : `cache ${frames.spec.dir}: ${frames.cached()}/${frames.spec.frames} frames rendered`})`;
   } else {
     const source: TickSource = createTruthSource({ script, roster, fps, speed: src.speed ?? 1 });
-    source.start((detection) => {
-      try {
-        pipeline.process(detection);
-      } catch (err) {
-        onFrameError(err);
-      }
-    });
-    stopSource = async () => source.stop();
+    const detectionLoop = createNewestFrameLoop<FrameDetection>({ process: (d) => pipeline.process(d), onError: onFrameError });
+    source.start((detection) => detectionLoop.offer(detection));
+    stopSource = async () => {
+      detectionLoop.close();
+      source.stop();
+    };
     description = `demo "${script.name}" from ground-truth poses at ${fps} fps (${scriptPath})`;
   }
 
