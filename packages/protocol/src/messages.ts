@@ -20,7 +20,6 @@ import type {
   UnitEvaluation,
   UnitStatus,
 } from '@muster/rules';
-import type { PROTOCOL_VERSION as PROTOCOL_VERSION_T } from './version.ts';
 
 // ---------------------------------------------------------------------------------------------------------
 // Shared pieces
@@ -204,7 +203,8 @@ export type GameLogKind = GameLogEntry['kind'];
 
 export interface WelcomeMessage {
   readonly type: 'welcome';
-  readonly protocolVersion: typeof PROTOCOL_VERSION_T;
+  /** The server's version (`PROTOCOL_VERSION` of its build; a client may talk to an older server). */
+  readonly protocolVersion: number;
   readonly role: Role;
   readonly serverTimeMs: number;
   /** Echoed from the hello that caused it. */
@@ -213,7 +213,7 @@ export interface WelcomeMessage {
 
 export interface SnapshotMessage {
   readonly type: 'snapshot';
-  readonly protocolVersion: typeof PROTOCOL_VERSION_T;
+  readonly protocolVersion: number;
   readonly state: LiveState;
   /** The last few non-pose log entries (cards, dice, operator edits), oldest first. */
   readonly recentLog: readonly GameLogEntry[];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS, PROTOCOL_VERSION } from './version.ts';
+import { LIMITS, OLDEST_SUPPORTED_PROTOCOL_VERSION, PROTOCOL_VERSION, isSupportedProtocolVersion } from './version.ts';
 import { parseClientMessage, parseServerMessage, validateTerrain } from './validate.ts';
 
 const terrain = {
@@ -88,5 +88,38 @@ describe('parseServerMessage', () => {
     expect(parseServerMessage(JSON.stringify({ type: 'delta', seq: 2 })).ok).toBe(false);
     expect(parseServerMessage(JSON.stringify({ type: 'weird' })).ok).toBe(false);
     expect(parseServerMessage('not json').ok).toBe(false);
+  });
+
+  const delta = (evaluatedState: unknown) =>
+    JSON.stringify({ type: 'delta', baseSeq: 9, seq: 10, frameSeq: 7, captureTimeMs: 1700, sentTimeMs: 1710, liveTrackIds: [], ...(evaluatedState === undefined ? {} : { evaluatedState }) });
+
+  it('protocol 2: a delta names the state its evaluation came from, never one ahead of its poses', () => {
+    expect(parseServerMessage(delta(null)).ok).toBe(true);
+    expect(parseServerMessage(delta({ seq: 9, frameSeq: 7, captureTimeMs: 1700 })).ok).toBe(true);
+    expect(parseServerMessage(delta({ seq: 4, frameSeq: 3, captureTimeMs: 1300 })).ok).toBe(true);
+    expect(parseServerMessage(delta(undefined))).toMatchObject({ ok: false, message: expect.stringContaining('evaluatedState missing') });
+    expect(parseServerMessage(delta({ seq: 11, frameSeq: 7, captureTimeMs: 1700 }))).toMatchObject({ ok: false, message: expect.stringContaining('ahead of the state') });
+    expect(parseServerMessage(delta({ seq: 9, frameSeq: 8, captureTimeMs: 1800 }))).toMatchObject({ ok: false, message: expect.stringContaining('ahead of the state') });
+    expect(parseServerMessage(delta({ seq: 9, frameSeq: 7 })).ok).toBe(false);
+    expect(parseServerMessage(delta({ seq: 9.5, frameSeq: 7, captureTimeMs: 1 })).ok).toBe(false);
+    expect(parseServerMessage(delta({ seq: 9, frameSeq: 7, captureTimeMs: 1, extra: 1 })).ok).toBe(false);
+    expect(parseServerMessage(delta(3)).ok).toBe(false);
+  });
+
+  it('a protocol 1 server sends no evaluatedState: accepted when the client knows it talks to one', () => {
+    expect(parseServerMessage(delta(undefined), 1).ok).toBe(true);
+    // ...but what is there is still checked.
+    expect(parseServerMessage(delta({ seq: 11, frameSeq: 7, captureTimeMs: 1700 }), 1).ok).toBe(false);
+  });
+});
+
+describe('protocol versions', () => {
+  it('the server serves every version from the oldest supported to its own', () => {
+    expect(isSupportedProtocolVersion(PROTOCOL_VERSION)).toBe(true);
+    expect(isSupportedProtocolVersion(OLDEST_SUPPORTED_PROTOCOL_VERSION)).toBe(true);
+    expect(isSupportedProtocolVersion(1)).toBe(true);
+    expect(isSupportedProtocolVersion(PROTOCOL_VERSION + 1)).toBe(false);
+    expect(isSupportedProtocolVersion(0)).toBe(false);
+    expect(isSupportedProtocolVersion(1.5)).toBe(false);
   });
 });
