@@ -20,6 +20,7 @@ import { RENDER_ORDER } from '../views/renderOrder.ts';
 import { ageText, connectionBanner, h, startLive } from './bootstrap.ts';
 import { ALL_LAYERS, layerMenu } from './layerMenu.ts';
 import { cameraBackdropControl } from './cameraBackdropControl.ts';
+import { rulesLagText } from '../net/rulesLag.ts';
 
 const token = new URLSearchParams(location.search).get('token') ?? undefined;
 const message = h('div', { className: 'message', role: 'status' });
@@ -514,10 +515,16 @@ window.addEventListener('keydown', (ev) => {
   }
 });
 
+/** " · rules lag N frames (x s)" when the evaluation drawn is more than a couple of frames old. */
+function lagSuffix(state: LiveState): string {
+  const lag = rulesLagText(state);
+  return lag ? ` · ${lag}` : '';
+}
+
 store.subscribe((s) => {
   const state = s.state;
   status.textContent = state
-    ? `Turn ${state.turn} · ${ageText(state.captureTimeMs)} · ${state.health.frameRateHz.toFixed(0)} fps · ${state.health.trackedStands} stands tracked${state.health.unknownTags ? ` · ${state.health.unknownTags} unknown tags` : ''}`
+    ? `Turn ${state.turn} · ${ageText(state.captureTimeMs)} · ${state.health.frameRateHz.toFixed(0)} fps · ${state.health.trackedStands} stands tracked${state.health.unknownTags ? ` · ${state.health.unknownTags} unknown tags` : ''}${lagSuffix(state)}`
     : s.connection;
   if (!state) return;
   renderSelection();
