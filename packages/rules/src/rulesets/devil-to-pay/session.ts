@@ -24,7 +24,7 @@ import type { CommandReading, DiceBreakdown, Evaluation, FireRefusal, FireTarget
 import type { Shape } from '../../engine/shapes.ts';
 import type { Stand, TableState, Unit } from '../../model/tableState.ts';
 import { samePlainData } from '../../engine/samePlainData.ts';
-import { buildContext, boxGapIn, standInfoOf, type BoxIn, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
+import { buildContext, boxGapIn, standInfoOf, unionBoxes, type BoxIn, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
 import { buildFireScene, fireAtTarget, fireOptions, firingStands, settledWithoutSight, type FireScene } from './fire.ts';
 import { fireShapes } from './fireShapes.ts';
 import { maxRangeIn, weaponRow } from './fireTables.ts';
@@ -127,9 +127,13 @@ interface UnitCache {
 /** A cached fire result with the convex hull of both units' stands: every sight line lies in it. */
 interface PairEntry {
   readonly result: FireTargetOption | FireRefusal;
-  readonly hull: readonly PointIn[];
+  /** Box of the corridor (empty for a result settled without sight lines). */
   readonly hullBox: BoxIn;
+  /** The corridor itself, computed the first time a change comes near its box. */
+  hull?: readonly PointIn[];
 }
+
+const EMPTY_BOX: BoxIn = { minXIn: Infinity, minYIn: Infinity, maxXIn: -Infinity, maxYIn: -Infinity };
 
 /** Bounding box of a polygon (an empty one has min > max and meets nothing). */
 const boxOfPolygon: (points: readonly PointIn[]) => BoxIn = pointsBoundingBox;
@@ -272,6 +276,16 @@ export function createDtpSession(): RulesSession {
         return false;
       };
 
+      const pairHull = (f: string, t: string): readonly PointIn[] => convexHull([...firingHullOf(f), ...units.get(t)!.hull]);
+      const firingHullOf = (id: string): readonly PointIn[] => {
+        const c = units.get(id)!;
+        if (!c.firingHull) {
+          const corners = firingStands(ctx, id).flatMap((st) => st.corners);
+          c.firingHull = corners.length > 0 ? convexHull(corners) : [];
+        }
+        return c.firingHull;
+      };
+
       // Drop fire pairs a change can touch: either unit changed, or the hull of a changed unit's stands
       // (old or new) meets the pair's sight corridor. A stand can block a line only by meeting it, and it
       // lies in its unit's hull, so hull against corridor is exact where the unit's box (wider for a unit
@@ -286,9 +300,10 @@ export function createDtpSession(): RulesSession {
           }
           for (const [target, p] of byTarget) {
             let drop = changedIds.has(target);
-            for (let i = 0; !drop && p.hull.length > 0 && i < changedHulls.length; i++) {
+            for (let i = 0; !drop && i < changedHulls.length; i++) {
               const ch = changedHulls[i]!;
-              drop = boxesMeet(ch.box, p.hullBox) && polygonsOverlap(ch.hull, p.hull);
+              // Firer and target are unchanged here, so their hulls now are those the result was traced with.
+              drop = boxesMeet(ch.box, p.hullBox) && polygonsOverlap(ch.hull, (p.hull ??= pairHull(firer, target)));
             }
             if (drop) {
               byTarget.delete(target);
@@ -301,14 +316,6 @@ export function createDtpSession(): RulesSession {
       // The fire scene (sight lines) is built only when a pair has to be traced again.
       let scene: FireScene | undefined;
       const sceneOf = (c: DtpContext): FireScene => (scene ??= buildFireScene(c));
-      const firingHullOf = (id: string): readonly PointIn[] => {
-        const c = units.get(id)!;
-        if (!c.firingHull) {
-          const corners = firingStands(ctx, id).flatMap((st) => st.corners);
-          c.firingHull = corners.length > 0 ? convexHull(corners) : [];
-        }
-        return c.firingHull;
-      };
       const pair = (f: string, t: string): FireTargetOption | FireRefusal => {
         let byTarget = pairs.get(f);
         const cached = byTarget?.get(t);
@@ -319,9 +326,11 @@ export function createDtpSession(): RulesSession {
         // which depends on the firer alone) to a target stand, so it lies in the hull of those stands: the
         // corridor other units must meet to change the result.
         // The hull of the two units' hulls is the hull of all their corners, from far fewer points.
-        const hull = settledWithoutSight(result) ? [] : convexHull([...firingHullOf(f), ...units.get(t)!.hull]);
+        // The corridor's box is the union of the firing stands' and the target's boxes (hull and points
+        // share a bounding box); the hull is left until a change comes near.
         if (!byTarget) pairs.set(f, (byTarget = new Map()));
-        byTarget.set(t, { result, hull, hullBox: boxOfPolygon(hull) });
+        if (settledWithoutSight(result)) byTarget.set(t, { result, hullBox: EMPTY_BOX, hull: [] });
+        else byTarget.set(t, { result, hullBox: unionBoxes([...firingStands(ctx, f).map((st) => st.box), ctx.units.get(t)!.box]) });
         return result;
       };
 
