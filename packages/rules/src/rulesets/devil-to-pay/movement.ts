@@ -120,6 +120,42 @@ const openReachCache = new Map<string, OpenReach>();
 const BIN_COS = Float64Array.from({ length: REACH_BINS }, (_, b) => Math.cos((b * 2 * Math.PI) / REACH_BINS));
 const BIN_SIN = Float64Array.from({ length: REACH_BINS }, (_, b) => Math.sin((b * 2 * Math.PI) / REACH_BINS));
 
+/**
+ * The shape caches below are keyed by each number's toFixed(2) (a result is computed from the first
+ * caller's exact numbers and shared by every later one with the same key). `fixed2Class` gives that same
+ * partition as a number, cheaply: an integer for ordinary values (hundredths, negative ones shifted by one
+ * so "-0.00" stays apart from "0.00"), falling back to the string itself near a rounding tie or out of
+ * range. Building four toFixed strings per call cost more than the rest of the cache lookup.
+ */
+function fixed2Class(x: number): number {
+  const a = x < 0 ? -x : x;
+  if (a < 1e6) {
+    const y = a * 100;
+    const whole = Math.floor(y);
+    const frac = y - whole;
+    // y is within 1e-8 of the exact hundredths; only a value that close to a tie needs the string.
+    if (frac < 0.5 - 1e-6 || frac > 0.5 + 1e-6) {
+      const n = frac > 0.5 ? whole + 1 : whole;
+      return x < 0 ? -n - 1 : n;
+    }
+  }
+  return fixed2ClassOfString(x.toFixed(2));
+}
+
+const otherFixed2Classes = new Map<string, number>();
+
+/** The class of a toFixed(2) string: "-12.34" -> -1235, "12.34" -> 1234; anything else gets a non-integer id. */
+function fixed2ClassOfString(text: string): number {
+  const m = /^(-?)(\d{1,12})\.(\d\d)$/.exec(text);
+  if (m) {
+    const n = Number(m[2]! + m[3]!);
+    return m[1] ? -n - 1 : n;
+  }
+  let c = otherFixed2Classes.get(text);
+  if (c === undefined) otherFixed2Classes.set(text, (c = otherFixed2Classes.size + 0.5));
+  return c;
+}
+
 const originMaskCache = new Map<string, Int32Array>();
 
 /**
@@ -127,7 +163,7 @@ const originMaskCache = new Map<string, Int32Array>();
  * rectangle, half-size hx forward and hy sideways) rays leave from: the corners that lead that way.
  */
 function originMasks(hx: number, hy: number): Int32Array {
-  const key = `${hx.toFixed(2)}|${hy.toFixed(2)}`;
+  const key = `${fixed2Class(hx)}|${fixed2Class(hy)}`;
   const hit = originMaskCache.get(key);
   if (hit) return hit;
   const offsets = [[hx, hy], [hx, 0], [hx, -hy], [0, -hy], [-hx, -hy], [-hx, 0], [-hx, hy], [0, hy]] as const;
@@ -152,7 +188,7 @@ function originMasks(hx: number, hy: number): Int32Array {
  * either front corner costing frontage × angle (Move: Movement, Wheel: measure the outside of the arc).
  */
 function openReach(allowanceIn: number, frontXIn: number, leftYIn: number, rightYIn: number, oblique: boolean, anyDirection: boolean): OpenReach {
-  const key = `${allowanceIn.toFixed(2)}|${frontXIn.toFixed(2)}|${leftYIn.toFixed(2)}|${rightYIn.toFixed(2)}|${oblique}|${anyDirection}`;
+  const key = `${fixed2Class(allowanceIn)}|${fixed2Class(frontXIn)}|${fixed2Class(leftYIn)}|${fixed2Class(rightYIn)}|${oblique}|${anyDirection}`;
   const hit = openReachCache.get(key);
   if (hit) return hit;
   const radiusIn = new Float64Array(REACH_BINS);
@@ -837,14 +873,22 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
       const ty = dy > 1e-12 ? (depthIn - oy) / dy : dy < -1e-12 ? -oy / dy : Infinity;
       tableAt = Math.min(tableAt, Math.max(0, Math.min(tx, ty)));
     }
-    // The walk ends at the nearest stop at the latest; anything surely beyond it need not be tested.
+    // The walk ends at the nearest stop at the latest; anything surely beyond it need not be tested. (Keys
+    // met at once are areas, never stops.)
     stopAtIn = tableAt;
-    for (let key = 0; key < nKeys; key++) if (keyStop[key] && first[key]! < stopAtIn) stopAtIn = first[key]!;
+    // The ray passes read the direction from RAY: doubles passed as arguments to a call V8 does not
+    // inline are boxed, one allocation each.
+    RAY[RAY_DX] = dx;
+    RAY[RAY_DY] = dy;
+    RAY[RAY_LEN] = lenIn;
+    RAY[RAY_UNIT_RADIUS] = unitRadiusIn;
     for (let oi = 0; oi < 8; oi++) {
       if (!(originMask & (1 << oi))) continue;
-      if (forwardRays(b, outline[2 * oi]!, outline[2 * oi + 1]!, dx, dy, lenIn)) any = true;
+      RAY[RAY_OX] = outline[2 * oi]!;
+      RAY[RAY_OY] = outline[2 * oi + 1]!;
+      if (forwardRays(b)) any = true;
     }
-    if (reverseRays(b, dx, dy, lenIn, unitRadiusIn)) any = true;
+    if (reverseRays(b)) any = true;
     let reachIn = openR;
     if (any || nStart > 0 || tableAt <= lenIn) {
       // Something is met on the way: pay for it in order (most directions on a busy table meet nothing).
@@ -864,11 +908,25 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
  */
 let stopAtIn = Infinity;
 
+/** The current direction (dx, dy), ray length, unit radius and ray origin, for forwardRays and reverseRays. */
+const RAY = new Float64Array(6);
+const RAY_DX = 0;
+const RAY_DY = 1;
+const RAY_LEN = 2;
+const RAY_UNIT_RADIUS = 3;
+const RAY_OX = 4;
+const RAY_OY = 5;
+
 /**
  * Rays from one outline point (ox, oy) along (dx, dy) against bin b's groups, lowering firstAt per key.
  * Returns whether anything was met. The rectangle test is rayIntoRectIn's arithmetic, written out.
  */
-function forwardRays(b: number, ox: number, oy: number, dx: number, dy: number, lenIn: number): boolean {
+function forwardRays(b: number): boolean {
+  const ox = RAY[RAY_OX]!;
+  const oy = RAY[RAY_OY]!;
+  const dx = RAY[RAY_DX]!;
+  const dy = RAY[RAY_DY]!;
+  const lenIn = RAY[RAY_LEN]!;
   const first = firstAt;
   const bins = binGroups;
   const listEnd = b * binCapacity + binCount[b]!;
@@ -957,7 +1015,11 @@ function forwardRays(b: number, ox: number, oy: number, dx: number, dy: number, 
  * at the unit's bounding rectangle, so a narrow obstacle between two leading points is not missed.
  * Returns whether anything was met. The rectangle test is rayIntoRectIn's arithmetic against OUR_FRAME.
  */
-function reverseRays(b: number, dx: number, dy: number, lenIn: number, unitRadiusIn: number): boolean {
+function reverseRays(b: number): boolean {
+  const dx = RAY[RAY_DX]!;
+  const dy = RAY[RAY_DY]!;
+  const lenIn = RAY[RAY_LEN]!;
+  const unitRadiusIn = RAY[RAY_UNIT_RADIUS]!;
   const first = firstAt;
   const bins = binGroups;
   const frame = OUR_FRAME;
