@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../../dice/rng.ts';
 import { devilToPay } from './index.ts';
 import { moveRandomUnit, randomTable } from './sessionTestTable.ts';
+import { scene } from './fireTestScene.ts';
 
 describe('devil to pay session', () => {
   it('returns exactly what evaluate returns, after every random move', () => {
@@ -69,6 +70,19 @@ describe('devil to pay session', () => {
       state = { ...state, stands: state.stands.map((s) => (s.id === standId ? { ...s, pose: { ...s.pose, xIn: s.pose.xIn + dx } } : s)) };
       expect(session.update(state)).toEqual(devilToPay.evaluate(state));
     }
+  });
+
+  it('redraws the fire arrow when the target moves to a mirror position that reads the same option', () => {
+    // Mirrored about the firer's centre the option is identical (same range to the last bit), but the
+    // arrow ends at the other corner: a session keeping the option must still redraw the arrow.
+    const at = (xIn: number) => scene([{ id: 'f', side: 'a', xIn: 40, yIn: 20, headingDeg: 90 }, { id: 't', side: 'b', xIn, yIn: 32, headingDeg: 270, stands: 2 }]);
+    const left = devilToPay.evaluate(at(37));
+    const right = devilToPay.evaluate(at(43));
+    expect(right.units.f!.fire).toEqual(left.units.f!.fire);
+    expect(right.shapes.find((s) => s.id === 'fire/target/f/t')).not.toEqual(left.shapes.find((s) => s.id === 'fire/target/f/t'));
+    const session = devilToPay.createSession!();
+    session.update(at(37));
+    expect(session.update(at(43))).toEqual(right);
   });
 
   it('starts afresh when the terrain changes', () => {

@@ -158,7 +158,7 @@ export function createDtpSession(): RulesSession {
   let units = new Map<string, UnitCache>();
   /** Fire results per firer, then per target. */
   let pairs = new Map<string, Map<string, PairEntry>>();
-  let standInfos = new Map<string, StandInfo>();
+  let standInfos: ReadonlyMap<string, StandInfo> = new Map();
   let brigadeCache = new Map<string, BrigadeCommand>();
   let commanderStands = new Map<string, Stand>();
   let strayStands: readonly Stand[] = [];
@@ -215,13 +215,10 @@ export function createDtpSession(): RulesSession {
       commanderStands = nextCommanderStands;
 
       const changedIds = new Set<string>();
-      const nextStandInfos = new Map<string, StandInfo>();
       const ctx = buildContext(state, {
         reuseStand: (stand, hits) => {
           const prev = standInfos.get(stand.id);
-          const info = prev && sameStand(prev.stand, prev.hits, stand, hits) ? prev : standInfoOf(stand, hits);
-          nextStandInfos.set(stand.id, info);
-          return info;
+          return prev && sameStand(prev.stand, prev.hits, stand, hits) ? prev : standInfoOf(stand, hits);
         },
         // Asked lazily, after the changed units are known below.
         recognizeFormation: (unit, stands) => {
@@ -232,7 +229,8 @@ export function createDtpSession(): RulesSession {
           return f;
         },
       });
-      standInfos = nextStandInfos;
+      // The context's stand map is exactly the infos handed out above: next update reuses from it.
+      standInfos = ctx.stands;
 
       // Which units changed (added, removed, moved, status), with their old and new boxes and hulls: only
       // these can newly block or clear a sight line.
@@ -292,10 +290,13 @@ export function createDtpSession(): RulesSession {
       // at an angle) was not. The boxes reject most pairs before the polygon test. A firer that lost a pair
       // has its options listed again.
       const fireDirty = new Set<string>();
+      /** Results of dropped pairs: a pair traced again to an equal result keeps the old object (see `pair`). */
+      const dropped = new Map<string, Map<string, PairEntry>>();
       if (changedIds.size > 0) {
         for (const [firer, byTarget] of pairs) {
           if (changedIds.has(firer)) {
             pairs.delete(firer);
+            dropped.set(firer, byTarget);
             continue;
           }
           for (const [target, p] of byTarget) {
@@ -308,6 +309,9 @@ export function createDtpSession(): RulesSession {
             if (drop) {
               byTarget.delete(target);
               fireDirty.add(firer);
+              let d = dropped.get(firer);
+              if (!d) dropped.set(firer, (d = new Map()));
+              d.set(target, p);
             }
           }
         }
@@ -320,7 +324,11 @@ export function createDtpSession(): RulesSession {
         let byTarget = pairs.get(f);
         const cached = byTarget?.get(t);
         if (cached) return cached.result;
-        const result = fireAtTarget(ctx, sceneOf(ctx), f, t);
+        let result = fireAtTarget(ctx, sceneOf(ctx), f, t);
+        // Traced again to the same answer (the usual case when a third unit moves near the line): keep the
+        // old object, so the firer's options, shapes and evaluation stay as they were.
+        const old = dropped.get(f)?.get(t)?.result;
+        if (old !== undefined && samePlainData(old, result)) result = old;
         // A result settled without sight lines depends on the two units only: an empty hull meets nothing.
         // Otherwise every sight line runs from a firing stand (front rank, no hits: fire.ts's firingStands,
         // which depends on the firer alone) to a target stand, so it lies in the hull of those stands: the
@@ -377,7 +385,16 @@ export function createDtpSession(): RulesSession {
       };
       const fireShapesOf = (id: string, c: UnitCache, options: readonly (FireTargetOption | FireRefusal)[]): readonly Shape[] => {
         const prev = c.fireShapes;
-        if (prev && !changedIds.has(id) && prev.options.length === options.length && prev.options.every((o, i) => o === options[i])) return prev.shapes;
+        // Arrows run to the target's nearest stand: a moved target redraws them even when its option (kept as
+        // the same object because it reads the same) did not change.
+        if (
+          prev &&
+          !changedIds.has(id) &&
+          prev.options.length === options.length &&
+          prev.options.every((o, i) => o === options[i] && !(o.ok && changedIds.has(o.targetUnitId)))
+        ) {
+          return prev.shapes;
+        }
         const shapes = fireShapes(ctx, id, options);
         c.fireShapes = { options, shapes };
         return shapes;
