@@ -155,7 +155,7 @@ export function buildFireScene(ctx: DtpContext): FireScene {
     terrainOnly,
     coverOnly,
     areaLevel,
-    arcOf: (stand, arm) => standArc(stand, arm).wedge,
+    arcOf: arcOfStand,
     sightWithin(box, excludeUnitIds) {
       const within: SightStand[] = [];
       for (const g of groups) {
@@ -329,6 +329,11 @@ interface StandArc {
 }
 /** Kept per stand info, which a session reuses for an unchanged stand: arcs survive its updates. */
 const ARCS = new WeakMap<StandInfo, StandArc>();
+
+/** A stand's arc of fire (`fireArc`), kept per stand info. */
+export function arcOfStand(stand: StandInfo, arm: Arm): Wedge {
+  return standArc(stand, arm).wedge;
+}
 
 function standArc(stand: StandInfo, arm: Arm): StandArc {
   const kept = ARCS.get(stand);

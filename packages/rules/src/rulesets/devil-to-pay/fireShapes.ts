@@ -8,8 +8,7 @@ import { closestPointOnSegment } from '../../geometry/distance.ts';
 import { wedgePolygon } from '../../geometry/wedge.ts';
 import type { PointIn } from '../../model/units.ts';
 import type { DtpContext } from './context.ts';
-import { fireArc } from './fireArc.ts';
-import { firingStands } from './fire.ts';
+import { arcOfStand, firingStands } from './fire.ts';
 import { maxRangeIn, weaponRow } from './fireTables.ts';
 import { hypot2 } from '../../geometry/hypot.ts';
 
@@ -45,7 +44,7 @@ export function fireShapes(ctx: DtpContext, unitId: string, options: readonly (F
       style: info.unit.arm === 'artillery' ? 'arc-artillery' : 'arc',
       unitId,
       side,
-      vertices: wedgePolygon(fireArc(s.stand, s.corners, info.unit.arm), rangeIn),
+      vertices: wedgePolygon(arcOfStand(s, info.unit.arm), rangeIn),
     });
   }
   for (const o of options) {
