@@ -662,6 +662,8 @@ const OUTLINE = new Float64Array(16);
 /** The unit's bounding rectangle as a frame [cx, cy, ux, uy, nx, ny, halfWidth, halfDepth] (u to its right). */
 const OUR_FRAME = new Float64Array(8);
 let firstAt = new Float64Array(64);
+/** Keys with outline points already inside (areas), for the per-direction start. */
+let insideKeys = new Int32Array(64);
 /** One direction's events: where, penalty, stop, and source (key index, TABLE_EDGE, or START_BASE - start index). */
 let evAt = new Float64Array(64);
 let evPenaltyIn = new Float64Array(64);
@@ -842,6 +844,12 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
   }
   const first = firstAt;
   const outline = OUTLINE;
+  // Every key starts unmet; each direction puts back what it touched (its groups, the areas met at once),
+  // instead of resetting every key per direction.
+  first.fill(Infinity, 0, nKeys);
+  if (insideKeys.length < nKeys) insideKeys = new Int32Array(nKeys * 2);
+  let nInside = 0;
+  for (let key = 0; key < nKeys; key++) if (keyInsideMask[key] !== 0) insideKeys[nInside++] = key;
   for (let b = 0; b < REACH_BINS; b++) {
     const openR = open.radiusIn[b]!;
     if (openR <= 1e-9) {
@@ -857,11 +865,12 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
     // Rays leave from the unit's corners that lead in this direction.
     const originMask = masks[b]!;
     let any = false;
-    for (let key = 0; key < nKeys; key++) {
+    for (let i = 0; i < nInside; i++) {
+      const key = insideKeys[i]!;
       if (keyInsideMask[key]! & originMask) {
         first[key] = 0;
         any = true;
-      } else first[key] = Infinity;
+      }
     }
     // The table edge.
     let tableAt = Infinity;
@@ -895,6 +904,8 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
       reachIn = walkEvents(b === 0, allowanceIn, nKeys, tableAt <= lenIn ? tableAt : -1, k, openR);
     }
     if (b === 0) straightAheadInOut = reachIn;
+    for (let li = b * binCapacity, end = li + binCount[b]!; li < end; li++) first[binGroups[li]!] = Infinity;
+    for (let i = 0; i < nInside; i++) first[insideKeys[i]!] = Infinity;
     reach.push({ xIn: ref.xIn + dx * reachIn, yIn: ref.yIn + dy * reachIn });
   }
   return reach;
@@ -939,12 +950,12 @@ function forwardRays(b: number): boolean {
     const qx = g.cx - ox;
     const qy = g.cy - oy;
     const along = qx * dx + qy * dy;
-    if (along < -gr || along > lenIn + gr) continue;
     const across = qx * dy - qy * dx;
-    if (across > gr || across < -gr) continue;
+    // One branch per test (| rather than ||): these culls are data-dependent and mispredict often.
+    if (+(along < -gr) | +(along > lenIn + gr) | +(Math.abs(across) > gr)) continue;
     // No point of the group is nearer along the ray than its centre minus its reach.
     const groupNearest = along - g.reach - BOUND_SLACK_IN;
-    if (groupNearest >= first[gi]! || groupNearest > stopAtIn) continue;
+    if (+(groupNearest >= first[gi]!) | +(groupNearest > stopAtIn)) continue;
     const p = g.p;
     const m = g.n;
     const seg = g.seg;
@@ -958,11 +969,10 @@ function forwardRays(b: number): boolean {
         // The piece's own disc, when the group has more than one piece.
         const r = p[at + P_R]!;
         const pAcross = px * dy - py * dx;
-        if (pAcross > r || pAcross < -r) continue;
-        if (pAlong < -r || pAlong > lenIn + r) continue;
+        if (+(Math.abs(pAcross) > r) | +(pAlong < -r) | +(pAlong > lenIn + r)) continue;
       }
       const pieceNearest = pAlong - p[at + P_RC]! - BOUND_SLACK_IN;
-      if (pieceNearest >= first[gi]! || pieceNearest > stopAtIn) continue;
+      if (+(pieceNearest >= first[gi]!) | +(pieceNearest > stopAtIn)) continue;
       let t: number;
       if (seg) {
         t = raySegmentIn(ox, oy, dx, dy, lenIn, p[at + P_CORNERS]!, p[at + P_CORNERS + 1]!, p[at + P_CORNERS + 2]!, p[at + P_CORNERS + 3]!);
@@ -1049,15 +1059,19 @@ function reverseRays(b: number): boolean {
     const qx = g.cx - fcx;
     const qy = g.cy - fcy;
     const along = qx * dx + qy * dy;
-    if (along < -(g.r + unitRadiusIn) || along > lenIn + g.r + unitRadiusIn) continue;
     const across = qx * dy - qy * dx;
-    if (across > g.r + unitRadiusIn || across < -(g.r + unitRadiusIn)) continue;
+    const grown = g.r + unitRadiusIn;
     // Tighter: every piece's disc misses the unit's swept corridor (the per-piece test below would skip each).
     const spread = g.spread;
-    if (across > halfAcross + spread || across < -(halfAcross + spread) || along < -halfAlong - spread || along > lenIn + halfAlong + spread) continue;
+    if (
+      +(along < -grown) | +(along > lenIn + g.r + unitRadiusIn) | +(Math.abs(across) > grown) |
+      +(Math.abs(across) > halfAcross + spread) | +(along < -halfAlong - spread) | +(along > lenIn + halfAlong + spread)
+    ) {
+      continue;
+    }
     // A corner meets the unit no nearer than its distance along the ray less the unit's half-extent.
     const groupNearest = along - g.reach - halfAlong - BOUND_SLACK_IN;
-    if (groupNearest >= first[gi]! || groupNearest > stopAtIn) continue;
+    if (+(groupNearest >= first[gi]!) | +(groupNearest > stopAtIn)) continue;
     const p = g.p;
     const m = g.n;
     const cornersEnd = g.seg ? 4 : 8;
@@ -1067,22 +1081,18 @@ function reverseRays(b: number): boolean {
       const mx = p[at + P_CX]! - fcx;
       const my = p[at + P_CY]! - fcy;
       const mAcross = mx * -dy + my * dx;
-      if (mAcross > halfAcross + r || mAcross < -halfAcross - r) continue;
       const mAlong = mx * dx + my * dy;
-      if (mAlong < -halfAlong - r || mAlong > lenIn + halfAlong + r) continue;
       const pieceNearest = mAlong - p[at + P_RC]! - halfAlong - BOUND_SLACK_IN;
-      if (pieceNearest >= first[gi]! || pieceNearest > stopAtIn) continue;
+      if (+(Math.abs(mAcross) > halfAcross + r) | +(mAlong < -halfAlong - r) | +(mAlong > lenIn + halfAlong + r) | +(pieceNearest >= first[gi]!) | +(pieceNearest > stopAtIn)) continue;
       for (let c = at + P_CORNERS; c < at + P_CORNERS + cornersEnd; c += 2) {
         const ox = p[c]!;
         const oy = p[c + 1]!;
         const cx = ox - fcx;
         const cy = oy - fcy;
         const cAcross = cx * -dy + cy * dx;
-        if (cAcross > halfAcross || cAcross < -halfAcross) continue;
         const cAlong = cx * dx + cy * dy;
-        if (cAlong < -halfAlong || cAlong > lenIn + halfAlong) continue;
         const cornerNearest = cAlong - halfAlong - BOUND_SLACK_IN;
-        if (cornerNearest >= first[gi]! || cornerNearest > stopAtIn) continue;
+        if (+(Math.abs(cAcross) > halfAcross) | +(cAlong < -halfAlong) | +(cAlong > lenIn + halfAlong) | +(cornerNearest >= first[gi]!) | +(cornerNearest > stopAtIn)) continue;
         // rayIntoRectIn(ox, oy, -dx, -dy, OUR_FRAME, 0).
         const ou = (ox - fcx) * fux + (oy - fcy) * fuy;
         const ov = (ox - fcx) * fnx + (oy - fcy) * fny;
