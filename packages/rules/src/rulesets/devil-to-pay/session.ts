@@ -35,6 +35,7 @@ import { evaluateBrigade, evaluateCommand, type BrigadeCommand } from './command
 import { recognizeFormation, type DtpFormationReading } from './formation.ts';
 import { convexHull, pointsBoundingBox } from '../../geometry/polygon.ts';
 import { polygonsOverlap } from '../../geometry/intersect.ts';
+import { convexPolygonsMayOverlap } from '../../geometry/convexOverlap.ts';
 import type { PointIn } from '../../model/units.ts';
 import { assemble, evaluateUnit, type UnitPartSources, type UnitParts } from './index.ts';
 import { CHARGE_REACH_IN } from './meleeTables.ts';
@@ -141,6 +142,14 @@ const boxOfPolygon: (points: readonly PointIn[]) => BoxIn = pointsBoundingBox;
 /** Whether two boxes meet, with polygonsOverlap's own tolerance to spare (a cheap reject before it). */
 function boxesMeet(a: BoxIn, b: BoxIn): boolean {
   return !(a.maxXIn < b.minXIn - 0.01 || b.maxXIn < a.minXIn - 0.01 || a.maxYIn < b.minYIn - 0.01 || b.maxYIn < a.minYIn - 0.01);
+}
+
+/**
+ * Whether a changed unit's hull can meet a pair's corridor: separating axes for the (convex) hulls, which
+ * may say yes for hulls a hair apart (only more work), never no where they meet.
+ */
+function corridorsMeet(a: readonly PointIn[], b: readonly PointIn[]): boolean {
+  return a.length >= 3 && b.length >= 3 ? convexPolygonsMayOverlap(a, b) : polygonsOverlap(a, b);
 }
 
 function diagIn(b: BoxIn): number {
@@ -304,7 +313,7 @@ export function createDtpSession(): RulesSession {
             for (let i = 0; !drop && i < changedHulls.length; i++) {
               const ch = changedHulls[i]!;
               // Firer and target are unchanged here, so their hulls now are those the result was traced with.
-              drop = boxesMeet(ch.box, p.hullBox) && polygonsOverlap(ch.hull, (p.hull ??= pairHull(firer, target)));
+              drop = boxesMeet(ch.box, p.hullBox) && corridorsMeet(ch.hull, (p.hull ??= pairHull(firer, target)));
             }
             if (drop) {
               byTarget.delete(target);
