@@ -316,8 +316,8 @@ const PIECE_STRIDE = 18;
 const BOUND_SLACK_IN = 1e-7;
 
 interface Group {
-  /** The pieces, PIECE_STRIDE numbers each. */
-  readonly p: Float64Array;
+  /** Where the pieces start in the context's piece buffer (PIECE_STRIDE numbers each). */
+  readonly off: number;
   readonly n: number;
   /** Segments (terrain) rather than rectangles (stands). */
   readonly seg: boolean;
@@ -335,10 +335,10 @@ interface Group {
   readonly reach: number;
 }
 
-/** The largest centre distance + radius of a group's pieces from (cx, cy), rounded up. */
-function spreadOf(p: Float64Array, n: number, cx: number, cy: number): number {
+/** The largest centre distance + radius of n pieces from `off` in p from (cx, cy), rounded up. */
+function spreadOf(p: Float64Array, off: number, n: number, cx: number, cy: number): number {
   let spread = 0;
-  for (let i = 0, at = 0; i < n; i++, at += PIECE_STRIDE) {
+  for (let i = 0, at = off; i < n; i++, at += PIECE_STRIDE) {
     const ex = p[at + P_CX]! - cx;
     const ey = p[at + P_CY]! - cy;
     spread = Math.max(spread, Math.sqrt(ex * ex + ey * ey) + p[at + P_R]!);
@@ -346,10 +346,10 @@ function spreadOf(p: Float64Array, n: number, cx: number, cy: number): number {
   return spread + 1e-7;
 }
 
-/** The largest centre distance + farthest-point radius of a group's pieces from (cx, cy), rounded up. */
-function reachOf(p: Float64Array, n: number, cx: number, cy: number): number {
+/** The largest centre distance + farthest-point radius of n pieces from `off` in p from (cx, cy), rounded up. */
+function reachOf(p: Float64Array, off: number, n: number, cx: number, cy: number): number {
   let reach = 0;
-  for (let i = 0, at = 0; i < n; i++, at += PIECE_STRIDE) {
+  for (let i = 0, at = off; i < n; i++, at += PIECE_STRIDE) {
     const ex = p[at + P_CX]! - cx;
     const ey = p[at + P_CY]! - cy;
     reach = Math.max(reach, Math.sqrt(ex * ex + ey * ey) + p[at + P_RC]!);
@@ -417,21 +417,49 @@ function writeRectPiece(p: Float64Array, at: number, corners: readonly PointIn[]
   p[at + P_CORNERS + 7] = cy - uyh + nyh;
 }
 
+/** Room for n more pieces in the context's buffer; returns where they start. */
+function reservePieces(c: MovementContextCache, n: number): number {
+  const off = c.used;
+  const need = off + n * PIECE_STRIDE;
+  if (need > c.buf.length) {
+    const grown = new Float64Array(Math.max(need, c.buf.length * 2));
+    grown.set(c.buf);
+    c.buf = grown;
+  }
+  c.used = need;
+  return off;
+}
+
 /** A unit's stands as one group; its disc comes from the unit's box (grown like the stands). */
-function unitGroup(info: UnitInfo, enemy: boolean): Group {
+function unitGroup(c: MovementContextCache, info: UnitInfo, enemy: boolean): Group {
   const n = info.stands.length;
-  const p = new Float64Array(n * PIECE_STRIDE);
+  const off = reservePieces(c, n);
+  const p = c.buf;
   const growIn = enemy ? ENEMY_CLEARANCE_IN : 0;
-  for (let i = 0; i < n; i++) writeRectPiece(p, i * PIECE_STRIDE, info.stands[i]!.corners, growIn);
+  for (let i = 0; i < n; i++) writeRectPiece(p, off + i * PIECE_STRIDE, info.stands[i]!.corners, growIn);
   const b = info.box;
   const cx = (b.minXIn + b.maxXIn) / 2;
   const cy = (b.minYIn + b.maxYIn) / 2;
-  return { p, n, seg: false, cx, cy, r: hypot2(b.maxXIn - b.minXIn, b.maxYIn - b.minYIn) / 2 + growIn, spread: spreadOf(p, n, cx, cy), reach: reachOf(p, n, cx, cy) };
+  return { off, n, seg: false, cx, cy, r: hypot2(b.maxXIn - b.minXIn, b.maxYIn - b.minYIn) / 2 + growIn, spread: spreadOf(p, off, n, cx, cy), reach: reachOf(p, off, n, cx, cy) };
 }
 
+/** A terrain feature's segments (PIECE_STRIDE numbers each) with the group's disc, and its box. */
 interface Pieces {
   readonly box: Box;
-  readonly group: Group;
+  readonly p: Float64Array;
+  readonly n: number;
+  readonly cx: number;
+  readonly cy: number;
+  readonly r: number;
+  readonly spread: number;
+  readonly reach: number;
+}
+
+/** A terrain feature's segments copied into the context's buffer. */
+function terrainGroup(c: MovementContextCache, pieces: Pieces): Group {
+  const off = reservePieces(c, pieces.n);
+  c.buf.set(pieces.p, off);
+  return { off, n: pieces.n, seg: true, cx: pieces.cx, cy: pieces.cy, r: pieces.r, spread: pieces.spread, reach: pieces.reach };
 }
 
 /** A terrain feature's box and segments, kept while the feature object lives (sessions reuse states' terrain). */
@@ -467,7 +495,7 @@ function piecesOf(feature: object, points: readonly PointIn[], closed: boolean):
     const at = i * PIECE_STRIDE;
     r = Math.max(r, hypot2(p[at + P_CX]! - cx, p[at + P_CY]! - cy) + p[at + P_R]!);
   }
-  const pieces: Pieces = { box: boxOfPoints(points), group: { p, n, seg: true, cx, cy, r, spread: spreadOf(p, n, cx, cy), reach: reachOf(p, n, cx, cy) } };
+  const pieces: Pieces = { box: boxOfPoints(points), p, n, cx, cy, r, spread: spreadOf(p, 0, n, cx, cy), reach: reachOf(p, 0, n, cx, cy) };
   terrainPieces.set(feature, pieces);
   return pieces;
 }
@@ -478,25 +506,37 @@ function piecesOf(feature: object, points: readonly PointIn[], closed: boolean):
  * neighbours, so this is built once per context instead of once per call; nothing outlives the context.
  */
 interface MovementContextCache {
-  readonly linear: readonly { readonly feature: LinearTerrain; readonly penaltyIn: number | undefined; readonly pieces: Pieces }[];
-  readonly areas: readonly { readonly feature: AreaTerrain; readonly penaltyIn: number; readonly pieces: Pieces }[];
+  readonly linear: readonly { readonly feature: LinearTerrain; readonly penaltyIn: number | undefined; readonly box: Box; readonly group: Group }[];
+  readonly areas: readonly { readonly feature: AreaTerrain; readonly penaltyIn: number; readonly box: Box; readonly group: Group }[];
   readonly friendGroups: Map<UnitInfo, Group>;
   readonly enemyGroups: Map<UnitInfo, Group>;
+  /**
+   * Every group's pieces, back to back: one buffer keeps the ray loops' data together and their bounds
+   * checks on one array (a Float64Array per unit cost an allocation each and scattered the data).
+   */
+  buf: Float64Array;
+  /** Numbers of buf in use. */
+  used: number;
 }
 const contextCaches = new WeakMap<DtpContext, MovementContextCache>();
 
 function contextCache(ctx: DtpContext): MovementContextCache {
   let c = contextCaches.get(ctx);
   if (c !== undefined) return c;
-  const linear: { feature: LinearTerrain; penaltyIn: number | undefined; pieces: Pieces }[] = [];
+  const linear: { feature: LinearTerrain; penaltyIn: number | undefined; box: Box; group: Group }[] = [];
+  const areas: { feature: AreaTerrain; penaltyIn: number; box: Box; group: Group }[] = [];
+  // Room for every stand as friend or enemy and a little terrain before the buffer has to grow.
+  c = { linear, areas, friendGroups: new Map(), enemyGroups: new Map(), buf: new Float64Array((ctx.stands.size + 32) * PIECE_STRIDE), used: 0 };
   for (const line of ctx.state.terrain.linear) {
     const penaltyIn = LINEAR_TERRAIN_PENALTY_IN[line.kind];
     if (penaltyIn === 0) continue;
-    linear.push({ feature: line, penaltyIn, pieces: piecesOf(line, line.points, false) });
+    const pieces = piecesOf(line, line.points, false);
+    linear.push({ feature: line, penaltyIn, box: pieces.box, group: terrainGroup(c, pieces) });
   }
-  const areas: { feature: AreaTerrain; penaltyIn: number; pieces: Pieces }[] = [];
-  for (const area of ctx.state.terrain.areas) areas.push({ feature: area, penaltyIn: AREA_TERRAIN_PENALTY_IN[area.kind], pieces: piecesOf(area, area.vertices, true) });
-  c = { linear, areas, friendGroups: new Map(), enemyGroups: new Map() };
+  for (const area of ctx.state.terrain.areas) {
+    const pieces = piecesOf(area, area.vertices, true);
+    areas.push({ feature: area, penaltyIn: AREA_TERRAIN_PENALTY_IN[area.kind], box: pieces.box, group: terrainGroup(c, pieces) });
+  }
   contextCaches.set(ctx, c);
   return c;
 }
@@ -709,8 +749,47 @@ function boxMeets(b: Box, minXIn: number, minYIn: number, maxXIn: number, maxYIn
 let keyCount = 0;
 let startCount = 0;
 
+/**
+ * The keys' groups as parallel typed arrays for the ray loops (disc, spread, reach, where the pieces are,
+ * how many, whether segments), and the context's piece buffer they point into.
+ */
+let keyCX = new Float64Array(64);
+let keyCY = new Float64Array(64);
+let keyR = new Float64Array(64);
+let keySpread = new Float64Array(64);
+let keyReach = new Float64Array(64);
+let keyOff = new Int32Array(64);
+let keyN = new Int32Array(64);
+let keySeg = new Uint8Array(64);
+let pieceBuf: Float64Array = new Float64Array(0);
+
+function growKeyArrays(): void {
+  const n = keyCX.length * 2;
+  const more = <T extends Float64Array | Int32Array | Uint8Array>(a: T, next: T): T => {
+    next.set(a);
+    return next;
+  };
+  keyCX = more(keyCX, new Float64Array(n));
+  keyCY = more(keyCY, new Float64Array(n));
+  keyR = more(keyR, new Float64Array(n));
+  keySpread = more(keySpread, new Float64Array(n));
+  keyReach = more(keyReach, new Float64Array(n));
+  keyOff = more(keyOff, new Int32Array(n));
+  keyN = more(keyN, new Int32Array(n));
+  keySeg = more(keySeg, new Uint8Array(n));
+}
+
 function pushKey(group: Group, penaltyIn: number, stop: boolean, insideMask: number, kind: number, source: LinearTerrain | AreaTerrain | UnitInfo): void {
   const i = keyCount++;
+  if (i >= keyCX.length) growKeyArrays();
+  keyCX[i] = group.cx;
+  keyCY[i] = group.cy;
+  keyR[i] = group.r;
+  keySpread[i] = group.spread;
+  keyReach[i] = group.reach;
+  keyOff[i] = group.off;
+  keyN[i] = group.n;
+  keySeg[i] = group.seg ? 1 : 0;
   keyGroup[i] = group;
   keyPenaltyIn[i] = penaltyIn;
   keyStop[i] = stop;
@@ -743,13 +822,13 @@ function collectObstacles(
   keyCount = 0;
   startCount = 0;
   for (const l of cache.linear) {
-    if (!boxMeets(l.pieces.box, minX, minY, maxX, maxY)) continue;
+    if (!boxMeets(l.box, minX, minY, maxX, maxY)) continue;
     const penalty = l.penaltyIn;
     const stop = penalty === undefined || (cannotCrossObstacles && BLOCKS_ARTILLERY_AND_MOUNTED.has(l.feature.kind));
-    pushKey(l.pieces.group, penalty ?? 0, stop, 0, KEY_LINEAR, l.feature);
+    pushKey(l.group, penalty ?? 0, stop, 0, KEY_LINEAR, l.feature);
   }
   for (const a of cache.areas) {
-    if (!boxMeets(a.pieces.box, minX, minY, maxX, maxY)) continue;
+    if (!boxMeets(a.box, minX, minY, maxX, maxY)) continue;
     const vertices = a.feature.vertices;
     if (pointInPolygon(ref, vertices)) {
       // Starting inside area terrain: the penalty is met at once.
@@ -765,7 +844,7 @@ function collectObstacles(
       PROBE.yIn = OUTLINE[2 * i + 1]!;
       if (pointInPolygon(PROBE, vertices)) insideMask |= 1 << i;
     }
-    pushKey(a.pieces.group, a.penaltyIn, false, insideMask, KEY_AREA, a.feature);
+    pushKey(a.group, a.penaltyIn, false, insideMask, KEY_AREA, a.feature);
   }
   const unit = info.unit;
   const friends = ctx.unitsBySide.get(unit.side);
@@ -773,14 +852,14 @@ function collectObstacles(
     for (const friend of friends) {
       if (friend === info || friend.stands.length === 0 || !boxMeets(friend.box, minX, minY, maxX, maxY)) continue;
       let g = cache.friendGroups.get(friend);
-      if (g === undefined) cache.friendGroups.set(friend, (g = unitGroup(friend, false)));
+      if (g === undefined) cache.friendGroups.set(friend, (g = unitGroup(cache, friend, false)));
       pushKey(g, PASSAGE_OF_LINES_PENALTY_IN, false, 0, KEY_FRIEND, friend);
     }
   }
   for (const enemy of ctx.enemiesOf(unitId)) {
     if (enemy.stands.length === 0 || !boxMeets(enemy.box, minX, minY, maxX, maxY)) continue;
     let g = cache.enemyGroups.get(enemy);
-    if (g === undefined) cache.enemyGroups.set(enemy, (g = unitGroup(enemy, true)));
+    if (g === undefined) cache.enemyGroups.set(enemy, (g = unitGroup(cache, enemy, true)));
     pushKey(g, 0, true, 0, KEY_ENEMY, enemy);
   }
 
@@ -789,6 +868,7 @@ function collectObstacles(
   const headingRad = (headingDeg * Math.PI) / 180;
   const radiusIn = open.radiusIn;
   const nKeys = keyCount;
+  pieceBuf = cache.buf;
   binCount.fill(0);
   if (nKeys > binCapacity) {
     binCapacity = nKeys * 2;
@@ -830,7 +910,6 @@ let straightAheadStoppedByOut: string | undefined;
  * call that V8 does not inline boxes every double argument (that was most of the garbage).
  */
 function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number, masks: Int32Array, nKeys: number, unitRadiusIn: number, ref: PointIn, widthIn: number, depthIn: number): PointIn[] {
-  const reach: PointIn[] = [];
   straightAheadInOut = 0;
   straightAheadStoppedByOut = undefined;
   const nStart = startCount;
@@ -853,7 +932,9 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
   for (let b = 0; b < REACH_BINS; b++) {
     const openR = open.radiusIn[b]!;
     if (openR <= 1e-9) {
-      reach.push(ref);
+      REACH_XY[2 * b] = ref.xIn;
+      REACH_XY[2 * b + 1] = ref.yIn;
+      REACH_IS_REF[b] = 1;
       continue;
     }
     const k = allowanceIn / openR;
@@ -884,18 +965,19 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
     }
     // The walk ends at the nearest stop at the latest; anything surely beyond it need not be tested. (Keys
     // met at once are areas, never stops.)
-    stopAtIn = tableAt;
+    RAY[RAY_STOP] = tableAt;
     // The ray passes read the direction from RAY: doubles passed as arguments to a call V8 does not
     // inline are boxed, one allocation each.
     RAY[RAY_DX] = dx;
     RAY[RAY_DY] = dy;
     RAY[RAY_LEN] = lenIn;
     RAY[RAY_UNIT_RADIUS] = unitRadiusIn;
-    for (let oi = 0; oi < 8; oi++) {
+    const nForward = forwardCandidates(b);
+    for (let oi = 0; nForward > 0 && oi < 8; oi++) {
       if (!(originMask & (1 << oi))) continue;
       RAY[RAY_OX] = outline[2 * oi]!;
       RAY[RAY_OY] = outline[2 * oi + 1]!;
-      if (forwardRays(b)) any = true;
+      if (forwardRays(nForward)) any = true;
     }
     if (reverseRays(b)) any = true;
     let reachIn = openR;
@@ -906,60 +988,103 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
     if (b === 0) straightAheadInOut = reachIn;
     for (let li = b * binCapacity, end = li + binCount[b]!; li < end; li++) first[binGroups[li]!] = Infinity;
     for (let i = 0; i < nInside; i++) first[insideKeys[i]!] = Infinity;
-    reach.push({ xIn: ref.xIn + dx * reachIn, yIn: ref.yIn + dy * reachIn });
+    REACH_XY[2 * b] = ref.xIn + dx * reachIn;
+    REACH_XY[2 * b + 1] = ref.yIn + dy * reachIn;
+    REACH_IS_REF[b] = 0;
   }
-  return reach;
+  return polygonOf(REACH_XY, REACH_IS_REF, ref);
 }
 
-/**
- * Where the nearest stop met so far in this direction lies (an enemy's 1", impassable terrain, the table
- * edge), inches. The penalty walk never gets past it, so a test whose every hit would lie beyond it
- * (by more than BOUND_SLACK_IN: equal distances still count, their order decides the label) is skipped,
- * as is one that cannot come nearer than the key's best hit so far.
- */
-let stopAtIn = Infinity;
 
 /** The current direction (dx, dy), ray length, unit radius and ray origin, for forwardRays and reverseRays. */
-const RAY = new Float64Array(6);
+const RAY = new Float64Array(9);
 const RAY_DX = 0;
 const RAY_DY = 1;
 const RAY_LEN = 2;
 const RAY_UNIT_RADIUS = 3;
 const RAY_OX = 4;
 const RAY_OY = 5;
+/**
+ * RAY[RAY_STOP]: where the nearest stop met so far in this direction lies (an enemy's 1", impassable terrain, the table
+ * edge), inches. The penalty walk never gets past it, so a test whose every hit would lie beyond it
+ * (by more than BOUND_SLACK_IN: equal distances still count, their order decides the label) is skipped,
+ * as is one that cannot come nearer than the key's best hit so far.
+ */
+const RAY_STOP = 6;
+const RAY_HALF_ACROSS = 7;
+const RAY_HALF_ALONG = 8;
+
+/** Bin b's groups that a forward ray from some outline point may reach (see forwardCandidates). */
+let forwardList = new Int32Array(64);
 
 /**
- * Rays from one outline point (ox, oy) along (dx, dy) against bin b's groups, lowering firstAt per key.
+ * Sets RAY's half-extents of the unit across and along the direction, and lists in forwardList the bin's
+ * groups whose disc comes within the unit's swept corridor: every outline point lies within halfAcross
+ * across and halfAlong along of the rectangle's centre, so a group outside it fails forwardRays' disc test
+ * from every origin (with room for rounding). One test per group instead of one per origin.
+ */
+function forwardCandidates(b: number): number {
+  const dx = RAY[RAY_DX]!;
+  const dy = RAY[RAY_DY]!;
+  const lenIn = RAY[RAY_LEN]!;
+  const frame = OUR_FRAME;
+  const fcx = frame[0]!;
+  const fcy = frame[1]!;
+  // The unit's half-extent across and along this direction: corners outside that corridor cannot meet it.
+  const halfAcross = frame[6]! * Math.abs(frame[2]! * -dy + frame[3]! * dx) + frame[7]! * Math.abs(frame[4]! * -dy + frame[5]! * dx);
+  const halfAlong = frame[6]! * Math.abs(frame[2]! * dx + frame[3]! * dy) + frame[7]! * Math.abs(frame[4]! * dx + frame[5]! * dy);
+  RAY[RAY_HALF_ACROSS] = halfAcross;
+  RAY[RAY_HALF_ALONG] = halfAlong;
+  const start = b * binCapacity;
+  const count = binCount[b]!;
+  if (forwardList.length < count) forwardList = new Int32Array(count * 2);
+  const list = forwardList;
+  const bins = binGroups;
+  let n = 0;
+  for (let li = start; li < start + count; li++) {
+    const gi = bins[li]!;
+    const gr = keyR[gi]! + 1e-9;
+    const qx = keyCX[gi]! - fcx;
+    const qy = keyCY[gi]! - fcy;
+    const along = qx * dx + qy * dy;
+    const across = qx * dy - qy * dx;
+    if (+(Math.abs(across) > gr + halfAcross) | +(along + halfAlong < -gr) | +(along - halfAlong > lenIn + gr)) continue;
+    list[n++] = gi;
+  }
+  return n;
+}
+
+/**
+ * Rays from one outline point (ox, oy) along (dx, dy) against the first n groups of forwardList, lowering firstAt per key.
  * Returns whether anything was met. The rectangle test is rayIntoRectIn's arithmetic, written out.
  */
-function forwardRays(b: number): boolean {
+function forwardRays(n: number): boolean {
+  let stopAtIn = RAY[RAY_STOP]!;
   const ox = RAY[RAY_OX]!;
   const oy = RAY[RAY_OY]!;
   const dx = RAY[RAY_DX]!;
   const dy = RAY[RAY_DY]!;
   const lenIn = RAY[RAY_LEN]!;
   const first = firstAt;
-  const bins = binGroups;
-  const listEnd = b * binCapacity + binCount[b]!;
+  const list = forwardList;
+  const p = pieceBuf;
   let any = false;
-  for (let li = b * binCapacity; li < listEnd; li++) {
-    const gi = bins[li]!;
-    const g = keyGroup[gi]!;
+  for (let li = 0; li < n; li++) {
+    const gi = list[li]!;
     // Ray against the group's disc first.
-    const gr = g.r;
-    const qx = g.cx - ox;
-    const qy = g.cy - oy;
+    const gr = keyR[gi]!;
+    const qx = keyCX[gi]! - ox;
+    const qy = keyCY[gi]! - oy;
     const along = qx * dx + qy * dy;
     const across = qx * dy - qy * dx;
     // One branch per test (| rather than ||): these culls are data-dependent and mispredict often.
     if (+(along < -gr) | +(along > lenIn + gr) | +(Math.abs(across) > gr)) continue;
     // No point of the group is nearer along the ray than its centre minus its reach.
-    const groupNearest = along - g.reach - BOUND_SLACK_IN;
+    const groupNearest = along - keyReach[gi]! - BOUND_SLACK_IN;
     if (+(groupNearest >= first[gi]!) | +(groupNearest > stopAtIn)) continue;
-    const p = g.p;
-    const m = g.n;
-    const seg = g.seg;
-    for (let j = 0, at = 0; j < m; j++, at += PIECE_STRIDE) {
+    const m = keyN[gi]!;
+    const seg = keySeg[gi] === 1;
+    for (let j = 0, at = keyOff[gi]!; j < m; j++, at += PIECE_STRIDE) {
       const cx = p[at + P_CX]!;
       const cy = p[at + P_CY]!;
       const px = cx - ox;
@@ -1017,6 +1142,7 @@ function forwardRays(b: number): boolean {
       }
     }
   }
+  RAY[RAY_STOP] = stopAtIn;
   return any;
 }
 
@@ -1026,6 +1152,7 @@ function forwardRays(b: number): boolean {
  * Returns whether anything was met. The rectangle test is rayIntoRectIn's arithmetic against OUR_FRAME.
  */
 function reverseRays(b: number): boolean {
+  let stopAtIn = RAY[RAY_STOP]!;
   const dx = RAY[RAY_DX]!;
   const dy = RAY[RAY_DY]!;
   const lenIn = RAY[RAY_LEN]!;
@@ -1041,9 +1168,10 @@ function reverseRays(b: number): boolean {
   const fny = frame[5]!;
   const fhu = frame[6]! + 0;
   const fhv = frame[7]! + 0;
-  // The unit's half-extent across and along this direction: corners outside that corridor cannot meet it.
-  const halfAcross = frame[6]! * Math.abs(frame[2]! * -dy + frame[3]! * dx) + frame[7]! * Math.abs(frame[4]! * -dy + frame[5]! * dx);
-  const halfAlong = frame[6]! * Math.abs(frame[2]! * dx + frame[3]! * dy) + frame[7]! * Math.abs(frame[4]! * dx + frame[5]! * dy);
+  // The unit's half-extent across and along this direction (forwardCandidates): corners outside that
+  // corridor cannot meet it.
+  const halfAcross = RAY[RAY_HALF_ACROSS]!;
+  const halfAlong = RAY[RAY_HALF_ALONG]!;
   // The ray direction is (-dx, -dy) for every corner: its components along the frame's axes are fixed.
   const rdx = -dx;
   const rdy = -dy;
@@ -1052,30 +1180,30 @@ function reverseRays(b: number): boolean {
   const duFlat = Math.abs(du) < 1e-12;
   const dvFlat = Math.abs(dv) < 1e-12;
   const listEnd = b * binCapacity + binCount[b]!;
+  const p = pieceBuf;
   let any = false;
   for (let li = b * binCapacity; li < listEnd; li++) {
     const gi = bins[li]!;
-    const g = keyGroup[gi]!;
-    const qx = g.cx - fcx;
-    const qy = g.cy - fcy;
+    const gr = keyR[gi]!;
+    const qx = keyCX[gi]! - fcx;
+    const qy = keyCY[gi]! - fcy;
     const along = qx * dx + qy * dy;
     const across = qx * dy - qy * dx;
-    const grown = g.r + unitRadiusIn;
+    const grown = gr + unitRadiusIn;
     // Tighter: every piece's disc misses the unit's swept corridor (the per-piece test below would skip each).
-    const spread = g.spread;
+    const spread = keySpread[gi]!;
     if (
-      +(along < -grown) | +(along > lenIn + g.r + unitRadiusIn) | +(Math.abs(across) > grown) |
+      +(along < -grown) | +(along > lenIn + gr + unitRadiusIn) | +(Math.abs(across) > grown) |
       +(Math.abs(across) > halfAcross + spread) | +(along < -halfAlong - spread) | +(along > lenIn + halfAlong + spread)
     ) {
       continue;
     }
     // A corner meets the unit no nearer than its distance along the ray less the unit's half-extent.
-    const groupNearest = along - g.reach - halfAlong - BOUND_SLACK_IN;
+    const groupNearest = along - keyReach[gi]! - halfAlong - BOUND_SLACK_IN;
     if (+(groupNearest >= first[gi]!) | +(groupNearest > stopAtIn)) continue;
-    const p = g.p;
-    const m = g.n;
-    const cornersEnd = g.seg ? 4 : 8;
-    for (let j = 0, at = 0; j < m; j++, at += PIECE_STRIDE) {
+    const m = keyN[gi]!;
+    const cornersEnd = keySeg[gi] === 1 ? 4 : 8;
+    for (let j = 0, at = keyOff[gi]!; j < m; j++, at += PIECE_STRIDE) {
       // The piece's disc against the unit's swept corridor.
       const r = p[at + P_R]!;
       const mx = p[at + P_CX]! - fcx;
@@ -1125,6 +1253,7 @@ function reverseRays(b: number): boolean {
       }
     }
   }
+  RAY[RAY_STOP] = stopAtIn;
   return any;
 }
 
@@ -1197,9 +1326,8 @@ function fudgeWalk(nKeys: number, ref: PointIn, fx: number, fy: number, masks: I
   const limitIn = FUDGE_MOVE_IN + unitRadiusIn + 0.01;
   for (let key = 0; key < nKeys; key++) {
     if (keyKind[key] !== KEY_ENEMY) continue;
-    const g = keyGroup[key]!;
-    const p = g.p;
-    for (let j = 0, at = 0; j < g.n; j++, at += PIECE_STRIDE) {
+    const p = pieceBuf;
+    for (let j = 0, at = keyOff[key]!; j < keyN[key]!; j++, at += PIECE_STRIDE) {
       const ex = p[at + P_CX]! - ref.xIn;
       const ey = p[at + P_CY]! - ref.yIn;
       const r = p[at + P_R]!;
@@ -1210,7 +1338,6 @@ function fudgeWalk(nKeys: number, ref: PointIn, fx: number, fy: number, masks: I
     }
   }
   const outline = OUTLINE;
-  const fudgeReach: PointIn[] = [];
   for (let b = 0; b < REACH_BINS; b++) {
     const lx = BIN_COS[b]!;
     const ly = BIN_SIN[b]!;
@@ -1238,9 +1365,10 @@ function fudgeWalk(nKeys: number, ref: PointIn, fx: number, fy: number, masks: I
         }
       }
     }
-    fudgeReach.push({ xIn: ref.xIn + dx * limit, yIn: ref.yIn + dy * limit });
+    FUDGE_XY[2 * b] = ref.xIn + dx * limit;
+    FUDGE_XY[2 * b + 1] = ref.yIn + dy * limit;
   }
-  return fudgeReach;
+  return polygonOf(FUDGE_XY, NONE_IS_REF, ref);
 }
 
 function setOutline(i: number, ref: PointIn, fx: number, fy: number, x: number, y: number): void {
@@ -1349,7 +1477,7 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
   const reach = walkReach(open, allowanceIn, fx, fy, masks, nKeys, unitRadiusIn, ref, table.widthIn, table.depthIn);
   const straightAheadIn = straightAheadInOut;
   const straightAheadStoppedBy = straightAheadStoppedByOut;
-  const polygon = dedupe(reach);
+  const polygon = reach;
   let terrainMet = startCount > 0;
   for (let key = 0; !terrainMet && key < nKeys; key++) terrainMet = keyKind[key] === KEY_LINEAR || keyKind[key] === KEY_AREA;
   if (terrainMet) notes.push(`Terrain penalties paid when met (${LINEAR_TERRAIN_SOURCE}; ${AREA_TERRAIN_SOURCE})`);
@@ -1394,7 +1522,7 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
     notes,
     formation,
     oblique,
-    fudgeReach: dedupe(fudgeReach),
+    fudgeReach,
     straightAheadIn,
     ...(straightAheadStoppedBy ? { straightAheadStoppedBy } : {}),
     ...(roadAllowanceIn !== undefined ? { roadAllowanceIn, roadReach: roadLines! } : {}),
@@ -1462,14 +1590,34 @@ export function movementDependencyBox(result: MovementResult): Readonly<Box> | u
   return DEPENDS_ON.get(result)?.box;
 }
 
-function dedupe(points: readonly PointIn[]): PointIn[] {
+/** One point per direction, [x0, y0, ...]: the reach and the fudge reach, before they become polygons. */
+const REACH_XY = new Float64Array(2 * REACH_BINS);
+const FUDGE_XY = new Float64Array(2 * REACH_BINS);
+/** Directions where the reach is the reference point itself (no open ground that way). */
+const REACH_IS_REF = new Uint8Array(REACH_BINS);
+const NONE_IS_REF = new Uint8Array(REACH_BINS);
+
+/**
+ * The points as a polygon without repeats: a point within 1e-9 of the previous kept one is dropped, and so
+ * is the last when it matches the first (what building every point then deduping gave, without building
+ * the dropped ones). `isRef` marks directions whose point is the reference point object itself.
+ */
+function polygonOf(xy: Float64Array, isRef: Uint8Array, ref: PointIn): PointIn[] {
   const out: PointIn[] = [];
-  for (const p of points) {
-    const last = out[out.length - 1];
-    if (!last || Math.abs(last.xIn - p.xIn) > 1e-9 || Math.abs(last.yIn - p.yIn) > 1e-9) out.push(p);
+  let lastX = 0;
+  let lastY = 0;
+  for (let b = 0; b < REACH_BINS; b++) {
+    const x = xy[2 * b]!;
+    const y = xy[2 * b + 1]!;
+    if (out.length === 0 || Math.abs(lastX - x) > 1e-9 || Math.abs(lastY - y) > 1e-9) {
+      out.push(isRef[b] ? ref : { xIn: x, yIn: y });
+      lastX = x;
+      lastY = y;
+    }
   }
-  const first = out[0];
-  const last = out[out.length - 1];
-  if (out.length > 1 && first && last && Math.abs(first.xIn - last.xIn) < 1e-9 && Math.abs(first.yIn - last.yIn) < 1e-9) out.pop();
+  if (out.length > 1) {
+    const first = out[0]!;
+    if (Math.abs(first.xIn - lastX) < 1e-9 && Math.abs(first.yIn - lastY) < 1e-9) out.pop();
+  }
   return out;
 }
