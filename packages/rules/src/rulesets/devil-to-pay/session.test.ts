@@ -75,14 +75,18 @@ describe('devil to pay session', () => {
   it('redraws the fire arrow when the target moves to a mirror position that reads the same option', () => {
     // Mirrored about the firer's centre the option is identical (same range to the last bit), but the
     // arrow ends at the other corner: a session keeping the option must still redraw the arrow.
-    const at = (xIn: number) => scene([{ id: 'f', side: 'a', xIn: 40, yIn: 20, headingDeg: 90 }, { id: 't', side: 'b', xIn, yIn: 32, headingDeg: 270, stands: 2 }]);
-    const left = devilToPay.evaluate(at(37));
-    const right = devilToPay.evaluate(at(43));
-    expect(right.units.f!.fire).toEqual(left.units.f!.fire);
-    expect(right.shapes.find((s) => s.id === 'fire/target/f/t')).not.toEqual(left.shapes.find((s) => s.id === 'fire/target/f/t'));
-    const session = devilToPay.createSession!();
-    session.update(at(37));
-    expect(session.update(at(43))).toEqual(right);
+    // 12" away the firer's charge and movement are looked at again; 18" away nothing but fire is.
+    for (const yIn of [32, 38]) {
+      const at = (xIn: number) => scene([{ id: 'f', side: 'a', xIn: 40, yIn: 20, headingDeg: 90 }, { id: 't', side: 'b', xIn, yIn, headingDeg: 270, stands: 2 }]);
+      const left = devilToPay.evaluate(at(37));
+      const right = devilToPay.evaluate(at(43));
+      expect(right.units.f!.fire[0]!.ok).toBe(true);
+      expect(right.units.f!.fire).toEqual(left.units.f!.fire);
+      expect(right.shapes.find((s) => s.id === 'fire/target/f/t')).not.toEqual(left.shapes.find((s) => s.id === 'fire/target/f/t'));
+      const session = devilToPay.createSession!();
+      session.update(at(37));
+      expect(session.update(at(43))).toEqual(right);
+    }
   });
 
   it('starts afresh when the terrain changes', () => {

@@ -433,7 +433,9 @@ export function createDtpSession(): RulesSession {
         if (c.command && samePlainData(c.command, reading)) reading = c.command;
         else c.command = reading;
         const p = c.parts;
-        if (p && !changedIds.has(id) && p.movement === movement && p.charge === charge && p.rally === rally && p.fire === fire && p.command === reading) {
+        // Fire arrows end at the target's stands: a moved target redraws them (see fireShapesOf).
+        const arrowsMoved = fire.some((o) => o.ok && changedIds.has(o.targetUnitId));
+        if (p && !changedIds.has(id) && !arrowsMoved && p.movement === movement && p.charge === charge && p.rally === rally && p.fire === fire && p.command === reading) {
           parts.set(id, p.result);
           continue;
         }
