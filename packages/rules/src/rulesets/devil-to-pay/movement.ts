@@ -972,18 +972,14 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
     RAY[RAY_DY] = dy;
     RAY[RAY_LEN] = lenIn;
     RAY[RAY_UNIT_RADIUS] = unitRadiusIn;
-    const nForward = forwardCandidates(b);
-    for (let oi = 0; nForward > 0 && oi < 8; oi++) {
-      if (!(originMask & (1 << oi))) continue;
-      RAY[RAY_OX] = outline[2 * oi]!;
-      RAY[RAY_OY] = outline[2 * oi + 1]!;
-      if (forwardRays(nForward)) any = true;
+    if (binCount[b]! > 0) {
+      if (forwardRays(b, originMask)) any = true;
+      if (reverseRays(b)) any = true;
     }
-    if (reverseRays(b)) any = true;
     let reachIn = openR;
     if (any || nStart > 0 || tableAt <= lenIn) {
       // Something is met on the way: pay for it in order (most directions on a busy table meet nothing).
-      reachIn = walkEvents(b === 0, allowanceIn, nKeys, tableAt <= lenIn ? tableAt : -1, k, openR);
+      reachIn = walkEvents(b, nInside, allowanceIn, tableAt <= lenIn ? tableAt : -1, k, openR);
     }
     if (b === 0) straightAheadInOut = reachIn;
     for (let li = b * binCapacity, end = li + binCount[b]!; li < end; li++) first[binGroups[li]!] = Infinity;
@@ -1055,10 +1051,24 @@ function forwardCandidates(b: number): number {
 }
 
 /**
- * Rays from one outline point (ox, oy) along (dx, dy) against the first n groups of forwardList, lowering firstAt per key.
+ * Rays from the outline points that lead in direction b (originMask) along (dx, dy) against the groups
+ * forwardCandidates lists, lowering firstAt per key.
  * Returns whether anything was met. The rectangle test is rayIntoRectIn's arithmetic, written out.
  */
-function forwardRays(n: number): boolean {
+function forwardRays(b: number, originMask: number): boolean {
+  const n = forwardCandidates(b);
+  let any = false;
+  for (let oi = 0; n > 0 && oi < 8; oi++) {
+    if (!(originMask & (1 << oi))) continue;
+    RAY[RAY_OX] = OUTLINE[2 * oi]!;
+    RAY[RAY_OY] = OUTLINE[2 * oi + 1]!;
+    if (forwardRaysFrom(n)) any = true;
+  }
+  return any;
+}
+
+/** forwardRays from the origin in RAY against the first n groups of forwardList. */
+function forwardRaysFrom(n: number): boolean {
   let stopAtIn = RAY[RAY_STOP]!;
   const ox = RAY[RAY_OX]!;
   const oy = RAY[RAY_OY]!;
@@ -1262,7 +1272,8 @@ function reverseRays(b: number): boolean {
  * `tableAtIn` when not negative), sorted stably by distance as walkPenalties' sort does. Returns the reach;
  * for the straight-ahead direction also records what stopped the unit.
  */
-function walkEvents(straight: boolean, allowanceIn: number, nKeys: number, tableAtIn: number, k: number, limitIn: number): number {
+function walkEvents(b: number, nInside: number, allowanceIn: number, tableAtIn: number, k: number, limitIn: number): number {
+  const straight = b === 0;
   let n = 0;
   for (let s = 0; s < startCount; s++) {
     evAt[n] = 0;
@@ -1270,7 +1281,18 @@ function walkEvents(straight: boolean, allowanceIn: number, nKeys: number, table
     evStop[n] = 0;
     evSource[n++] = START_BASE - s;
   }
-  for (let key = 0; key < nKeys; key++) {
+  // Only this direction's groups and the areas met at once can have been met: walk both lists (each in
+  // key order) merged, so the events come in key order as before.
+  const bins = binGroups;
+  let li = b * binCapacity;
+  const listEnd = li + binCount[b]!;
+  let ii = 0;
+  while (li < listEnd || ii < nInside) {
+    const fromList = li < listEnd ? bins[li]! : 0x7fffffff;
+    const fromInside = ii < nInside ? insideKeys[ii]! : 0x7fffffff;
+    const key = fromList < fromInside ? fromList : fromInside;
+    if (fromList === key) li++;
+    if (fromInside === key) ii++;
     const a = firstAt[key]!;
     if (a === Infinity) continue;
     evAt[n] = a;
