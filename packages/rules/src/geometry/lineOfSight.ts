@@ -254,6 +254,46 @@ export function lineMeetsAnyStand(scene: Pick<SightScene, 'stands'>, from: Point
   return false;
 }
 
+/**
+ * For a line whose both ends are at ground level 0: whether it passes over higher ground between its ends
+ * (`elevation.maxLevelBetween > 0` in `lineOfSight`'s report) or runs more than `areaDepthIn` inside one of
+ * the scene's areas (an area crossing with `lengthInsideIn > areaDepthIn`). The same steps as
+ * `lineOfSight` for those two answers, stopping at the first yes and building no report.
+ */
+export function levelLineObstructed(scene: Pick<SightScene, 'terrain' | 'areaBoxes' | 'elevationBoxes'>, from: PointIn, to: PointIn, areaDepthIn: number): boolean {
+  const elevations = scene.terrain.elevations;
+  for (let i = 0; i < elevations.length; i++) {
+    const e = elevations[i]!;
+    if (e.level <= 0 || segBoxMisses(from, to, scene.elevationBoxes[i]!)) continue;
+    const crosses = segmentTouchesPolygonBoundary(from, to, e.vertices);
+    if (!crosses && !pointInPolygon(from, e.vertices)) continue;
+    if (!crosses) continue; // wholly inside: [0, 1] touches both ends, not "between"
+    let inside = 0;
+    let strictlyBetween = false;
+    for (const [t0, t1] of segmentInsideIntervals(from, to, e.vertices)) {
+      inside += t1 - t0;
+      if (t1 - t0 > 1e-9 && (t0 > 1e-9 || t1 < 1 - 1e-9)) strictlyBetween = true;
+    }
+    if (inside > 0 && strictlyBetween) return true;
+  }
+  const lengthIn = Math.sqrt((to.xIn - from.xIn) ** 2 + (to.yIn - from.yIn) ** 2);
+  // No area can hold more of the line than its length (the margin covers the rounding of summed intervals).
+  if (lengthIn < areaDepthIn * (1 - 1e-9)) return false;
+  const areas = scene.terrain.areas;
+  for (let i = 0; i < areas.length; i++) {
+    const area = areas[i]!;
+    if (segBoxMisses(from, to, scene.areaBoxes[i]!)) continue;
+    const fromInside = pointInPolygon(from, area.vertices);
+    const crosses = segmentTouchesPolygonBoundary(from, to, area.vertices);
+    if (!crosses && !fromInside) continue;
+    let inside = 0;
+    if (crosses) for (const [t0, t1] of segmentInsideIntervals(from, to, area.vertices)) inside += t1 - t0;
+    else inside = 1;
+    if (inside * lengthIn > areaDepthIn) return true;
+  }
+  return false;
+}
+
 /** List everything the sight line `from` → `to` crosses. */
 export function lineOfSight(scene: SightScene, from: PointIn, to: PointIn, options: SightOptions = {}): SightReport {
   const lengthIn = Math.sqrt((to.xIn - from.xIn) ** 2 + (to.yIn - from.yIn) ** 2);

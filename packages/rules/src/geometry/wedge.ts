@@ -107,7 +107,16 @@ interface PreparedWedge {
   readonly wedge: Wedge;
 }
 
+/** Prepared forms kept per wedge object: a stand's arc is tested against many target stands. */
+const PREPARED = new WeakMap<Wedge, PreparedWedge>();
+
 function prepare(wedge: Wedge): PreparedWedge {
+  let w = PREPARED.get(wedge);
+  if (!w) PREPARED.set(wedge, (w = prepareFresh(wedge)));
+  return w;
+}
+
+function prepareFresh(wedge: Wedge): PreparedWedge {
   const lr = (wedge.leftDirDeg * Math.PI) / 180;
   const rr = (wedge.rightDirDeg * Math.PI) / 180;
   return {

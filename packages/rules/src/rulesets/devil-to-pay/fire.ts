@@ -9,7 +9,7 @@ import { standCorners } from '../../geometry/footprint.ts';
 import { headingToVector } from '../../geometry/angles.ts';
 import { closestPointOnSegment, pointToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
 import { pointInPolygon, polygonsOverlap, segmentInsideIntervals } from '../../geometry/intersect.ts';
-import { lineMeetsAnyStand, lineOfSight, sightBoxOf, type SightBox, type SightReport, type SightScene, type SightStand } from '../../geometry/lineOfSight.ts';
+import { levelLineObstructed, lineMeetsAnyStand, lineOfSight, sightBoxOf, type SightBox, type SightReport, type SightScene, type SightStand } from '../../geometry/lineOfSight.ts';
 import { polygonOverlapsWedge, type Wedge } from '../../geometry/wedge.ts';
 import { polygonCentroid } from '../../geometry/polygon.ts';
 import { boxGapIn, unionBoxes, type BoxIn, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
@@ -432,8 +432,13 @@ function seesAny(ctx: DtpContext, scene: FireScene, sight: SightScene, stand: St
   const fromFlat = ctx.elevationLevelAt(from) === 0;
   for (const t of ranged) {
     const to = closestPointOnPolygon(from, t.corners);
-    // Both ends on level ground: any stand on the line blocks it, whatever else it crosses.
-    if (fromFlat && stands.length > 0 && ctx.elevationLevelAt(to) === 0 && lineMeetsAnyStand(narrowStands, from, to)) continue;
+    if (fromFlat && ctx.elevationLevelAt(to) === 0) {
+      // Both ends on level ground: nothing is seen over, so any stand, a hill between, or more than 6" of a
+      // blocking area blocks the line (sightBlocker's answer for level ends, without building a report).
+      if (stands.length > 0 && lineMeetsAnyStand(narrowStands, from, to)) continue;
+      if (!levelLineObstructed(narrowTerrain, from, to, AREA_BLOCK_DEPTH_IN)) return true;
+      continue;
+    }
     const crossing = stands.length > 0 ? lineOfSight(narrowStands, from, to).stands : [];
     const report: SightReport = { ...lineOfSight(narrowTerrain, from, to), stands: crossing };
     if (sightBlocker(ctx, scene, from, to, report) === undefined) return true;
@@ -523,8 +528,14 @@ function generalModifiers(
     if (!cover) continue;
     const line = ctx.state.terrain.linear.find((l) => l.id === crossing.id)!;
     const firerAtIt = eligible.some((s) => {
+      const a = s.corners[0], b = s.corners[1];
+      const aMinX = Math.min(a.xIn, b.xIn), aMaxX = Math.max(a.xIn, b.xIn), aMinY = Math.min(a.yIn, b.yIn), aMaxY = Math.max(a.yIn, b.yIn);
       for (let i = 0; i + 1 < line.points.length; i++) {
-        if (segmentToSegmentDistanceIn(s.corners[0], s.corners[1], line.points[i]!, line.points[i + 1]!) <= AT_OBSTACLE_IN) return true;
+        const p = line.points[i]!, q = line.points[i + 1]!;
+        // Segments whose boxes are more than the inch apart are further apart than that: skip the exact test.
+        if (Math.min(p.xIn, q.xIn) - aMaxX > AT_OBSTACLE_IN || aMinX - Math.max(p.xIn, q.xIn) > AT_OBSTACLE_IN) continue;
+        if (Math.min(p.yIn, q.yIn) - aMaxY > AT_OBSTACLE_IN || aMinY - Math.max(p.yIn, q.yIn) > AT_OBSTACLE_IN) continue;
+        if (segmentToSegmentDistanceIn(a, b, p, q) <= AT_OBSTACLE_IN) return true;
       }
       return false;
     });
