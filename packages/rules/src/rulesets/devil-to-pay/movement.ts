@@ -966,8 +966,6 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
     // The walk ends at the nearest stop at the latest; anything surely beyond it need not be tested. (Keys
     // met at once are areas, never stops.)
     RAY[RAY_STOP] = tableAt;
-    // The ray passes read the direction from RAY: doubles passed as arguments to a call V8 does not
-    // inline are boxed, one allocation each.
     RAY[RAY_DX] = dx;
     RAY[RAY_DY] = dy;
     RAY[RAY_LEN] = lenIn;
@@ -991,8 +989,15 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
   return polygonOf(REACH_XY, REACH_IS_REF, ref);
 }
 
-
-/** The current direction (dx, dy), ray length, unit radius and ray origin, for forwardRays and reverseRays. */
+/**
+ * The current direction for the ray passes: (dx, dy), ray length and unit radius, inches; the forward
+ * origin; the unit's half-extents across and along the direction (set by forwardCandidates); and where
+ * the nearest stop met so far lies (an enemy's 1", impassable terrain, the table edge). The penalty walk
+ * never gets past that stop, so a test whose every hit would lie beyond it (by more than BOUND_SLACK_IN:
+ * equal distances still count, their order decides the label) is skipped, as is one that cannot come
+ * nearer than the key's best hit so far. Doubles passed as arguments to a call V8 does not inline are
+ * boxed (one allocation each); read from here they are not.
+ */
 const RAY = new Float64Array(9);
 const RAY_DX = 0;
 const RAY_DY = 1;
@@ -1000,12 +1005,6 @@ const RAY_LEN = 2;
 const RAY_UNIT_RADIUS = 3;
 const RAY_OX = 4;
 const RAY_OY = 5;
-/**
- * RAY[RAY_STOP]: where the nearest stop met so far in this direction lies (an enemy's 1", impassable terrain, the table
- * edge), inches. The penalty walk never gets past it, so a test whose every hit would lie beyond it
- * (by more than BOUND_SLACK_IN: equal distances still count, their order decides the label) is skipped,
- * as is one that cannot come nearer than the key's best hit so far.
- */
 const RAY_STOP = 6;
 const RAY_HALF_ACROSS = 7;
 const RAY_HALF_ALONG = 8;
