@@ -145,6 +145,59 @@ export function segmentInsideIntervals(a: PointIn, b: PointIn, polygon: readonly
   return out;
 }
 
+/** Scratch for `fractionInsidePolygon`'s crossings (reused: the engine calls it thousands of times a table). */
+const CROSSINGS: number[] = [];
+
+/**
+ * The fraction of segment a→b inside the polygon: the sum of `segmentInsideIntervals`' (t1 - t0), bit for
+ * bit (same crossings, same merging, same order of addition), without building the intervals.
+ */
+export function fractionInsidePolygon(a: PointIn, b: PointIn, polygon: readonly PointIn[]): number {
+  const ts = CROSSINGS;
+  ts.length = 0;
+  const n = polygon.length;
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    const t = segmentIntersectionT(a, b, polygon[j]!, polygon[i]!);
+    if (t === t) ts.push(Math.min(1, Math.max(0, t)));
+  }
+  sortSmall(ts, (x, y) => x - y);
+  let sum = 0;
+  let open = false;
+  let start = 0;
+  let end = 0;
+  for (let k = -1; k < ts.length; k++) {
+    const t0 = k < 0 ? 0 : ts[k]!;
+    const t1 = k + 1 < ts.length ? ts[k + 1]! : 1;
+    if (t1 - t0 <= 1e-12) continue;
+    const tm = (t0 + t1) / 2;
+    if (!pointInPolygonXY(a.xIn + (b.xIn - a.xIn) * tm, a.yIn + (b.yIn - a.yIn) * tm, polygon)) continue;
+    if (open && Math.abs(end - t0) <= 1e-12) end = t1;
+    else {
+      if (open) sum += end - start;
+      open = true;
+      start = t0;
+      end = t1;
+    }
+  }
+  if (open) sum += end - start;
+  return sum;
+}
+
+/** `pointInPolygon` on plain numbers. */
+function pointInPolygonXY(px: number, py: number, polygon: readonly PointIn[]): boolean {
+  let inside = false;
+  const n = polygon.length;
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    const a = polygon[i]!;
+    const b = polygon[j]!;
+    if (a.yIn > py !== b.yIn > py) {
+      const x = a.xIn + ((py - a.yIn) * (b.xIn - a.xIn)) / (b.yIn - a.yIn);
+      if (px < x) inside = !inside;
+    }
+  }
+  return inside;
+}
+
 /**
  * Length of segment a→b that lies inside the polygon, inches. For rules such as "may not fire through
  * more than 6\" of woods".

@@ -6,6 +6,7 @@ import type { PointIn } from '../model/units.ts';
 import type { AreaTerrainKind, LinearTerrainKind, Stand, TableState, Terrain } from '../model/tableState.ts';
 import { standCorners } from './footprint.ts';
 import {
+  fractionInsidePolygon,
   pointInPolygon,
   polygonsOverlap,
   segmentIntersection,
@@ -286,9 +287,7 @@ export function levelLineObstructed(scene: Pick<SightScene, 'terrain' | 'areaBox
     const fromInside = pointInPolygon(from, area.vertices);
     const crosses = segmentTouchesPolygonBoundary(from, to, area.vertices);
     if (!crosses && !fromInside) continue;
-    let inside = 0;
-    if (crosses) for (const [t0, t1] of segmentInsideIntervals(from, to, area.vertices)) inside += t1 - t0;
-    else inside = 1;
+    const inside = crosses ? fractionInsidePolygon(from, to, area.vertices) : 1;
     if (inside * lengthIn > areaDepthIn) return true;
   }
   return false;
@@ -304,9 +303,7 @@ export function lineOfSight(scene: SightScene, from: PointIn, to: PointIn, optio
     // Most lines near an area never cross its edge: then the line is wholly outside or wholly inside.
     const crosses = segmentTouchesPolygonBoundary(from, to, area.vertices);
     if (!crosses && !fromInside) return;
-    let inside = 0;
-    if (crosses) for (const [t0, t1] of segmentInsideIntervals(from, to, area.vertices)) inside += t1 - t0;
-    else inside = 1;
+    const inside = crosses ? fractionInsidePolygon(from, to, area.vertices) : 1;
     const toInside = pointInPolygon(to, area.vertices);
     if (inside > 0 || fromInside || toInside) {
       areas.push({ id: area.id, kind: area.kind, lengthInsideIn: inside * lengthIn, fromInside, toInside });
