@@ -508,8 +508,12 @@ function piecesOf(feature: object, points: readonly PointIn[], closed: boolean):
 interface MovementContextCache {
   readonly linear: readonly { readonly feature: LinearTerrain; readonly penaltyIn: number | undefined; readonly box: Box; readonly group: Group }[];
   readonly areas: readonly { readonly feature: AreaTerrain; readonly penaltyIn: number; readonly box: Box; readonly group: Group }[];
-  readonly friendGroups: Map<UnitInfo, Group>;
-  readonly enemyGroups: Map<UnitInfo, Group>;
+  /**
+   * Unit groups as friends and as enemies, per list of units the context hands out (its side lists and
+   * enemy lists, one array each per context) and index in it: one lookup per list per call, not per unit.
+   */
+  readonly friendGroups: Map<readonly UnitInfo[], (Group | undefined)[]>;
+  readonly enemyGroups: Map<readonly UnitInfo[], (Group | undefined)[]>;
   /**
    * Every group's pieces, back to back: one buffer keeps the ray loops' data together and their bounds
    * checks on one array (a Float64Array per unit cost an allocation each and scattered the data).
@@ -738,6 +742,13 @@ function eventLabel(source: number): string {
   return `${area.kind} '${area.id}'`;
 }
 
+/** The groups built so far for the units of `list` (by index), created empty on first use. */
+function groupsOfList(byList: Map<readonly UnitInfo[], (Group | undefined)[]>, list: readonly UnitInfo[]): (Group | undefined)[] {
+  let groups = byList.get(list);
+  if (groups === undefined) byList.set(list, (groups = new Array<Group | undefined>(list.length).fill(undefined)));
+  return groups;
+}
+
 function boxMeets(b: Box, minXIn: number, minYIn: number, maxXIn: number, maxYIn: number): boolean {
   return !(b.maxXIn < minXIn || b.minXIn > maxXIn || b.maxYIn < minYIn || b.minYIn > maxYIn);
 }
@@ -849,17 +860,20 @@ function collectObstacles(
   const unit = info.unit;
   const friends = ctx.unitsBySide.get(unit.side);
   if (friends !== undefined) {
-    for (const friend of friends) {
+    const groups = groupsOfList(cache.friendGroups, friends);
+    for (let i = 0; i < friends.length; i++) {
+      const friend = friends[i]!;
       if (friend === info || friend.stands.length === 0 || !boxMeets(friend.box, minX, minY, maxX, maxY)) continue;
-      let g = cache.friendGroups.get(friend);
-      if (g === undefined) cache.friendGroups.set(friend, (g = unitGroup(cache, friend, false)));
+      const g = groups[i] ?? (groups[i] = unitGroup(cache, friend, false));
       pushKey(g, PASSAGE_OF_LINES_PENALTY_IN, false, 0, KEY_FRIEND, friend);
     }
   }
-  for (const enemy of ctx.enemiesOf(unitId)) {
+  const enemies = ctx.enemiesOf(unitId);
+  const enemyGroups = groupsOfList(cache.enemyGroups, enemies);
+  for (let i = 0; i < enemies.length; i++) {
+    const enemy = enemies[i]!;
     if (enemy.stands.length === 0 || !boxMeets(enemy.box, minX, minY, maxX, maxY)) continue;
-    let g = cache.enemyGroups.get(enemy);
-    if (g === undefined) cache.enemyGroups.set(enemy, (g = unitGroup(cache, enemy, true)));
+    const g = enemyGroups[i] ?? (enemyGroups[i] = unitGroup(cache, enemy, true));
     pushKey(g, 0, true, 0, KEY_ENEMY, enemy);
   }
 
@@ -953,15 +967,27 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
         any = true;
       }
     }
-    // The table edge.
-    let tableAt = Infinity;
+    // The table edge: the nearest over the leading points of max(0, min(tx, ty)). Each of tx and ty is
+    // monotone in one coordinate (rounded subtraction and division are monotone), so the smallest comes
+    // from the extreme point and two divisions give the same number as two per point did.
+    let minX = Infinity;
+    let maxX = -Infinity;
+    let minY = Infinity;
+    let maxY = -Infinity;
     for (let oi = 0; oi < 8; oi++) {
       if (!(originMask & (1 << oi))) continue;
       const ox = outline[2 * oi]!;
       const oy = outline[2 * oi + 1]!;
-      const tx = dx > 1e-12 ? (widthIn - ox) / dx : dx < -1e-12 ? -ox / dx : Infinity;
-      const ty = dy > 1e-12 ? (depthIn - oy) / dy : dy < -1e-12 ? -oy / dy : Infinity;
-      tableAt = Math.min(tableAt, Math.max(0, Math.min(tx, ty)));
+      if (ox < minX) minX = ox;
+      if (ox > maxX) maxX = ox;
+      if (oy < minY) minY = oy;
+      if (oy > maxY) maxY = oy;
+    }
+    let tableAt = Infinity;
+    if (originMask !== 0) {
+      const tx = dx > 1e-12 ? (widthIn - maxX) / dx : dx < -1e-12 ? -minX / dx : Infinity;
+      const ty = dy > 1e-12 ? (depthIn - maxY) / dy : dy < -1e-12 ? -minY / dy : Infinity;
+      tableAt = Math.max(0, Math.min(tx, ty));
     }
     // The walk ends at the nearest stop at the latest; anything surely beyond it need not be tested. (Keys
     // met at once are areas, never stops.)
