@@ -997,8 +997,15 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
     RAY[RAY_LEN] = lenIn;
     RAY[RAY_UNIT_RADIUS] = unitRadiusIn;
     if (binCount[b]! > 0) {
-      if (forwardRays(b, originMask)) any = true;
+      // The reverse pass also lists the groups forward rays may reach (it computes the same offsets).
       if (reverseRays(b)) any = true;
+      const nForward = forwardCount;
+      for (let oi = 0; nForward > 0 && oi < 8; oi++) {
+        if (!(originMask & (1 << oi))) continue;
+        RAY[RAY_OX] = outline[2 * oi]!;
+        RAY[RAY_OY] = outline[2 * oi + 1]!;
+        if (forwardRaysFrom(nForward)) any = true;
+      }
     }
     let reachIn = openR;
     if (any || nStart > 0 || tableAt <= lenIn) {
@@ -1017,14 +1024,13 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
 
 /**
  * The current direction for the ray passes: (dx, dy), ray length and unit radius, inches; the forward
- * origin; the unit's half-extents across and along the direction (set by forwardCandidates); and where
- * the nearest stop met so far lies (an enemy's 1", impassable terrain, the table edge). The penalty walk
+ * origin; and where the nearest stop met so far lies (an enemy's 1", impassable terrain, the table edge). The penalty walk
  * never gets past that stop, so a test whose every hit would lie beyond it (by more than BOUND_SLACK_IN:
  * equal distances still count, their order decides the label) is skipped, as is one that cannot come
  * nearer than the key's best hit so far. Doubles passed as arguments to a call V8 does not inline are
  * boxed (one allocation each); read from here they are not.
  */
-const RAY = new Float64Array(9);
+const RAY = new Float64Array(7);
 const RAY_DX = 0;
 const RAY_DY = 1;
 const RAY_LEN = 2;
@@ -1032,67 +1038,21 @@ const RAY_UNIT_RADIUS = 3;
 const RAY_OX = 4;
 const RAY_OY = 5;
 const RAY_STOP = 6;
-const RAY_HALF_ACROSS = 7;
-const RAY_HALF_ALONG = 8;
 
-/** Bin b's groups that a forward ray from some outline point may reach (see forwardCandidates). */
+/**
+ * Bin b's groups that a forward ray from some outline point may reach, listed by reverseRays: every
+ * outline point lies within halfAcross across and halfAlong along of the rectangle's centre, so a group
+ * whose disc misses that corridor fails forwardRaysFrom's disc test from every origin (with room for
+ * rounding). One test per group and direction instead of one per origin.
+ */
 let forwardList = new Int32Array(64);
+let forwardCount = 0;
 
 /**
- * Sets RAY's half-extents of the unit across and along the direction, and lists in forwardList the bin's
- * groups whose disc comes within the unit's swept corridor: every outline point lies within halfAcross
- * across and halfAlong along of the rectangle's centre, so a group outside it fails forwardRays' disc test
- * from every origin (with room for rounding). One test per group instead of one per origin.
+ * Rays from the outline point in RAY along (dx, dy) against the first n groups of forwardList, lowering
+ * firstAt per key. Returns whether anything was met. The rectangle test is rayIntoRectIn's arithmetic,
+ * written out.
  */
-function forwardCandidates(b: number): number {
-  const dx = RAY[RAY_DX]!;
-  const dy = RAY[RAY_DY]!;
-  const lenIn = RAY[RAY_LEN]!;
-  const frame = OUR_FRAME;
-  const fcx = frame[0]!;
-  const fcy = frame[1]!;
-  // The unit's half-extent across and along this direction: corners outside that corridor cannot meet it.
-  const halfAcross = frame[6]! * Math.abs(frame[2]! * -dy + frame[3]! * dx) + frame[7]! * Math.abs(frame[4]! * -dy + frame[5]! * dx);
-  const halfAlong = frame[6]! * Math.abs(frame[2]! * dx + frame[3]! * dy) + frame[7]! * Math.abs(frame[4]! * dx + frame[5]! * dy);
-  RAY[RAY_HALF_ACROSS] = halfAcross;
-  RAY[RAY_HALF_ALONG] = halfAlong;
-  const start = b * binCapacity;
-  const count = binCount[b]!;
-  if (forwardList.length < count) forwardList = new Int32Array(count * 2);
-  const list = forwardList;
-  const bins = binGroups;
-  let n = 0;
-  for (let li = start; li < start + count; li++) {
-    const gi = bins[li]!;
-    const gr = keyR[gi]! + 1e-9;
-    const qx = keyCX[gi]! - fcx;
-    const qy = keyCY[gi]! - fcy;
-    const along = qx * dx + qy * dy;
-    const across = qx * dy - qy * dx;
-    if (+(Math.abs(across) > gr + halfAcross) | +(along + halfAlong < -gr) | +(along - halfAlong > lenIn + gr)) continue;
-    list[n++] = gi;
-  }
-  return n;
-}
-
-/**
- * Rays from the outline points that lead in direction b (originMask) along (dx, dy) against the groups
- * forwardCandidates lists, lowering firstAt per key.
- * Returns whether anything was met. The rectangle test is rayIntoRectIn's arithmetic, written out.
- */
-function forwardRays(b: number, originMask: number): boolean {
-  const n = forwardCandidates(b);
-  let any = false;
-  for (let oi = 0; n > 0 && oi < 8; oi++) {
-    if (!(originMask & (1 << oi))) continue;
-    RAY[RAY_OX] = OUTLINE[2 * oi]!;
-    RAY[RAY_OY] = OUTLINE[2 * oi + 1]!;
-    if (forwardRaysFrom(n)) any = true;
-  }
-  return any;
-}
-
-/** forwardRays from the origin in RAY against the first n groups of forwardList. */
 function forwardRaysFrom(n: number): boolean {
   let stopAtIn = RAY[RAY_STOP]!;
   const ox = RAY[RAY_OX]!;
@@ -1203,10 +1163,9 @@ function reverseRays(b: number): boolean {
   const fny = frame[5]!;
   const fhu = frame[6]! + 0;
   const fhv = frame[7]! + 0;
-  // The unit's half-extent across and along this direction (forwardCandidates): corners outside that
-  // corridor cannot meet it.
-  const halfAcross = RAY[RAY_HALF_ACROSS]!;
-  const halfAlong = RAY[RAY_HALF_ALONG]!;
+  // The unit's half-extent across and along this direction: corners outside that corridor cannot meet it.
+  const halfAcross = frame[6]! * Math.abs(frame[2]! * -dy + frame[3]! * dx) + frame[7]! * Math.abs(frame[4]! * -dy + frame[5]! * dx);
+  const halfAlong = frame[6]! * Math.abs(frame[2]! * dx + frame[3]! * dy) + frame[7]! * Math.abs(frame[4]! * dx + frame[5]! * dy);
   // The ray direction is (-dx, -dy) for every corner: its components along the frame's axes are fixed.
   const rdx = -dx;
   const rdy = -dy;
@@ -1216,6 +1175,9 @@ function reverseRays(b: number): boolean {
   const dvFlat = Math.abs(dv) < 1e-12;
   const listEnd = b * binCapacity + binCount[b]!;
   const p = pieceBuf;
+  if (forwardList.length < binCount[b]!) forwardList = new Int32Array(binCount[b]! * 2);
+  const forward = forwardList;
+  let nForward = 0;
   let any = false;
   for (let li = b * binCapacity; li < listEnd; li++) {
     const gi = bins[li]!;
@@ -1224,6 +1186,10 @@ function reverseRays(b: number): boolean {
     const qy = keyCY[gi]! - fcy;
     const along = qx * dx + qy * dy;
     const across = qx * dy - qy * dx;
+    // Forward candidate: the group's disc meets the unit's swept corridor (counted without a branch).
+    const grF = gr + 1e-9;
+    forward[nForward] = gi;
+    nForward += 1 ^ (+(Math.abs(across) > grF + halfAcross) | +(along + halfAlong < -grF) | +(along - halfAlong > lenIn + grF));
     const grown = gr + unitRadiusIn;
     // Tighter: every piece's disc misses the unit's swept corridor (the per-piece test below would skip each).
     const spread = keySpread[gi]!;
@@ -1289,6 +1255,7 @@ function reverseRays(b: number): boolean {
     }
   }
   RAY[RAY_STOP] = stopAtIn;
+  forwardCount = nForward;
   return any;
 }
 
