@@ -918,10 +918,10 @@ let straightAheadInOut = 0;
 let straightAheadStoppedByOut: string | undefined;
 
 /**
- * The reach per direction: rays from the unit's outline to what they meet (forwardRays), and back from the
- * obstacles' corners (reverseRays), then the penalties paid in order (as walkPenalties). Split in small
- * functions so the JIT compiles each quickly; the rectangle tests are written out in the loops because a
- * call that V8 does not inline boxes every double argument (that was most of the garbage).
+ * The reach per direction: rays from the unit's outline to what they meet, and back from the obstacles'
+ * corners (raysForDirection, forwardGroupFrom), then the penalties paid in order (walkEvents, as
+ * walkPenalties). Split in small functions so the JIT compiles each quickly; the rectangle tests are
+ * written out in the loops because a call that V8 does not inline boxes every double argument.
  */
 function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number, masks: Int32Array, nKeys: number, unitRadiusIn: number, ref: PointIn, widthIn: number, depthIn: number): PointIn[] {
   straightAheadInOut = 0;
@@ -974,10 +974,14 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
     let maxX = -Infinity;
     let minY = Infinity;
     let maxY = -Infinity;
+    let nOrigins = 0;
     for (let oi = 0; oi < 8; oi++) {
       if (!(originMask & (1 << oi))) continue;
       const ox = outline[2 * oi]!;
       const oy = outline[2 * oi + 1]!;
+      ORIGINS[2 * nOrigins] = ox;
+      ORIGINS[2 * nOrigins + 1] = oy;
+      nOrigins++;
       if (ox < minX) minX = ox;
       if (ox > maxX) maxX = ox;
       if (oy < minY) minY = oy;
@@ -996,17 +1000,7 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
     RAY[RAY_DY] = dy;
     RAY[RAY_LEN] = lenIn;
     RAY[RAY_UNIT_RADIUS] = unitRadiusIn;
-    if (binCount[b]! > 0) {
-      // The reverse pass also lists the groups forward rays may reach (it computes the same offsets).
-      if (reverseRays(b)) any = true;
-      const nForward = forwardCount;
-      for (let oi = 0; nForward > 0 && oi < 8; oi++) {
-        if (!(originMask & (1 << oi))) continue;
-        RAY[RAY_OX] = outline[2 * oi]!;
-        RAY[RAY_OY] = outline[2 * oi + 1]!;
-        if (forwardRaysFrom(nForward)) any = true;
-      }
-    }
+    if (binCount[b]! > 0 && raysForDirection(b, nOrigins)) any = true;
     let reachIn = openR;
     if (any || nStart > 0 || tableAt <= lenIn) {
       // Something is met on the way: pay for it in order (most directions on a busy table meet nothing).
@@ -1039,21 +1033,15 @@ const RAY_OX = 4;
 const RAY_OY = 5;
 const RAY_STOP = 6;
 
-/**
- * Bin b's groups that a forward ray from some outline point may reach, listed by reverseRays: every
- * outline point lies within halfAcross across and halfAlong along of the rectangle's centre, so a group
- * whose disc misses that corridor fails forwardRaysFrom's disc test from every origin (with room for
- * rounding). One test per group and direction instead of one per origin.
- */
-let forwardList = new Int32Array(64);
-let forwardCount = 0;
+/** The outline points rays leave from in the current direction, [x0, y0, ...] (at most 4). */
+const ORIGINS = new Float64Array(8);
 
 /**
- * Rays from the outline point in RAY along (dx, dy) against the first n groups of forwardList, lowering
- * firstAt per key. Returns whether anything was met. The rectangle test is rayIntoRectIn's arithmetic,
+ * A ray from the outline point in RAY along (dx, dy) against group gi, lowering firstAt[gi] and the
+ * nearest stop in RAY. Returns whether it met anything. The rectangle test is rayIntoRectIn's arithmetic,
  * written out.
  */
-function forwardRaysFrom(n: number): boolean {
+function forwardGroupFrom(gi: number): boolean {
   let stopAtIn = RAY[RAY_STOP]!;
   const ox = RAY[RAY_OX]!;
   const oy = RAY[RAY_OY]!;
@@ -1061,80 +1049,76 @@ function forwardRaysFrom(n: number): boolean {
   const dy = RAY[RAY_DY]!;
   const lenIn = RAY[RAY_LEN]!;
   const first = firstAt;
-  const list = forwardList;
   const p = pieceBuf;
   let any = false;
-  for (let li = 0; li < n; li++) {
-    const gi = list[li]!;
-    // Ray against the group's disc first.
-    const gr = keyR[gi]!;
-    const qx = keyCX[gi]! - ox;
-    const qy = keyCY[gi]! - oy;
-    const along = qx * dx + qy * dy;
-    const across = qx * dy - qy * dx;
-    // One branch per test (| rather than ||): these culls are data-dependent and mispredict often.
-    if (+(along < -gr) | +(along > lenIn + gr) | +(Math.abs(across) > gr)) continue;
-    // No point of the group is nearer along the ray than its centre minus its reach.
-    const groupNearest = along - keyReach[gi]! - BOUND_SLACK_IN;
-    if (+(groupNearest >= first[gi]!) | +(groupNearest > stopAtIn)) continue;
-    const m = keyN[gi]!;
-    const seg = keySeg[gi] === 1;
-    for (let j = 0, at = keyOff[gi]!; j < m; j++, at += PIECE_STRIDE) {
-      const cx = p[at + P_CX]!;
-      const cy = p[at + P_CY]!;
-      const px = cx - ox;
-      const py = cy - oy;
-      const pAlong = px * dx + py * dy;
-      if (m > 1) {
-        // The piece's own disc, when the group has more than one piece.
-        const r = p[at + P_R]!;
-        const pAcross = px * dy - py * dx;
-        if (+(Math.abs(pAcross) > r) | +(pAlong < -r) | +(pAlong > lenIn + r)) continue;
-      }
-      const pieceNearest = pAlong - p[at + P_RC]! - BOUND_SLACK_IN;
-      if (+(pieceNearest >= first[gi]!) | +(pieceNearest > stopAtIn)) continue;
-      let t: number;
-      if (seg) {
-        t = raySegmentIn(ox, oy, dx, dy, lenIn, p[at + P_CORNERS]!, p[at + P_CORNERS + 1]!, p[at + P_CORNERS + 2]!, p[at + P_CORNERS + 3]!);
+  // Ray against the group's disc first.
+  const gr = keyR[gi]!;
+  const qx = keyCX[gi]! - ox;
+  const qy = keyCY[gi]! - oy;
+  const along = qx * dx + qy * dy;
+  const across = qx * dy - qy * dx;
+  // One branch per test (| rather than ||): these culls are data-dependent and mispredict often.
+  if (+(along < -gr) | +(along > lenIn + gr) | +(Math.abs(across) > gr)) return false;
+  // No point of the group is nearer along the ray than its centre minus its reach.
+  const groupNearest = along - keyReach[gi]! - BOUND_SLACK_IN;
+  if (+(groupNearest >= first[gi]!) | +(groupNearest > stopAtIn)) return false;
+  const m = keyN[gi]!;
+  const seg = keySeg[gi] === 1;
+  for (let j = 0, at = keyOff[gi]!; j < m; j++, at += PIECE_STRIDE) {
+    const cx = p[at + P_CX]!;
+    const cy = p[at + P_CY]!;
+    const px = cx - ox;
+    const py = cy - oy;
+    const pAlong = px * dx + py * dy;
+    if (m > 1) {
+      // The piece's own disc, when the group has more than one piece.
+      const r = p[at + P_R]!;
+      const pAcross = px * dy - py * dx;
+      if (+(Math.abs(pAcross) > r) | +(pAlong < -r) | +(pAlong > lenIn + r)) continue;
+    }
+    const pieceNearest = pAlong - p[at + P_RC]! - BOUND_SLACK_IN;
+    if (+(pieceNearest >= first[gi]!) | +(pieceNearest > stopAtIn)) continue;
+    let t: number;
+    if (seg) {
+      t = raySegmentIn(ox, oy, dx, dy, lenIn, p[at + P_CORNERS]!, p[at + P_CORNERS + 1]!, p[at + P_CORNERS + 2]!, p[at + P_CORNERS + 3]!);
+    } else {
+      // rayIntoRectIn(ox, oy, dx, dy, piece).
+      const ux = p[at + P_UX]!;
+      const uy = p[at + P_UY]!;
+      const nx = p[at + P_NX]!;
+      const ny = p[at + P_NY]!;
+      const hu = p[at + P_HU]!;
+      const hv = p[at + P_HV]!;
+      const ou = (ox - cx) * ux + (oy - cy) * uy;
+      const ov = (ox - cx) * nx + (oy - cy) * ny;
+      const du = dx * ux + dy * uy;
+      const dv = dx * nx + dy * ny;
+      let t0 = 0;
+      let t1 = Infinity;
+      if (Math.abs(du) < 1e-12) {
+        if (ou <= -hu + 1e-6 || ou >= hu - 1e-6) continue;
       } else {
-        // rayIntoRectIn(ox, oy, dx, dy, piece).
-        const ux = p[at + P_UX]!;
-        const uy = p[at + P_UY]!;
-        const nx = p[at + P_NX]!;
-        const ny = p[at + P_NY]!;
-        const hu = p[at + P_HU]!;
-        const hv = p[at + P_HV]!;
-        const ou = (ox - cx) * ux + (oy - cy) * uy;
-        const ov = (ox - cx) * nx + (oy - cy) * ny;
-        const du = dx * ux + dy * uy;
-        const dv = dx * nx + dy * ny;
-        let t0 = 0;
-        let t1 = Infinity;
-        if (Math.abs(du) < 1e-12) {
-          if (ou <= -hu + 1e-6 || ou >= hu - 1e-6) continue;
-        } else {
-          const a = (-hu - ou) / du;
-          const c = (hu - ou) / du;
-          t0 = Math.max(t0, Math.min(a, c));
-          t1 = Math.min(t1, Math.max(a, c));
-        }
-        if (Math.abs(dv) < 1e-12) {
-          if (ov <= -hv + 1e-6 || ov >= hv - 1e-6) continue;
-        } else {
-          const a = (-hv - ov) / dv;
-          const c = (hv - ov) / dv;
-          t0 = Math.max(t0, Math.min(a, c));
-          t1 = Math.min(t1, Math.max(a, c));
-        }
-        if (t0 > t1 || t1 <= 1e-9) continue;
-        if (t0 === 0 && (cx - ox) * dx + (cy - oy) * dy <= 0) continue;
-        t = t0;
+        const a = (-hu - ou) / du;
+        const c = (hu - ou) / du;
+        t0 = Math.max(t0, Math.min(a, c));
+        t1 = Math.min(t1, Math.max(a, c));
       }
-      if (t >= 0 && t <= lenIn && t < first[gi]!) {
-        first[gi] = t;
-        any = true;
-        if (keyStop[gi] && t < stopAtIn) stopAtIn = t;
+      if (Math.abs(dv) < 1e-12) {
+        if (ov <= -hv + 1e-6 || ov >= hv - 1e-6) continue;
+      } else {
+        const a = (-hv - ov) / dv;
+        const c = (hv - ov) / dv;
+        t0 = Math.max(t0, Math.min(a, c));
+        t1 = Math.min(t1, Math.max(a, c));
       }
+      if (t0 > t1 || t1 <= 1e-9) continue;
+      if (t0 === 0 && (cx - ox) * dx + (cy - oy) * dy <= 0) continue;
+      t = t0;
+    }
+    if (t >= 0 && t <= lenIn && t < first[gi]!) {
+      first[gi] = t;
+      any = true;
+      if (keyStop[gi] && t < stopAtIn) stopAtIn = t;
     }
   }
   RAY[RAY_STOP] = stopAtIn;
@@ -1142,11 +1126,14 @@ function forwardRaysFrom(n: number): boolean {
 }
 
 /**
- * The other way round: bin b's obstacles' own corners (grown stands, segment ends) cast along (-dx, -dy)
- * at the unit's bounding rectangle, so a narrow obstacle between two leading points is not missed.
- * Returns whether anything was met. The rectangle test is rayIntoRectIn's arithmetic against OUR_FRAME.
+ * Bin b's groups, one at a time: rays from the nOrigins leading outline points (ORIGINS) along (dx, dy)
+ * (forwardGroupFrom), then the other way round, the group's own corners (grown stands, segment ends) cast
+ * along (-dx, -dy) at the unit's bounding rectangle, so a narrow obstacle between two leading points is
+ * not missed. Lowers firstAt per key; returns whether anything was met. The rectangle test here is
+ * rayIntoRectIn's arithmetic against OUR_FRAME. (One loop over the groups for both: the offsets from the
+ * rectangle's centre serve both culls, and each group's pieces are read while in cache.)
  */
-function reverseRays(b: number): boolean {
+function raysForDirection(b: number, nOrigins: number): boolean {
   let stopAtIn = RAY[RAY_STOP]!;
   const dx = RAY[RAY_DX]!;
   const dy = RAY[RAY_DY]!;
@@ -1175,9 +1162,6 @@ function reverseRays(b: number): boolean {
   const dvFlat = Math.abs(dv) < 1e-12;
   const listEnd = b * binCapacity + binCount[b]!;
   const p = pieceBuf;
-  if (forwardList.length < binCount[b]!) forwardList = new Int32Array(binCount[b]! * 2);
-  const forward = forwardList;
-  let nForward = 0;
   let any = false;
   for (let li = b * binCapacity; li < listEnd; li++) {
     const gi = bins[li]!;
@@ -1186,10 +1170,19 @@ function reverseRays(b: number): boolean {
     const qy = keyCY[gi]! - fcy;
     const along = qx * dx + qy * dy;
     const across = qx * dy - qy * dx;
-    // Forward candidate: the group's disc meets the unit's swept corridor (counted without a branch).
+    // Forward rays first (their hits let the corner tests below skip more). Every outline point lies
+    // within halfAcross across and halfAlong along of the rectangle's centre, so a group whose disc misses
+    // that corridor fails forwardGroupFrom's disc test from every origin (with room for rounding).
     const grF = gr + 1e-9;
-    forward[nForward] = gi;
-    nForward += 1 ^ (+(Math.abs(across) > grF + halfAcross) | +(along + halfAlong < -grF) | +(along - halfAlong > lenIn + grF));
+    if (!(+(Math.abs(across) > grF + halfAcross) | +(along + halfAlong < -grF) | +(along - halfAlong > lenIn + grF))) {
+      RAY[RAY_STOP] = stopAtIn;
+      for (let k = 0; k < nOrigins; k++) {
+        RAY[RAY_OX] = ORIGINS[2 * k]!;
+        RAY[RAY_OY] = ORIGINS[2 * k + 1]!;
+        if (forwardGroupFrom(gi)) any = true;
+      }
+      stopAtIn = RAY[RAY_STOP]!;
+    }
     const grown = gr + unitRadiusIn;
     // Tighter: every piece's disc misses the unit's swept corridor (the per-piece test below would skip each).
     const spread = keySpread[gi]!;
@@ -1255,7 +1248,6 @@ function reverseRays(b: number): boolean {
     }
   }
   RAY[RAY_STOP] = stopAtIn;
-  forwardCount = nForward;
   return any;
 }
 
