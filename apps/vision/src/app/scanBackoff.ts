@@ -7,17 +7,22 @@
  *   late frame; it halves again after `recoverAfterFrames` on-time frames in a row;
  * - right after a late frame no scan starts at all (skipped), however long ago the last one was;
  * - but one starts at least every `maxIntervalMs`, late or not, so a stand put down under heavy load is
- *   still found within a few seconds.
+ *   still found within a couple of seconds.
  *
  * A frame is late when its capture → published latency exceeds `lateAfterMs`, or when frames were
  * dropped before it (the loop could not keep up with the source).
+ *
+ * Not too eager: scans also keep the detector's idea of where unpredicted tags are fresh (it retries a
+ * scan's tags in every frame until the next scan), so with scans far apart a moving scene costs the
+ * frame loop more. Measured on the 4K demo at light load, a 60 ms threshold with a 3.2 s cap made
+ * detection slower; the service uses half the frame interval (at least 60 ms) and a 1.6 s cap.
  */
 import type { FrameOutcome } from './newestFrameLoop.ts';
 
 export interface ScanBackoffOptions {
   /** Interval between scans while frames are on time, ms. Default 400. */
   readonly baseIntervalMs?: number;
-  /** Longest interval, and the longest any scan waits even while every frame is late, ms. Default 3200. */
+  /** Longest interval, and the longest any scan waits even while every frame is late, ms. Default 1600. */
   readonly maxIntervalMs?: number;
   /** A frame whose capture → published latency exceeds this is late, ms. Default 60. */
   readonly lateAfterMs?: number;
@@ -38,7 +43,7 @@ export interface ScanBackoff {
 
 export function createScanBackoff(options: ScanBackoffOptions = {}): ScanBackoff {
   const baseMs = options.baseIntervalMs ?? 400;
-  const maxMs = Math.max(baseMs, options.maxIntervalMs ?? 3200);
+  const maxMs = Math.max(baseMs, options.maxIntervalMs ?? 1600);
   const lateAfterMs = options.lateAfterMs ?? 60;
   const recoverAfter = Math.max(1, options.recoverAfterFrames ?? 5);
   let interval = baseMs;

@@ -170,7 +170,8 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
   let source: FrameSource;
   let scanner: ResilientScanner | null = null;
   // Scans back off while frames come out late (they would only make the next frames later still).
-  const scanBackoff = createScanBackoff({ baseIntervalMs: 400 });
+  // Late: over half the frame interval when the rate is known, else over 60 ms.
+  const scanBackoff = createScanBackoff({ baseIntervalMs: 400, lateAfterMs: Math.max(60, src.fps !== undefined ? 500 / src.fps : 0) });
   let liveSource = true;
   try {
     // Full-frame scans (new stands) run on the scanner's worker, not in the frame loop (see createTrackedDetect).

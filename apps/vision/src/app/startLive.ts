@@ -167,7 +167,7 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
     let detector: FrameDetector;
     let scanner: ResilientScanner | null = null;
     // Scans back off while frames come out late (they would only make the next frames later still).
-    const scanBackoff = createScanBackoff({ baseIntervalMs: SCAN_EVERY_MS });
+    const scanBackoff = createScanBackoff({ baseIntervalMs: SCAN_EVERY_MS, lateAfterMs: Math.max(60, 500 / fps) });
     let anchorIds = new Set<number>();
     let createFramesSource: typeof import('../demo/framesSource.ts').createFramesSource;
     try {
