@@ -919,7 +919,7 @@ let straightAheadStoppedByOut: string | undefined;
 
 /**
  * The reach per direction: rays from the unit's outline to what they meet, and back from the obstacles'
- * corners (raysForDirection, forwardGroupFrom), then the penalties paid in order (walkEvents, as
+ * corners (raysForDirection, forwardGroup), then the penalties paid in order (walkEvents, as
  * walkPenalties). Split in small functions so the JIT compiles each quickly; the rectangle tests are
  * written out in the loops because a call that V8 does not inline boxes every double argument.
  */
@@ -1017,108 +1017,111 @@ function walkReach(open: OpenReach, allowanceIn: number, fx: number, fy: number,
 }
 
 /**
- * The current direction for the ray passes: (dx, dy), ray length and unit radius, inches; the forward
- * origin; and where the nearest stop met so far lies (an enemy's 1", impassable terrain, the table edge). The penalty walk
+ * The current direction for the ray passes: (dx, dy), ray length and unit radius, inches; and where the
+ * nearest stop met so far lies (an enemy's 1", impassable terrain, the table edge). The penalty walk
  * never gets past that stop, so a test whose every hit would lie beyond it (by more than BOUND_SLACK_IN:
  * equal distances still count, their order decides the label) is skipped, as is one that cannot come
  * nearer than the key's best hit so far. Doubles passed as arguments to a call V8 does not inline are
  * boxed (one allocation each); read from here they are not.
  */
-const RAY = new Float64Array(7);
+const RAY = new Float64Array(5);
 const RAY_DX = 0;
 const RAY_DY = 1;
 const RAY_LEN = 2;
 const RAY_UNIT_RADIUS = 3;
-const RAY_OX = 4;
-const RAY_OY = 5;
-const RAY_STOP = 6;
+const RAY_STOP = 4;
 
 /** The outline points rays leave from in the current direction, [x0, y0, ...] (at most 4). */
 const ORIGINS = new Float64Array(8);
 
 /**
- * A ray from the outline point in RAY along (dx, dy) against group gi, lowering firstAt[gi] and the
- * nearest stop in RAY. Returns whether it met anything. The rectangle test is rayIntoRectIn's arithmetic,
- * written out.
+ * Rays from the nOrigins leading outline points (ORIGINS) along (dx, dy) against group gi, lowering
+ * firstAt[gi] and the nearest stop in RAY. Returns whether they met anything. The rectangle test is
+ * rayIntoRectIn's arithmetic, written out.
  */
-function forwardGroupFrom(gi: number): boolean {
+function forwardGroup(gi: number, nOrigins: number): boolean {
   let stopAtIn = RAY[RAY_STOP]!;
-  const ox = RAY[RAY_OX]!;
-  const oy = RAY[RAY_OY]!;
   const dx = RAY[RAY_DX]!;
   const dy = RAY[RAY_DY]!;
   const lenIn = RAY[RAY_LEN]!;
   const first = firstAt;
   const p = pieceBuf;
-  let any = false;
-  // Ray against the group's disc first.
   const gr = keyR[gi]!;
-  const qx = keyCX[gi]! - ox;
-  const qy = keyCY[gi]! - oy;
-  const along = qx * dx + qy * dy;
-  const across = qx * dy - qy * dx;
-  // One branch per test (| rather than ||): these culls are data-dependent and mispredict often.
-  if (+(along < -gr) | +(along > lenIn + gr) | +(Math.abs(across) > gr)) return false;
-  // No point of the group is nearer along the ray than its centre minus its reach.
-  const groupNearest = along - keyReach[gi]! - BOUND_SLACK_IN;
-  if (+(groupNearest >= first[gi]!) | +(groupNearest > stopAtIn)) return false;
+  const gcx = keyCX[gi]!;
+  const gcy = keyCY[gi]!;
+  const reach = keyReach[gi]!;
   const m = keyN[gi]!;
   const seg = keySeg[gi] === 1;
-  for (let j = 0, at = keyOff[gi]!; j < m; j++, at += PIECE_STRIDE) {
-    const cx = p[at + P_CX]!;
-    const cy = p[at + P_CY]!;
-    const px = cx - ox;
-    const py = cy - oy;
-    const pAlong = px * dx + py * dy;
-    if (m > 1) {
-      // The piece's own disc, when the group has more than one piece.
-      const r = p[at + P_R]!;
-      const pAcross = px * dy - py * dx;
-      if (+(Math.abs(pAcross) > r) | +(pAlong < -r) | +(pAlong > lenIn + r)) continue;
-    }
-    const pieceNearest = pAlong - p[at + P_RC]! - BOUND_SLACK_IN;
-    if (+(pieceNearest >= first[gi]!) | +(pieceNearest > stopAtIn)) continue;
-    let t: number;
-    if (seg) {
-      t = raySegmentIn(ox, oy, dx, dy, lenIn, p[at + P_CORNERS]!, p[at + P_CORNERS + 1]!, p[at + P_CORNERS + 2]!, p[at + P_CORNERS + 3]!);
-    } else {
-      // rayIntoRectIn(ox, oy, dx, dy, piece).
-      const ux = p[at + P_UX]!;
-      const uy = p[at + P_UY]!;
-      const nx = p[at + P_NX]!;
-      const ny = p[at + P_NY]!;
-      const hu = p[at + P_HU]!;
-      const hv = p[at + P_HV]!;
-      const ou = (ox - cx) * ux + (oy - cy) * uy;
-      const ov = (ox - cx) * nx + (oy - cy) * ny;
-      const du = dx * ux + dy * uy;
-      const dv = dx * nx + dy * ny;
-      let t0 = 0;
-      let t1 = Infinity;
-      if (Math.abs(du) < 1e-12) {
-        if (ou <= -hu + 1e-6 || ou >= hu - 1e-6) continue;
-      } else {
-        const a = (-hu - ou) / du;
-        const c = (hu - ou) / du;
-        t0 = Math.max(t0, Math.min(a, c));
-        t1 = Math.min(t1, Math.max(a, c));
+  let any = false;
+  for (let k = 0; k < nOrigins; k++) {
+    const ox = ORIGINS[2 * k]!;
+    const oy = ORIGINS[2 * k + 1]!;
+    // Ray against the group's disc first.
+    const qx = gcx - ox;
+    const qy = gcy - oy;
+    const along = qx * dx + qy * dy;
+    const across = qx * dy - qy * dx;
+    // One branch per test (| rather than ||): these culls are data-dependent and mispredict often.
+    if (+(along < -gr) | +(along > lenIn + gr) | +(Math.abs(across) > gr)) continue;
+    // No point of the group is nearer along the ray than its centre minus its reach.
+    const groupNearest = along - reach - BOUND_SLACK_IN;
+    if (+(groupNearest >= first[gi]!) | +(groupNearest > stopAtIn)) continue;
+    for (let j = 0, at = keyOff[gi]!; j < m; j++, at += PIECE_STRIDE) {
+      const cx = p[at + P_CX]!;
+      const cy = p[at + P_CY]!;
+      const px = cx - ox;
+      const py = cy - oy;
+      const pAlong = px * dx + py * dy;
+      if (m > 1) {
+        // The piece's own disc, when the group has more than one piece.
+        const r = p[at + P_R]!;
+        const pAcross = px * dy - py * dx;
+        if (+(Math.abs(pAcross) > r) | +(pAlong < -r) | +(pAlong > lenIn + r)) continue;
       }
-      if (Math.abs(dv) < 1e-12) {
-        if (ov <= -hv + 1e-6 || ov >= hv - 1e-6) continue;
+      const pieceNearest = pAlong - p[at + P_RC]! - BOUND_SLACK_IN;
+      if (+(pieceNearest >= first[gi]!) | +(pieceNearest > stopAtIn)) continue;
+      let t: number;
+      if (seg) {
+        t = raySegmentIn(ox, oy, dx, dy, lenIn, p[at + P_CORNERS]!, p[at + P_CORNERS + 1]!, p[at + P_CORNERS + 2]!, p[at + P_CORNERS + 3]!);
       } else {
-        const a = (-hv - ov) / dv;
-        const c = (hv - ov) / dv;
-        t0 = Math.max(t0, Math.min(a, c));
-        t1 = Math.min(t1, Math.max(a, c));
+        // rayIntoRectIn(ox, oy, dx, dy, piece).
+        const ux = p[at + P_UX]!;
+        const uy = p[at + P_UY]!;
+        const nx = p[at + P_NX]!;
+        const ny = p[at + P_NY]!;
+        const hu = p[at + P_HU]!;
+        const hv = p[at + P_HV]!;
+        const ou = (ox - cx) * ux + (oy - cy) * uy;
+        const ov = (ox - cx) * nx + (oy - cy) * ny;
+        const du = dx * ux + dy * uy;
+        const dv = dx * nx + dy * ny;
+        let t0 = 0;
+        let t1 = Infinity;
+        if (Math.abs(du) < 1e-12) {
+          if (ou <= -hu + 1e-6 || ou >= hu - 1e-6) continue;
+        } else {
+          const a = (-hu - ou) / du;
+          const c = (hu - ou) / du;
+          t0 = Math.max(t0, Math.min(a, c));
+          t1 = Math.min(t1, Math.max(a, c));
+        }
+        if (Math.abs(dv) < 1e-12) {
+          if (ov <= -hv + 1e-6 || ov >= hv - 1e-6) continue;
+        } else {
+          const a = (-hv - ov) / dv;
+          const c = (hv - ov) / dv;
+          t0 = Math.max(t0, Math.min(a, c));
+          t1 = Math.min(t1, Math.max(a, c));
+        }
+        if (t0 > t1 || t1 <= 1e-9) continue;
+        if (t0 === 0 && (cx - ox) * dx + (cy - oy) * dy <= 0) continue;
+        t = t0;
       }
-      if (t0 > t1 || t1 <= 1e-9) continue;
-      if (t0 === 0 && (cx - ox) * dx + (cy - oy) * dy <= 0) continue;
-      t = t0;
-    }
-    if (t >= 0 && t <= lenIn && t < first[gi]!) {
-      first[gi] = t;
-      any = true;
-      if (keyStop[gi] && t < stopAtIn) stopAtIn = t;
+      if (t >= 0 && t <= lenIn && t < first[gi]!) {
+        first[gi] = t;
+        any = true;
+        if (keyStop[gi] && t < stopAtIn) stopAtIn = t;
+      }
     }
   }
   RAY[RAY_STOP] = stopAtIn;
@@ -1127,7 +1130,7 @@ function forwardGroupFrom(gi: number): boolean {
 
 /**
  * Bin b's groups, one at a time: rays from the nOrigins leading outline points (ORIGINS) along (dx, dy)
- * (forwardGroupFrom), then the other way round, the group's own corners (grown stands, segment ends) cast
+ * (forwardGroup), then the other way round, the group's own corners (grown stands, segment ends) cast
  * along (-dx, -dy) at the unit's bounding rectangle, so a narrow obstacle between two leading points is
  * not missed. Lowers firstAt per key; returns whether anything was met. The rectangle test here is
  * rayIntoRectIn's arithmetic against OUR_FRAME. (One loop over the groups for both: the offsets from the
@@ -1172,15 +1175,11 @@ function raysForDirection(b: number, nOrigins: number): boolean {
     const across = qx * dy - qy * dx;
     // Forward rays first (their hits let the corner tests below skip more). Every outline point lies
     // within halfAcross across and halfAlong along of the rectangle's centre, so a group whose disc misses
-    // that corridor fails forwardGroupFrom's disc test from every origin (with room for rounding).
+    // that corridor fails forwardGroup's disc test from every origin (with room for rounding).
     const grF = gr + 1e-9;
     if (!(+(Math.abs(across) > grF + halfAcross) | +(along + halfAlong < -grF) | +(along - halfAlong > lenIn + grF))) {
       RAY[RAY_STOP] = stopAtIn;
-      for (let k = 0; k < nOrigins; k++) {
-        RAY[RAY_OX] = ORIGINS[2 * k]!;
-        RAY[RAY_OY] = ORIGINS[2 * k + 1]!;
-        if (forwardGroupFrom(gi)) any = true;
-      }
+      if (forwardGroup(gi, nOrigins)) any = true;
       stopAtIn = RAY[RAY_STOP]!;
     }
     const grown = gr + unitRadiusIn;
