@@ -1533,19 +1533,16 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
     ...(roadAllowanceIn !== undefined ? { roadAllowanceIn, roadReach: roadLines! } : {}),
     ...(face ? { face } : {}),
   };
-  const result: MovementResult = { movement, shapes };
   // Other units and terrain are only read through `near(reachBox)` unless the road move looked at enemies
   // further away (nearest enemy, stands along the road): then no box is recorded.
-  if (!roadLooked) {
-    DEPENDS_ON.set(result, {
-      box: reachBox,
-      refX: ref.xIn,
-      refY: ref.yIn,
-      reachIn: maxOpenIn + 0.01 + ENEMY_CLEARANCE_IN + unitRadiusIn + DEPENDENCY_SLACK_IN,
-      fudgeIn: FUDGE_MOVE_IN + 0.01 + ENEMY_CLEARANCE_IN + unitRadiusIn + DEPENDENCY_SLACK_IN,
-    });
-  }
-  return result;
+  if (roadLooked) return { movement, shapes };
+  return new DependentMovementResult(movement, shapes, {
+    box: reachBox,
+    refX: ref.xIn,
+    refY: ref.yIn,
+    reachIn: maxOpenIn + 0.01 + ENEMY_CLEARANCE_IN + unitRadiusIn + DEPENDENCY_SLACK_IN,
+    fudgeIn: FUDGE_MOVE_IN + 0.01 + ENEMY_CLEARANCE_IN + unitRadiusIn + DEPENDENCY_SLACK_IN,
+  });
 }
 
 /** Rounding room added to the dependency radii below (they only decide what a session recomputes). */
@@ -1564,7 +1561,28 @@ interface Dependency {
   /** fudgeWalk: an enemy stand's grown disc must come within 3" + the unit's radius (+ its own 1"). */
   readonly fudgeIn: number;
 }
-const DEPENDS_ON = new WeakMap<MovementResult, Dependency>();
+
+/**
+ * A movement result that records what it read other units through. A private field rather than a
+ * WeakMap entry per result: the WeakMap insert (and its ephemeron work in GC) cost about 3% of the whole
+ * call. JSON, spreads and structural equality see only `movement` and `shapes`, as on a plain result.
+ */
+class DependentMovementResult implements MovementResult {
+  readonly movement: DtpMovementOption;
+  readonly shapes: readonly Shape[];
+  readonly #dependency: Dependency;
+
+  constructor(movement: DtpMovementOption, shapes: readonly Shape[], dependency: Dependency) {
+    this.movement = movement;
+    this.shapes = shapes;
+    this.#dependency = dependency;
+  }
+
+  /** The recorded dependency, or undefined for a result without one (road moves, refusals). */
+  static of(result: MovementResult): Dependency | undefined {
+    return #dependency in result ? (result as DependentMovementResult).#dependency : undefined;
+  }
+}
 
 /**
  * Whether a unit whose box is `b` (before or after a change) can matter to this result; undefined when
@@ -1576,7 +1594,7 @@ const DEPENDS_ON = new WeakMap<MovementResult, Dependency>();
  * is at most the box's, so the box centre is then within the fudge radius plus twice the box's half-diagonal).
  */
 export function movementDependsOnBox(result: MovementResult, b: Readonly<Box>): boolean | undefined {
-  const d = DEPENDS_ON.get(result);
+  const d = DependentMovementResult.of(result);
   if (!d) return undefined;
   const r = d.box;
   // The same overlap test as collectObstacles' `near`, with a little margin.
@@ -1592,7 +1610,7 @@ export function movementDependsOnBox(result: MovementResult, b: Readonly<Box>): 
  * further away (road moves, refusals): then the caller must assume anything can.
  */
 export function movementDependencyBox(result: MovementResult): Readonly<Box> | undefined {
-  return DEPENDS_ON.get(result)?.box;
+  return DependentMovementResult.of(result)?.box;
 }
 
 /** One point per direction, [x0, y0, ...]: the reach and the fudge reach, before they become polygons. */
