@@ -114,7 +114,38 @@ interface OpenReach {
   readonly maxIn: number;
 }
 
-const openReachCache = new Map<string, OpenReach>();
+/**
+ * A cache keyed by five numbers through nested maps (no key string to build), emptied when it holds more
+ * than 2000 entries, as the string-keyed maps it replaces were.
+ */
+class NumberKeyCache<T> {
+  private root = new Map<number, Map<number, Map<number, Map<number, Map<number, T>>>>>();
+  private entries = 0;
+
+  get(a: number, b: number, c: number, d: number, e: number): T | undefined {
+    return this.root.get(a)?.get(b)?.get(c)?.get(d)?.get(e);
+  }
+
+  /** Adds a key that is not in the cache. */
+  add(a: number, b: number, c: number, d: number, e: number, value: T): void {
+    if (this.entries > 2000) {
+      this.root = new Map();
+      this.entries = 0;
+    }
+    let m1 = this.root.get(a);
+    if (m1 === undefined) this.root.set(a, (m1 = new Map()));
+    let m2 = m1.get(b);
+    if (m2 === undefined) m1.set(b, (m2 = new Map()));
+    let m3 = m2.get(c);
+    if (m3 === undefined) m2.set(c, (m3 = new Map()));
+    let m4 = m3.get(d);
+    if (m4 === undefined) m3.set(d, (m4 = new Map()));
+    m4.set(e, value);
+    this.entries++;
+  }
+}
+
+const openReachCache = new NumberKeyCache<OpenReach>();
 
 /** Unit vectors of the directions (bin 0 straight ahead, counter-clockwise), in the unit's frame. */
 const BIN_COS = Float64Array.from({ length: REACH_BINS }, (_, b) => Math.cos((b * 2 * Math.PI) / REACH_BINS));
@@ -156,15 +187,16 @@ function fixed2ClassOfString(text: string): number {
   return c;
 }
 
-const originMaskCache = new Map<string, Int32Array>();
+const originMaskCache = new NumberKeyCache<Int32Array>();
 
 /**
  * For each direction, which of the outline's 8 points (corners and edge midpoints of the unit's bounding
  * rectangle, half-size hx forward and hy sideways) rays leave from: the corners that lead that way.
  */
 function originMasks(hx: number, hy: number): Int32Array {
-  const key = `${fixed2Class(hx)}|${fixed2Class(hy)}`;
-  const hit = originMaskCache.get(key);
+  const kx = fixed2Class(hx);
+  const ky = fixed2Class(hy);
+  const hit = originMaskCache.get(kx, ky, 0, 0, 0);
   if (hit) return hit;
   const offsets = [[hx, hy], [hx, 0], [hx, -hy], [0, -hy], [-hx, -hy], [-hx, 0], [-hx, hy], [0, hy]] as const;
   const masks = new Int32Array(REACH_BINS);
@@ -176,8 +208,7 @@ function originMasks(hx: number, hy: number): Int32Array {
       if (x * BIN_COS[b]! + y * BIN_SIN[b]! > 1e-9) masks[b] = masks[b]! | (1 << i);
     }
   }
-  if (originMaskCache.size > 2000) originMaskCache.clear();
-  originMaskCache.set(key, masks);
+  originMaskCache.add(kx, ky, 0, 0, 0, masks);
   return masks;
 }
 
@@ -188,8 +219,13 @@ function originMasks(hx: number, hy: number): Int32Array {
  * either front corner costing frontage × angle (Move: Movement, Wheel: measure the outside of the arc).
  */
 function openReach(allowanceIn: number, frontXIn: number, leftYIn: number, rightYIn: number, oblique: boolean, anyDirection: boolean): OpenReach {
-  const key = `${fixed2Class(allowanceIn)}|${fixed2Class(frontXIn)}|${fixed2Class(leftYIn)}|${fixed2Class(rightYIn)}|${oblique}|${anyDirection}`;
-  const hit = openReachCache.get(key);
+  // Keyed as toFixed(2) of each number (see fixed2Class) and the two flags.
+  const flags = (oblique ? 1 : 0) + (anyDirection ? 2 : 0);
+  const ka = fixed2Class(allowanceIn);
+  const kf = fixed2Class(frontXIn);
+  const kl = fixed2Class(leftYIn);
+  const kr = fixed2Class(rightYIn);
+  const hit = openReachCache.get(flags, ka, kf, kl, kr);
   if (hit) return hit;
   const radiusIn = new Float64Array(REACH_BINS);
   if (anyDirection) {
@@ -239,8 +275,7 @@ function openReach(allowanceIn: number, frontXIn: number, leftYIn: number, right
   let maxIn = 0;
   for (let b = 0; b < REACH_BINS; b++) maxIn = Math.max(maxIn, radiusIn[b]!);
   const out = { radiusIn, maxIn };
-  if (openReachCache.size > 2000) openReachCache.clear();
-  openReachCache.set(key, out);
+  openReachCache.add(flags, ka, kf, kl, kr, out);
   return out;
 }
 
@@ -1619,6 +1654,8 @@ const FUDGE_XY = new Float64Array(2 * REACH_BINS);
 /** Directions where the reach is the reference point itself (no open ground that way). */
 const REACH_IS_REF = new Uint8Array(REACH_BINS);
 const NONE_IS_REF = new Uint8Array(REACH_BINS);
+/** polygonOf's scratch: which directions' points stay. */
+const KEEP = new Uint8Array(REACH_BINS);
 
 /**
  * The points as a polygon without repeats: a point within 1e-9 of the previous kept one is dropped, and so
@@ -1626,21 +1663,41 @@ const NONE_IS_REF = new Uint8Array(REACH_BINS);
  * the dropped ones). `isRef` marks directions whose point is the reference point object itself.
  */
 function polygonOf(xy: Float64Array, isRef: Uint8Array, ref: PointIn): PointIn[] {
-  const out: PointIn[] = [];
+  // Which points stay (marked in KEEP), then the array at its final length (growing it by push cost a
+  // copy or two per polygon).
+  let kept = 0;
   let lastX = 0;
   let lastY = 0;
+  let firstX = 0;
+  let firstY = 0;
   for (let b = 0; b < REACH_BINS; b++) {
     const x = xy[2 * b]!;
     const y = xy[2 * b + 1]!;
-    if (out.length === 0 || Math.abs(lastX - x) > 1e-9 || Math.abs(lastY - y) > 1e-9) {
-      out.push(isRef[b] ? ref : { xIn: x, yIn: y });
+    const keep = kept === 0 || Math.abs(lastX - x) > 1e-9 || Math.abs(lastY - y) > 1e-9;
+    KEEP[b] = keep ? 1 : 0;
+    if (keep) {
+      if (kept === 0) {
+        firstX = x;
+        firstY = y;
+      }
+      kept++;
       lastX = x;
       lastY = y;
     }
   }
-  if (out.length > 1) {
-    const first = out[0]!;
-    if (Math.abs(first.xIn - lastX) < 1e-9 && Math.abs(first.yIn - lastY) < 1e-9) out.pop();
+  if (kept > 1 && Math.abs(firstX - lastX) < 1e-9 && Math.abs(firstY - lastY) < 1e-9) {
+    // The last kept point closes onto the first: drop it.
+    for (let b = REACH_BINS - 1; b >= 0; b--) {
+      if (KEEP[b]) {
+        KEEP[b] = 0;
+        break;
+      }
+    }
+    kept--;
+  }
+  const out = new Array<PointIn>(kept);
+  for (let b = 0, i = 0; b < REACH_BINS; b++) {
+    if (KEEP[b]) out[i++] = isRef[b] ? ref : { xIn: xy[2 * b]!, yIn: xy[2 * b + 1]! };
   }
   return out;
 }
