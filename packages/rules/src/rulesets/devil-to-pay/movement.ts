@@ -564,8 +564,8 @@ function contextCache(ctx: DtpContext): MovementContextCache {
   if (c !== undefined) return c;
   const linear: { feature: LinearTerrain; penaltyIn: number | undefined; box: Box; group: Group }[] = [];
   const areas: { feature: AreaTerrain; penaltyIn: number; box: Box; group: Group }[] = [];
-  // Room for every stand as friend or enemy and a little terrain before the buffer has to grow.
-  c = { linear, areas, friendGroups: new Map(), enemyGroups: new Map(), buf: new Float64Array((ctx.stands.size + 32) * PIECE_STRIDE), used: 0 };
+  // Room for every stand as friend and as enemy (a full evaluation builds both) and some terrain.
+  c = { linear, areas, friendGroups: new Map(), enemyGroups: new Map(), buf: new Float64Array((2 * ctx.stands.size + 64) * PIECE_STRIDE), used: 0 };
   for (const line of ctx.state.terrain.linear) {
     const penaltyIn = LINEAR_TERRAIN_PENALTY_IN[line.kind];
     if (penaltyIn === 0) continue;
@@ -784,6 +784,14 @@ function groupsOfList(byList: Map<readonly UnitInfo[], (Group | undefined)[]>, l
   return groups;
 }
 
+/**
+ * Whether (x, y) is in the box grown by a hair. Outside it pointInPolygon is false (no edge straddles the
+ * point's row, or every crossing lies on one side: an even count), so the test can be skipped.
+ */
+function inBox(x: number, y: number, b: Box): boolean {
+  return x >= b.minXIn - 1e-6 && x <= b.maxXIn + 1e-6 && y >= b.minYIn - 1e-6 && y <= b.maxYIn + 1e-6;
+}
+
 function boxMeets(b: Box, minXIn: number, minYIn: number, maxXIn: number, maxYIn: number): boolean {
   return !(b.maxXIn < minXIn || b.minXIn > maxXIn || b.maxYIn < minYIn || b.minYIn > maxYIn);
 }
@@ -876,7 +884,7 @@ function collectObstacles(
   for (const a of cache.areas) {
     if (!boxMeets(a.box, minX, minY, maxX, maxY)) continue;
     const vertices = a.feature.vertices;
-    if (pointInPolygon(ref, vertices)) {
+    if (inBox(ref.xIn, ref.yIn, a.box) && pointInPolygon(ref, vertices)) {
       // Starting inside area terrain: the penalty is met at once.
       startPenaltyIn[startCount] = a.penaltyIn;
       startArea[startCount++] = a.feature;
@@ -888,7 +896,7 @@ function collectObstacles(
     for (let i = 0; i < 8; i += 2) {
       PROBE.xIn = OUTLINE[2 * i]!;
       PROBE.yIn = OUTLINE[2 * i + 1]!;
-      if (pointInPolygon(PROBE, vertices)) insideMask |= 1 << i;
+      if (inBox(PROBE.xIn, PROBE.yIn, a.box) && pointInPolygon(PROBE, vertices)) insideMask |= 1 << i;
     }
     pushKey(a.group, a.penaltyIn, false, insideMask, KEY_AREA, a.feature);
   }
