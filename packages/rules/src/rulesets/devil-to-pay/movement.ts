@@ -1576,7 +1576,7 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
     ...(roadAllowanceIn !== undefined ? { roadAllowanceIn, roadReach: roadLines! } : {}),
     ...(face ? { face } : {}),
   };
-  // Other units and terrain are only read through `near(reachBox)` unless the road move looked at enemies
+  // Other units and terrain are only read within the reach box unless the road move looked at enemies
   // further away (nearest enemy, stands along the road): then no box is recorded.
   if (roadLooked) return { movement, shapes };
   return new DependentMovementResult(movement, shapes, {
@@ -1630,7 +1630,7 @@ class DependentMovementResult implements MovementResult {
 /**
  * Whether a unit whose box is `b` (before or after a change) can matter to this result; undefined when
  * the result has no recorded dependency (road moves, refusals: anything may matter). Another unit is read
- * only when its box meets the reach box (collectObstacles' `near`), and then counts only if its group's
+ * only when its box meets the reach box (collectObstacles' `boxMeets`), and then counts only if its group's
  * disc (the box's circumscribed disc, grown by at most the 1" enemy clearance) passes the direction cull
  * (distance from the reference point minus that radius within the open reach plus the unit's radius), or
  * one of its stands passes fudgeWalk's disc test (a stand's centre lies in the box and its half-diagonal
@@ -1640,7 +1640,7 @@ export function movementDependsOnBox(result: MovementResult, b: Readonly<Box>): 
   const d = DependentMovementResult.of(result);
   if (!d) return undefined;
   const r = d.box;
-  // The same overlap test as collectObstacles' `near`, with a little margin.
+  // The same overlap test as collectObstacles' `boxMeets`, with a little margin.
   if (b.maxXIn < r.minXIn - 0.01 || b.minXIn > r.maxXIn + 0.01 || b.maxYIn < r.minYIn - 0.01 || b.minYIn > r.maxYIn + 0.01) return false;
   const half = hypot2(b.maxXIn - b.minXIn, b.maxYIn - b.minYIn) / 2;
   const dist = hypot2((b.minXIn + b.maxXIn) / 2 - d.refX, (b.minYIn + b.maxYIn) / 2 - d.refY);
