@@ -949,7 +949,8 @@ function collectObstacles(
     const lo = Math.floor((centreDeg - halfDeg) / BIN_DEG);
     const hi = Math.ceil((centreDeg + halfDeg) / BIN_DEG);
     for (let b = lo; b <= hi && b < lo + REACH_BINS; b++) {
-      const bb = b < 0 ? b + REACH_BINS * Math.ceil(-b / REACH_BINS) : b % REACH_BINS;
+      // The bin modulo REACH_BINS (a power of two; b is a small integer, negative below the heading).
+      const bb = b & (REACH_BINS - 1);
       if (radiusIn[bb]! > 1e-9) binGroups[bb * cap + binCount[bb]!++] = gi;
     }
   }
