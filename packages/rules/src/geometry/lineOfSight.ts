@@ -249,12 +249,6 @@ export function standCrossingFraction(s: SightStand, from: PointIn, to: PointIn)
   return t;
 }
 
-/** Whether the sight line meets any stand of the scene (what `lineOfSight(...).stands.length > 0` says, sooner). */
-export function lineMeetsAnyStand(scene: Pick<SightScene, 'stands'>, from: PointIn, to: PointIn): boolean {
-  for (const s of scene.stands) if (standCrossingFraction(s, from, to) >= 0) return true;
-  return false;
-}
-
 /**
  * For a line whose both ends are at ground level 0: whether it passes over higher ground between its ends
  * (`elevation.maxLevelBetween > 0` in `lineOfSight`'s report) or runs more than `areaDepthIn` inside one of

@@ -9,7 +9,7 @@ import { standCorners } from '../../geometry/footprint.ts';
 import { headingToVector } from '../../geometry/angles.ts';
 import { closestPointOnSegment, pointToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
 import { pointInPolygon, polygonsOverlap, segmentInsideIntervals } from '../../geometry/intersect.ts';
-import { levelLineObstructed, lineMeetsAnyStand, lineOfSight, sightBoxOf, type SightBox, type SightReport, type SightScene, type SightStand } from '../../geometry/lineOfSight.ts';
+import { levelLineObstructed, lineOfSight, sightBoxOf, standCrossingFraction, type SightBox, type SightReport, type SightScene, type SightStand } from '../../geometry/lineOfSight.ts';
 import { polygonOverlapsWedge, type Wedge } from '../../geometry/wedge.ts';
 import { polygonCentroid } from '../../geometry/polygon.ts';
 import { boxGapIn, unionBoxes, type BoxIn, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
@@ -414,14 +414,15 @@ function seesAny(ctx: DtpContext, scene: FireScene, sight: SightScene, stand: St
   if (!terrainMayBlock) {
     // No elevation or blocking area anywhere near: both ends are on level ground (an elevation under either
     // end would meet the box), so a line is clear exactly when it touches no stand.
+    // The stand that blocked one line usually blocks the next (the same friendly line in front): try it first.
+    let witness = -1;
     for (const t of ranged) {
       const to = closestPointOnPolygon(from, t.corners);
-      const seg: SightBox = { minX: Math.min(from.xIn, to.xIn), minY: Math.min(from.yIn, to.yIn), maxX: Math.max(from.xIn, to.xIn), maxY: Math.max(from.yIn, to.yIn) };
       const line = [from, to];
-      const blocked = stands.some(
-        (st) => !(st.box.maxX < seg.minX || st.box.minX > seg.maxX || st.box.maxY < seg.minY || st.box.minY > seg.maxY) && polygonsOverlap(line, st.corners),
-      );
-      if (!blocked) return true;
+      if (witness >= 0 && lineMeetsStand(line, stands[witness]!)) continue;
+      witness = -1;
+      for (let k = 0; witness < 0 && k < stands.length; k++) if (lineMeetsStand(line, stands[k]!)) witness = k;
+      if (witness < 0) return true;
     }
     return false;
   }
@@ -430,12 +431,16 @@ function seesAny(ctx: DtpContext, scene: FireScene, sight: SightScene, stand: St
   const narrowStands: SightScene = { stands, terrain: NO_TERRAIN, areaBoxes: NO_BOXES, linearBoxes: NO_BOXES, elevationBoxes: NO_BOXES };
   const narrowTerrain: SightScene = { stands: NO_STANDS, terrain: sight.terrain, areaBoxes: sight.areaBoxes, linearBoxes: sight.linearBoxes, elevationBoxes: sight.elevationBoxes };
   const fromFlat = ctx.elevationLevelAt(from) === 0;
+  let witness = -1; // as above: the stand that blocked the last level line is tried first
   for (const t of ranged) {
     const to = closestPointOnPolygon(from, t.corners);
     if (fromFlat && ctx.elevationLevelAt(to) === 0) {
       // Both ends on level ground: nothing is seen over, so any stand, a hill between, or more than 6" of a
       // blocking area blocks the line (sightBlocker's answer for level ends, without building a report).
-      if (stands.length > 0 && lineMeetsAnyStand(narrowStands, from, to)) continue;
+      if (witness >= 0 && standCrossingFraction(stands[witness]!, from, to) >= 0) continue;
+      witness = -1;
+      for (let k = 0; witness < 0 && k < stands.length; k++) if (standCrossingFraction(stands[k]!, from, to) >= 0) witness = k;
+      if (witness >= 0) continue;
       if (!levelLineObstructed(narrowTerrain, from, to, AREA_BLOCK_DEPTH_IN)) return true;
       continue;
     }
@@ -444,6 +449,14 @@ function seesAny(ctx: DtpContext, scene: FireScene, sight: SightScene, stand: St
     if (sightBlocker(ctx, scene, from, to, report) === undefined) return true;
   }
   return false;
+}
+
+/** Whether the sight line [from, to] touches the stand (box first, then the exact overlap test). */
+function lineMeetsStand(line: readonly PointIn[], st: SightStand): boolean {
+  const a = line[0]!, b = line[1]!;
+  const box = st.box;
+  if (box.maxX < Math.min(a.xIn, b.xIn) || box.minX > Math.max(a.xIn, b.xIn) || box.maxY < Math.min(a.yIn, b.yIn) || box.minY > Math.max(a.yIn, b.yIn)) return false;
+  return polygonsOverlap(line, st.corners);
 }
 
 /** Dice from modifiers after the battery floor / section cap (Armies, Artillery). */
