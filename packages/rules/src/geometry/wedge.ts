@@ -94,7 +94,7 @@ export function wedgePolygon(wedge: Wedge, rangeIn: number, segments = 16): Poin
 }
 
 /** A wedge with its ray directions as unit vectors, so repeated tests need no trigonometry. */
-interface PreparedWedge {
+export interface PreparedWedge {
   readonly apex: boolean;
   readonly lx: number;
   readonly ly: number;
@@ -107,16 +107,8 @@ interface PreparedWedge {
   readonly wedge: Wedge;
 }
 
-/** Prepared forms kept per wedge object: a stand's arc is tested against many target stands. */
-const PREPARED = new WeakMap<Wedge, PreparedWedge>();
-
-function prepare(wedge: Wedge): PreparedWedge {
-  let w = PREPARED.get(wedge);
-  if (!w) PREPARED.set(wedge, (w = prepareFresh(wedge)));
-  return w;
-}
-
-function prepareFresh(wedge: Wedge): PreparedWedge {
+/** The wedge prepared for many polygon tests (`polygonOverlapsPreparedWedge`); callers keep it. */
+export function prepareWedge(wedge: Wedge): PreparedWedge {
   const lr = (wedge.leftDirDeg * Math.PI) / 180;
   const rr = (wedge.rightDirDeg * Math.PI) / 180;
   return {
@@ -162,16 +154,20 @@ function segsTouch(ax: number, ay: number, bx: number, by: number, cx: number, c
 
 /** True when any part of the polygon (area or boundary) lies inside the wedge. */
 export function polygonOverlapsWedge(wedge: Wedge, polygon: readonly PointIn[]): boolean {
-  const w = prepare(wedge);
+  return polygonOverlapsPreparedWedge(prepareWedge(wedge), polygon);
+}
+
+/** `polygonOverlapsWedge` for a wedge prepared once (`prepareWedge`) and tested against many polygons. */
+export function polygonOverlapsPreparedWedge(w: PreparedWedge, polygon: readonly PointIn[]): boolean {
   for (const v of polygon) if (preparedContains(w, v.xIn, v.yIn)) return true;
-  // No vertex inside: the polygon may still straddle the wedge, crossing its boundary rays.
+  // No vertex inside: the polygon may still straddle the wedge, crossing its boundary rays (left ray, right
+  // ray, and the front edge between the origins unless the wedge has a single apex).
   const n = polygon.length;
-  const rays: [number, number, number, number][] = [
-    [w.lx, w.ly, w.lx + w.lux * RAY_LENGTH_IN, w.ly + w.luy * RAY_LENGTH_IN],
-    [w.rx, w.ry, w.rx + w.rux * RAY_LENGTH_IN, w.ry + w.ruy * RAY_LENGTH_IN],
-  ];
-  if (!w.apex) rays.push([w.lx, w.ly, w.rx, w.ry]);
-  for (const [ax, ay, bx, by] of rays) {
+  for (let r = 0; r < (w.apex ? 2 : 3); r++) {
+    const ax = r === 1 ? w.rx : w.lx;
+    const ay = r === 1 ? w.ry : w.ly;
+    const bx = r === 0 ? w.lx + w.lux * RAY_LENGTH_IN : r === 1 ? w.rx + w.rux * RAY_LENGTH_IN : w.rx;
+    const by = r === 0 ? w.ly + w.luy * RAY_LENGTH_IN : r === 1 ? w.ry + w.ruy * RAY_LENGTH_IN : w.ry;
     for (let i = 0, j = n - 1; i < n; j = i++) {
       const p = polygon[j]!;
       const q = polygon[i]!;
@@ -179,7 +175,7 @@ export function polygonOverlapsWedge(wedge: Wedge, polygon: readonly PointIn[]):
     }
   }
   // Or the polygon may contain the wedge's origin (a stand standing on the apex).
-  return pointInPolygon(wedge.leftOrigin, polygon);
+  return pointInPolygon(w.wedge.leftOrigin, polygon);
 }
 
 /**
@@ -187,7 +183,7 @@ export function polygonOverlapsWedge(wedge: Wedge, polygon: readonly PointIn[]):
  * for wider apex wedges it checks the vertices only.
  */
 export function polygonInsideWedge(wedge: Wedge, polygon: readonly PointIn[]): boolean {
-  const w = prepare(wedge);
+  const w = prepareWedge(wedge);
   for (const v of polygon) if (!preparedContains(w, v.xIn, v.yIn)) return false;
   return polygon.length > 0;
 }

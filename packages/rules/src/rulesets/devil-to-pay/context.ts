@@ -7,6 +7,7 @@
 import type { PointIn } from '../../model/units.ts';
 import type {
   AreaTerrain,
+  Arm,
   Commander,
   SideId,
   Stand,
@@ -17,6 +18,7 @@ import { standCorners, type StandCorners } from '../../geometry/footprint.ts';
 import { pointInPolygon } from '../../geometry/intersect.ts';
 import { pointsBoundingBox } from '../../geometry/polygon.ts';
 import type { SightStand } from '../../geometry/lineOfSight.ts';
+import type { PreparedWedge, Wedge } from '../../geometry/wedge.ts';
 import { recognizeFormation, type DtpFormationReading } from './formation.ts';
 import { hypot2 } from '../../geometry/hypot.ts';
 
@@ -38,6 +40,17 @@ export interface StandInfo {
   readonly hits: number;
   /** The stand as sight lines see it (same corners), for fire's sight scenes. */
   readonly sight: SightStand;
+  /** Fire's memo of this stand's arc (fire.ts), filled on first use; survives with the info in a session. */
+  arcMemo: FireArcMemo | undefined;
+}
+
+/** A stand's arc of fire for its unit's arm, with what the arc tests need prepared once. */
+export interface FireArcMemo {
+  readonly arm: Arm;
+  readonly wedge: Wedge;
+  /** Bounding half-planes for a cheap reject (fire.ts `arcHalfPlanes`), when sound. */
+  readonly planes: Float64Array | undefined;
+  readonly prepared: PreparedWedge;
 }
 
 export interface UnitInfo {
@@ -145,7 +158,7 @@ export function standInfoOf(stand: Stand, hits: number): StandInfo {
     cy: stand.pose.yIn,
     radiusIn: Math.sqrt(stand.widthIn * stand.widthIn + stand.depthIn * stand.depthIn) / 2,
   };
-  return { stand, corners, center: { xIn: stand.pose.xIn, yIn: stand.pose.yIn }, box, hits, sight };
+  return { stand, corners, center: { xIn: stand.pose.xIn, yIn: stand.pose.yIn }, box, hits, sight, arcMemo: undefined };
 }
 
 /** The reading for a unit with no stands on the table: nothing to recognise, nothing can act. */

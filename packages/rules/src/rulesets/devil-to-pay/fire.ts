@@ -10,9 +10,9 @@ import { headingToVector } from '../../geometry/angles.ts';
 import { closestPointOnSegment, pointToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
 import { pointInPolygon, polygonsOverlap, segmentInsideIntervals } from '../../geometry/intersect.ts';
 import { levelLineObstructed, lineOfSight, sightBoxOf, standCrossingFraction, type SightBox, type SightReport, type SightScene, type SightStand } from '../../geometry/lineOfSight.ts';
-import { polygonOverlapsWedge, type Wedge } from '../../geometry/wedge.ts';
+import { polygonOverlapsPreparedWedge, prepareWedge, type Wedge } from '../../geometry/wedge.ts';
 import { polygonCentroid } from '../../geometry/polygon.ts';
-import { boxGapIn, unionBoxes, type BoxIn, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
+import { boxGapIn, unionBoxes, type BoxIn, type DtpContext, type FireArcMemo, type StandInfo, type UnitInfo } from './context.ts';
 import { fireArc } from './fireArc.ts';
 import { bandAt, maxRangeIn, weaponRow, FIRE_TABLE_SOURCE_ARTILLERY, FIRE_TABLE_SOURCE_INFANTRY, type WeaponRow } from './fireTables.ts';
 import { universalModifiers } from './universalModifiers.ts';
@@ -321,27 +321,19 @@ function arcHalfPlanes(w: Wedge): Float64Array | undefined {
   return sound ? planes : undefined;
 }
 
-/** A stand's arc of fire and its bounding half-planes (`arcHalfPlanes`). */
-interface StandArc {
-  readonly arm: Arm;
-  readonly wedge: Wedge;
-  readonly planes: Float64Array | undefined;
-}
-/** Kept per stand info, which a session reuses for an unchanged stand: arcs survive its updates. */
-const ARCS = new WeakMap<StandInfo, StandArc>();
-
-/** A stand's arc of fire (`fireArc`), kept per stand info. */
+/** A stand's arc of fire (`fireArc`), kept with its stand info. */
 export function arcOfStand(stand: StandInfo, arm: Arm): Wedge {
   return standArc(stand, arm).wedge;
 }
 
-function standArc(stand: StandInfo, arm: Arm): StandArc {
-  const kept = ARCS.get(stand);
+/** The stand's arc with its half-planes and prepared form, memoised on the stand info (no weak map). */
+function standArc(stand: StandInfo, arm: Arm): FireArcMemo {
+  const kept = stand.arcMemo;
   if (kept?.arm === arm) return kept;
   const wedge = fireArc(stand.stand, stand.corners, arm);
-  const arc: StandArc = { arm, wedge, planes: arcHalfPlanes(wedge) };
-  ARCS.set(stand, arc);
-  return arc;
+  const memo: FireArcMemo = { arm, wedge, planes: arcHalfPlanes(wedge), prepared: prepareWedge(wedge) };
+  stand.arcMemo = memo;
+  return memo;
 }
 
 /** Whether the polygon lies wholly outside one of the arc's half-planes (so it cannot meet the arc). */
@@ -361,7 +353,7 @@ function outsideArc(planes: Float64Array, polygon: readonly PointIn[]): boolean 
 }
 
 /** Target stands in a firing stand's arc and within the weapon's longest range, nearest first. */
-function inArcAndRange(stand: StandInfo, standArc: StandArc, target: UnitInfo, maxIn: number, needArc: boolean): { inArc: boolean; ranged: StandInfo[] } {
+function inArcAndRange(stand: StandInfo, standArc: FireArcMemo, target: UnitInfo, maxIn: number, needArc: boolean): { inArc: boolean; ranged: StandInfo[] } {
   const arc = standArc.wedge;
   // Every arc lies ahead of the stand's front edge: a target wholly behind that line is out of arc.
   const f = headingToVector(stand.stand.pose.headingDeg);
@@ -377,7 +369,7 @@ function inArcAndRange(stand: StandInfo, standArc: StandArc, target: UnitInfo, m
     const d = pointToPolygonDistanceIn(stand.center, t.corners);
     const inRange = d <= maxIn;
     if (!inRange && (inArc || !needArc)) continue;
-    if ((planes && outsideArc(planes, t.corners)) || !polygonOverlapsWedge(arc, t.corners)) continue;
+    if ((planes && outsideArc(planes, t.corners)) || !polygonOverlapsPreparedWedge(standArc.prepared, t.corners)) continue;
     inArc = true;
     if (inRange) (ranged ??= []).push({ t, d });
   }
@@ -583,21 +575,25 @@ function generalModifiers(
   return out;
 }
 
-/** Pair results settled before any sight line was traced (see `settledWithoutSight`). */
-const SIGHT_FREE = new WeakSet<FireRefusal>();
+/**
+ * Refusals decided after sight lines were traced although their reason alone does not say so: out of range
+ * measured from the eligible stands' centre (see `settledWithoutSight`). Rare, so this weak set stays small
+ * (an entry for every sight-free refusal made garbage collection dearer).
+ */
+const TRACED_REFUSALS = new WeakSet<FireRefusal>();
 
-function withoutSight(r: FireRefusal): FireRefusal {
-  SIGHT_FREE.add(r);
+function traced(r: FireRefusal): FireRefusal {
+  TRACED_REFUSALS.add(r);
   return r;
 }
 
 /**
  * Whether `fireAtTarget` settled this result from the two units alone (no target stands, no eligible
  * stands, out of arc, out of range before any sight line): then no other unit can change it, which a
- * session uses to keep it when others move.
+ * session uses to keep it when others move. Only for results of `fireAtTarget`.
  */
 export function settledWithoutSight(result: FireTargetOption | FireRefusal): boolean {
-  return !result.ok && SIGHT_FREE.has(result);
+  return !result.ok && result.reason !== 'fire/no-line-of-sight' && !TRACED_REFUSALS.has(result);
 }
 
 /**
@@ -610,10 +606,10 @@ export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string,
   const row = weaponRow(firer.unit.weapon) as WeaponRow;
   const maxIn = maxRangeIn(row);
   const no = (reason: string, detail: string): FireRefusal => ({ ok: false, reason, detail, targetUnitId: targetId });
-  if (target.stands.length === 0) return withoutSight(no('fire/target-not-on-table', 'The target has no stands on the table.'));
+  if (target.stands.length === 0) return no('fire/target-not-on-table', 'The target has no stands on the table.');
 
   const candidates = firingStands(ctx, firerId);
-  if (candidates.length === 0) return withoutSight(no('fire/no-eligible-stands', `Every front-rank stand has a hit; stands with hits are not eligible (${SRC_ELIGIBLE}).`));
+  if (candidates.length === 0) return no('fire/no-eligible-stands', `Every front-rank stand has a hit; stands with hits are not eligible (${SRC_ELIGIBLE}).`);
   let anyArc = false;
   const inRange: { s: StandInfo; ranged: StandInfo[] }[] = [];
   for (const s of candidates) {
@@ -628,8 +624,8 @@ export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string,
     ? scene.sightWithin(unionBoxes([firer.box, target.box]), [firerId, targetId])
     : { sight: scene.sight, mayBlock: false };
   const eligible = inRange.filter((x) => !mayBlock || seesAny(ctx, scene, sight, x.s, target, x.ranged)).map((x) => x.s);
-  if (!anyArc) return withoutSight(no('fire/target-out-of-arc', `No firing stand has the target in its arc of fire (${SRC_ARC}).`));
-  if (!anyRange) return withoutSight(no('fire/target-out-of-range', `Beyond ${maxIn}" for ${row.name} (${row.class === 'infantry' ? FIRE_TABLE_SOURCE_INFANTRY : FIRE_TABLE_SOURCE_ARTILLERY}).`));
+  if (!anyArc) return no('fire/target-out-of-arc', `No firing stand has the target in its arc of fire (${SRC_ARC}).`);
+  if (!anyRange) return no('fire/target-out-of-range', `Beyond ${maxIn}" for ${row.name} (${row.class === 'infantry' ? FIRE_TABLE_SOURCE_INFANTRY : FIRE_TABLE_SOURCE_ARTILLERY}).`);
   if (eligible.length === 0) return no('fire/no-line-of-sight', `Every line of sight is blocked (${SRC_OBSTRUCTIONS}).`);
 
   // Range from the centre of the eligible stands to the nearest enemy stand (Range Modifiers).
@@ -649,7 +645,7 @@ export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string,
     }
   }
   const band = bandAt(row, rangeIn);
-  if (!band) return no('fire/target-out-of-range', `${rangeIn.toFixed(1)}" from the centre of the eligible stands is beyond ${row.name}'s range.`);
+  if (!band) return traced(no('fire/target-out-of-range', `${rangeIn.toFixed(1)}" from the centre of the eligible stands is beyond ${row.name}'s range.`));
 
   const rangeEnd = closestPointOnPolygon(centre, nearest.corners);
   // Only the obstacles the range line crosses matter here (cover), not stands or sight.
