@@ -120,7 +120,14 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
   let forwardLog: (e: GameLogEntry) => void = () => {};
   let session: GameSession;
   try {
-    session = new GameSession({ store, baseRoster: roster, seed: roster.name, onLog: (e) => forwardLog(e) });
+    // The action deck comes from the rule set the rules run with.
+    session = new GameSession({
+      store,
+      baseRoster: roster,
+      seed: roster.name,
+      ...(options.rulesetId !== undefined ? { rulesetId: options.rulesetId } : {}),
+      onLog: (e) => forwardLog(e),
+    });
   } catch (err) {
     store.close();
     throw err;

@@ -116,6 +116,8 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
       baseRoster: roster,
       initialTerrain: script.terrain,
       seed: script.name,
+      // The action deck comes from the rule set the rules run with.
+      ...(options.rulesetId !== undefined ? { rulesetId: options.rulesetId } : {}),
       onLog: (e) => forwardLog(e),
     });
   } catch (err) {
