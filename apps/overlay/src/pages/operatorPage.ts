@@ -14,6 +14,11 @@ import { standFootprint } from '../geometry/standFootprint.ts';
 import { measureTolerance } from '../state/measureTolerance.ts';
 import { moveTerrainVertex, nearestTerrainVertex, piecePoints } from '../terrain/terrainVertex.ts';
 import { breakdownTable, facesText, refusalText } from '../ui/formatBreakdown.ts';
+import { splitFirePanel } from '../ui/splitFirePanel.ts';
+import { splitFireRows } from '../ui/splitFireRows.ts';
+import { commandText, hastyWorksText } from '../ui/unitReadingText.ts';
+import { unitWarningLines, unitWarningsKey } from '../ui/unitWarnings.ts';
+import { unitWarningsList } from '../ui/unitWarningsList.ts';
 import { LiveTableView, type DragHandler } from '../views/liveTableView.ts';
 import { addIfAny, trianglesMesh } from '../views/meshFactory.ts';
 import { RENDER_ORDER } from '../views/renderOrder.ts';
@@ -262,6 +267,7 @@ unitBox.id = 'unit-panel';
 const statusBox = h('div');
 let renderedUnitEval: UnitEvaluation | undefined;
 let renderedUnitId: string | null = null;
+let renderedUnitWarnings = '';
 
 function unitName(state: LiveState, id: string): string {
   return state.tableState.units.find((u) => u.id === id)?.name ?? id;
@@ -273,12 +279,16 @@ let lastPanelMs = 0;
 let panelTimer: ReturnType<typeof setTimeout> | null = null;
 /** Which breakdowns the operator has closed, by target, kept across refreshes. */
 const closedTargets = new Set<string>();
+/** Which split-fire pairs the operator has unfolded, kept across refreshes. */
+const openSplitPairs = new Set<string>();
 
 function renderSelection(force = false): void {
   const state = store.snapshot.state;
   const unitId = view.selection;
   const ev = unitId ? state?.evaluation?.units[unitId] : undefined;
-  if (!force && ev === renderedUnitEval && unitId === renderedUnitId) return;
+  const warnings = unitId ? unitWarningLines(state?.evaluation?.warnings, unitId) : [];
+  const warningsKey = unitWarningsKey(warnings);
+  if (!force && ev === renderedUnitEval && unitId === renderedUnitId && warningsKey === renderedUnitWarnings) return;
   const unitChanged = unitId !== renderedUnitId;
   const now = performance.now();
   if (!force && !unitChanged && now - lastPanelMs < PANEL_REFRESH_MS) {
@@ -291,6 +301,7 @@ function renderSelection(force = false): void {
   lastPanelMs = now;
   renderedUnitEval = ev;
   renderedUnitId = unitId;
+  renderedUnitWarnings = warningsKey;
   if (!state || !unitId) {
     unitBox.replaceChildren(h('p', { className: 'hint' }, 'No unit selected. Click a stand on the map.'));
     statusBox.replaceChildren();
@@ -299,6 +310,8 @@ function renderSelection(force = false): void {
   const unit = state.tableState.units.find((u) => u.id === unitId);
   if (!unit) return;
   const parts: Node[] = [h('h3', {}, unit.name), h('div', { className: 'hint' }, `${unit.side} · ${unit.arm} · ${unit.quality} · ${unit.weapon}`)];
+  const warningList = unitWarningsList(warnings);
+  if (warningList) parts.push(warningList);
   if (!ev) {
     parts.push(h('p', { className: 'refusal' }, 'The rules have no evaluation for this unit.'));
   } else {
@@ -308,6 +321,11 @@ function renderSelection(force = false): void {
         ? h('div', {}, `Movement: ${ev.movement.allowanceIn}" `, h('span', { className: 'src' }, ev.movement.notes.join('; ')))
         : h('div', { className: 'refusal' }, `Movement: ${refusalText(ev.movement)}`),
     );
+    if (ev.hastyWorks) {
+      const hw = h('div', { className: 'hasty-works' }, `${hastyWorksText(ev.hastyWorks)} `, h('span', { className: 'src' }, ev.hastyWorks.source));
+      hw.id = 'hasty-works';
+      parts.push(hw);
+    }
     parts.push(h('h3', {}, 'Fire'));
     if (ev.fire.length === 0) parts.push(h('div', { className: 'hint' }, 'No targets.'));
     for (const f of ev.fire) {
@@ -327,6 +345,10 @@ function renderSelection(force = false): void {
       target.addEventListener('toggle', () => (target.open ? closedTargets.delete(f.targetUnitId) : closedTargets.add(f.targetUnitId)));
       parts.push(target);
     }
+    if (ev.splitFire) {
+      const rows = splitFireRows(ev.splitFire, (id) => unitName(state, id));
+      parts.push(...splitFirePanel(rows, (row) => void rollDice(row.dice, `split fire: ${unit.name} → ${row.pairText}`, unit.id), openSplitPairs));
+    }
     parts.push(h('h3', {}, 'Charge'));
     if (ev.charge.length === 0) parts.push(h('div', { className: 'hint' }, 'No charge targets.'));
     for (const c of ev.charge) {
@@ -343,11 +365,7 @@ function renderSelection(force = false): void {
     parts.push('ok' in ev.rally && ev.rally.ok === false ? h('div', { className: 'refusal' }, refusalText(ev.rally)) : breakdownTable(ev.rally as Exclude<typeof ev.rally, { ok: false }>));
     const cmd = ev.command;
     parts.push(h('h3', {}, 'Command'));
-    parts.push(h('div', {},
-      `Brigade formation with: ${cmd.brigadeFormationUnitIds.map((id) => unitName(state, id)).join(', ') || 'none'}. `,
-      `Commander in range: ${cmd.commanderInRangeId ?? 'none'}. `,
-      cmd.attachedCommanderId ? `Attached: ${cmd.attachedCommanderId}. ` : '',
-      cmd.ordersLeft !== undefined ? `Orders left: ${cmd.ordersLeft}.` : ''));
+    parts.push(h('div', { className: 'command' }, commandText(cmd, (id) => unitName(state, id))));
   }
   unitBox.replaceChildren(...parts);
   if (unitChanged || force) renderStatusEditor(state, unit.id);
