@@ -354,22 +354,24 @@ function outsideArc(planes: Float64Array, polygon: readonly PointIn[]): boolean 
 
 /** Target stands in a firing stand's arc and within the weapon's longest range, nearest first. */
 function inArcAndRange(stand: StandInfo, standArc: FireArcMemo, target: UnitInfo, maxIn: number, needArc: boolean): { inArc: boolean; ranged: StandInfo[] } {
-  const arc = standArc.wedge;
   // Every arc lies ahead of the stand's front edge: a target wholly behind that line is out of arc.
   const f = headingToVector(stand.stand.pose.headingDeg);
   const frontAt = stand.corners[0].xIn * f.x + stand.corners[0].yIn * f.y;
   const b = target.box;
   const ahead = Math.max(b.minXIn * f.x, b.maxXIn * f.x) + Math.max(b.minYIn * f.y, b.maxYIn * f.y);
   if (ahead < frontAt - 1e-9) return { inArc: false, ranged: [] };
-  // Range first (cheap): a stand out of range needs the (dearer) arc test only while no arc is known yet.
+  // A stand outside one of the arc's half-planes counts for nothing (neither arc nor range): drop it before
+  // measuring. Then range (cheaper than the exact wedge test): a stand out of range needs the wedge test
+  // only while no arc is known yet.
   const planes = standArc.planes;
   let inArc = false;
   let ranged: { t: StandInfo; d: number }[] | undefined;
   for (const t of target.stands) {
+    if (planes && outsideArc(planes, t.corners)) continue;
     const d = pointToPolygonDistanceIn(stand.center, t.corners);
     const inRange = d <= maxIn;
     if (!inRange && (inArc || !needArc)) continue;
-    if ((planes && outsideArc(planes, t.corners)) || !polygonOverlapsPreparedWedge(standArc.prepared, t.corners)) continue;
+    if (!polygonOverlapsPreparedWedge(standArc.prepared, t.corners)) continue;
     inArc = true;
     if (inRange) (ranged ??= []).push({ t, d });
   }
