@@ -8,6 +8,7 @@ import polygonClipping from 'polygon-clipping';
 import type { Pair, Polygon as PcPolygon, MultiPolygon as PcMultiPolygon } from 'polygon-clipping';
 import type { PointIn } from '../model/units.ts';
 import { hypot2 } from './hypot.ts';
+import { sortSmall } from './sortSmall.ts';
 
 /** A polygon with holes: the first ring is the outer boundary, the rest are holes. */
 export type PolygonWithHolesIn = readonly (readonly PointIn[])[];
@@ -97,7 +98,7 @@ export function boxesOverlap(a: BoundingBoxIn, b: BoundingBoxIn, marginIn = 0): 
 
 /** Convex hull (Andrew's monotone chain), counter-clockwise, without collinear points. */
 export function convexHull(points: readonly PointIn[]): PointIn[] {
-  const pts = [...points].sort((a, b) => a.xIn - b.xIn || a.yIn - b.yIn);
+  const pts = sortSmall([...points], (a, b) => a.xIn - b.xIn || a.yIn - b.yIn);
   if (pts.length < 3) return pts;
   const cross = (o: PointIn, a: PointIn, b: PointIn): number =>
     (a.xIn - o.xIn) * (b.yIn - o.yIn) - (a.yIn - o.yIn) * (b.xIn - o.xIn);
