@@ -165,12 +165,13 @@ export function evaluateCommand(
   const shapes: Shape[] = [];
   const groupOf = new Map<string, readonly string[]>();
   const inRange = new Map<string, string>();
-  for (const [brigadeId, members] of brigadesOf(ctx)) {
+  // forEach, not for-of with destructuring: no [key, value] array per entry on every session update.
+  brigadesOf(ctx).forEach((members, brigadeId) => {
     const r = brigade(brigadeId, members);
-    for (const [k, v] of r.groupOf) groupOf.set(k, v);
-    for (const [k, v] of r.inRange) inRange.set(k, v);
+    r.groupOf.forEach((v, k) => groupOf.set(k, v));
+    r.inRange.forEach((v, k) => inRange.set(k, v));
     shapes.push(...r.shapes);
-  }
+  });
   const readings = new Map<string, CommandReading>();
   for (const info of ctx.units.values()) {
     const id = info.unit.id;

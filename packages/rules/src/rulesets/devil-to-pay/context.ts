@@ -190,7 +190,8 @@ export function buildContext(state: TableState, options: BuildContextOptions = {
   const recognize = options.recognizeFormation ?? recognizeFormation;
   const hitsOf = new Map<string, number>();
   for (const unit of state.units) {
-    for (const [standId, hits] of Object.entries(unit.status?.hitsByStand ?? {})) hitsOf.set(standId, hits);
+    const hitsByStand = unit.status?.hitsByStand;
+    if (hitsByStand) for (const standId in hitsByStand) hitsOf.set(standId, hitsByStand[standId]!);
   }
   const stands = new Map<string, StandInfo>();
   for (const stand of state.stands) {
@@ -241,7 +242,9 @@ export function buildContext(state: TableState, options: BuildContextOptions = {
   const enemiesBySide = new Map<SideId, UnitInfo[]>();
   for (const side of sides) {
     const list: UnitInfo[] = [];
-    for (const [other, us] of unitsBySide) if (other !== side) list.push(...us);
+    unitsBySide.forEach((us, other) => {
+      if (other !== side) list.push(...us);
+    });
     enemiesBySide.set(side, list);
   }
 

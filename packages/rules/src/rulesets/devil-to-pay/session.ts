@@ -269,14 +269,14 @@ export function createDtpSession(): RulesSession {
         if (hull.length > 0) changedHulls.push({ hull, box: boxOfPolygon(hull) });
         units.set(id, { unit: info.unit, stands: info.stands, box: info.box, hull, brigades, fireReachIn: fireReachOf(info.unit) });
       }
-      for (const [id, c] of units) {
-        if (ctx.units.has(id)) continue;
+      units.forEach((c, id) => {
+        if (ctx.units.has(id)) return;
         changedIds.add(id);
         for (const b of c.brigades) brigadeCache.delete(b);
         if (c.box.minXIn <= c.box.maxXIn) changedBoxes.push(c.box);
         if (c.hull.length > 0) changedHulls.push({ hull: c.hull, box: boxOfPolygon(c.hull) });
         units.delete(id);
-      }
+      });
       if (last && changedIds.size === 0) return last;
       const changedNear = (box: BoxIn, withinIn: number): boolean => {
         for (const b of changedBoxes) if (boxGapIn(box, b) <= withinIn) return true;
