@@ -1586,6 +1586,7 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
     refY: ref.yIn,
     reachIn: maxOpenIn + 0.01 + ENEMY_CLEARANCE_IN + unitRadiusIn + DEPENDENCY_SLACK_IN,
     fudgeIn: FUDGE_MOVE_IN + 0.01 + ENEMY_CLEARANCE_IN + unitRadiusIn + DEPENDENCY_SLACK_IN,
+    outlineIn: hypot2(Math.max(frontX, -backX), Math.max(leftY, -rightY)),
   });
 }
 
@@ -1604,6 +1605,8 @@ interface Dependency {
   readonly reachIn: number;
   /** fudgeWalk: an enemy stand's grown disc must come within 3" + the unit's radius (+ its own 1"). */
   readonly fudgeIn: number;
+  /** Furthest point of the unit's outline (its bounding rectangle in its own frame) from the reference point. */
+  readonly outlineIn: number;
 }
 
 /**
@@ -1644,8 +1647,31 @@ export function movementDependsOnBox(result: MovementResult, b: Readonly<Box>): 
   // The same overlap test as collectObstacles' `boxMeets`, with a little margin.
   if (b.maxXIn < r.minXIn - 0.01 || b.minXIn > r.maxXIn + 0.01 || b.maxYIn < r.minYIn - 0.01 || b.minYIn > r.maxYIn + 0.01) return false;
   const half = hypot2(b.maxXIn - b.minXIn, b.maxYIn - b.minYIn) / 2;
-  const dist = hypot2((b.minXIn + b.maxXIn) / 2 - d.refX, (b.minYIn + b.maxYIn) / 2 - d.refY);
-  return dist <= d.reachIn + half || dist <= d.fudgeIn + 2 * half;
+  const cx = (b.minXIn + b.maxXIn) / 2;
+  const cy = (b.minYIn + b.maxYIn) / 2;
+  const dist = hypot2(cx - d.refX, cy - d.refY);
+  if (!(dist <= d.reachIn + half || dist <= d.fudgeIn + 2 * half)) return false;
+  // Tighter: every ray leaves from the unit's outline and another unit counts only where it is met before
+  // the unit stops, so it must come within the outline's radius (and the 1" clearance) of the path the
+  // reference point took in some direction: a segment to a reach or fudge vertex.
+  const m = result.movement as DtpMovementOption;
+  const limitIn = d.outlineIn + half + ENEMY_CLEARANCE_IN + DEPENDENCY_SLACK_IN;
+  return nearPath(m.reach, d.refX, d.refY, cx, cy, limitIn) || nearPath(m.fudgeReach, d.refX, d.refY, cx, cy, limitIn);
+}
+
+/** Whether (cx, cy) lies within `limitIn` of a segment from (rx, ry) to one of `ends`. */
+function nearPath(ends: readonly PointIn[], rx: number, ry: number, cx: number, cy: number, limitIn: number): boolean {
+  const limit2 = limitIn * limitIn;
+  for (const v of ends) {
+    const dx = v.xIn - rx;
+    const dy = v.yIn - ry;
+    const len2 = dx * dx + dy * dy;
+    const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((cx - rx) * dx + (cy - ry) * dy) / len2));
+    const ex = rx + dx * t - cx;
+    const ey = ry + dy * t - cy;
+    if (ex * ex + ey * ey <= limit2) return true;
+  }
+  return false;
 }
 
 /**
