@@ -11,31 +11,10 @@
  */
 import type { Evaluation, Shape, UnitEvaluation } from '@muster/rules';
 import type { DeltaMessage, EvaluationDelta, ListDelta, LiveState } from './messages.ts';
+import { samePlainData } from '@muster/rules/plainData';
 
-/** Structural equality of plain JSON values (object key order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
-    return typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
-  }
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ra = a as Record<string, unknown>;
-  const rb = b as Record<string, unknown>;
-  let countA = 0;
-  for (const k in ra) {
-    if (ra[k] === undefined) continue;
-    countA++;
-    if (!jsonEqual(ra[k], rb[k])) return false;
-  }
-  let countB = 0;
-  for (const k in rb) if (rb[k] !== undefined) countB++;
-  return countA === countB;
-}
+/** Structural equality of plain JSON values (object key order ignored): the rules engine's own. */
+export const jsonEqual: (a: unknown, b: unknown) => boolean = samePlainData;
 
 /** Upserts and removals turning list `prev` into list `next`, entries keyed by `key`. */
 export function diffList<T, K>(prev: readonly T[], next: readonly T[], key: (item: T) => K): ListDelta<T, K> {

@@ -1,13 +1,15 @@
 /**
  * Structural equality of plain JSON-like data (objects, arrays, strings, numbers, booleans, null,
- * undefined), without building strings: what `JSON.stringify(a) === JSON.stringify(b)` decides for the
- * table state, at a fraction of the cost when most of the data is shared or unchanged. Differences from
- * JSON text that cannot occur in a validated table state (key order, NaN) are resolved towards "not the
- * same", which only costs a recomputation.
+ * undefined), without building strings. Object key order does not matter, a field set to undefined counts
+ * as absent (as in JSON), and NaN equals NaN (JSON writes both as null). Sessions use it to tell a changed
+ * unit or table from the same one re-sent as new objects; the wire protocol uses it to diff states. No
+ * imports, so the browser views can use it (`@muster/rules/plainData`) without bundling the engine.
  */
 export function samePlainData(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
+    return typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
+  }
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!samePlainData(a[i], b[i])) return false;
@@ -18,7 +20,7 @@ export function samePlainData(a: unknown, b: unknown): boolean {
   const rb = b as Record<string, unknown>;
   let countA = 0;
   for (const k in ra) {
-    if (ra[k] === undefined) continue; // JSON drops undefined fields
+    if (ra[k] === undefined) continue;
     countA++;
     if (!samePlainData(ra[k], rb[k])) return false;
   }

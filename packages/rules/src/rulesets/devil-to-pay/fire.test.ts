@@ -1,27 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { FireRefusal, FireTargetOption } from '../../engine/evaluation.ts';
 import type { TableState } from '../../model/tableState.ts';
 import { buildContext } from './context.ts';
-import { buildFireScene, evaluateFire, fireAtTarget } from './fire.ts';
-import { rect, scene, type SceneUnit } from './fireTestScene.ts';
+import { buildFireScene, evaluateFire } from './fire.ts';
+import { facingPair, fireOn, fireOption, modifierLabels, rect, scene, type SceneUnit } from './fireTestScene.ts';
 
-function fire(state: TableState, firer: string, target: string) {
-  const ctx = buildContext(state);
-  return fireAtTarget(ctx, buildFireScene(ctx), firer, target);
-}
-function ok(r: FireTargetOption | FireRefusal): FireTargetOption {
-  if (!r.ok) throw new Error(`expected a fire option, got ${r.reason}: ${r.detail}`);
-  return r;
-}
-const labels = (o: FireTargetOption) => o.breakdown.modifiers.map((m) => `${m.label}:${m.dice}`);
-
-/** Firer facing +y at y=10; target facing -y with its front edge `gapIn` away. */
-function facing(gapIn: number, firer: Partial<SceneUnit> = {}, target: Partial<SceneUnit> = {}): SceneUnit[] {
-  return [
-    { id: 'f', xIn: 40, yIn: 10, headingDeg: 90, ...firer },
-    { id: 't', side: 'confederate', xIn: 40, yIn: 10 + 0.75 + gapIn + 0.75, headingDeg: 270, ...target },
-  ];
-}
+const fire = fireOn;
+const ok = fireOption;
+const labels = modifierLabels;
+const facing = facingPair;
 
 describe('fire: the rule book example', () => {
   it('crack rifled musket, 5 stands, at a line in open woods at 14": 3 dice', () => {

@@ -4,6 +4,9 @@
  */
 import type { Commander, Stand, TableState, Terrain, Unit, UnitStatus, Arm, Quality } from '../../model/tableState.ts';
 import { ARTILLERY_BASE, CAVALRY_BASE, INFANTRY_BASE, file, grid, placeStands, unitOf } from './movementChargeTestScenes.ts';
+import type { FireRefusal, FireTargetOption } from '../../engine/evaluation.ts';
+import { buildContext } from './context.ts';
+import { buildFireScene, fireAtTarget } from './fire.ts';
 
 export interface SceneUnit {
   readonly id: string;
@@ -68,5 +71,28 @@ export function rect(x0: number, y0: number, x1: number, y1: number) {
     { xIn: x1, yIn: y0 },
     { xIn: x1, yIn: y1 },
     { xIn: x0, yIn: y1 },
+  ];
+}
+
+/** Fire of `firer` at `target` on a fresh context and fire scene. */
+export function fireOn(state: TableState, firer: string, target: string): FireTargetOption | FireRefusal {
+  const ctx = buildContext(state);
+  return fireAtTarget(ctx, buildFireScene(ctx), firer, target);
+}
+
+/** A fire option, or an error naming the refusal. */
+export function fireOption(r: FireTargetOption | FireRefusal): FireTargetOption {
+  if (!r.ok) throw new Error(`expected a fire option, got ${r.reason}: ${r.detail}`);
+  return r;
+}
+
+/** "label:dice" for every modifier of an option's breakdown. */
+export const modifierLabels = (o: FireTargetOption): string[] => o.breakdown.modifiers.map((m) => `${m.label}:${m.dice}`);
+
+/** Firer 'f' facing +y at y=10; target 't' facing -y with its front edge `gapIn` away. */
+export function facingPair(gapIn: number, firer: Partial<SceneUnit> = {}, target: Partial<SceneUnit> = {}): SceneUnit[] {
+  return [
+    { id: 'f', xIn: 40, yIn: 10, headingDeg: 90, ...firer },
+    { id: 't', side: 'confederate', xIn: 40, yIn: 10 + 0.75 + gapIn + 0.75, headingDeg: 270, ...target },
   ];
 }

@@ -8,7 +8,7 @@ import type { OptionalRule, TableState, Unit } from '../../model/tableState.ts';
 import { buildContext } from './context.ts';
 import { buildFireScene, fireAtTarget } from './fire.ts';
 import { fireShapes } from './fireShapes.ts';
-import { rect, scene, type SceneUnit } from './fireTestScene.ts';
+import { facingPair, fireOn, fireOption, modifierLabels, rect, scene } from './fireTestScene.ts';
 import { unitOrdersPerTurn } from './command.ts';
 import { devilToPay, evaluateDevilToPay } from './index.ts';
 import { createRng } from '../../dice/rng.ts';
@@ -16,21 +16,10 @@ import { moveRandomUnit, randomTable } from './sessionTestTable.ts';
 import { splitFireOptions } from './optionalRules.ts';
 import { universalModifiers } from './universalModifiers.ts';
 
-function fire(state: TableState, firer: string, target: string): FireTargetOption {
-  const ctx = buildContext(state);
-  const r = fireAtTarget(ctx, buildFireScene(ctx), firer, target);
-  if (!r.ok) throw new Error(`expected a fire option, got ${r.reason}: ${r.detail}`);
-  return r;
-}
-const labels = (o: FireTargetOption) => o.breakdown.modifiers.map((m) => `${m.label}:${m.dice}`);
-
-/** Firer facing +y at y=10; target facing -y with its front edge `gapIn` away (as in fire.test.ts). */
-function facing(gapIn: number, firer: Partial<SceneUnit> = {}, target: Partial<SceneUnit> = {}): SceneUnit[] {
-  return [
-    { id: 'f', xIn: 40, yIn: 10, headingDeg: 90, ...firer },
-    { id: 't', side: 'confederate', xIn: 40, yIn: 10 + 0.75 + gapIn + 0.75, headingDeg: 270, ...target },
-  ];
-}
+const fire = (state: TableState, firer: string, target: string): FireTargetOption => fireOption(fireOn(state, firer, target));
+const labels = modifierLabels;
+/** As in fire.test.ts. */
+const facing = facingPair;
 
 function withUnit(state: TableState, id: string, patch: Partial<Unit>): TableState {
   return { ...state, units: state.units.map((u) => (u.id === id ? { ...u, ...patch } : u)) };
