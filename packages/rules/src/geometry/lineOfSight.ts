@@ -287,6 +287,27 @@ export function levelLineObstructed(scene: Pick<SightScene, 'terrain' | 'areaBox
   return false;
 }
 
+/**
+ * The linear terrain the line `from` → `to` (of length `lengthIn`) crosses: `lineOfSight`'s `linear`, for
+ * callers that need only that (cover along a range line).
+ */
+export function linearCrossings(scene: Pick<SightScene, 'terrain' | 'linearBoxes'>, from: PointIn, to: PointIn, lengthIn: number): LinearCrossing[] {
+  const linear: LinearCrossing[] = [];
+  scene.terrain.linear.forEach((line, i) => {
+    if (segBoxMisses(from, to, scene.linearBoxes[i]!)) return;
+    const hits: { t: number; p: PointIn }[] = [];
+    for (let k = 0; k + 1 < line.points.length; k++) {
+      const hit = segmentIntersection(from, to, line.points[k]!, line.points[k + 1]!);
+      // A crossing at a shared polyline vertex shows up on both segments; keep one.
+      if (hit && !hits.some((h) => Math.abs(h.t - hit.tA) < 1e-9)) hits.push({ t: hit.tA, p: hit.point });
+    }
+    if (hits.length === 0) return;
+    sortSmall(hits, (a, b) => a.t - b.t);
+    linear.push({ id: line.id, kind: line.kind, points: hits.map((h) => h.p), firstAtIn: hits[0]!.t * lengthIn });
+  });
+  return linear;
+}
+
 /** List everything the sight line `from` → `to` crosses. */
 export function lineOfSight(scene: SightScene, from: PointIn, to: PointIn, options: SightOptions = {}): SightReport {
   const lengthIn = Math.sqrt((to.xIn - from.xIn) ** 2 + (to.yIn - from.yIn) ** 2);
@@ -304,19 +325,7 @@ export function lineOfSight(scene: SightScene, from: PointIn, to: PointIn, optio
     }
   });
 
-  const linear: LinearCrossing[] = [];
-  scene.terrain.linear.forEach((line, i) => {
-    if (segBoxMisses(from, to, scene.linearBoxes[i]!)) return;
-    const hits: { t: number; p: PointIn }[] = [];
-    for (let k = 0; k + 1 < line.points.length; k++) {
-      const hit = segmentIntersection(from, to, line.points[k]!, line.points[k + 1]!);
-      // A crossing at a shared polyline vertex shows up on both segments; keep one.
-      if (hit && !hits.some((h) => Math.abs(h.t - hit.tA) < 1e-9)) hits.push({ t: hit.tA, p: hit.point });
-    }
-    if (hits.length === 0) return;
-    sortSmall(hits, (a, b) => a.t - b.t);
-    linear.push({ id: line.id, kind: line.kind, points: hits.map((h) => h.p), firstAtIn: hits[0]!.t * lengthIn });
-  });
+  const linear = linearCrossings(scene, from, to, lengthIn);
 
   const ignoreUnits = options.ignoreUnitIds ?? [];
   const ignoreStands = options.ignoreStandIds ?? [];

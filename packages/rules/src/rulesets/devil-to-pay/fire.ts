@@ -9,7 +9,7 @@ import { standCorners } from '../../geometry/footprint.ts';
 import { headingToVector } from '../../geometry/angles.ts';
 import { closestPointOnSegment, pointToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
 import { pointInPolygon, polygonsOverlap, segmentInsideIntervals } from '../../geometry/intersect.ts';
-import { levelLineObstructed, lineOfSight, sightBoxOf, standCrossingFraction, type SightBox, type SightReport, type SightScene, type SightStand } from '../../geometry/lineOfSight.ts';
+import { levelLineObstructed, linearCrossings, lineOfSight, sightBoxOf, standCrossingFraction, type SightBox, type SightReport, type SightScene, type SightStand } from '../../geometry/lineOfSight.ts';
 import { polygonOverlapsPreparedWedge, prepareWedge, type Wedge } from '../../geometry/wedge.ts';
 import { polygonCentroid } from '../../geometry/polygon.ts';
 import { boxGapIn, unionBoxes, type BoxIn, type DtpContext, type FireArcMemo, type StandInfo, type UnitInfo } from './context.ts';
@@ -598,6 +598,11 @@ export function settledWithoutSight(result: FireTargetOption | FireRefusal): boo
   return !result.ok && result.reason !== 'fire/no-line-of-sight' && !TRACED_REFUSALS.has(result);
 }
 
+/** A refusal to fire at one target (module level: no closure per pair). */
+function refusal(targetUnitId: string, reason: string, detail: string): FireRefusal {
+  return { ok: false, reason, detail, targetUnitId };
+}
+
 /**
  * Fire of one unit at one enemy unit, before target priority. Pairwise: depends on the two units, the
  * terrain, and stands of other units only through line of sight.
@@ -607,11 +612,10 @@ export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string,
   const target = ctx.units.get(targetId)!;
   const row = weaponRow(firer.unit.weapon) as WeaponRow;
   const maxIn = maxRangeIn(row);
-  const no = (reason: string, detail: string): FireRefusal => ({ ok: false, reason, detail, targetUnitId: targetId });
-  if (target.stands.length === 0) return no('fire/target-not-on-table', 'The target has no stands on the table.');
+  if (target.stands.length === 0) return refusal(targetId, 'fire/target-not-on-table', 'The target has no stands on the table.');
 
   const candidates = firingStands(ctx, firerId);
-  if (candidates.length === 0) return no('fire/no-eligible-stands', `Every front-rank stand has a hit; stands with hits are not eligible (${SRC_ELIGIBLE}).`);
+  if (candidates.length === 0) return refusal(targetId, 'fire/no-eligible-stands', `Every front-rank stand has a hit; stands with hits are not eligible (${SRC_ELIGIBLE}).`);
   let anyArc = false;
   const inRange: { s: StandInfo; ranged: StandInfo[] }[] = [];
   for (const s of candidates) {
@@ -626,9 +630,9 @@ export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string,
     ? scene.sightWithin(unionBoxes([firer.box, target.box]), [firerId, targetId])
     : { sight: scene.sight, mayBlock: false };
   const eligible = inRange.filter((x) => !mayBlock || seesAny(ctx, scene, sight, x.s, target, x.ranged)).map((x) => x.s);
-  if (!anyArc) return no('fire/target-out-of-arc', `No firing stand has the target in its arc of fire (${SRC_ARC}).`);
-  if (!anyRange) return no('fire/target-out-of-range', `Beyond ${maxIn}" for ${row.name} (${row.class === 'infantry' ? FIRE_TABLE_SOURCE_INFANTRY : FIRE_TABLE_SOURCE_ARTILLERY}).`);
-  if (eligible.length === 0) return no('fire/no-line-of-sight', `Every line of sight is blocked (${SRC_OBSTRUCTIONS}).`);
+  if (!anyArc) return refusal(targetId, 'fire/target-out-of-arc', `No firing stand has the target in its arc of fire (${SRC_ARC}).`);
+  if (!anyRange) return refusal(targetId, 'fire/target-out-of-range', `Beyond ${maxIn}" for ${row.name} (${row.class === 'infantry' ? FIRE_TABLE_SOURCE_INFANTRY : FIRE_TABLE_SOURCE_ARTILLERY}).`);
+  if (eligible.length === 0) return refusal(targetId, 'fire/no-line-of-sight', `Every line of sight is blocked (${SRC_OBSTRUCTIONS}).`);
 
   // Range from the centre of the eligible stands to the nearest enemy stand (Range Modifiers).
   let cx = 0, cy = 0;
@@ -647,11 +651,11 @@ export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string,
     }
   }
   const band = bandAt(row, rangeIn);
-  if (!band) return traced(no('fire/target-out-of-range', `${rangeIn.toFixed(1)}" from the centre of the eligible stands is beyond ${row.name}'s range.`));
+  if (!band) return traced(refusal(targetId, 'fire/target-out-of-range', `${rangeIn.toFixed(1)}" from the centre of the eligible stands is beyond ${row.name}'s range.`));
 
   const rangeEnd = closestPointOnPolygon(centre, nearest.corners);
   // Only the obstacles the range line crosses matter here (cover), not stands or sight.
-  const rangeReport = lineOfSight(scene.coverOnly, centre, rangeEnd);
+  const rangeReport = { linear: linearCrossings(scene.coverOnly, centre, rangeEnd, Math.sqrt((rangeEnd.xIn - centre.xIn) ** 2 + (rangeEnd.yIn - centre.yIn) ** 2)) };
 
   const modifiers: DiceModifier[] = [];
   if (band.dice !== 0) {
