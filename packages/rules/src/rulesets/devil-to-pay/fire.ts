@@ -353,6 +353,9 @@ function outsideArc(planes: Float64Array, polygon: readonly PointIn[]): boolean 
 }
 
 /** Target stands in a firing stand's arc and within the weapon's longest range, nearest first. */
+/** Nearest first (module level: no comparator closure per call). */
+const byDistance = (a: { d: number }, b: { d: number }): number => a.d - b.d;
+
 function inArcAndRange(stand: StandInfo, standArc: FireArcMemo, target: UnitInfo, maxIn: number, needArc: boolean): { inArc: boolean; ranged: StandInfo[] } {
   // Every arc lies ahead of the stand's front edge: a target wholly behind that line is out of arc.
   const f = headingToVector(stand.stand.pose.headingDeg);
@@ -377,7 +380,10 @@ function inArcAndRange(stand: StandInfo, standArc: FireArcMemo, target: UnitInfo
   }
   if (!ranged) return { inArc, ranged: [] };
   // Stable sort: equal distances keep the target's stand order.
-  return { inArc, ranged: sortSmall(ranged, (a, b) => a.d - b.d).map((x) => x.t) };
+  sortSmall(ranged, byDistance);
+  const out: StandInfo[] = new Array(ranged.length);
+  for (let i = 0; i < ranged.length; i++) out[i] = ranged[i]!.t;
+  return { inArc, ranged: out };
 }
 
 const NO_TERRAIN: SightScene['terrain'] = { areas: [], linear: [], roads: [], elevations: [] };
@@ -629,7 +635,8 @@ export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string,
   const { sight, mayBlock } = anyRange
     ? scene.sightWithin(unionBoxes([firer.box, target.box]), [firerId, targetId])
     : { sight: scene.sight, mayBlock: false };
-  const eligible = inRange.filter((x) => !mayBlock || seesAny(ctx, scene, sight, x.s, target, x.ranged)).map((x) => x.s);
+  const eligible: StandInfo[] = [];
+  for (const x of inRange) if (!mayBlock || seesAny(ctx, scene, sight, x.s, target, x.ranged)) eligible.push(x.s);
   if (!anyArc) return refusal(targetId, 'fire/target-out-of-arc', `No firing stand has the target in its arc of fire (${SRC_ARC}).`);
   if (!anyRange) return refusal(targetId, 'fire/target-out-of-range', `Beyond ${maxIn}" for ${row.name} (${row.class === 'infantry' ? FIRE_TABLE_SOURCE_INFANTRY : FIRE_TABLE_SOURCE_ARTILLERY}).`);
   if (eligible.length === 0) return refusal(targetId, 'fire/no-line-of-sight', `Every line of sight is blocked (${SRC_OBSTRUCTIONS}).`);
