@@ -194,7 +194,12 @@ export function polygonInsideWedge(wedge: Wedge, polygon: readonly PointIn[]): b
  * set decides whether it applies.
  */
 export function standDiagonalWedge(stand: StandShape): Wedge {
-  const [fl, fr, rr, rl] = standCorners(stand);
+  return diagonalWedgeOfCorners(standCorners(stand));
+}
+
+/** `standDiagonalWedge` from the stand's corners [FL, FR, RR, RL] when the caller already has them. */
+export function diagonalWedgeOfCorners(corners: readonly PointIn[]): Wedge {
+  const fl = corners[0]!, fr = corners[1]!, rr = corners[2]!, rl = corners[3]!;
   return {
     leftOrigin: fl,
     leftDirDeg: normalizeDeg((Math.atan2(fl.yIn - rr.yIn, fl.xIn - rr.xIn) * 180) / Math.PI),

@@ -10,7 +10,7 @@ import { headingToVector } from '../../geometry/angles.ts';
 import { closestPointOnSegment, pointToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
 import { pointInPolygon, polygonsOverlap, segmentInsideIntervals } from '../../geometry/intersect.ts';
 import { levelLineObstructed, linearCrossings, lineOfSight, sightBoxOf, standCrossingFraction, type SightBox, type SightReport, type SightScene, type SightStand } from '../../geometry/lineOfSight.ts';
-import { polygonOverlapsPreparedWedge, prepareWedge, type Wedge } from '../../geometry/wedge.ts';
+import { polygonOverlapsPreparedWedge, prepareWedge, type PreparedWedge, type Wedge } from '../../geometry/wedge.ts';
 import { polygonCentroid } from '../../geometry/polygon.ts';
 import { boxGapIn, unionBoxes, type BoxIn, type DtpContext, type FireArcMemo, type StandInfo, type UnitInfo } from './context.ts';
 import { fireArc } from './fireArc.ts';
@@ -306,19 +306,30 @@ const ARC_SELF_TOL_IN = 1e-4;
  * a stand wholly outside one half-plane cannot meet the arc: that skips most of polygonOverlapsWedge's
  * ray-by-edge work for stands beside or behind the arc.
  */
-function arcHalfPlanes(w: Wedge): Float64Array | undefined {
-  const lr = (w.leftDirDeg * Math.PI) / 180;
-  const rr = (w.rightDirDeg * Math.PI) / 180;
-  const lx = w.leftOrigin.xIn, ly = w.leftOrigin.yIn, rx = w.rightOrigin.xIn, ry = w.rightOrigin.yIn;
-  const lux = Math.cos(lr), luy = Math.sin(lr), rux = Math.cos(rr), ruy = Math.sin(rr);
+function arcHalfPlanes(w: PreparedWedge): Float64Array | undefined {
+  // The prepared wedge's unit vectors are the same cos/sin of the ray directions, computed once.
+  const lx = w.lx, ly = w.ly, rx = w.rx, ry = w.ry;
+  const lux = w.lux, luy = w.luy, rux = w.rux, ruy = w.ruy;
   const bx = lx - rx, by = ly - ry;
-  const planes = Float64Array.of(-luy, lux, -lux * ly + luy * lx, ruy, -rux, rux * ry - ruy * rx, -by, bx, -bx * ry + by * rx);
-  const ends = [lx, ly, rx, ry, lx + lux * WEDGE_RAY_IN, ly + luy * WEDGE_RAY_IN, rx + rux * WEDGE_RAY_IN, ry + ruy * WEDGE_RAY_IN];
-  let sound = hypot2(bx, by) > 1e-6;
-  for (let k = 0; sound && k < 9; k += 3) {
-    for (let e = 0; e < 8; e += 2) if (planes[k]! * ends[e]! + planes[k + 1]! * ends[e + 1]! + planes[k + 2]! > ARC_SELF_TOL_IN) sound = false;
+  const planes = new Float64Array(9);
+  planes[0] = -luy;
+  planes[1] = lux;
+  planes[2] = -lux * ly + luy * lx;
+  planes[3] = ruy;
+  planes[4] = -rux;
+  planes[5] = rux * ry - ruy * rx;
+  planes[6] = -by;
+  planes[7] = bx;
+  planes[8] = -bx * ry + by * rx;
+  if (!(hypot2(bx, by) > 1e-6)) return undefined;
+  // The arc's boundary (both origins and both far ray ends) must lie within all three half-planes.
+  const lfx = lx + lux * WEDGE_RAY_IN, lfy = ly + luy * WEDGE_RAY_IN, rfx = rx + rux * WEDGE_RAY_IN, rfy = ry + ruy * WEDGE_RAY_IN;
+  for (let k = 0; k < 9; k += 3) {
+    const a = planes[k]!, b = planes[k + 1]!, c = planes[k + 2]!;
+    if (a * lx + b * ly + c > ARC_SELF_TOL_IN || a * rx + b * ry + c > ARC_SELF_TOL_IN) return undefined;
+    if (a * lfx + b * lfy + c > ARC_SELF_TOL_IN || a * rfx + b * rfy + c > ARC_SELF_TOL_IN) return undefined;
   }
-  return sound ? planes : undefined;
+  return planes;
 }
 
 /** A stand's arc of fire (`fireArc`), kept with its stand info. */
@@ -331,7 +342,8 @@ function standArc(stand: StandInfo, arm: Arm): FireArcMemo {
   const kept = stand.arcMemo;
   if (kept?.arm === arm) return kept;
   const wedge = fireArc(stand.stand, stand.corners, arm);
-  const memo: FireArcMemo = { arm, wedge, planes: arcHalfPlanes(wedge), prepared: prepareWedge(wedge) };
+  const prepared = prepareWedge(wedge);
+  const memo: FireArcMemo = { arm, wedge, planes: arcHalfPlanes(prepared), prepared };
   stand.arcMemo = memo;
   return memo;
 }

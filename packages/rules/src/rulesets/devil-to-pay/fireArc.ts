@@ -4,7 +4,7 @@
 import type { Arm } from '../../model/tableState.ts';
 import { normalizeDeg } from '../../geometry/angles.ts';
 import type { StandCorners } from '../../geometry/footprint.ts';
-import { standDiagonalWedge, type Wedge } from '../../geometry/wedge.ts';
+import { diagonalWedgeOfCorners, type Wedge } from '../../geometry/wedge.ts';
 import type { StandShape } from '../../geometry/footprint.ts';
 
 /**
@@ -21,7 +21,7 @@ export const ARTILLERY_HALF_ARC_DEG = (Math.atan2(1.5, 3) * 180) / Math.PI;
  * Artillery: the narrower gun arc, `ARTILLERY_HALF_ARC_DEG` either side of the facing.
  */
 export function fireArc(stand: StandShape, corners: StandCorners, arm: Arm): Wedge {
-  if (arm !== 'artillery') return standDiagonalWedge(stand);
+  if (arm !== 'artillery') return diagonalWedgeOfCorners(corners);
   const h = stand.pose.headingDeg;
   return {
     leftOrigin: corners[0],
