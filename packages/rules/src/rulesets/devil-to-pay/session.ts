@@ -244,6 +244,8 @@ export function createDtpSession(): RulesSession {
       // Which units changed (added, removed, moved, status), with their old and new boxes and hulls: only
       // these can newly block or clear a sight line.
       const changedBoxes: BoxIn[] = [];
+      /** The side of the unit each changed box belongs to (its side then: old box, old side). */
+      const changedSides: string[] = [];
       const changedHulls: { hull: readonly PointIn[]; box: BoxIn }[] = [];
       const brigadeTags = (unit: Unit, attachedCommanderId: string | undefined): string[] => {
         const tags = unit.brigadeId !== undefined ? [unit.brigadeId] : [];
@@ -262,8 +264,14 @@ export function createDtpSession(): RulesSession {
         const brigades = brigadeTags(info.unit, info.attachedCommanderId);
         for (const b of c?.brigades ?? []) brigadeCache.delete(b);
         for (const b of brigades) brigadeCache.delete(b);
-        if (c && c.box.minXIn <= c.box.maxXIn) changedBoxes.push(c.box);
-        if (info.stands.length > 0) changedBoxes.push(info.box);
+        if (c && c.box.minXIn <= c.box.maxXIn) {
+          changedBoxes.push(c.box);
+          changedSides.push(c.unit.side);
+        }
+        if (info.stands.length > 0) {
+          changedBoxes.push(info.box);
+          changedSides.push(info.unit.side);
+        }
         const hull = info.stands.length > 0 ? convexHull(info.stands.flatMap((st) => st.corners)) : [];
         if (c && c.hull.length > 0) changedHulls.push({ hull: c.hull, box: boxOfPolygon(c.hull) });
         if (hull.length > 0) changedHulls.push({ hull, box: boxOfPolygon(hull) });
@@ -273,13 +281,21 @@ export function createDtpSession(): RulesSession {
         if (ctx.units.has(id)) return;
         changedIds.add(id);
         for (const b of c.brigades) brigadeCache.delete(b);
-        if (c.box.minXIn <= c.box.maxXIn) changedBoxes.push(c.box);
+        if (c.box.minXIn <= c.box.maxXIn) {
+          changedBoxes.push(c.box);
+          changedSides.push(c.unit.side);
+        }
         if (c.hull.length > 0) changedHulls.push({ hull: c.hull, box: boxOfPolygon(c.hull) });
         units.delete(id);
       });
       if (last && changedIds.size === 0) return last;
       const changedNear = (box: BoxIn, withinIn: number): boolean => {
         for (const b of changedBoxes) if (boxGapIn(box, b) <= withinIn) return true;
+        return false;
+      };
+      /** Whether a changed unit of another side than `side` is (or was) within `withinIn` of the box. */
+      const changedEnemyNear = (box: BoxIn, side: string, withinIn: number): boolean => {
+        for (let i = 0; i < changedBoxes.length; i++) if (changedSides[i] !== side && boxGapIn(box, changedBoxes[i]!) <= withinIn) return true;
         return false;
       };
 
@@ -385,7 +401,8 @@ export function createDtpSession(): RulesSession {
         return c.rally.result;
       };
       const fireOf = (id: string, c: UnitCache, info: UnitInfo): (FireTargetOption | FireRefusal)[] => {
-        if (!c.fire || fireDirty.has(id) || changedNear(info.box, c.fireReachIn + FIRE_LOOK_SLACK_IN)) {
+        // Candidates are enemies within range: a friend's move reaches the list only through a dropped pair.
+        if (!c.fire || fireDirty.has(id) || changedEnemyNear(info.box, info.unit.side, c.fireReachIn + FIRE_LOOK_SLACK_IN)) {
           const options = fireOptions(ctx, id, pair);
           // Listed again but the same options (the usual case for a unit in range of a move): keep the old
           // list, so the unit's evaluation is reused as is.
