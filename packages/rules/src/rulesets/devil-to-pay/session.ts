@@ -388,7 +388,8 @@ export function createDtpSession(): RulesSession {
         return c.charge;
       };
       const rallyOf = (id: string, c: UnitCache, info: UnitInfo): DiceBreakdown | Refusal => {
-        if (!c.rally || changedNear(info.box, c.rally.nearestIn)) {
+        // Rally reads only the nearest enemy: a friend's move cannot change it.
+        if (!c.rally || changedEnemyNear(info.box, info.unit.side, c.rally.nearestIn)) {
           // A refusal (disordered, prone, no hits) comes from the unit alone: no other unit can change it,
           // and -Infinity is nearer than any change.
           const own = evaluateRally(ctx, id, Infinity);
