@@ -5,13 +5,13 @@
  * page reports that seq drawn). Headless Chromium with SwiftShader: the latency is bound by software
  * rasterising the translucent fills, so it is a floor for "how slow can a weak machine get", not a GPU number.
  */
-import { chromium } from 'playwright-core';
 import type { Shape, Stand, Unit } from '@muster/rules';
 import { startServer } from '../../apps/vision/src/server/createServer.ts';
 import { ensureViewsBuilt, VIEWS_DIST } from '../e2e/helpers/buildViews.ts';
 import { fixtureLiveState } from '../e2e/helpers/fixtureScene.ts';
 import { SceneBackend } from '../e2e/helpers/sceneBackend.ts';
 import { median, percentile, round } from './stats.ts';
+import { launchChromium } from '../e2e/helpers/browser.ts';
 
 const UNITS = 50;
 const STANDS_PER_UNIT = 4;
@@ -42,10 +42,7 @@ export async function run(): Promise<Record<string, unknown>> {
   ensureViewsBuilt();
   const backend = new SceneBackend(crowdedState());
   const server = await startServer({ backend, operatorToken: 'bench-token', host: '127.0.0.1', port: 0, viewsDir: VIEWS_DIST });
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--use-gl=swiftshader', '--disable-background-networking'],
-  });
+  const browser = await launchChromium();
   const result: Record<string, unknown> = {
     path: 'publish → ws delta → store → rebuild changed groups → WebGL (SwiftShader) → hook reports seq',
     stands: UNITS * STANDS_PER_UNIT,

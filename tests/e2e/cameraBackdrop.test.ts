@@ -10,11 +10,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { startLive, type RunningLive } from '../../apps/vision/src/app/startLive.ts';
 import { TABLE_CLOTH } from '../../apps/overlay/src/views/palette.ts';
 import { ensureViewsBuilt, VIEWS_DIST } from './helpers/buildViews.ts';
 import { colorDistance, decodeShot, describe as rgba, hexRgb, type Rgba, type Shot } from './helpers/pixels.ts';
+import { launchChromium } from './helpers/browser.ts';
 
 const TOKEN = 'camera-backdrop-e2e';
 /**
@@ -30,10 +31,7 @@ beforeAll(async () => {
   ensureViewsBuilt();
   dataDir = mkdtempSync(join(tmpdir(), 'muster-camera-backdrop-'));
   live = await startLive({ source: { mode: 'demo', demoSource: 'frames', fps: 2 }, dataDir, host: '127.0.0.1', port: 0, viewsDir: VIEWS_DIST, operatorToken: TOKEN });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--use-gl=swiftshader', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

@@ -8,12 +8,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import type { LiveState } from '@muster/protocol';
 import { DEFAULT_DEMO_SCRIPT, startLive, type RunningLive } from '../../apps/vision/src/app/startLive.ts';
 import { sidePaint } from '../../apps/overlay/src/views/palette.ts';
 import { ensureViewsBuilt, VIEWS_DIST } from './helpers/buildViews.ts';
 import { colorDistance, decodeShot, describe as rgba, hexRgb } from './helpers/pixels.ts';
+import { launchChromium } from './helpers/browser.ts';
 
 const TOKEN = 'demo-e2e-operator';
 let live: RunningLive;
@@ -24,10 +25,7 @@ beforeAll(async () => {
   ensureViewsBuilt();
   dataDir = mkdtempSync(join(tmpdir(), 'muster-views-demo-'));
   live = await startLive({ source: { mode: 'demo', demoSource: 'truth' }, dataDir, host: '127.0.0.1', port: 0, viewsDir: VIEWS_DIST, operatorToken: TOKEN });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--use-gl=swiftshader', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -7,12 +7,13 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../../apps/vision/src/server/createServer.ts';
 import { ensureViewsBuilt, VIEWS_DIST } from './helpers/buildViews.ts';
 import { SHARPSHOOTERS, TEXAS, optionalRulesLiveState } from './helpers/optionalRulesScene.ts';
 import { ARTIFACTS_DIR } from './helpers/pixels.ts';
 import { SceneBackend } from './helpers/sceneBackend.ts';
+import { launchChromium } from './helpers/browser.ts';
 
 const TOKEN = 'e2e-optional-rules-token';
 let backend: SceneBackend;
@@ -23,10 +24,7 @@ beforeAll(async () => {
   ensureViewsBuilt();
   backend = new SceneBackend(optionalRulesLiveState());
   server = await startServer({ backend, operatorToken: TOKEN, host: '127.0.0.1', port: 0, viewsDir: VIEWS_DIST });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--use-gl=swiftshader', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

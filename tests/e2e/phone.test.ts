@@ -5,11 +5,12 @@
  * shown with rendered frames in tests/service/phoneCamera.test.ts.
  */
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, startLive, type RunningLive } from '../../apps/vision/src/app/startLive.ts';
 import { tempDir } from '../service/helpers.ts';
 import { ensureViewsBuilt, VIEWS_DIST } from './helpers/buildViews.ts';
+import { launchChromium } from './helpers/browser.ts';
 
 const TOKEN = 'phone-e2e-token';
 const dir = tempDir('muster-phone-e2e-');
@@ -25,10 +26,7 @@ beforeAll(async () => {
     viewsDir: VIEWS_DIST,
     operatorToken: TOKEN,
   });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--use-gl=swiftshader', '--disable-background-networking', '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
-  });
+  browser = await launchChromium(['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream']);
 }, 180_000);
 afterAll(async () => {
   await browser?.close();

@@ -5,7 +5,7 @@
  * draws through the calibration the service serves at `GET /api/projector`; URL parameters override it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { startServer, type RunningServer } from '../../apps/vision/src/server/createServer.ts';
 import { loadCv } from '../../apps/vision/src/cv/loadCv.ts';
@@ -20,6 +20,7 @@ import { ensureViewsBuilt, VIEWS_DIST } from './helpers/buildViews.ts';
 import { CLOTH_PROBE, UNION_REACH_PROBE, fixtureLiveState } from './helpers/fixtureScene.ts';
 import { blend, colorDistance, decodeShot, describe as rgba, hexRgb, type Rgba } from './helpers/pixels.ts';
 import { SceneBackend } from './helpers/sceneBackend.ts';
+import { launchChromium } from './helpers/browser.ts';
 
 const W = 1280;
 const H = 800;
@@ -50,10 +51,7 @@ let browser: Browser;
 beforeAll(async () => {
   ensureViewsBuilt();
   server = await startServer({ backend: new SceneBackend(fixtureLiveState()), operatorToken: 'e2e-operator-token', host: '127.0.0.1', port: 0, viewsDir: VIEWS_DIST, projector });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--use-gl=swiftshader', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import type { LiveState } from '@muster/protocol';
 import { startServer, type RunningServer } from '../../apps/vision/src/server/createServer.ts';
 import { CHIP_PAINT } from '../../apps/overlay/src/views/tableSceneBuilder.ts';
@@ -17,6 +17,7 @@ import { ensureViewsBuilt, VIEWS_DIST } from './helpers/buildViews.ts';
 import { BLOCKED_OFF_TABLE, BLOCKED_ON_TABLE, CLOTH_PROBE, CONFEDERATE_REACH_PROBE, DOUBLE_ARC_PROBE, HIT_CHIP_AT, CONFEDERATE_UNIT, OCCLUDED_STAND, UNION_REACH_PROBE, UNION_UNIT, UNKNOWN_TAG_AT, fixtureLiveState } from './helpers/fixtureScene.ts';
 import { ARTIFACTS_DIR, blend, colorDistance, decodeShot, describe as rgba, hexRgb, type Rgba, type Shot } from './helpers/pixels.ts';
 import { SceneBackend } from './helpers/sceneBackend.ts';
+import { launchChromium } from './helpers/browser.ts';
 
 const TOKEN = 'e2e-operator-token';
 const UNION_BLUE = sidePaint('union', []).fill;
@@ -36,10 +37,7 @@ beforeAll(async () => {
   ensureViewsBuilt();
   backend = new SceneBackend(fixtureLiveState());
   server = await start();
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--use-gl=swiftshader', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
