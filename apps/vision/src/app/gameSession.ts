@@ -155,6 +155,22 @@ export interface GameSessionOptions {
   readonly now?: () => number;
 }
 
+/**
+ * The game session a start-up opens before its pipeline exists: log entries reach whatever `forwardLogTo`
+ * sets later (the pipeline, which broadcasts them). When the session cannot open (a broken saved game) the
+ * store is closed before the error goes on, so the data directory's lock is released.
+ */
+export function openGameSession(options: Omit<GameSessionOptions, 'onLog'>): { session: GameSession; forwardLogTo(sink: (entry: GameLogEntry) => void): void } {
+  let sink: (entry: GameLogEntry) => void = () => {};
+  try {
+    const session = new GameSession({ ...options, onLog: (e) => sink(e) });
+    return { session, forwardLogTo: (next) => void (sink = next) };
+  } catch (err) {
+    options.store.close();
+    throw err;
+  }
+}
+
 export class GameSession {
   readonly log: GameLog<GameLogEntry>;
   private readonly store: DataStore;

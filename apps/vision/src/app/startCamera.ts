@@ -5,7 +5,6 @@
  * later start without them continues the same game.
  */
 import { readFileSync } from 'node:fs';
-import type { GameLogEntry } from '@muster/protocol';
 import { parseRoster } from '../roster/loadRoster.ts';
 import { parseTableProfile, type TableProfile } from '../profile/tableProfile.ts';
 import type { Roster } from '../roster/roster.ts';
@@ -20,7 +19,7 @@ import type { FrameSource } from '../sources/frameSource.ts';
 import { openDataStore } from '../persist/dataStore.ts';
 import { openProjectorCalibration, type ProjectorCalibrationSource } from '../calibrate/projectorCalibrationStore.ts';
 import { startLiveServer, type LiveServer } from './liveServer.ts';
-import { GameSession } from './gameSession.ts';
+import { openGameSession } from './gameSession.ts';
 import { createLivePipeline } from './livePipeline.ts';
 import { loadRuleset } from './rules.ts';
 import { createResilientScanner, createTrackedDetect, type ResilientScanner } from './resilientScanner.ts';
@@ -117,21 +116,13 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
   if (src.tablePath !== undefined) store.write('table-profile', tableDoc);
 
   const table = { widthIn: profile.widthIn, depthIn: profile.heightIn };
-  let forwardLog: (e: GameLogEntry) => void = () => {};
-  let session: GameSession;
-  try {
+  const { session, forwardLogTo } = openGameSession({
+    store,
+    baseRoster: roster,
+    seed: roster.name,
     // The action deck comes from the rule set the rules run with.
-    session = new GameSession({
-      store,
-      baseRoster: roster,
-      seed: roster.name,
-      ...(options.rulesetId !== undefined ? { rulesetId: options.rulesetId } : {}),
-      onLog: (e) => forwardLog(e),
-    });
-  } catch (err) {
-    store.close();
-    throw err;
-  }
+    ...(options.rulesetId !== undefined ? { rulesetId: options.rulesetId } : {}),
+  });
   const { ruleset, note: rulesNote } = await loadRuleset(options.rulesetId);
   // A lens given on the command line is checked before anything is saved; a bad file stops the start
   // and leaves the saved calibration as it was.
@@ -171,7 +162,7 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
     calibrationDoc: calibration ?? null,
     poseLogBy: 'vision',
   });
-  forwardLog = (e) => pipeline.notifyLog(e);
+  forwardLogTo((e) => pipeline.notifyLog(e));
 
   let detector;
   let source: FrameSource;

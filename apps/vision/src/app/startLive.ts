@@ -5,7 +5,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { GameLogEntry } from '@muster/protocol';
 import { loadRoster } from '../roster/loadRoster.ts';
 import type { Roster } from '../roster/roster.ts';
 import { openDataStore, type DataStore } from '../persist/dataStore.ts';
@@ -16,7 +15,7 @@ import { loadDemoScript, type DemoScript } from '../demo/demoScript.ts';
 import { createTruthSource, type TickSource } from '../demo/truthSource.ts';
 import type { FrameDetector } from '../detect/frameDetector.ts';
 import type { FrameDetection, GrayFrame } from '../pipeline/types.ts';
-import { GameSession } from './gameSession.ts';
+import { openGameSession } from './gameSession.ts';
 import type { CameraLiveOptions } from './startCamera.ts';
 import { createLivePipeline, type LivePipeline } from './livePipeline.ts';
 import { loadRuleset } from './rules.ts';
@@ -108,22 +107,14 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
   store.write('roster', roster);
   store.write('table-profile', { name: script.name, widthIn: script.table.widthIn, depthIn: script.table.depthIn, anchors: script.anchors });
 
-  let forwardLog: (e: GameLogEntry) => void = () => {};
-  let session: GameSession;
-  try {
-    session = new GameSession({
-      store,
-      baseRoster: roster,
-      initialTerrain: script.terrain,
-      seed: script.name,
-      // The action deck comes from the rule set the rules run with.
-      ...(options.rulesetId !== undefined ? { rulesetId: options.rulesetId } : {}),
-      onLog: (e) => forwardLog(e),
-    });
-  } catch (err) {
-    store.close();
-    throw err;
-  }
+  const { session, forwardLogTo } = openGameSession({
+    store,
+    baseRoster: roster,
+    initialTerrain: script.terrain,
+    seed: script.name,
+    // The action deck comes from the rule set the rules run with.
+    ...(options.rulesetId !== undefined ? { rulesetId: options.rulesetId } : {}),
+  });
   const rules = await loadRuleset(options.rulesetId);
   const pipeline = createLivePipeline({
     session,
@@ -141,7 +132,7 @@ export async function startLive(options: LiveOptions): Promise<RunningLive> {
     tableProfileDoc: { name: script.name, ...script.table, anchors: script.anchors },
     poseLogBy: 'demo',
   });
-  forwardLog = (e) => pipeline.notifyLog(e);
+  forwardLogTo((e) => pipeline.notifyLog(e));
 
   let live: LiveServer;
   try {
