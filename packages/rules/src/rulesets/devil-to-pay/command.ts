@@ -6,7 +6,7 @@ import type { CommandReading } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
 import type { CommanderQuality, Unit } from '../../model/tableState.ts';
 import { closestPointsBetweenPolygons, polygonToPolygonDistanceIn } from '../../geometry/distance.ts';
-import { boxGapExceeds, boxGapIn, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
+import { boxGapExceeds, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
 
 /** A commander orders units of his brigade within 1½" of his stand (Commanders, Orders and Brigade Formation). */
 export const ORDER_RADIUS_IN = 1.5;

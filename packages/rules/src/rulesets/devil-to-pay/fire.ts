@@ -4,10 +4,10 @@
  */
 import type { DiceBreakdown, DiceModifier, FireRefusal, FireTargetOption } from '../../engine/evaluation.ts';
 import type { PointIn } from '../../model/units.ts';
-import type { AreaTerrainKind, Arm, LinearTerrainKind, Stand } from '../../model/tableState.ts';
+import type { AreaTerrainKind, Arm, LinearTerrainKind } from '../../model/tableState.ts';
 import { standCorners } from '../../geometry/footprint.ts';
 import { headingToVector } from '../../geometry/angles.ts';
-import { closestPointOnSegment, pointToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
+import { pointToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
 import { pointInPolygon, polygonsOverlap, segmentInsideIntervals } from '../../geometry/intersect.ts';
 import { levelLineObstructed, linearCrossings, lineOfSight, sightBoxOf, standCrossingFraction, type SightBox, type SightReport, type SightScene, type SightStand } from '../../geometry/lineOfSight.ts';
 import { polygonOverlapsPreparedWedge, prepareWedge, type PreparedWedge, type Wedge } from '../../geometry/wedge.ts';
@@ -65,8 +65,6 @@ const AREA_DICE: Partial<Record<AreaTerrainKind, { dice: number; label: string }
 export interface FireScene {
   /** Sight scene of troop stands only: commanders are individuals, not troop formations, and do not block. */
   readonly sight: SightScene;
-  /** The same scene without stands: what a line crosses in terrain (obstacle cover). */
-  readonly terrainOnly: SightScene;
   /** Linear terrain only: the range line's cover needs just the linear crossings, so skip areas and hills. */
   readonly coverOnly: SightScene;
   /** Ground level under each area terrain piece (at its centroid), by area id. */
@@ -76,8 +74,6 @@ export interface FireScene {
    * only meet those), and whether anything there (stands, blocking area terrain, elevations) could block.
    */
   sightWithin(box: BoxIn, excludeUnitIds: readonly string[]): { sight: SightScene; mayBlock: boolean };
-  /** A stand's arc of fire (`fireArc`), computed once per scene. */
-  arcOf(stand: StandInfo, arm: Arm): Wedge;
 }
 
 
@@ -123,7 +119,6 @@ export function buildFireScene(ctx: DtpContext): FireScene {
     areaBoxes: blockingAreas.map((i) => sight.areaBoxes[i]!),
     linearBoxes: [],
   };
-  const terrainOnly: SightScene = { ...sight, stands: [] };
   const coverOnly: SightScene = {
     ...sight,
     stands: [],
@@ -152,10 +147,8 @@ export function buildFireScene(ctx: DtpContext): FireScene {
   }
   return {
     sight,
-    terrainOnly,
     coverOnly,
     areaLevel,
-    arcOf: arcOfStand,
     sightWithin(box, excludeUnitIds) {
       const within: SightStand[] = [];
       for (const g of groups) {
@@ -284,12 +277,6 @@ export function sightBlocker(ctx: DtpContext, scene: FireScene, from: PointIn, t
     if (!seenOver(report, scene.areaLevel.get(a.id) ?? 0, span[0], span[1])) return `area:${a.id}`;
   }
   return undefined;
-}
-
-interface StandVerdict {
-  readonly inArc: boolean;
-  readonly inRange: boolean;
-  readonly visible: boolean;
 }
 
 /** Length of the wedge's boundary rays in geometry/wedge.ts (polygonOverlapsWedge tests them as segments). */
