@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TableState, Unit } from '@muster/rules';
 import { createEvaluator, evaluate, getRuleset } from '@muster/rules';
-import { largeScene, seededRandom } from '../../fixtures/rules/largeScene.ts';
+import { largeScene } from '../../fixtures/rules/largeScene.ts';
+import { seededRandom } from '../../fixtures/seededRandom.ts';
 
 type Change = (s: TableState, rand: () => number) => TableState;
 

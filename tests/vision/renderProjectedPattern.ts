@@ -13,7 +13,8 @@ import { applyHomography, homographyFromPoints, type Homography } from '../../ap
 import { patternLitAt, patternTagModules, projectorPattern } from '../../apps/vision/src/calibrate/projectorPattern.ts';
 import type { GrayFrame } from '../../apps/vision/src/pipeline/types.ts';
 import type { TableProfile } from '../../apps/vision/src/profile/tableProfile.ts';
-import { cameraLookingDown, renderTableFrame, seededRandom, type SceneTag } from '../../fixtures/generator/renderTableFrame.ts';
+import { cameraLookingDown, renderTableFrame, type SceneTag } from '../../fixtures/generator/renderTableFrame.ts';
+import { seededRandom } from '../../fixtures/seededRandom.ts';
 
 export interface ProjectedScene {
   readonly profile: TableProfile;
