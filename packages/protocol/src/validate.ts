@@ -5,7 +5,7 @@
  * structural check (type and the fields a view relies on to apply them).
  */
 import type { PointIn, Terrain } from '@muster/rules';
-import { TABLE_STATE_ENUMS } from '@muster/rules/enums';
+import { TABLE_STATE_ENUMS, UNIT_STATUS_FIELDS } from '@muster/rules/enums';
 import type { ClientMessage, ErrorCode, ServerMessage, UnitStatusPatch } from './messages.ts';
 import { LIMITS, PROTOCOL_VERSION } from './version.ts';
 
@@ -141,16 +141,7 @@ function readTerrain(v: unknown, path: string): Terrain {
   return { areas, linear, roads, elevations };
 }
 
-const STATUS_FIELDS = [
-  'hitsByStand',
-  'disordered',
-  'prone',
-  'ordersLeft',
-  'attachedCommanderId',
-  'formation',
-  'dismounted',
-  'limbered',
-] as const;
+const STATUS_FIELDS = UNIT_STATUS_FIELDS;
 
 function readStatusPatch(v: unknown, path: string): UnitStatusPatch {
   const o = obj(v, path, STATUS_FIELDS);

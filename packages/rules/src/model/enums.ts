@@ -12,6 +12,7 @@ import type {
   OptionalRule,
   Quality,
   StandRole,
+  UnitStatus,
 } from './tableState.ts';
 
 export const TABLE_STATE_ENUMS = {
@@ -47,6 +48,18 @@ export const TABLE_STATE_ENUMS = {
   optionalRule: ['trained-veteran', 'split-fire', 'hasty-works'] satisfies OptionalRule[],
 } as const;
 
+/** Every field of a unit's status, for the validators that accept no unknown field (rules and wire). */
+export const UNIT_STATUS_FIELDS = [
+  'hitsByStand',
+  'disordered',
+  'prone',
+  'ordersLeft',
+  'attachedCommanderId',
+  'formation',
+  'dismounted',
+  'limbered',
+] as const satisfies readonly (keyof UnitStatus)[];
+
 // Compile-time check that every list covers its union exactly (`satisfies` alone allows a missing value).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Listed<K extends keyof typeof TABLE_STATE_ENUMS> = (typeof TABLE_STATE_ENUMS)[K][number];
@@ -59,5 +72,6 @@ const listsCoverTheirUnions: [
   Same<Listed<'areaKind'>, AreaTerrainKind>,
   Same<Listed<'linearKind'>, LinearTerrainKind>,
   Same<Listed<'optionalRule'>, OptionalRule>,
-] = [true, true, true, true, true, true, true, true];
+  Same<(typeof UNIT_STATUS_FIELDS)[number], keyof UnitStatus>,
+] = [true, true, true, true, true, true, true, true, true];
 void listsCoverTheirUnions;

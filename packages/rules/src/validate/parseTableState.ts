@@ -8,7 +8,7 @@
 import type { TableState } from '../model/tableState.ts';
 import { TABLE_STATE_VERSION } from '../model/tableState.ts';
 import { TableStateError, type TableStateProblem } from './tableStateError.ts';
-import { TABLE_STATE_ENUMS } from '../model/enums.ts';
+import { TABLE_STATE_ENUMS, UNIT_STATUS_FIELDS } from '../model/enums.ts';
 
 export { TABLE_STATE_ENUMS } from '../model/enums.ts';
 
@@ -199,16 +199,7 @@ export function tableStateProblems(json: unknown): TableStateProblem[] {
     const ids = 'standIds' in u ? c.array(u.standIds, `${path}.standIds`, 1) : undefined;
     ids?.forEach((sid, k) => c.string(sid, `${path}.standIds[${k}]`));
     if (u.status !== undefined) {
-      const st = c.object(u.status, `${path}.status`, [], [
-        'hitsByStand',
-        'disordered',
-        'prone',
-        'ordersLeft',
-        'attachedCommanderId',
-        'formation',
-        'dismounted',
-        'limbered',
-      ]);
+      const st = c.object(u.status, `${path}.status`, [], UNIT_STATUS_FIELDS);
       if (st) {
         for (const key of ['disordered', 'prone', 'dismounted', 'limbered'] as const) {
           if (st[key] !== undefined) c.boolean(st[key], `${path}.status.${key}`);
