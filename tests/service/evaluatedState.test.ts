@@ -6,25 +6,16 @@
  * rules while frames go on, so the lag is deterministic; the demo run checks the same on a live stream.
  */
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applyDelta, parseServerMessage, PROTOCOL_VERSION, type DeltaMessage, type LiveState, type ServerMessage } from '@muster/protocol';
-import { REPO_ROOT } from '../../apps/vision/src/app/startLive.ts';
-import { GameSession } from '../../apps/vision/src/app/gameSession.ts';
-import { createLivePipeline } from '../../apps/vision/src/app/livePipeline.ts';
 import { startLiveServer } from '../../apps/vision/src/app/liveServer.ts';
-import { loadRuleset } from '../../apps/vision/src/app/rules.ts';
-import { loadDemoScript } from '../../apps/vision/src/demo/demoScript.ts';
-import { truthDetection } from '../../apps/vision/src/demo/truthSource.ts';
-import { openDataStore } from '../../apps/vision/src/persist/dataStore.ts';
-import { loadRoster } from '../../apps/vision/src/roster/loadRoster.ts';
 import { stateKey } from './fixtures/gatedRuleset.ts';
 import { startDemo, tempDir, TestClient } from './helpers.ts';
+import { gatedDemoPipeline } from './gatedPipeline.ts';
 
 const dir = tempDir('muster-evaluated-state-');
 afterAll(() => dir.remove());
 
-const GATED = pathToFileURL(join(import.meta.dirname, 'fixtures/gatedRuleset.ts')).href;
 
 async function until(what: string, ok: () => boolean): Promise<void> {
   for (let i = 0; i < 600; i++) {
@@ -78,23 +69,10 @@ function expectEvaluatedStateInvariants(states: readonly LiveState[]): void {
 
 describe('evaluatedState on the wire', () => {
   it('names the frame each evaluation came from: stuck rules lag the poses, then the newest state is evaluated', async () => {
-    const roster = await loadRoster(join(REPO_ROOT, 'fixtures/rosters/opening-battle.yaml'));
-    const script = loadDemoScript(join(REPO_ROOT, 'fixtures/demo/opening-battle.demo.json'), roster);
-    const session = new GameSession({ store: openDataStore(join(dir.path, 'gated')), baseRoster: roster, initialTerrain: script.terrain });
     const ctl = new Int32Array(new SharedArrayBuffer(12)); // gate closed: the rule set blocks
-    const { ruleset } = await loadRuleset(undefined);
-    const pipeline = createLivePipeline({
-      session,
-      table: script.table,
-      ruleset,
-      rulesWorker: { moduleUrl: GATED, exportName: 'gatedRuleset', moduleData: ctl.buffer },
-      profile: { name: 'test', source: 'demo-truth', frameWidthPx: null, frameHeightPx: null },
-      poseLogBy: 'demo',
-    });
+    const { pipeline, session, frame } = await gatedDemoPipeline(join(dir.path, 'gated'), ctl);
     const live = await startLiveServer(pipeline, { host: '127.0.0.1', port: 0, operatorToken: 'tok', viewsDir: join(dir.path, 'no-views') });
     const client = await TestClient.connect(live.server.url);
-    // Ten battle seconds apart, so every frame's stands stand somewhere else (and evaluate differently).
-    const frame = (seq: number) => truthDetection(script, roster, seq * 10, seq, 1_000_000 + seq * 100);
     try {
       await client.next('snapshot');
       pipeline.process(frame(0));

@@ -5,24 +5,15 @@
  * depends on timing.
  */
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LiveState } from '@muster/protocol';
 import type { TableState } from '@muster/rules';
-import { REPO_ROOT } from '../../apps/vision/src/app/startLive.ts';
-import { GameSession } from '../../apps/vision/src/app/gameSession.ts';
-import { createLivePipeline, type LivePipeline } from '../../apps/vision/src/app/livePipeline.ts';
-import { loadRuleset } from '../../apps/vision/src/app/rules.ts';
-import { loadDemoScript } from '../../apps/vision/src/demo/demoScript.ts';
-import { truthDetection } from '../../apps/vision/src/demo/truthSource.ts';
-import { openDataStore } from '../../apps/vision/src/persist/dataStore.ts';
-import { loadRoster } from '../../apps/vision/src/roster/loadRoster.ts';
 import { tempDir } from './helpers.ts';
+import { gatedDemoPipeline } from './gatedPipeline.ts';
 
 const dir = tempDir('muster-rules-worker-');
 afterAll(() => dir.remove());
 
-const GATED = pathToFileURL(join(import.meta.dirname, 'fixtures/gatedRuleset.ts')).href;
 
 /** Same key as the gated rule set puts in `rulesetId`: which table state an evaluation came from. */
 function stateKey(state: TableState): string {
@@ -39,20 +30,7 @@ async function until(what: string, ok: () => boolean, tick?: () => void): Promis
 }
 
 async function setup(name: string, ctl: Int32Array) {
-  const roster = await loadRoster(join(REPO_ROOT, 'fixtures/rosters/opening-battle.yaml'));
-  const script = loadDemoScript(join(REPO_ROOT, 'fixtures/demo/opening-battle.demo.json'), roster);
-  const session = new GameSession({ store: openDataStore(join(dir.path, name)), baseRoster: roster, initialTerrain: script.terrain });
-  const { ruleset } = await loadRuleset(undefined);
-  const pipeline: LivePipeline = createLivePipeline({
-    session,
-    table: script.table,
-    ruleset,
-    rulesWorker: { moduleUrl: GATED, exportName: 'gatedRuleset', moduleData: ctl.buffer },
-    profile: { name: 'test', source: 'demo-truth', frameWidthPx: null, frameHeightPx: null },
-    poseLogBy: 'demo',
-  });
-  // Ten battle seconds apart, so every frame's stands stand somewhere else.
-  const frame = (seq: number) => truthDetection(script, roster, seq * 10, seq, 1_000_000 + seq * 100);
+  const { pipeline, session, frame } = await gatedDemoPipeline(join(dir.path, name), ctl);
   const published: LiveState[] = [];
   pipeline.subscribe((e) => {
     if (e.kind === 'state') published.push(pipeline.state());
