@@ -67,9 +67,16 @@ describe('views on the demo service', () => {
         return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       });
     await clickAllLayerBoxes();
-    const shot = await decodeShot(await page.screenshot(), 1, 'demo-operator-e2e.png');
-    const colour = shot.at(at.xPx, at.yPx);
-    expect(colorDistance(colour, hexRgb(sidePaint(unit.side, sides).fill)), `stand ${still!.id} at ${rgba(colour)}`).toBeLessThanOrEqual(12);
+    // Screenshots are retaken until the stand shows (or 15 s pass): on a loaded machine SwiftShader's GPU
+    // process can drop the WebGL context, and the canvas stays blank until the page redraws on restore.
+    const paint = hexRgb(sidePaint(unit.side, sides).fill);
+    let colour = (await decodeShot(await page.screenshot(), 1, 'demo-operator-e2e.png')).at(at.xPx, at.yPx);
+    for (const deadline = Date.now() + 15_000; colorDistance(colour, paint) > 12 && Date.now() < deadline; ) {
+      await page.waitForTimeout(500);
+      colour = (await decodeShot(await page.screenshot(), 1, 'demo-operator-e2e.png')).at(at.xPx, at.yPx);
+    }
+    const losses = await page.evaluate(() => window.__muster?.contextLosses);
+    expect(colorDistance(colour, paint), `stand ${still!.id} at ${rgba(colour)} (WebGL context losses: ${losses})`).toBeLessThanOrEqual(12);
     await clickAllLayerBoxes();
 
     // Select that unit: the panel shows the real rules' reading of it.
