@@ -6,9 +6,11 @@
  * Rule sets decide which wedge their arc is; this module only answers "is it inside".
  */
 import type { PointIn } from '../model/units.ts';
-import { normalizeDeg } from './angles.ts';
+import { headingToVector, normalizeDeg } from './angles.ts';
+import { closestPointOnSegment } from './distance.ts';
 import { standCorners, type StandShape } from './footprint.ts';
-import { pointInPolygon, segmentsIntersect } from './intersect.ts';
+import { hypot2 } from './hypot.ts';
+import { pointInPolygon, segmentIntersection, segmentsIntersect } from './intersect.ts';
 
 /** A wedge bounded by a left and a right ray (as seen looking out of it). */
 export interface Wedge {
@@ -215,4 +217,47 @@ export function diagonalWedgeOfCorners(corners: readonly PointIn[]): Wedge {
 export function standFrontCorridor(stand: StandShape): Wedge {
   const [fl, fr] = standCorners(stand);
   return { leftOrigin: fl, leftDirDeg: stand.pose.headingDeg, rightOrigin: fr, rightDirDeg: stand.pose.headingDeg };
+}
+
+/**
+ * The point of `polygon` (area, not just outline) nearest to `apex` among those within `halfDeg` of
+ * `headingDeg` as seen from the apex; undefined when no part of the polygon lies in the arc.
+ *
+ * @param apex the arc's apex, inches
+ * @param headingDeg the arc's centre line, degrees CCW from +x
+ * @param halfDeg half the opening, degrees (45 for a 90° arc)
+ * @param polygon a simple polygon, inches
+ * @example closestPointInArc({xIn:0,yIn:0}, 0, 45, square) // nearest point of the square in front
+ */
+export function closestPointInArc(apex: PointIn, headingDeg: number, halfDeg: number, polygon: readonly PointIn[]): PointIn | undefined {
+  if (pointInPolygon(apex, polygon)) return apex;
+  const left = headingDeg + halfDeg;
+  const right = headingDeg - halfDeg;
+  const inArc = (p: PointIn): boolean => pointInWedge(apex, left, right, p);
+  let best: PointIn | undefined;
+  let bestD = Number.POSITIVE_INFINITY;
+  const consider = (p: PointIn): void => {
+    const d = hypot2(p.xIn - apex.xIn, p.yIn - apex.yIn);
+    if (d < bestD && inArc(p)) {
+      bestD = d;
+      best = p;
+    }
+  };
+  const rays = [left, right].map((deg) => {
+    const v = headingToVector(deg);
+    return { xIn: apex.xIn + v.x * RAY_LENGTH_IN, yIn: apex.yIn + v.y * RAY_LENGTH_IN };
+  });
+  const n = polygon.length;
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    const a = polygon[j]!;
+    const b = polygon[i]!;
+    consider(b);
+    consider(closestPointOnSegment(apex, a, b));
+    // Where the arc's boundary rays enter the polygon.
+    for (const end of rays) {
+      const hit = segmentIntersection(apex, end, a, b);
+      if (hit) consider(hit.point);
+    }
+  }
+  return best;
 }

@@ -3,8 +3,8 @@ import type { ChargeTargetOption, DiceBreakdown } from '../../engine/evaluation.
 import type { Formation, TableState } from '../../model/tableState.ts';
 import { buildContext } from './context.ts';
 import { canReinforce, chargeOptions, meleeDice, meleeOutcome, meleeParticipantOf } from './charge.ts';
-import { ARTILLERY_BASE, CAVALRY_BASE, INFANTRY_BASE, grid, stateOf, unitAt } from './movementChargeTestScenes.ts';
-import type { UnitSpec } from './movementChargeTestScenes.ts';
+import { ARTILLERY_BASE, CAVALRY_BASE, INFANTRY_BASE, grid, stateOf, unitAt } from '../../../../../fixtures/rules/devil-to-pay/movementChargeTestScenes.ts';
+import type { UnitSpec } from '../../../../../fixtures/rules/devil-to-pay/movementChargeTestScenes.ts';
 
 const US = (spec: Partial<UnitSpec> = {}, y = 10, x = 30, locals = grid(5, 5, INFANTRY_BASE)) =>
   unitAt({ id: 'att', side: 'union', ...spec }, { xIn: x, yIn: y, headingDeg: 90 }, locals);

@@ -10,9 +10,9 @@ import { headingToVector, normalizeDeg, vectorToHeadingDeg } from '../../geometr
 import { standFrontCenter } from '../../geometry/footprint.ts';
 import { pointToPolygonDistanceIn } from '../../geometry/distance.ts';
 import { pointInPolygon, polylineCrossesSegment, segmentIntersection, segmentPolygonCrossings } from '../../geometry/intersect.ts';
+import { closestPointInArc } from '../../geometry/wedge.ts';
 import { boxGapIn, type DtpContext, type UnitInfo } from './context.ts';
 import type { DtpFormationReading } from './formation.ts';
-import { closestPointInArc } from './arcGeometry.ts';
 import { universalModifiers } from './universalModifiers.ts';
 import {
   ATTACKING_HIGHER_GROUND_DICE,
@@ -28,8 +28,8 @@ import {
   PRONE_MELEE_DICE,
   REINFORCE_REACH_IN,
   meleeFormationDice,
-} from './meleeTables.ts';
-import { DISORDERS_CHARGE_AREA, DISORDERS_CHARGE_LINEAR } from './movementTables.ts';
+} from './tables/meleeTables.ts';
+import { DISORDERS_CHARGE_AREA, DISORDERS_CHARGE_LINEAR } from './tables/movementTables.ts';
 import { hypot2 } from '../../geometry/hypot.ts';
 
 /** One unit's part in a melee: everything its dice depend on. */

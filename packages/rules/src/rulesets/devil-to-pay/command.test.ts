@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Commander, Stand } from '../../model/tableState.ts';
 import { buildContext } from './context.ts';
 import { evaluateCommand, commanderOrdersPerTurn, unitOrdersPerTurn } from './command.ts';
-import { scene, type SceneUnit } from './fireTestScene.ts';
+import { scene, type SceneUnit } from '../../../../../fixtures/rules/devil-to-pay/fireTestScene.ts';
 
 function commanderAt(xIn: number, yIn: number, extra: Partial<Commander> = {}): { commander: Commander; stand: Stand } {
   return {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TableState } from '../../model/tableState.ts';
 import { buildContext, boxGapIn } from './context.ts';
-import { grid, placeStands, unitOf } from './movementChargeTestScenes.ts';
+import { grid, placeStands, unitOf } from '../../../../../fixtures/rules/devil-to-pay/movementChargeTestScenes.ts';
 
 function scene(): TableState {
   const a = placeStands({ unitId: 'a', xIn: 10, yIn: 10, headingDeg: 90 }, grid(4, 4, { widthIn: 1.5, depthIn: 1.5 }));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { recognizeFormation } from './formation.ts';
-import { ARTILLERY_BASE, CAVALRY_BASE, INFANTRY_BASE, file, grid, placeStands, staggered, unitOf } from './movementChargeTestScenes.ts';
-import type { LocalStand, UnitSpec } from './movementChargeTestScenes.ts';
+import { ARTILLERY_BASE, CAVALRY_BASE, INFANTRY_BASE, file, grid, placeStands, staggered, unitOf } from '../../../../../fixtures/rules/devil-to-pay/movementChargeTestScenes.ts';
+import type { LocalStand, UnitSpec } from '../../../../../fixtures/rules/devil-to-pay/movementChargeTestScenes.ts';
 import type { Stand } from '../../model/tableState.ts';
 
 function read(locals: readonly LocalStand[], headingDeg = 90, spec: UnitSpec = { id: 'u' }, base: { widthIn: number; depthIn: number } = INFANTRY_BASE, jitter?: (s: Stand) => Stand) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { devilToPay } from './index.ts';
-import { rect, scene } from './fireTestScene.ts';
+import { rect, scene } from '../../../../../fixtures/rules/devil-to-pay/fireTestScene.ts';
 
 describe('devilToPay ruleset', () => {
   const state = scene(

@@ -1,130 +1,18 @@
 /**
- * The Devil to Pay (2018) as one `Ruleset`: builds the per-state context once, then per unit reads its
- * formation and evaluates movement, fire, charge, rally and command, collecting shapes and warnings.
- * `createSession()` gives the same result incrementally (see session.ts).
+ * The Devil to Pay (2018) as one `Ruleset`, the object the registry (`../index.ts`) installs: its id and
+ * name, the full evaluation (`evaluate.ts`), the incremental session (`session.ts`) and the action decks
+ * (`cards.ts`). Nothing else lives here; see README.md for the folder's layout.
  */
 import type { Ruleset } from '../../engine/ruleset.ts';
-import type { DiceBreakdown, Evaluation, EvaluationWarning, FireRefusal, FireTargetOption, Refusal, UnitEvaluation } from '../../engine/evaluation.ts';
-import type { Shape } from '../../engine/shapes.ts';
-import type { TableState } from '../../model/tableState.ts';
-import { buildContext, type DtpContext } from './context.ts';
-import { buildFireScene, evaluateFire, fireAtTarget, type FireScene } from './fire.ts';
-import { fireShapes } from './fireShapes.ts';
-import { chargeOptions, type ChargeOptionsResult } from './charge.ts';
-import { movementOptions, type MovementResult } from './movement.ts';
-import { evaluateRally } from './rally.ts';
-import { evaluateCommand } from './command.ts';
+import { DTP_RULESET_ID, evaluateDevilToPay } from './evaluate.ts';
 import { createDtpSession } from './session.ts';
-import { optionalRuleParts } from './optionalRules.ts';
 import { DTP_ACTION_DECKS } from './cards.ts';
-
-export const DTP_RULESET_ID = 'devil-to-pay';
-
-/** Below this formation confidence a warning asks the players to dress the stands or set the formation. */
-export const FORMATION_WARNING_CONFIDENCE = 0.5;
-
-/** Everything evaluated for one unit, before being put together. Sessions cache these per unit. */
-export interface UnitParts {
-  readonly evaluation: UnitEvaluation;
-  readonly shapes: readonly Shape[];
-  readonly warnings: readonly EvaluationWarning[];
-}
-
-/** Fire of one unit at one target, injected so a session can serve it from a cache. */
-export type PairFire = (firerId: string, targetId: string) => FireTargetOption | FireRefusal;
-
-/**
- * Where the per-unit parts come from. `directSources` computes everything; a session substitutes cached
- * versions that return exactly what the direct ones would.
- */
-export interface UnitPartSources {
-  movement(unitId: string): MovementResult;
-  charge(unitId: string): ChargeOptionsResult;
-  rally(unitId: string): DiceBreakdown | Refusal;
-  pair: PairFire;
-  /** Every fire option of a unit (`evaluateFire` through `pair`). */
-  fire(unitId: string): (FireTargetOption | FireRefusal)[];
-  fireShapes(unitId: string, options: readonly (FireTargetOption | FireRefusal)[]): readonly Shape[];
-}
-
-export function directSources(ctx: DtpContext, scene: FireScene): UnitPartSources {
-  const pair: PairFire = (f, t) => fireAtTarget(ctx, scene, f, t);
-  return {
-    movement: (id) => movementOptions(ctx, id),
-    charge: (id) => chargeOptions(ctx, id),
-    rally: (id) => evaluateRally(ctx, id),
-    pair,
-    fire: (id) => evaluateFire(ctx, scene, id, pair),
-    fireShapes: (id, options) => fireShapes(ctx, id, options),
-  };
-}
-
-/** Evaluates one unit; the command reading comes from the brigade-wide pass. */
-export function evaluateUnit(ctx: DtpContext, unitId: string, command: UnitEvaluation['command'], sources: UnitPartSources): UnitParts {
-  const info = ctx.units.get(unitId)!;
-  const reading = ctx.formationOf(unitId);
-  const warnings: EvaluationWarning[] = [];
-  if (info.stands.length === 0) {
-    warnings.push({ code: 'unit/no-stands', message: `${info.unit.name} has no stands on the table.`, unitId });
-  } else if (reading.source === 'geometry' && reading.confidence < FORMATION_WARNING_CONFIDENCE) {
-    warnings.push({
-      code: 'formation/uncertain',
-      message: `${info.unit.name}: formation read as ${reading.formation} (confidence ${reading.confidence}); dress the stands or set the formation.`,
-      unitId,
-    });
-  }
-  const movement = sources.movement(unitId);
-  const fire = sources.fire(unitId);
-  const unknownWeapon = fire.find((f) => !f.ok && f.reason === 'fire/unknown-weapon');
-  if (unknownWeapon && !unknownWeapon.ok) warnings.push({ code: 'fire/unknown-weapon', message: `${info.unit.name}: ${unknownWeapon.detail ?? ''}`, unitId });
-  const charge = sources.charge(unitId);
-  const optional = optionalRuleParts(ctx, unitId, fire);
-  warnings.push(...optional.warnings);
-  const evaluation: UnitEvaluation = {
-    unitId,
-    formation: { formation: reading.formation, confidence: reading.confidence, source: reading.source },
-    movement: movement.movement,
-    fire,
-    charge: charge.charge,
-    rally: sources.rally(unitId),
-    command,
-    ...optional.fields,
-  };
-  return { evaluation, shapes: [...movement.shapes, ...sources.fireShapes(unitId, fire), ...charge.shapes], warnings };
-}
-
-/** Puts per-unit parts and the command shapes together in state order. */
-export function assemble(state: TableState, parts: ReadonlyMap<string, UnitParts>, commandShapes: readonly Shape[]): Evaluation {
-  const units: Record<string, UnitEvaluation> = {};
-  const shapes: Shape[] = [];
-  const warnings: EvaluationWarning[] = [];
-  for (const u of state.units) {
-    const p = parts.get(u.id)!;
-    units[u.id] = p.evaluation;
-    shapes.push(...p.shapes);
-    warnings.push(...p.warnings);
-  }
-  shapes.push(...commandShapes);
-  return { rulesetId: DTP_RULESET_ID, units, shapes, warnings };
-}
-
-/** Full evaluation of a table state. Pure. */
-export function evaluateDevilToPay(state: TableState): Evaluation {
-  const ctx = buildContext(state);
-  const scene = buildFireScene(ctx);
-  const command = evaluateCommand(ctx);
-  const sources = directSources(ctx, scene);
-  const parts = new Map<string, UnitParts>();
-  for (const u of state.units) parts.set(u.id, evaluateUnit(ctx, u.id, command.readings.get(u.id)!, sources));
-  return assemble(state, parts, command.shapes);
-}
 
 export const devilToPay: Ruleset = {
   id: DTP_RULESET_ID,
   name: 'The Devil to Pay',
   source: 'The Devil to Pay, 2018 edition',
   evaluate: evaluateDevilToPay,
-  // Lazy: session.ts imports this module back (evaluateUnit, assemble).
-  createSession: () => createDtpSession(),
+  createSession: createDtpSession,
   actionDecks: DTP_ACTION_DECKS,
 };

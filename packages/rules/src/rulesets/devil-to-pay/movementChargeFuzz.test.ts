@@ -7,9 +7,9 @@ import fc from 'fast-check';
 import type { StandRole } from '../../model/tableState.ts';
 import { buildContext } from './context.ts';
 import { chargeOptions } from './charge.ts';
-import { movementOptions } from './movement.ts';
+import { movementOptions } from './movement/movementOptions.ts';
 import { skedaddleZone } from './skedaddle.ts';
-import { stateOf, unitAt } from './movementChargeTestScenes.ts';
+import { stateOf, unitAt } from '../../../../../fixtures/rules/devil-to-pay/movementChargeTestScenes.ts';
 
 const localStand = fc.record({
   u: fc.double({ min: -6, max: 6, noNaN: true }),

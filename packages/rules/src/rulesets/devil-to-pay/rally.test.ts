@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DiceBreakdown, Refusal } from '../../engine/evaluation.ts';
 import { buildContext } from './context.ts';
 import { evaluateRally, nearestEnemyDistanceIn } from './rally.ts';
-import { scene, type SceneUnit } from './fireTestScene.ts';
+import { scene, type SceneUnit } from '../../../../../fixtures/rules/devil-to-pay/fireTestScene.ts';
 
 const hits4 = { hitsByStand: { 'r-s0': 1, 'r-s1': 1, 'r-s2': 1, 'r-s3': 1 } };
 function rally(unit: Partial<SceneUnit>, enemyGapIn: number | undefined) {

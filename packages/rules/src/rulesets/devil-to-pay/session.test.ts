@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../dice/rng.ts';
 import { devilToPay } from './index.ts';
-import { moveRandomUnit, randomTable } from './sessionTestTable.ts';
-import { scene } from './fireTestScene.ts';
+import { moveRandomUnit, randomTable } from '../../../../../fixtures/rules/devil-to-pay/sessionTestTable.ts';
+import { scene } from '../../../../../fixtures/rules/devil-to-pay/fireTestScene.ts';
 
 describe('devil to pay session', () => {
   it('returns exactly what evaluate returns, after every random move', () => {

@@ -7,7 +7,7 @@
  *   lies in it, so only there can one be blocked); a pair settled before any sight line (out of arc or
  *   range) only when either changes. A unit's list of options again when one of its pairs was dropped or a
  *   changed unit is (or was) within its weapon's longest range (which enemies are candidates);
- * - movement: when the unit changes or a changed unit's old or new box meets what movement.ts read other
+ * - movement: when the unit changes or a changed unit's old or new box meets what movementOptions read other
  *   units through (`movementDependsOnBox`: reach box and cull discs; without one, within its reach);
  * - charge: when the unit changes or a changed unit comes (or was) within its reach;
  * - rally: when the unit changes or a changed unit is (or was) nearer than its nearest enemy (a refusal,
@@ -25,11 +25,14 @@ import type { Shape } from '../../engine/shapes.ts';
 import type { Stand, TableState, Unit } from '../../model/tableState.ts';
 import { samePlainData } from '../../engine/samePlainData.ts';
 import { buildContext, boxGapIn, standInfoOf, unionBoxes, type BoxIn, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
-import { buildFireScene, fireAtTarget, fireOptions, firingStands, settledWithoutSight, type FireScene } from './fire.ts';
-import { fireShapes } from './fireShapes.ts';
-import { maxRangeIn, weaponRow } from './fireTables.ts';
+import { fireAtTarget, fireOptions, settledWithoutSight } from './fire/fire.ts';
+import { firingStands } from './fire/eligibleStands.ts';
+import { buildFireScene, type FireScene } from './fire/fireScene.ts';
+import { fireShapes } from './fire/fireShapes.ts';
+import { maxRangeIn, weaponRow } from './tables/fireTables.ts';
 import { chargeOptions, type ChargeOptionsResult } from './charge.ts';
-import { movementDependsOnBox, movementOptions, type MovementResult } from './movement.ts';
+import { movementOptions } from './movement/movementOptions.ts';
+import { movementDependsOnBox, type MovementResult } from './movement/movementResult.ts';
 import { evaluateRally, nearestEnemyDistanceIn } from './rally.ts';
 import { evaluateBrigade, evaluateCommand, type BrigadeCommand } from './command.ts';
 import { recognizeFormation, type DtpFormationReading } from './formation.ts';
@@ -37,15 +40,15 @@ import { convexHull, pointsBoundingBox } from '../../geometry/polygon.ts';
 import { polygonsOverlap } from '../../geometry/intersect.ts';
 import { convexPolygonsMayOverlap } from '../../geometry/convexOverlap.ts';
 import type { PointIn } from '../../model/units.ts';
-import { assemble, evaluateUnit, type UnitPartSources, type UnitParts } from './index.ts';
-import { CHARGE_REACH_IN } from './meleeTables.ts';
-import { ENEMY_CLEARANCE_IN, FUDGE_MOVE_IN, MOUNTED_BONUS_IN, ROAD_MOVE_IN, movementAllowanceIn } from './movementTables.ts';
+import { assemble, evaluateUnit, type UnitPartSources, type UnitParts } from './evaluate.ts';
+import { CHARGE_REACH_IN } from './tables/meleeTables.ts';
+import { ENEMY_CLEARANCE_IN, FUDGE_MOVE_IN, MOUNTED_BONUS_IN, ROAD_MOVE_IN, movementAllowanceIn } from './tables/movementTables.ts';
 import { hypot2 } from '../../geometry/hypot.ts';
 
 /**
  * How far movement can look beyond a unit's box, inches: its allowance (the road allowance for march
  * columns and limbered guns, 'unknown' moves as line, with the mounted bonus), the 1" enemy clearance, the
- * unit's own size (movement.ts measures reach from the reference stand) and a 1" margin.
+ * unit's own size (movementOptions measures reach from the reference stand) and a 1" margin.
  */
 function movementLookIn(info: UnitInfo, reading: DtpFormationReading): number {
   const formation = reading.formation === 'unknown' ? 'line' : reading.formation;
@@ -60,7 +63,7 @@ function movementLookIn(info: UnitInfo, reading: DtpFormationReading): number {
 }
 /** How far charge looks: enemies reported out to 12" (+1 box slack), friends in the 6" path (charge.ts). */
 const CHARGE_LOOK_IN = Math.max(12 + 1, CHARGE_REACH_IN + 1) + 1;
-/** Slack on the fire candidate distance (fire.ts's `fireCandidates` compares box gaps with the longest range). */
+/** Slack on the fire candidate distance (fire/fire.ts's `fireCandidates` compares box gaps with the longest range). */
 const FIRE_LOOK_SLACK_IN = 0.01;
 
 /** Field by field what the earlier text keys compared (numbers and their text form alike). */
@@ -110,7 +113,7 @@ interface UnitCache {
   hull: readonly PointIn[];
   /** Brigades whose command pass this unit feeds: its own, and its attached commander's. */
   brigades: readonly string[];
-  /** Convex hull of the unit's firing stands (fire.ts's `firingStands`: its own front rank without hits). */
+  /** Convex hull of the unit's firing stands (`firingStands`, fire/eligibleStands.ts: its own front rank without hits). */
   firingHull?: readonly PointIn[];
   /** The weapon's longest range, inches (-Infinity when the unit cannot fire at anything by itself). */
   fireReachIn: number;
@@ -356,7 +359,7 @@ export function createDtpSession(): RulesSession {
         const old = dropped.get(f)?.get(t)?.result;
         if (old !== undefined && samePlainData(old, result)) result = old;
         // A result settled without sight lines depends on the two units only: an empty hull meets nothing.
-        // Otherwise every sight line runs from a firing stand (front rank, no hits: fire.ts's firingStands,
+        // Otherwise every sight line runs from a firing stand (front rank, no hits: firingStands,
         // which depends on the firer alone) to a target stand, so it lies in the hull of those stands: the
         // corridor other units must meet to change the result.
         // The hull of the two units' hulls is the hull of all their corners, from far fewer points.
@@ -369,7 +372,7 @@ export function createDtpSession(): RulesSession {
       };
 
       const movementOf = (id: string, c: UnitCache, info: UnitInfo): MovementResult => {
-        // What movement.ts actually read other units through when it says so (the reach box, then the
+        // What movementOptions actually read other units through when it says so (the reach box, then the
         // discs its direction and fudge culls pass: much tighter than the radius bound).
         let stale = !c.movement;
         for (let i = 0; !stale && i < changedBoxes.length; i++) {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { TableState } from '../../model/tableState.ts';
 import { buildContext } from './context.ts';
 import { skedaddleOutcome, skedaddleZone, type SkedaddleOutcome, type SkedaddleZone } from './skedaddle.ts';
-import { ARTILLERY_BASE, CAVALRY_BASE, INFANTRY_BASE, grid, stateOf, unitAt } from './movementChargeTestScenes.ts';
-import type { UnitSpec } from './movementChargeTestScenes.ts';
+import { ARTILLERY_BASE, CAVALRY_BASE, INFANTRY_BASE, grid, stateOf, unitAt } from '../../../../../fixtures/rules/devil-to-pay/movementChargeTestScenes.ts';
+import type { UnitSpec } from '../../../../../fixtures/rules/devil-to-pay/movementChargeTestScenes.ts';
 
 /** The skedaddling unit: reference stand centre at (30, 20), facing +y (rear is 270°). */
 const runner = (spec: Partial<UnitSpec> = {}, locals = grid(5, 5, INFANTRY_BASE), base: { widthIn: number; depthIn: number } = INFANTRY_BASE) =>

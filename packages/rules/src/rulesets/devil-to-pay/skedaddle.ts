@@ -10,9 +10,9 @@ import type { PointIn, PoseIn } from '../../model/units.ts';
 import { angleDiffDeg, headingToVector, normalizeDeg, vectorToHeadingDeg } from '../../geometry/angles.ts';
 import { polygonToPolygonDistanceIn } from '../../geometry/distance.ts';
 import { pointInPolygon, segmentPolygonCrossings } from '../../geometry/intersect.ts';
+import { closestPointInArc } from '../../geometry/wedge.ts';
 import { boxGapIn, type DtpContext, type UnitInfo } from './context.ts';
-import { closestPointInArc } from './arcGeometry.ts';
-import { MOUNTED_BONUS_IN } from './movementTables.ts';
+import { MOUNTED_BONUS_IN } from './tables/movementTables.ts';
 import { hypot2 } from '../../geometry/hypot.ts';
 
 export const SKEDADDLE_SOURCE = 'The Devil to Pay (2018), Skedaddle';

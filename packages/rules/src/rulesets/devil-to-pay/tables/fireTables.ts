@@ -2,7 +2,9 @@
  * The Devil to Pay fire tables (FIRE, Range Modifiers, p. 21; Quick Reference "Fire"). Each weapon row gives
  * the dice modifier per range band; `0` is a printed "--" (fire allowed, no modifier) and `null` a blank
  * cell (out of range). Bands are upper limits: a target at 6" is in the 6" band, at 6.1" in the 12" band.
+ * Also the General Modifiers' obstacle and area terrain rows (p. 22).
  */
+import type { AreaTerrainKind, LinearTerrainKind } from '../../../model/tableState.ts';
 
 export type WeaponClass = 'infantry' | 'artillery';
 
@@ -104,3 +106,23 @@ export function bandAt(row: WeaponRow, rangeIn: number): BandReading | undefined
   }
   return undefined;
 }
+
+/** Cover from linear terrain, as target (Fire Modifiers, 3. General Modifiers, p. 22); sunken roads count as walls (notes). */
+export const FIRE_OBSTACLE_DICE: Readonly<Partial<Record<LinearTerrainKind, { readonly dice: number; readonly label: string }>>> = {
+  fence: { dice: -1, label: 'Target behind fence' },
+  wall: { dice: -2, label: 'Target behind wall' },
+  'hasty-works': { dice: -2, label: 'Target behind hasty works' },
+  'sunken-road': { dice: -2, label: 'Target in sunken road (as wall)' },
+  entrenchment: { dice: -3, label: 'Target behind entrenchment' },
+};
+
+/** Area terrain fire modifiers, as firer and as target, counted once (Fire Modifiers, 3. General Modifiers, p. 22). Swamp has none. */
+export const FIRE_AREA_DICE: Readonly<Partial<Record<AreaTerrainKind, { readonly dice: number; readonly label: string }>>> = {
+  'open-woods': { dice: -1, label: 'Open woods' },
+  farm: { dice: -1, label: 'Farm' },
+  rough: { dice: -1, label: 'Rough ground' },
+  'thick-woods': { dice: -2, label: 'Thick woods' },
+  town: { dice: -2, label: 'Town' },
+  city: { dice: -2, label: 'City' },
+  thicket: { dice: -2, label: 'Thicket' },
+};

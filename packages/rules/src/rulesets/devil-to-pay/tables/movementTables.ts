@@ -2,7 +2,7 @@
  * The Devil to Pay (2018) movement numbers as data: the Movement table, the linear and area terrain
  * penalty tables, and which terrain stops artillery and mounted cavalry or disorders a charge.
  */
-import type { AreaTerrainKind, Formation, LinearTerrainKind } from '../../model/tableState.ts';
+import type { AreaTerrainKind, Formation, LinearTerrainKind } from '../../../model/tableState.ts';
 
 /** Source strings for notes and modifiers. */
 export const MOVEMENT_TABLE_SOURCE = 'The Devil to Pay (2018), Move: Movement table';

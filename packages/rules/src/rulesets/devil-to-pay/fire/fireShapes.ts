@@ -2,15 +2,16 @@
  * Shapes for the fire layer: each firing stand's arc cut at the weapon's longest range, and a line with a
  * "3 dice @ 12\"" label to every target it may fire at (no label when the option has 0 dice).
  */
-import type { FireRefusal, FireTargetOption } from '../../engine/evaluation.ts';
-import type { Shape } from '../../engine/shapes.ts';
-import { closestPointOnSegment } from '../../geometry/distance.ts';
-import { wedgePolygon } from '../../geometry/wedge.ts';
-import type { PointIn } from '../../model/units.ts';
-import type { DtpContext } from './context.ts';
-import { arcOfStand, firingStands } from './fire.ts';
-import { maxRangeIn, weaponRow } from './fireTables.ts';
-import { hypot2 } from '../../geometry/hypot.ts';
+import type { FireRefusal, FireTargetOption } from '../../../engine/evaluation.ts';
+import type { Shape } from '../../../engine/shapes.ts';
+import { closestPointOnSegment } from '../../../geometry/distance.ts';
+import { wedgePolygon } from '../../../geometry/wedge.ts';
+import type { PointIn } from '../../../model/units.ts';
+import type { DtpContext } from '../context.ts';
+import { firingStands } from './eligibleStands.ts';
+import { arcOfStand } from './fireArc.ts';
+import { maxRangeIn, weaponRow } from '../tables/fireTables.ts';
+import { hypot2 } from '../../../geometry/hypot.ts';
 
 function nearestPointOnStands(p: PointIn, polygons: readonly (readonly PointIn[])[]): PointIn {
   let best = p;

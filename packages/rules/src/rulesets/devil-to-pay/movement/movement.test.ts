@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { polygonToPolygonDistanceIn } from '../../geometry/distance.ts';
-import { standCorners } from '../../geometry/footprint.ts';
-import type { Refusal } from '../../engine/evaluation.ts';
-import type { AreaTerrainKind, Formation, LinearTerrainKind, TableState } from '../../model/tableState.ts';
-import type { PointIn } from '../../model/units.ts';
-import { pointInPolygon } from '../../geometry/intersect.ts';
-import { buildContext } from './context.ts';
-import { movementOptions, walkPenalties, type DtpMovementOption } from './movement.ts';
-import { ARTILLERY_BASE, CAVALRY_BASE, INFANTRY_BASE, file, grid, stateOf, unitAt } from './movementChargeTestScenes.ts';
-import type { LocalStand, UnitSpec } from './movementChargeTestScenes.ts';
+import { polygonToPolygonDistanceIn } from '../../../geometry/distance.ts';
+import { standCorners } from '../../../geometry/footprint.ts';
+import type { Refusal } from '../../../engine/evaluation.ts';
+import type { AreaTerrainKind, Formation, LinearTerrainKind, TableState } from '../../../model/tableState.ts';
+import type { PointIn } from '../../../model/units.ts';
+import { pointInPolygon } from '../../../geometry/intersect.ts';
+import { buildContext } from '../context.ts';
+import { movementOptions } from './movementOptions.ts';
+import type { DtpMovementOption } from './movementResult.ts';
+import { walkPenalties } from './walkPenalties.ts';
+import { ARTILLERY_BASE, CAVALRY_BASE, INFANTRY_BASE, file, grid, stateOf, unitAt } from '../../../../../../fixtures/rules/devil-to-pay/movementChargeTestScenes.ts';
+import type { LocalStand, UnitSpec } from '../../../../../../fixtures/rules/devil-to-pay/movementChargeTestScenes.ts';
 
 /** A union unit whose front edge is at y = 10.75 (reference stand centre at (30, 10)), facing +y. */
 const mover = (spec: Partial<UnitSpec> = {}, locals: readonly LocalStand[] = grid(5, 5, INFANTRY_BASE), base: { widthIn: number; depthIn: number } = INFANTRY_BASE) =>

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { TableState } from '../../model/tableState.ts';
-import { buildContext } from './context.ts';
-import { buildFireScene, evaluateFire } from './fire.ts';
-import { facingPair, fireOn, fireOption, modifierLabels, rect, scene, type SceneUnit } from './fireTestScene.ts';
+import type { TableState } from '../../../model/tableState.ts';
+import { buildContext } from '../context.ts';
+import { evaluateFire } from './fire.ts';
+import { buildFireScene } from './fireScene.ts';
+import { facingPair, fireOn, fireOption, modifierLabels, rect, scene, type SceneUnit } from '../../../../../../fixtures/rules/devil-to-pay/fireTestScene.ts';
 
 const fire = fireOn;
 const ok = fireOption;

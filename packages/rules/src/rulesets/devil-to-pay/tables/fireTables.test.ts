@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WEAPONS, bandAt, maxRangeIn, weaponRow, INFANTRY_BANDS_IN, ARTILLERY_BANDS_IN } from './fireTables.ts';
+import { WEAPONS, bandAt, maxRangeIn, weaponRow, INFANTRY_BANDS_IN, ARTILLERY_BANDS_IN } from '../tables/fireTables.ts';
 
 describe('fire tables', () => {
   it('has a row per printed weapon with one cell per band', () => {

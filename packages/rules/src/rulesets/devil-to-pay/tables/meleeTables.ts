@@ -2,7 +2,7 @@
  * The Devil to Pay (2018) melee numbers as data: Charge, Melee Modifiers (1. Formation, 2. General).
  * Universal modifiers live in `universalModifiers.ts`.
  */
-import type { Formation } from '../../model/tableState.ts';
+import type { Formation } from '../../../model/tableState.ts';
 
 export const MELEE_FORMATION_SOURCE = 'The Devil to Pay (2018), Charge: Melee Modifiers, 1. Formation Modifiers';
 export const MELEE_GENERAL_SOURCE = 'The Devil to Pay (2018), Charge: Melee Modifiers, 2. General Modifiers';
