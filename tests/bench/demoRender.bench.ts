@@ -7,11 +7,11 @@
  * Medians (and p95) over repeated renders, wall-clock and process CPU, in milliseconds.
  */
 import { join } from 'node:path';
-import { DEFAULT_DEMO_SCRIPT, DEFAULT_DEMO_TABLE, REPO_ROOT } from '../../apps/vision/src/app/startLive.ts';
-import { loadDemoScript } from '../../apps/vision/src/demo/demoScript.ts';
-import { DEMO_EFFECTS, demoTags, type DemoTag } from '../../apps/vision/src/demo/demoFrames.ts';
+import { DEFAULT_DEMO_SCRIPT, DEFAULT_DEMO_TABLE, REPO_ROOT } from '../../apps/server/src/compose/liveOptions.ts';
+import { loadDemoScript } from '../../apps/server/src/demo/demoScript.ts';
+import { DEMO_EFFECTS, demoTags, type DemoTag } from '../../apps/server/src/demo/demoFrames.ts';
 import { loadTableProfile } from '../../apps/vision/src/profile/tableProfile.ts';
-import { loadRoster } from '../../apps/vision/src/roster/loadRoster.ts';
+import { loadRoster } from '../../apps/server/src/roster/loadRoster.ts';
 import { createFastTableRenderer } from '../../fixtures/generator/fastTableRenderer.ts';
 import { cameraLookingDown, renderTableFrame, scatterStands } from '../../fixtures/generator/renderTableFrame.ts';
 import { median, percentile, round } from './stats.ts';

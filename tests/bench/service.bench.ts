@@ -21,7 +21,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import type { WireRecord } from './wireViewer.ts';
-import { startLive, type RunningLive } from '../../apps/vision/src/app/startLive.ts';
+import { startLive } from '../../apps/server/src/compose/startLive.ts';
+import type { RunningLive } from '../../apps/server/src/compose/liveOptions.ts';
 import { median, percentile, round } from './stats.ts';
 
 const VIEWERS = join(import.meta.dirname, '../service/children/viewers.ts');

@@ -6,7 +6,7 @@
  * rasterising the translucent fills, so it is a floor for "how slow can a weak machine get", not a GPU number.
  */
 import type { Shape, Stand, Unit } from '@muster/rules';
-import { startServer } from '../../apps/vision/src/server/createServer.ts';
+import { startServer } from '../../apps/server/src/http/createServer.ts';
 import { ensureViewsBuilt, VIEWS_DIST } from '../e2e/helpers/buildViews.ts';
 import { fixtureLiveState } from '../e2e/helpers/fixtureScene.ts';
 import { SceneBackend } from '../e2e/helpers/sceneBackend.ts';

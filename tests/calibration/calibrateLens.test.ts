@@ -10,7 +10,7 @@ import { createCharucoCornerDetector } from '../../apps/vision/src/calibrate/det
 import { loadGrayImage } from '../../apps/vision/src/calibrate/loadGrayImage.ts';
 import { LENS_CALIBRATION_FORMAT, parseLensCalibration, type LensModel } from '../../apps/vision/src/calibrate/lensModel.ts';
 import { charucoCornerMm } from '../../apps/vision/src/calibrate/charucoBoardSpec.ts';
-import { run as runCalibrate } from '../../apps/vision/src/cli/commands/calibrate.ts';
+import { run as runCalibrate } from '../../apps/server/src/cli/commands/calibrate.ts';
 import { poseAbout, renderPlanarView, rotationXYZ, type SheetTexture } from './renderPlanarView.ts';
 
 // A deliberately off-centre, non-square camera with clear barrel distortion.

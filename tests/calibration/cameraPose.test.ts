@@ -5,7 +5,7 @@ import {
 } from '../../apps/vision/src/calibrate/cameraPose.ts';
 import { undistortPointsPx, type LensModel } from '../../apps/vision/src/calibrate/lensModel.ts';
 import { loadCv, type Cv } from '../../apps/vision/src/cv/loadCv.ts';
-import { applyHomography, homographyFromPoints } from '../../apps/vision/src/detect/homography.ts';
+import { applyHomography, homographyFromPoints } from '@muster/table-mapping';
 
 const lens: LensModel = {
   imageWidthPx: 1920, imageHeightPx: 1080, fxPx: 1350, fyPx: 1345, cxPx: 962, cyPx: 536,

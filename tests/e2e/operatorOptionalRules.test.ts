@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
-import { startServer, type RunningServer } from '../../apps/vision/src/server/createServer.ts';
+import { startServer, type RunningServer } from '../../apps/server/src/http/createServer.ts';
 import { ensureViewsBuilt, VIEWS_DIST } from './helpers/buildViews.ts';
 import { SHARPSHOOTERS, TEXAS, optionalRulesLiveState } from './helpers/optionalRulesScene.ts';
 import { ARTIFACTS_DIR } from './helpers/pixels.ts';

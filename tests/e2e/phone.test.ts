@@ -7,7 +7,8 @@
 import { join } from 'node:path';
 import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, startLive, type RunningLive } from '../../apps/vision/src/app/startLive.ts';
+import { startLive } from '../../apps/server/src/compose/startLive.ts';
+import { REPO_ROOT, type RunningLive } from '../../apps/server/src/compose/liveOptions.ts';
 import { tempDir } from '../service/helpers.ts';
 import { ensureViewsBuilt, VIEWS_DIST } from './helpers/buildViews.ts';
 import { launchChromium } from './helpers/browser.ts';

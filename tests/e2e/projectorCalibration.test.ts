@@ -7,12 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
-import { startServer, type RunningServer } from '../../apps/vision/src/server/createServer.ts';
+import { startServer, type RunningServer } from '../../apps/server/src/http/createServer.ts';
 import { loadCv } from '../../apps/vision/src/cv/loadCv.ts';
 import { detectPatternTags } from '../../apps/vision/src/calibrate/calibrateProjector.ts';
-import { projectorPattern } from '../../apps/vision/src/calibrate/projectorPattern.ts';
+import { projectorPattern } from '@muster/table-mapping';
 import { PROJECTOR_CALIBRATION_FORMAT, type ProjectorCalibrationJson } from '../../apps/vision/src/calibrate/projectorCalibration.ts';
-import type { ProjectorCalibrationSource } from '../../apps/vision/src/calibrate/projectorCalibrationStore.ts';
+import type { ProjectorCalibrationSource } from '../../apps/server/src/persist/projectorCalibrationStore.ts';
 import { STYLE_PAINT } from '../../apps/overlay/src/views/palette.ts';
 // Also brings the page's `window.__musterProjectorPattern` declaration into the type-check.
 import type { ProjectorPatternHook } from '../../apps/overlay/src/pages/projectorCalibrationPattern.ts';

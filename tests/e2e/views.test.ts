@@ -1,5 +1,5 @@
 /**
- * The views end to end: the real service (apps/vision/src/server) on loopback serving the built pages and
+ * The views end to end: the real service (apps/server/src/http) on loopback serving the built pages and
  * the ws, a known scene behind it, real headless Chromium drawing with WebGL (SwiftShader). Pixels are
  * read from screenshots at positions the page itself reports for table points (window.__muster), so
  * what is checked is "the stand is drawn where the state says", not how the mapping is implemented.
@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
 import type { LiveState } from '@muster/protocol';
-import { startServer, type RunningServer } from '../../apps/vision/src/server/createServer.ts';
+import { startServer, type RunningServer } from '../../apps/server/src/http/createServer.ts';
 import { CHIP_PAINT } from '../../apps/overlay/src/views/tableSceneBuilder.ts';
 import { LINEAR_PAINT, MAP_BACKGROUND, STYLE_PAINT, TABLE_CLOTH, UNKNOWN_SIDE_PAINT, sidePaint } from '../../apps/overlay/src/views/palette.ts';
-import { invertHomography, type Homography } from '../../apps/overlay/src/mapping/homography.ts';
+import { invertHomography, type Homography } from '@muster/table-mapping';
 import { ensureViewsBuilt, VIEWS_DIST } from './helpers/buildViews.ts';
 import { BLOCKED_OFF_TABLE, BLOCKED_ON_TABLE, CLOTH_PROBE, CONFEDERATE_REACH_PROBE, DOUBLE_ARC_PROBE, HIT_CHIP_AT, CONFEDERATE_UNIT, OCCLUDED_STAND, UNION_REACH_PROBE, UNION_UNIT, UNKNOWN_TAG_AT, fixtureLiveState } from './helpers/fixtureScene.ts';
 import { ARTIFACTS_DIR, blend, colorDistance, decodeShot, describe as rgba, hexRgb, type Rgba, type Shot } from './helpers/pixels.ts';

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installedRulesets } from '@muster/rules';
-import { main } from '../../apps/vision/src/cli/main.ts';
+import { main } from '../../apps/server/src/cli/main.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const scene = join(root, 'fixtures/rules/in/charge.json');
@@ -97,7 +97,7 @@ describe('muster rules', () => {
   });
 
   it('as a real process: reads a state from stdin with -, and exits 2 with one line on a bad one', () => {
-    const bin = join(root, 'apps/vision/bin/muster.js');
+    const bin = join(root, 'apps/server/bin/muster.js');
     const p = spawnSync(process.execPath, [bin, 'rules', '-'], { encoding: 'utf8', input: '{ "version": 1, ' });
     expect(p.status).toBe(2);
     expect(p.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^muster rules: standard input is not valid JSON/)]);

@@ -2,8 +2,8 @@ import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyDelta, type LiveState, type ServerMessage } from '@muster/protocol';
 import type { Stand } from '@muster/rules';
-import type { BackendEvent, ServiceBackend } from '../../apps/vision/src/server/backend.ts';
-import { startServer, type RunningServer } from '../../apps/vision/src/server/createServer.ts';
+import type { BackendEvent, ServiceBackend } from '../../apps/server/src/http/backend.ts';
+import { startServer, type RunningServer } from '../../apps/server/src/http/createServer.ts';
 import { TestClient } from './helpers.ts';
 
 /** A backend that publishes a large, fully changing state every few ms: the worst case for a slow viewer. */

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applyDelta, parseServerMessage, PROTOCOL_VERSION, type DeltaMessage, type LiveState, type ServerMessage } from '@muster/protocol';
-import { startLiveServer } from '../../apps/vision/src/app/liveServer.ts';
+import { startLiveServer } from '../../apps/server/src/compose/liveServer.ts';
 import { stateKey } from './fixtures/gatedRuleset.ts';
 import { startDemo, tempDir, TestClient } from './helpers.ts';
 import { gatedDemoPipeline } from './gatedPipeline.ts';

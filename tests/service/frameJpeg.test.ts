@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import type { ServiceBackend } from '../../apps/vision/src/server/backend.ts';
-import { startServer, type RunningServer } from '../../apps/vision/src/server/createServer.ts';
+import type { ServiceBackend } from '../../apps/server/src/http/backend.ts';
+import { startServer, type RunningServer } from '../../apps/server/src/http/createServer.ts';
 import type { GrayFrame } from '../../apps/vision/src/pipeline/types.ts';
 
 // The frame endpoint needs nothing of the backend; anything else it touched would throw.
@@ -58,7 +58,7 @@ describe('GET /api/frame.jpg', () => {
 
 describe('GET /api/frame.jpg on the frames demo', () => {
   it('serves the newest rendered 1080p frame once frames flow', async () => {
-    const { startLive } = await import('../../apps/vision/src/app/startLive.ts');
+    const { startLive } = await import('../../apps/server/src/compose/startLive.ts');
     const { tempDir } = await import('./helpers.ts');
     const dir = tempDir('muster-frame-jpg-');
     const live = await startLive({

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LiveState } from '@muster/protocol';
-import { startLive, type RunningLive } from '../../apps/vision/src/app/startLive.ts';
+import { startLive } from '../../apps/server/src/compose/startLive.ts';
+import type { RunningLive } from '../../apps/server/src/compose/liveOptions.ts';
 import { TestClient, tempDir } from './helpers.ts';
 
 const dir = tempDir('muster-frames-');

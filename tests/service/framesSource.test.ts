@@ -1,11 +1,11 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { DEFAULT_DEMO_SCRIPT, DEFAULT_DEMO_TABLE, REPO_ROOT } from '../../apps/vision/src/app/startLive.ts';
-import { loadDemoScript } from '../../apps/vision/src/demo/demoScript.ts';
-import { createFramesSource, type FramesSource, type FramesSourceOptions } from '../../apps/vision/src/demo/framesSource.ts';
-import { readFrame } from '../../apps/vision/src/demo/frameCache.ts';
+import { DEFAULT_DEMO_SCRIPT, DEFAULT_DEMO_TABLE, REPO_ROOT } from '../../apps/server/src/compose/liveOptions.ts';
+import { loadDemoScript } from '../../apps/server/src/demo/demoScript.ts';
+import { createFramesSource, type FramesSource, type FramesSourceOptions } from '../../apps/server/src/demo/framesSource.ts';
+import { readFrame } from '../../apps/server/src/demo/frameCache.ts';
 import type { GrayFrame } from '../../apps/vision/src/pipeline/types.ts';
-import { loadRoster } from '../../apps/vision/src/roster/loadRoster.ts';
+import { loadRoster } from '../../apps/server/src/roster/loadRoster.ts';
 import { tempDir } from './helpers.ts';
 
 const rosterPath = join(REPO_ROOT, 'fixtures/rosters/opening-battle.yaml');

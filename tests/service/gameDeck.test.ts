@@ -6,10 +6,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CardDraw } from '@muster/protocol';
-import { REPO_ROOT } from '../../apps/vision/src/app/startLive.ts';
-import { GameSession } from '../../apps/vision/src/app/gameSession.ts';
-import { openDataStore } from '../../apps/vision/src/persist/dataStore.ts';
-import { loadRoster } from '../../apps/vision/src/roster/loadRoster.ts';
+import { REPO_ROOT } from '../../apps/server/src/compose/liveOptions.ts';
+import { GameSession } from '../../apps/server/src/game/gameSession.ts';
+import { openDataStore } from '../../apps/server/src/persist/dataStore.ts';
+import { loadRoster } from '../../apps/server/src/roster/loadRoster.ts';
 import { tempDir } from './helpers.ts';
 
 const dir = tempDir('muster-deck-');
@@ -27,7 +27,7 @@ describe('game deck from the rule set', () => {
     const session = new GameSession({ store: openDataStore(join(dir.path, 'same-seed')), baseRoster: roster, seed: 'deck-test' });
     try {
       const drawn = Array.from({ length: 20 }, () => draw(session));
-      // Recorded with the service's former copy of the deck (apps/vision/src/app/actionDeck.ts, removed).
+      // Recorded with the service's former copy of the deck (apps/vision/src/app/actionDeck.ts, since removed).
       expect(drawn).toEqual([
         'rally:union', 'move:union', 'carpe-diem', 'whiskey', 'move:confederate', 'whiskey|END',
         'carpe-diem', 'carpe-diem', 'charge:union', 'charge:confederate', 'move:confederate', 'fire:union', 'move:union',

@@ -6,14 +6,14 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { REPO_ROOT } from '../../apps/vision/src/app/startLive.ts';
-import { GameSession } from '../../apps/vision/src/app/gameSession.ts';
-import { createLivePipeline } from '../../apps/vision/src/app/livePipeline.ts';
-import { loadRuleset } from '../../apps/vision/src/app/rules.ts';
-import { loadDemoScript } from '../../apps/vision/src/demo/demoScript.ts';
-import { truthDetection } from '../../apps/vision/src/demo/truthSource.ts';
-import { openDataStore } from '../../apps/vision/src/persist/dataStore.ts';
-import { loadRoster } from '../../apps/vision/src/roster/loadRoster.ts';
+import { REPO_ROOT } from '../../apps/server/src/compose/liveOptions.ts';
+import { GameSession } from '../../apps/server/src/game/gameSession.ts';
+import { createLivePipeline } from '../../apps/server/src/live/livePipeline.ts';
+import { loadRuleset } from '../../apps/server/src/rules/loadRuleset.ts';
+import { loadDemoScript } from '../../apps/server/src/demo/demoScript.ts';
+import { truthDetection } from '../../apps/server/src/demo/truthSource.ts';
+import { openDataStore } from '../../apps/server/src/persist/dataStore.ts';
+import { loadRoster } from '../../apps/server/src/roster/loadRoster.ts';
 
 const GATED = pathToFileURL(join(import.meta.dirname, 'fixtures/gatedRuleset.ts')).href;
 

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../apps/vision/src/server/createServer.ts';
+import { startServer, type RunningServer } from '../../apps/server/src/http/createServer.ts';
 import { startDemo, TestClient, tempDir } from './helpers.ts';
 
 const dir = tempDir('muster-heartbeat-');

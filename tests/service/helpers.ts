@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import type { ClientMessage, ServerMessage } from '@muster/protocol';
-import { startLive, type RunningLive } from '../../apps/vision/src/app/startLive.ts';
+import { startLive } from '../../apps/server/src/compose/startLive.ts';
+import type { RunningLive } from '../../apps/server/src/compose/liveOptions.ts';
 
 export interface TempDir {
   readonly path: string;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS, PROTOCOL_VERSION, applyDelta, type LiveState } from '@muster/protocol';
-import type { RunningLive } from '../../apps/vision/src/app/startLive.ts';
+import type { RunningLive } from '../../apps/server/src/compose/liveOptions.ts';
 import { TestClient, startDemo, tempDir, type TempDir } from './helpers.ts';
 
 const TOKEN = 'test-operator-token';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../apps/vision/src/server/createServer.ts';
-import type { ServiceBackend } from '../../apps/vision/src/server/backend.ts';
+import { startServer, type RunningServer } from '../../apps/server/src/http/createServer.ts';
+import type { ServiceBackend } from '../../apps/server/src/http/backend.ts';
 import { startDemo, tempDir } from './helpers.ts';
 
 const dir = tempDir('muster-views-');

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDataStore } from '../../apps/vision/src/persist/dataStore.ts';
-import { readJsonLines } from '../../apps/vision/src/persist/gameLogFile.ts';
+import { openDataStore } from '../../apps/server/src/persist/dataStore.ts';
+import { readJsonLines } from '../../apps/server/src/persist/gameLogFile.ts';
 import { tempDir, type TempDir } from './helpers.ts';
 
 const CHILD = join(import.meta.dirname, 'children/saveLoop.ts');

@@ -7,11 +7,12 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, startLive, type RunningLive } from '../../apps/vision/src/app/startLive.ts';
-import { loadRoster } from '../../apps/vision/src/roster/loadRoster.ts';
+import { startLive } from '../../apps/server/src/compose/startLive.ts';
+import { REPO_ROOT, type RunningLive } from '../../apps/server/src/compose/liveOptions.ts';
+import { loadRoster } from '../../apps/server/src/roster/loadRoster.ts';
 import { loadTableProfile } from '../../apps/vision/src/profile/tableProfile.ts';
-import { loadDemoScript } from '../../apps/vision/src/demo/demoScript.ts';
-import { truthDetection } from '../../apps/vision/src/demo/truthSource.ts';
+import { loadDemoScript } from '../../apps/server/src/demo/demoScript.ts';
+import { truthDetection } from '../../apps/server/src/demo/truthSource.ts';
 import { cameraLookingDown, renderTableFrame } from '../../fixtures/generator/renderTableFrame.ts';
 import { tempDir } from './helpers.ts';
 

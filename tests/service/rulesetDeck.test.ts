@@ -4,7 +4,8 @@
  * runs without rules and without a deck, and a draw says so instead of dealing another game's cards.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startLive, type RunningLive } from '../../apps/vision/src/app/startLive.ts';
+import { startLive } from '../../apps/server/src/compose/startLive.ts';
+import type { RunningLive } from '../../apps/server/src/compose/liveOptions.ts';
 import { tempDir, type TempDir } from './helpers.ts';
 
 const TOKEN = 'test-operator-token';

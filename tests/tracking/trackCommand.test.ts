@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIP_FPS, CLIP_FRAMES, clipPoses, type ClipTruth } from '../../fixtures/video/renderStandsClip.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const bin = join(root, 'apps/vision/bin/muster.js');
+const bin = join(root, 'apps/server/bin/muster.js');
 const clip = join(root, 'fixtures/video/stands-moving.mp4');
 const table = join(root, 'fixtures/video/clip-table.json');
 

@@ -13,10 +13,10 @@ import { loadTableProfile, parseTableProfile, tableProfileToJson } from '../../a
 import { cameraLookingDown, pinholeCamera, renderTableFrame, type FrameTruth } from '../../fixtures/generator/renderTableFrame.ts';
 import { LENS_CALIBRATION_FORMAT, type LensCalibrationJson, type LensModel } from '../../apps/vision/src/calibrate/lensModel.ts';
 import { DEFAULT_CHARUCO_BOARD } from '../../apps/vision/src/calibrate/charucoBoardSpec.ts';
-import { applyHomography } from '../../apps/vision/src/detect/homography.ts';
+import { applyHomography } from '@muster/table-mapping';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const bin = join(root, 'apps/vision/bin/muster.js');
+const bin = join(root, 'apps/server/bin/muster.js');
 const dir = mkdtempSync(join(tmpdir(), 'muster-detect-'));
 const tablePath = join(dir, 'table.json');
 const imagePath = join(dir, 'frame.png');

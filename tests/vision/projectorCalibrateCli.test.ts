@@ -10,17 +10,17 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { loadTableProfile } from '../../apps/vision/src/profile/tableProfile.ts';
-import { applyHomography } from '../../apps/vision/src/detect/homography.ts';
+import { applyHomography } from '@muster/table-mapping';
 import { loadProjectorCalibration } from '../../apps/vision/src/calibrate/projectorCalibration.ts';
 import { renderProjectedPattern, SKEWED_PROJECTOR_CORNERS_PX } from './renderProjectedPattern.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const bin = join(root, 'apps/vision/bin/muster.js');
+const bin = join(root, 'apps/server/bin/muster.js');
 const table = join(root, 'calibration/tables/default-72x48.json');
 const dir = mkdtempSync(join(tmpdir(), 'muster-projector-cli-'));
 const framePath = join(dir, 'pattern.png');
 const plainPath = join(dir, 'plain.png');
-let truth: number[];
+let truth: readonly number[];
 
 function muster(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });

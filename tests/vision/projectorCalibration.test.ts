@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { loadCv, type Cv } from '../../apps/vision/src/cv/loadCv.ts';
 import { loadTableProfile, type TableProfile } from '../../apps/vision/src/profile/tableProfile.ts';
-import { applyHomography, invertHomography, type Homography } from '../../apps/vision/src/detect/homography.ts';
+import { applyHomography, invertHomography, type Homography } from '@muster/table-mapping';
 import { calibrateProjector, projectorCalibrationJson, ProjectorCalibrationInputError } from '../../apps/vision/src/calibrate/calibrateProjector.ts';
 import { parseProjectorCalibration } from '../../apps/vision/src/calibrate/projectorCalibration.ts';
 import type { LensModel } from '../../apps/vision/src/calibrate/lensModel.ts';

@@ -9,8 +9,8 @@
  */
 import { loadCv } from '../../apps/vision/src/cv/loadCv.ts';
 import { withMats } from '../../apps/vision/src/cv/withMats.ts';
-import { applyHomography, homographyFromPoints, type Homography } from '../../apps/vision/src/detect/homography.ts';
-import { patternLitAt, patternTagModules, projectorPattern } from '../../apps/vision/src/calibrate/projectorPattern.ts';
+import { applyHomography, homographyFromPoints, type Homography } from '@muster/table-mapping';
+import { patternLitAt, patternTagModules, projectorPattern } from '@muster/table-mapping';
 import type { GrayFrame } from '../../apps/vision/src/pipeline/types.ts';
 import type { TableProfile } from '../../apps/vision/src/profile/tableProfile.ts';
 import { cameraLookingDown, renderTableFrame, type SceneTag } from '../../fixtures/generator/renderTableFrame.ts';
@@ -40,7 +40,7 @@ export interface ProjectedScene {
 export interface ProjectedFrame {
   readonly frame: GrayFrame;
   /** True table inches → projector pixels. */
-  readonly tableToProjector: number[];
+  readonly tableToProjector: Homography;
   /** True table inches → camera pixels. */
   readonly tableToCamera: Homography;
 }
@@ -103,7 +103,7 @@ export async function renderProjectedPattern(scene: ProjectedScene): Promise<Pro
 }
 
 /** camera px → projector px = tableToProjector · tableToCamera⁻¹, fitted through the table corners (exact for homographies). */
-function homographyFromPointsInverse(tableToCamera: Homography, tableToProjector: Homography, profile: TableProfile): number[] {
+function homographyFromPointsInverse(tableToCamera: Homography, tableToProjector: Homography, profile: TableProfile): Homography {
   const table: [number, number][] = [
     [0, 0],
     [profile.widthIn, 0],

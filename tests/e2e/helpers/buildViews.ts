@@ -1,6 +1,6 @@
 /**
- * Builds apps/overlay into dist when the build is missing or older than its sources, so `npm test` on a
- * fresh clone exercises the same bundle the service serves.
+ * Builds apps/overlay into dist when the build is missing or older than its sources (its own and the
+ * packages it bundles), so `npm test` on a fresh clone exercises the same bundle the service serves.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -21,7 +21,8 @@ function newestMtimeMs(path: string): number {
 
 export function ensureViewsBuilt(): void {
   const built = join(VIEWS_DIST, 'index.html');
-  const sources = [join(OVERLAY_DIR, 'src'), join(OVERLAY_DIR, 'vite.config.ts'), ...['index', 'map', 'operator', 'projector', 'overlay', 'phone'].map((p) => join(OVERLAY_DIR, `${p}.html`))];
+  const bundled = ['rules', 'protocol', 'table-mapping'].map((p) => join(ROOT, 'packages', p, 'src'));
+  const sources = [...bundled, join(OVERLAY_DIR, 'src'), join(OVERLAY_DIR, 'vite.config.ts'), ...['index', 'map', 'operator', 'projector', 'overlay', 'phone'].map((p) => join(OVERLAY_DIR, `${p}.html`))];
   const sourceTime = Math.max(...sources.map(newestMtimeMs));
   if (existsSync(built) && statSync(built).mtimeMs >= sourceTime) return;
   execFileSync(join(ROOT, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { cwd: OVERLAY_DIR, stdio: 'inherit' });

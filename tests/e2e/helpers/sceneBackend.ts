@@ -1,13 +1,13 @@
 /**
- * A ServiceBackend (the server's port, apps/vision/src/server/backend.ts) over a fixed scene, for the
+ * A ServiceBackend (the server's port, apps/server/src/http/backend.ts) over a fixed scene, for the
  * end-to-end tests: the real server and ws hub run unchanged; the state is whatever the test publishes.
  * Operator actions change the state the way the service would (status, terrain, tags) and dice come from
  * the rules' seeded roller.
  */
 import type { DiceRoll as WireDiceRoll, GameLogEntry, LiveState, OperatorMessage } from '@muster/protocol';
 import type { UnitStatus } from '@muster/rules';
-import { ActionError, type ActionResult, type BackendEvent, type ServiceBackend } from '../../../apps/vision/src/server/backend.ts';
-import { createRng, rollDice } from '../../../packages/rules/src/dice/index.ts';
+import { ActionError, type ActionResult, type BackendEvent, type ServiceBackend } from '../../../apps/server/src/http/backend.ts';
+import { createRng, rollDice } from '@muster/rules';
 
 export class SceneBackend implements ServiceBackend {
   private current: LiveState;

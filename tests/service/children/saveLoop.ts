@@ -3,8 +3,8 @@
  * persistence code as fast as it can, and appends game log lines, printing "saved <n>" after each save.
  * Usage: node --import tsx saveLoop.ts <dataDir>
  */
-import { openDataStore } from '../../../apps/vision/src/persist/dataStore.ts';
-import { writeFileAtomic } from '../../../apps/vision/src/persist/writeFileAtomic.ts';
+import { openDataStore } from '../../../apps/server/src/persist/dataStore.ts';
+import { writeFileAtomic } from '../../../apps/server/src/persist/writeFileAtomic.ts';
 
 const dir = process.argv[2];
 if (!dir) throw new Error('usage: saveLoop.ts <dataDir>');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyHomography, invertHomography, type Homography } from '../mapping/homography.ts';
+import { invertHomography } from '@muster/table-mapping';
+import { tableToScreenPx, type Homography } from '../mapping/homography.ts';
 import { backdropGrid } from './backdropGrid.ts';
 
 // A camera looking down at a slant: image 1280×720 → table inches, genuinely projective (h20, h21 ≠ 0).
@@ -14,7 +15,7 @@ describe('backdropGrid', () => {
     const back = invertHomography(IMAGE_TO_TABLE);
     for (let i = 0; i < 33 * 19; i++) {
       const table = { xIn: g.positions[i * 3]!, yIn: g.positions[i * 3 + 1]! };
-      const img = applyHomography(back, table);
+      const img = tableToScreenPx(back, table);
       // UV (u, 1 - v) is the image point as a fraction of the image, top row at v = 1.
       expect(img.xPx / 1280).toBeCloseTo(g.uvs[i * 2]!, 4);
       expect(1 - img.yPx / 720).toBeCloseTo(g.uvs[i * 2 + 1]!, 4);
@@ -24,8 +25,8 @@ describe('backdropGrid', () => {
 
   it('starts at the image corners: first node is the top-left pixel, last the bottom-right', () => {
     const g = backdropGrid(IMAGE_TO_TABLE, { widthPx: 1280, heightPx: 720 }, 4, 3);
-    const tl = applyHomography(IMAGE_TO_TABLE, { xIn: 0, yIn: 0 });
-    const br = applyHomography(IMAGE_TO_TABLE, { xIn: 1280, yIn: 720 });
+    const tl = tableToScreenPx(IMAGE_TO_TABLE, { xIn: 0, yIn: 0 });
+    const br = tableToScreenPx(IMAGE_TO_TABLE, { xIn: 1280, yIn: 720 });
     expect([g.positions[0], g.positions[1]]).toEqual([Math.fround(tl.xPx), Math.fround(tl.yPx)]);
     const last = (5 * 4 - 1) * 3;
     expect([g.positions[last], g.positions[last + 1]]).toEqual([Math.fround(br.xPx), Math.fround(br.yPx)]);

@@ -4,7 +4,7 @@
  * where the table is; a homography is not affine, so one quad would bend straight lines, but at a few
  * dozen cells per side the piecewise-linear error is far below a pixel on screen.
  */
-import { applyHomography, type Homography } from '../mapping/homography.ts';
+import { tableToScreenPx, type Homography } from '../mapping/homography.ts';
 
 export interface BackdropGrid {
   /** Table inches, [x, y, 0] per node (ready for a three.js position attribute). */
@@ -38,7 +38,7 @@ export function backdropGrid(imageToTable: Homography, size: ImageSizePx, cols =
       const u = c / cols;
       const v = r / rows;
       // Homography applies to any plane-to-plane map; here the "table" argument is the image point.
-      const p = applyHomography(imageToTable, { xIn: u * size.widthPx, yIn: v * size.heightPx });
+      const p = tableToScreenPx(imageToTable, { xIn: u * size.widthPx, yIn: v * size.heightPx });
       positions[i * 3] = p.xPx;
       positions[i * 3 + 1] = p.yPx;
       uvs[i * 2] = u;

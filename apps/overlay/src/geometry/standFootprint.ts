@@ -2,7 +2,7 @@
  * A stand's rectangle on the table. The pose is the base's centre; the heading points out of the front
  * edge (frontage `widthIn` runs along that edge, `depthIn` front to back).
  */
-import type { PointIn, Stand } from '@muster/rules';
+import { standCorners, type PointIn, type StandShape } from '@muster/rules';
 
 export interface StandFootprint {
   /** Corners counter-clockwise: front-left, back-left, back-right, front-right (as seen facing forward). */
@@ -13,33 +13,19 @@ export interface StandFootprint {
   readonly forward: PointIn;
 }
 
-type StandGeometry = Pick<Stand, 'pose' | 'widthIn' | 'depthIn'>;
-
 /**
+ * The rules' own corners of the base (`standCorners`), so what the views draw is the footprint the rules
+ * measured.
  * @example standFootprint({ pose: { xIn: 0, yIn: 0, headingDeg: 90 }, widthIn: 2, depthIn: 1 }).frontEdge
  * // [{ xIn: -1, yIn: 0.5 }, { xIn: 1, yIn: 0.5 }]
  */
-export function standFootprint(stand: StandGeometry): StandFootprint {
+export function standFootprint(stand: StandShape): StandFootprint {
+  const [frontLeft, frontRight, backRight, backLeft] = standCorners(stand);
   const rad = (stand.pose.headingDeg * Math.PI) / 180;
-  const fx = Math.cos(rad);
-  const fy = Math.sin(rad);
-  // Left of forward is forward rotated +90° (CCW).
-  const lx = -fy;
-  const ly = fx;
-  const hw = stand.widthIn / 2;
-  const hd = stand.depthIn / 2;
-  const at = (f: number, l: number): PointIn => ({
-    xIn: stand.pose.xIn + fx * f + lx * l,
-    yIn: stand.pose.yIn + fy * f + ly * l,
-  });
-  const frontLeft = at(hd, hw);
-  const backLeft = at(-hd, hw);
-  const backRight = at(-hd, -hw);
-  const frontRight = at(hd, -hw);
   return {
     corners: [frontLeft, backLeft, backRight, frontRight],
     frontEdge: [frontLeft, frontRight],
-    forward: { xIn: fx, yIn: fy },
+    forward: { xIn: Math.cos(rad), yIn: Math.sin(rad) },
   };
 }
 

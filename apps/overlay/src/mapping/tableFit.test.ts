@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyHomography, screenPxToTable } from './homography.ts';
+import { screenPxToTable, tableToScreenPx } from './homography.ts';
 import { fitTable, fitToHomography, panFit, zoomFitAt } from './tableFit.ts';
 
 describe('fitTable', () => {
@@ -7,8 +7,8 @@ describe('fitTable', () => {
     const fit = fitTable({ widthIn: 72, depthIn: 48 }, { widthPx: 1000, heightPx: 524 }, 12);
     expect(fit.pxPerIn).toBeCloseTo(500 / 48, 9); // height-limited
     const h = fitToHomography(fit);
-    const nearLeft = applyHomography(h, { xIn: 0, yIn: 0 });
-    const farRight = applyHomography(h, { xIn: 72, yIn: 48 });
+    const nearLeft = tableToScreenPx(h, { xIn: 0, yIn: 0 });
+    const farRight = tableToScreenPx(h, { xIn: 72, yIn: 48 });
     expect(nearLeft.yPx).toBeCloseTo(512, 9); // bottom margin 12
     expect(farRight.yPx).toBeCloseTo(12, 9); // top margin 12
     expect((nearLeft.xPx + farRight.xPx) / 2).toBeCloseTo(500, 9); // centred
@@ -28,8 +28,8 @@ describe('fitTable', () => {
     const after = screenPxToTable(fitToHomography(zoomed), anchor);
     expect(after.xIn).toBeCloseTo(before.xIn, 9);
     expect(after.yIn).toBeCloseTo(before.yIn, 9);
-    const panned = applyHomography(fitToHomography(panFit(fit, 10, -4)), { xIn: 1, yIn: 1 });
-    const orig = applyHomography(fitToHomography(fit), { xIn: 1, yIn: 1 });
+    const panned = tableToScreenPx(fitToHomography(panFit(fit, 10, -4)), { xIn: 1, yIn: 1 });
+    const orig = tableToScreenPx(fitToHomography(fit), { xIn: 1, yIn: 1 });
     expect(panned.xPx - orig.xPx).toBeCloseTo(10, 9);
     expect(panned.yPx - orig.yPx).toBeCloseTo(-4, 9);
   });
@@ -41,15 +41,15 @@ describe('fitTable', () => {
     expect(fit.pxPerIn).toBeCloseTo(Math.min(370 / 48, 680 / 72), 9);
     expect(fit.pxPerIn).toBeGreaterThan(upright.pxPerIn * 1.4);
     const h = fitToHomography(fit);
-    const o = applyHomography(h, { xIn: 0, yIn: 0 });
-    const x = applyHomography(h, { xIn: 1, yIn: 0 });
-    const y = applyHomography(h, { xIn: 0, yIn: 1 });
+    const o = tableToScreenPx(h, { xIn: 0, yIn: 0 });
+    const x = tableToScreenPx(h, { xIn: 1, yIn: 0 });
+    const y = tableToScreenPx(h, { xIn: 0, yIn: 1 });
     expect(x.yPx - o.yPx).toBeGreaterThan(0); // +x runs down
     expect(y.xPx - o.xPx).toBeGreaterThan(0); // +y runs right
     // A rotation, not a mirror: same orientation sign as the upright fit.
     const det = (hh: readonly number[]) => hh[0]! * hh[4]! - hh[1]! * hh[3]!;
     expect(Math.sign(det(h))).toBe(Math.sign(det(fitToHomography(upright))));
-    const far = applyHomography(h, { xIn: 72, yIn: 48 });
+    const far = tableToScreenPx(h, { xIn: 72, yIn: 48 });
     expect(far.xPx).toBeLessThanOrEqual(380 + 1e-9);
     expect(far.yPx).toBeLessThanOrEqual(690 + 1e-9);
     // A landscape view never turns.

@@ -5,7 +5,7 @@
  * disabled and its title says why.
  */
 import type { LiveState } from '@muster/protocol';
-import { toHomography } from '../mapping/homography.ts';
+import { toHomography } from '@muster/table-mapping';
 import type { LiveStore } from '../state/liveStore.ts';
 import { buildCameraBackdropGroup, disposeBackdropTextures } from '../views/cameraBackdrop.ts';
 import type { LiveTableView } from '../views/liveTableView.ts';

@@ -3,9 +3,9 @@
  * terrain, stands and every annotation; wheel/pinch to zoom, drag to pan, "Fit" to reset. Tapping a
  * stand focuses its unit (only its shapes are drawn); tapping open table shows everything again.
  */
-import { LiveTableView } from '../views/liveTableView.ts';
 import { ageText, connectionBanner, h, startLive } from './bootstrap.ts';
-import { ALL_LAYERS, layerMenu } from './layerMenu.ts';
+import { fullTableView } from './fullTableView.ts';
+import { layerMenu } from './layerMenu.ts';
 
 const { store } = startLive();
 const status = h('span', { className: 'status' }, 'connecting…');
@@ -15,19 +15,11 @@ const topbar = h('header', { className: 'topbar' }, h('h1', {}, 'Muster'), statu
 document.body.append(topbar, stage);
 connectionBanner(stage, store);
 
-const view = new LiveTableView({
+const view = fullTableView({
   view: 'map',
   container: stage,
   store,
-  background: 0x1c2126,
-  drawCloth: true,
-  drawTerrain: true,
-  drawStands: true,
-  unitLabels: true,
-  layers: new Set(ALL_LAYERS),
-  interactive: true,
   allowQuarterTurn: true,
-  filterBySelection: true,
   onTableClick: (_at, stand) => {
     const unitId = stand?.unitId ?? null;
     const isUnit = unitId !== null && (store.snapshot.state?.tableState.units.some((u) => u.id === unitId) ?? false);

@@ -23,7 +23,8 @@ import { LiveTableView, type DragHandler } from '../views/liveTableView.ts';
 import { addIfAny, trianglesMesh } from '../views/meshFactory.ts';
 import { RENDER_ORDER } from '../views/renderOrder.ts';
 import { ageText, connectionBanner, h, startLive } from './bootstrap.ts';
-import { ALL_LAYERS, layerMenu } from './layerMenu.ts';
+import { fullTableView } from './fullTableView.ts';
+import { layerMenu } from './layerMenu.ts';
 import { cameraBackdropControl } from './cameraBackdropControl.ts';
 import { rulesLagText } from '../net/rulesLag.ts';
 
@@ -60,18 +61,10 @@ let mode: Mode = 'select';
 let measureIds: string[] = [];
 let draft: PointIn[] = [];
 
-const view = new LiveTableView({
+const view = fullTableView({
   view: 'operator',
   container: stage,
   store,
-  background: 0x1c2126,
-  drawCloth: true,
-  drawTerrain: true,
-  drawStands: true,
-  unitLabels: true,
-  layers: new Set(ALL_LAYERS),
-  interactive: true,
-  filterBySelection: true,
   onTableClick: (at, stand) => onTableClick(at, stand),
   onDragStart: (at) => startVertexDrag(at),
 });

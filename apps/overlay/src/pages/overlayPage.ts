@@ -5,10 +5,10 @@
  * to the camera frame's aspect. Without a camera solution the table is fitted to the source.
  */
 import type { LiveState } from '@muster/protocol';
-import { invertHomography, toHomography } from '../mapping/homography.ts';
+import { invertHomography, toHomography } from '@muster/table-mapping';
 import { LiveTableView, type Calibration } from '../views/liveTableView.ts';
 import { connectionBanner, h, startLive } from './bootstrap.ts';
-import { ALL_LAYERS } from './layerMenu.ts';
+import { layersFromUrl } from './layerMenu.ts';
 
 const params = new URLSearchParams(location.search);
 const { store } = startLive();
@@ -25,7 +25,7 @@ new LiveTableView({
   drawTerrain: false,
   drawStands: false,
   unitLabels: true,
-  layers: new Set(ALL_LAYERS.filter((l) => (params.get('layers') ?? ALL_LAYERS.join(',')).split(',').includes(l))),
+  layers: layersFromUrl(params),
   interactive: false,
   calibration: cameraCalibration,
 });

@@ -1,11 +1,11 @@
 /**
  * `projector.html?calibrate=1`: the projector calibration pattern, full-screen, in *device* pixels (the
  * projector's own pixels: the canvas backing store is the window size × devicePixelRatio). The tags and
- * their positions come from the same module the solver uses (`apps/vision/src/calibrate/projectorPattern.ts`),
+ * their positions come from the same module the solver uses (`@muster/table-mapping`),
  * so what is shown is what `muster calibrate projector --projector-size <W>x<H>` expects for that size.
  * The size is printed in the middle; click for full screen (the pattern is redrawn for the new size).
  */
-import { patternBlackRects, projectorPattern, type ProjectorPattern } from '../../../vision/src/calibrate/projectorPattern.ts';
+import { patternBlackRects, projectorPattern, type ProjectorPattern } from '@muster/table-mapping';
 
 /** What the page drew, for tests and for the console. */
 export interface ProjectorPatternHook {

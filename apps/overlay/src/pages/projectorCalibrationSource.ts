@@ -3,7 +3,7 @@
  * writes) as the view's `Calibration`. The service validated it already; this only refuses what would
  * draw nonsense (wrong shape, non-finite numbers), so the page falls back to fitting the table.
  */
-import { normaliseHomography, toHomography } from '../mapping/homography.ts';
+import { normaliseHomography, toHomography } from '@muster/table-mapping';
 import type { Calibration } from '../views/liveTableView.ts';
 
 export function calibrationFromServed(json: unknown): Calibration | null {

@@ -10,15 +10,15 @@
  * `?outline=1` also draws the table's edges, to check the alignment on the cloth.
  * `?calibrate=1` shows the calibration pattern instead (see `projectorCalibrationPattern.ts`).
  */
-import { toHomography } from '../mapping/homography.ts';
-import { normaliseHomography } from '../mapping/homography.ts';
+import { toHomography } from '@muster/table-mapping';
+import { normaliseHomography } from '@muster/table-mapping';
 import * as THREE from 'three';
 import { polylineStrip } from '../geometry/polylineStrip.ts';
 import { LiveTableView, type Calibration } from '../views/liveTableView.ts';
 import { addIfAny, trianglesMesh } from '../views/meshFactory.ts';
 import { RENDER_ORDER } from '../views/renderOrder.ts';
 import { connectionBanner, h, startLive } from './bootstrap.ts';
-import { ALL_LAYERS } from './layerMenu.ts';
+import { layersFromUrl } from './layerMenu.ts';
 import { showCalibrationPattern } from './projectorCalibrationPattern.ts';
 import { calibrationFromServed } from './projectorCalibrationSource.ts';
 
@@ -52,7 +52,7 @@ function startProjector(): void {
     drawTerrain: false,
     drawStands: false,
     unitLabels: false,
-    layers: new Set(ALL_LAYERS.filter((l) => (params.get('layers') ?? ALL_LAYERS.join(',')).split(',').includes(l))),
+    layers: layersFromUrl(params),
     strokeScale: 1.5,
     interactive: false,
     calibration: () => fromUrl ?? served,

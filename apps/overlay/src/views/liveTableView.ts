@@ -6,7 +6,8 @@
 import type * as THREE from 'three';
 import type { LabelShape, LayerId, PointIn, Stand, TableState } from '@muster/rules';
 import type { LiveState } from '@muster/protocol';
-import { applyHomography, composeHomography, screenPxToTable, type Homography, type ScreenPointPx } from '../mapping/homography.ts';
+import { multiplyHomography } from '@muster/table-mapping';
+import { screenPxToTable, tableToScreenPx, type Homography, type ScreenPointPx } from '../mapping/homography.ts';
 import { fitTable, fitToHomography, panFit, zoomFitAt, type TableFit } from '../mapping/tableFit.ts';
 import { pointInPolygon, standFootprint } from '../geometry/standFootprint.ts';
 import type { LiveStore, LiveStoreSnapshot } from '../state/liveStore.ts';
@@ -165,7 +166,7 @@ export class LiveTableView {
       const dx = (widthPx - cal.sizePx.widthPx * k) / 2;
       const dy = (heightPx - cal.sizePx.heightPx * k) / 2;
       const scale: Homography = [k, 0, dx, 0, k, dy, 0, 0, 1];
-      return composeHomography(scale, cal.homography);
+      return multiplyHomography(scale, cal.homography);
     }
     const table = this.state?.tableState.table ?? { widthIn: 72, depthIn: 48 };
     if (!this.fit) this.fit = fitTable(table, { widthPx, heightPx }, this.options.interactive ? 12 : 0, this.options.allowQuarterTurn ?? false);
@@ -175,13 +176,13 @@ export class LiveTableView {
   /** Local scale at a table point, px per inch (for text sizes). */
   private pxPerInAt(p: PointIn): number {
     const h = this.homography();
-    const a = applyHomography(h, p);
-    const b = applyHomography(h, { xIn: p.xIn + 1, yIn: p.yIn });
+    const a = tableToScreenPx(h, p);
+    const b = tableToScreenPx(h, { xIn: p.xIn + 1, yIn: p.yIn });
     return Math.hypot(b.xPx - a.xPx, b.yPx - a.yPx);
   }
 
   toPagePx(p: PointIn): ScreenPointPx {
-    const local = applyHomography(this.homography(), p);
+    const local = tableToScreenPx(this.homography(), p);
     const rect = this.renderer.canvas.getBoundingClientRect();
     return { xPx: local.xPx + rect.left, yPx: local.yPx + rect.top };
   }
@@ -337,7 +338,7 @@ export class LiveTableView {
       ];
       this.labels.setLabels(labels);
       const centre = { xIn: state.tableState.table.widthIn / 2, yIn: state.tableState.table.depthIn / 2 };
-      this.labels.layout((p) => applyHomography(h, p), this.pxPerInAt(centre));
+      this.labels.layout((p) => tableToScreenPx(h, p), this.pxPerInAt(centre));
       this.hooks.lastSeq = state.seq;
       this.hooks.ready = true;
     }

@@ -12,13 +12,13 @@
  */
 import type { Cv } from '../cv/loadCv.ts';
 import { withMats } from '../cv/withMats.ts';
-import { applyHomography, invertHomography, multiplyHomography, type Homography } from '../detect/homography.ts';
+import { applyHomography, invertHomography, multiplyHomography, type Homography } from '@muster/table-mapping';
 import { createFrameDetector } from '../detect/frameDetector.ts';
 import type { GrayFrame } from '../pipeline/types.ts';
 import type { TableProfile } from '../profile/tableProfile.ts';
 import { undistortFlatPx, type LensModel } from './lensModel.ts';
 import { PROJECTOR_CALIBRATION_FORMAT, type ProjectorCalibrationJson } from './projectorCalibration.ts';
-import { PROJECTOR_PATTERN_DICTIONARY, projectorPattern, type ProjectorPattern } from './projectorPattern.ts';
+import { PROJECTOR_PATTERN_DICTIONARY, projectorPattern, type ProjectorPattern } from '@muster/table-mapping';
 
 /** A solver input the user can fix (too few tags, poor fit, wrong sizes): the message says how. */
 export class ProjectorCalibrationInputError extends Error {
@@ -182,7 +182,7 @@ export function fitProjectorToCamera(cv: Cv, pattern: ProjectorPattern, tags: re
 }
 
 /** table inches → projector pixels from the two measured maps, normalised so h[8] = 1. */
-export function composeTableToProjector(cameraToTable: Homography, projectorToCamera: Homography): number[] {
+export function composeTableToProjector(cameraToTable: Homography, projectorToCamera: Homography): Homography {
   return invertHomography(multiplyHomography(cameraToTable, projectorToCamera));
 }
 
@@ -213,7 +213,7 @@ export interface ProjectorCalibrationOptions extends ProjectorFitOptions {
 }
 
 export interface ProjectorCalibrationResult {
-  readonly tableToProjector: number[];
+  readonly tableToProjector: Homography;
   readonly cameraToTable: number[];
   readonly fit: ProjectorFit;
   readonly rmsTableIn: number;

@@ -4,7 +4,7 @@
  * clock: `createdAt` is handed in by the caller.
  */
 import { readFileSync } from 'node:fs';
-import { applyHomography, invertHomography } from '../detect/homography.ts';
+import { applyHomography, invertHomography } from '@muster/table-mapping';
 
 export const PROJECTOR_CALIBRATION_FORMAT = 'muster-projector-calibration';
 

@@ -16,12 +16,12 @@ import { withMats } from '../cv/withMats.ts';
 import type { TableProfile } from '../profile/tableProfile.ts';
 import { detectorParamsFor, expectedTagSidePx, validateDetectorParams, type DetectorParams } from '../profile/detectorParams.ts';
 import { createArucoDetector, type ArucoDetector, type RawMarker } from './arucoDetector.ts';
-import { applyHomography, homographyFromPoints, type Homography } from './homography.ts';
+import { applyHomography, homographyFromPoints, type Homography } from '@muster/table-mapping';
 import { markerPose } from './markerPose.ts';
 import { buildMosaic } from './mosaic.ts';
 import { markerCells } from './markerCells.ts';
 import { refineFromPrediction } from './refineFromPrediction.ts';
-import type { BackgroundScanner } from './backgroundScanner.ts';
+import type { BackgroundScanner } from './scanProtocol.ts';
 import { undistortFlatPx, type LensModel } from '../calibrate/lensModel.ts';
 import { approximateLensModel, correctParallaxIn, solveCameraPose, type CameraPose } from '../calibrate/cameraPose.ts';
 

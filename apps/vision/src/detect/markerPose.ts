@@ -1,7 +1,7 @@
 /**
  * A tag's pose in table inches from its four image corners and the image → table homography.
  */
-import { applyHomography, type Homography } from './homography.ts';
+import { applyHomography, type Homography } from '@muster/table-mapping';
 
 export interface TablePose {
   readonly xIn: number;

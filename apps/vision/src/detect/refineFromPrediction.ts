@@ -12,7 +12,7 @@
  *    the ArUco detector on a window around the prediction.
  */
 import type { GrayFrame } from '../pipeline/types.ts';
-import { applyHomography, homographyFromPoints } from './homography.ts';
+import { applyHomography, homographyFromPoints, type Homography } from '@muster/table-mapping';
 
 export interface RefineOptions {
   /** Cells per side including the black border (bits + 2). */
@@ -182,7 +182,7 @@ export function refineFromPrediction(frame: GrayFrame, predicted: ArrayLike<numb
 /** Read the tag's cells through its corners and compare with the expected pattern. */
 function verifyCells(frame: GrayFrame, corners: Float64Array, opts: RefineOptions): boolean {
   const n = opts.cellsPerSide;
-  let h: number[];
+  let h: Homography;
   try {
     h = homographyFromPoints(
       [

@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { parseTableProfile } from '../profile/tableProfile.ts';
 import { createFrameDetector } from './frameDetector.ts';
-import type { ScanRequest, ScanResult } from './backgroundScanner.ts';
+import type { ScanRequest, ScanResult } from './scanProtocol.ts';
 
 const port = parentPort;
 if (!port) throw new Error('scanWorkerMain must run in a worker thread');

@@ -3,5 +3,4 @@ export type { FrameSource, FrameSourceEventMap } from './frameSource.ts';
 export { decodeImage } from './decodeImage.ts';
 export { createFolderSource, createImageFileSource, listFrameFiles } from './stillImageSources.ts';
 export { createIpCameraSource, createVideoFileSource, createWebcamSource, FfmpegFrameSource, type CameraOptions } from './ffmpegSource.ts';
-export { createWebSocketFrameSource, WebSocketFrameSource } from './webSocketFrameSource.ts';
 export { frameSourceKind, openFrameSource } from './openFrameSource.ts';

@@ -8,13 +8,12 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import type { GrayFrame } from '../pipeline/types.ts';
 import { createIpCameraSource, createVideoFileSource, createWebcamSource, FfmpegFrameSource, parseOutputStream } from './ffmpegSource.ts';
 import type { FrameSource } from './frameSource.ts';
 import { frameSourceKind, openFrameSource } from './openFrameSource.ts';
 import { createFolderSource, createImageFileSource } from './stillImageSources.ts';
-import { createWebSocketFrameSource } from './webSocketFrameSource.ts';
+import { brightColumn, markedImage } from '../../../../fixtures/generator/markedImage.ts';
 
 const run = promisify(execFile);
 let dir: string;
@@ -25,22 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-/** A flat gray image with one bright square whose column encodes `k`, so frames can be told apart. */
-async function markedImage(k: number, format: 'png' | 'jpeg', widthPx = 64, heightPx = 48): Promise<Buffer> {
-  const raw = Buffer.alloc(widthPx * heightPx, 60);
-  for (let v = 10; v < 20; v++) for (let u = 4 + 8 * k; u < 10 + 8 * k; u++) raw[v * widthPx + u] = 230;
-  const img = sharp(raw, { raw: { width: widthPx, height: heightPx, channels: 1 } });
-  return format === 'png' ? img.png().toBuffer() : img.jpeg({ quality: 95 }).toBuffer();
-}
-
-/** Column of the bright square's centre in row 15. */
-function brightColumn(f: GrayFrame): number {
-  let sum = 0;
-  let n = 0;
-  for (let u = 0; u < f.widthPx; u++) if (f.data[15 * f.widthPx + u]! > 150) { sum += u; n += 1; }
-  return n === 0 ? -1 : sum / n;
-}
 
 async function take(source: FrameSource, n: number): Promise<GrayFrame[]> {
   const out: GrayFrame[] = [];
@@ -238,70 +221,6 @@ describe('MJPEG over HTTP', () => {
 
   it('rejects a URL it cannot use', () => {
     expect(() => createIpCameraSource('ftp://camera/stream')).toThrow(/starts with rtsp:\/\/, rtsps:\/\/, http:\/\/ or https:\/\//);
-  });
-});
-
-describe('WebSocket frames from a browser page', () => {
-  it('decodes JPEG messages into frames, acks them, and reports bad ones', async () => {
-    const source = createWebSocketFrameSource({ path: '/camera' });
-    const server = createServer();
-    server.on('upgrade', (req, socket, head) => {
-      if (!source.handleUpgrade(req, socket, head)) socket.destroy();
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const port = (server.address() as AddressInfo).port;
-    const errors: string[] = [];
-    source.on('error', (e) => errors.push(e.message));
-
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/camera`);
-    await once(ws, 'open');
-    const replies: Array<{ type: string; seq?: number; message?: string }> = [];
-    const nextReply = () => once(ws, 'message').then(([m]) => {
-      const r = JSON.parse(String(m)) as { type: string; seq?: number; message?: string };
-      replies.push(r);
-      return r;
-    });
-
-    const iterator = source[Symbol.asyncIterator]();
-    ws.send(await markedImage(1, 'jpeg'));
-    expect(await nextReply()).toEqual({ type: 'ack', seq: 0 });
-    const f0 = (await iterator.next()).value as GrayFrame;
-    expect([f0.seq, f0.widthPx, f0.heightPx, Math.round(brightColumn(f0))]).toEqual([0, 64, 48, 15]);
-
-    ws.send('hello');
-    expect((await nextReply()).message).toMatch(/binary message holding a JPEG/);
-    ws.send(Buffer.from('garbage'));
-    expect((await nextReply()).message).toMatch(/message 1: cannot decode the image/);
-    expect(errors.join('\n')).toMatch(/cannot decode the image/);
-
-    ws.send(await markedImage(3, 'jpeg'));
-    expect(await nextReply()).toEqual({ type: 'ack', seq: 1 });
-    const f1 = (await iterator.next()).value as GrayFrame;
-    expect([f1.seq, Math.round(brightColumn(f1))]).toEqual([1, 31]);
-    expect(source.connected).toBe(true);
-
-    // A phone that reconnects replaces its old socket.
-    const phone2 = new WebSocket(`ws://127.0.0.1:${port}/camera`);
-    const oldClosed = once(ws, 'close');
-    await once(phone2, 'open');
-    const [oldCode] = await oldClosed;
-    expect(oldCode).toBe(4000);
-    phone2.send(await markedImage(2, 'jpeg'));
-    const [ack2] = await once(phone2, 'message');
-    expect(JSON.parse(String(ack2))).toEqual({ type: 'ack', seq: 2 });
-    expect(Math.round(brightColumn((await iterator.next()).value as GrayFrame))).toBe(23);
-
-    // Another path is left for other handlers.
-    const other = new WebSocket(`ws://127.0.0.1:${port}/elsewhere`);
-    await expect(once(other, 'open')).rejects.toThrow();
-
-    const closed = once(phone2, 'close');
-    await source.close();
-    const [code] = await closed;
-    expect(code).toBe(1001);
-    expect((await iterator.next()).done).toBe(true);
-    await new Promise((r) => server.close(r));
   });
 });
 

@@ -5,6 +5,7 @@ import { deltaDeg, normalizeDeg } from './angles.ts';
 import { createAngleOneEuroFilter } from './angleOneEuroFilter.ts';
 import { createTracker } from './tracker.ts';
 import { resolveTrackerConfig } from './trackerConfig.ts';
+import { createRng } from '@muster/rules';
 
 const PX_PER_IN = 20;
 const FRAME_MS = 1000 / 30;
@@ -49,15 +50,10 @@ function frame(seq: number, markers: MarkerObservation[], duplicateIds: number[]
   };
 }
 
-/** Deterministic noise (mulberry32) so a failing test fails the same way every run. */
+/** Deterministic noise in [-0.5, 0.5) (the rules' seeded source) so a failing test fails the same way every run. */
 function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
+  const source = createRng(seed);
+  return () => source.nextFloat() - 0.5;
 }
 
 function std(xs: number[]): number {

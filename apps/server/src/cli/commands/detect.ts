@@ -1,0 +1,135 @@
+/**
+ * `muster detect <image> [--table <profile.json>] [--json]`: find the tags in one photo or frame.
+ *
+ * `--json` prints exactly one JSON object (a stable contract other tools parse):
+ * `{"anchors":[0,1,2,3],"homography":[h11,…,h33],"markers":[{"id":17,"x":12.34,"y":20.1,"heading":90,
+ * "corners":[[u,v],[u,v],[u,v],[u,v]]}],"warnings":[]}`. The homography maps image pixels (origin at the
+ * top-left pixel's corner) to table inches and is null when too few anchors were seen; x, y are the tag
+ * centre in inches, heading in degrees CCW from +x, corners in image pixels in OpenCV order; anchors
+ * are not listed among markers.
+ *
+ * `--lens <calibration.json>` (from `muster calibrate lens`): corners are undistorted before the geometry,
+ * so x, y, heading are corrected and the homography then maps *undistorted* pixels to table inches (the
+ * corners stay as detected). The image must have the calibration's size. A profile with `baseThicknessIn`
+ * gets tag positions corrected for the base height with or without `--lens` (see the vision README).
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { CliError } from '../cliError.ts';
+import { loadTableProfile, TableProfileError, type TableProfile } from '@muster/vision';
+import { createFrameDetector } from '@muster/vision';
+import { loadLensModel, type LensModel } from '@muster/vision';
+import type { FrameDetection, GrayFrame } from '@muster/vision';
+
+export const summary = 'find the ArUco tags in one image and print their table positions';
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../../../..');
+const defaultTable = join(repoRoot, 'calibration/tables/default-72x48.json');
+
+const usage = `usage: muster detect <image> [--table <profile.json>] [--lens <calibration.json>] [--json]
+
+  <image>          a PNG/JPEG/TIFF/WebP photo or frame of the table (read with sharp, converted to grey)
+  --table <file>   table profile (default calibration/tables/default-72x48.json)
+  --lens <file>    lens calibration (muster calibrate lens) for this camera and resolution: removes
+                   lens distortion before positions are computed
+  --json           print one JSON object instead of a table`;
+
+/** Read an image file into an 8-bit grey frame; a clear CliError for a missing or unreadable file. */
+export async function readGrayImage(path: string): Promise<GrayFrame> {
+  if (!existsSync(path)) throw new CliError(`${path}: no such image file`);
+  try {
+    const { data, info } = await sharp(path).greyscale().raw().toBuffer({ resolveWithObject: true });
+    if (info.channels !== 1) throw new Error(`expected 1 channel after greyscale, got ${info.channels}`);
+    return { widthPx: info.width, heightPx: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length), captureTimeMs: 0, seq: 0 };
+  } catch (err) {
+    throw new CliError(`${path}: cannot read as an image (${(err as Error).message.split('\n')[0]})`);
+  }
+}
+
+const round = (v: number, d: number): number => Math.round(v * 10 ** d) / 10 ** d;
+
+/** The JSON contract of `muster detect --json`. */
+export function detectionToJson(d: FrameDetection): Record<string, unknown> {
+  return {
+    anchors: [...d.anchorIds],
+    homography: d.homography ? [...d.homography] : null,
+    markers: d.markers.map((m) => ({
+      id: m.id,
+      x: round(m.xIn, 4),
+      y: round(m.yIn, 4),
+      heading: round(m.headingDeg, 2),
+      corners: m.cornersPx.map((c) => [round(c.uPx, 3), round(c.vPx, 3)]),
+    })),
+    warnings: [...d.warnings],
+  };
+}
+
+function readable(d: FrameDetection, imagePath: string, profile: TableProfile): string {
+  const lines = [
+    `${imagePath}: ${d.markers.length} stand tag(s), anchors ${d.anchorIds.join(', ') || 'none'} of ${profile.anchors.map((a) => a.id).join(', ')}` +
+      (d.homographyResidualIn !== null ? `, anchor residual ${d.homographyResidualIn.toFixed(3)} in` : ''),
+    '',
+    '   id     x (in)     y (in)   heading (deg)',
+    ...d.markers.map(
+      (m) => `${String(m.id).padStart(5)} ${m.xIn.toFixed(2).padStart(10)} ${m.yIn.toFixed(2).padStart(10)} ${m.headingDeg.toFixed(1).padStart(15)}`,
+    ),
+  ];
+  for (const w of d.warnings) lines.push(`warning: ${w}`);
+  return lines.join('\n');
+}
+
+export async function run(args: string[]): Promise<number> {
+  let image: string | undefined;
+  let table = defaultTable;
+  let json = false;
+  let lensPath: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--help' || a === '-h') {
+      console.log(usage);
+      return 0;
+    } else if (a === '--json') json = true;
+    else if (a === '--table') {
+      const v = args[++i];
+      if (v === undefined) throw new CliError('--table needs a profile file, e.g. --table calibration/tables/default-72x48.json');
+      table = v;
+    } else if (a === '--lens') {
+      const v = args[++i];
+      if (v === undefined) throw new CliError('--lens needs a lens calibration file, e.g. --lens calibration/lens/my-webcam-1080p.json');
+      lensPath = v;
+    } else if (a.startsWith('--')) throw new CliError(`unknown option ${a} (see muster detect --help)`);
+    else if (image === undefined) image = a;
+    else throw new CliError(`one image at a time (got ${image} and ${a})`);
+  }
+  if (image === undefined) throw new CliError('no image given (usage: muster detect <image> [--table <profile.json>] [--lens <calibration.json>] [--json])');
+
+  let profile: TableProfile;
+  try {
+    profile = loadTableProfile(table);
+  } catch (err) {
+    if (err instanceof TableProfileError) throw new CliError(err.message);
+    throw err;
+  }
+  let lens: LensModel | undefined;
+  if (lensPath !== undefined) {
+    try {
+      lens = loadLensModel(lensPath);
+    } catch (err) {
+      throw new CliError((err as Error).message);
+    }
+  }
+  const frame = await readGrayImage(image);
+  if (lens && (frame.widthPx !== lens.imageWidthPx || frame.heightPx !== lens.imageHeightPx)) {
+    throw new CliError(`${image} is ${frame.widthPx}×${frame.heightPx} px but ${lensPath} is a calibration for ${lens.imageWidthPx}×${lens.imageHeightPx}`);
+  }
+  const detector = await createFrameDetector(profile, lens ? { lens } : {});
+  try {
+    const detection = detector.detect(frame);
+    console.log(json ? JSON.stringify(detectionToJson(detection)) : readable(detection, image, profile));
+  } finally {
+    detector.dispose();
+  }
+  return 0;
+}

@@ -1,0 +1,78 @@
+/**
+ * What a start of the live service is asked for (`LiveOptions`: the demo or a camera) and what it hands
+ * back (`RunningLive`), with the repository paths the defaults live at. Types and constants only, shared
+ * by the demo (`startDemo.ts`) and camera (`startCamera.ts`) composition roots.
+ */
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RunningServer } from '../http/createServer.ts';
+import type { LivePipeline } from '../live/livePipeline.ts';
+import type { DataStore } from '../persist/dataStore.ts';
+
+/** Repository root (this file is apps/server/src/compose/liveOptions.ts). */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+export const DEFAULT_DEMO_SCRIPT = join(REPO_ROOT, 'fixtures/demo/opening-battle.demo.json');
+export const DEFAULT_VIEWS_DIR = join(REPO_ROOT, 'apps/overlay/dist');
+export const DEFAULT_DEMO_TABLE = join(REPO_ROOT, 'fixtures/demo/demo-table.json');
+
+export interface DemoLiveOptions {
+  readonly mode: 'demo';
+  /** 'truth': ground-truth poses from the script; 'frames': rendered frames through the detector. */
+  readonly demoSource: 'truth' | 'frames';
+  readonly scriptPath?: string;
+  /** Frames per second of the demo source. Default 10 (truth). */
+  readonly fps?: number;
+  /** Replay speed. Default 1. */
+  readonly speed?: number;
+  /** Rendered frame size for 'frames' (default 1920×1080). */
+  readonly frameSize?: { readonly widthPx: number; readonly heightPx: number };
+  /** Table profile for 'frames' (default fixtures/demo/demo-table.json: 1" tags, DICT_4X4_250). */
+  readonly tablePath?: string;
+  /** Cached frames per second of battle time for 'frames' (default 2; the bench uses fewer). */
+  readonly cacheFps?: number;
+}
+
+export interface CameraLiveOptions {
+  readonly mode: 'camera';
+  /** Device, URL, video file or folder (see openFrameSource). */
+  readonly spec: string;
+  /** Table profile JSON; default: the one saved in the data directory. */
+  readonly tablePath?: string;
+  /** Army file (YAML/JSON); default: the one saved in the data directory. */
+  readonly rosterPath?: string;
+  /**
+   * Lens calibration JSON (`muster calibrate lens`); saved in the data directory like the table profile,
+   * so later starts use it without the option. Without one, corners are used as the camera gives them.
+   */
+  readonly lensPath?: string;
+  /** Projector calibration JSON (`muster calibrate projector`); saved likewise, served at `/api/projector`. */
+  readonly projectorPath?: string;
+  readonly fps?: number;
+}
+
+export interface LiveOptions {
+  readonly source: DemoLiveOptions | CameraLiveOptions;
+  /** Data directory; the demo keeps its own game in `<dataDir>/demo`. */
+  readonly dataDir: string;
+  readonly host?: string;
+  readonly port?: number;
+  readonly viewsDir?: string;
+  /** Default: a fresh random token. */
+  readonly operatorToken?: string;
+  readonly rulesetId?: string;
+  /** Extra server options (tests: hub thresholds). */
+  readonly hubHighWaterBytes?: number;
+}
+
+export interface RunningLive {
+  readonly url: string;
+  readonly operatorToken: string;
+  readonly server: RunningServer;
+  readonly pipeline: LivePipeline;
+  readonly store: DataStore;
+  readonly sourceDescription: string;
+  readonly rulesNote: string;
+  /** Frames source only: frames rendered into the cache so far, and in one loop. */
+  readonly frameCache: { cached(): number; readonly total: number } | null;
+  stop(): Promise<void>;
+}

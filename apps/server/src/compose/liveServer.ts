@@ -1,0 +1,72 @@
+/**
+ * Starts the HTTP/ws server for a live pipeline, the same way for the demo and for a camera: the operator
+ * token, the built views (served by default, so `--camera` gets the same pages as the demo), the newest
+ * frame for `GET /api/frame.jpg`, and the client count shown in health.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { startServer, type RunningServer } from '../http/createServer.ts';
+import { createOperatorToken } from '../http/operatorToken.ts';
+import type { GrayFrame } from '@muster/vision';
+import type { LivePipeline } from '../live/livePipeline.ts';
+import type { ProjectorCalibrationSource } from '../persist/projectorCalibrationStore.ts';
+import { DEFAULT_VIEWS_DIR, type LiveOptions } from './liveOptions.ts';
+
+export interface LiveServerOptions {
+  readonly operatorToken?: string;
+  readonly host?: string;
+  readonly port?: number;
+  readonly viewsDir: string;
+  readonly hubHighWaterBytes?: number;
+  /** Extra WebSocket paths, given the operator token (e.g. the phone camera on `/camera`). */
+  readonly otherUpgrade?: (operatorToken: string) => (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
+  /** The projector calibration served at `/api/projector` (and replaced there by the operator). */
+  readonly projector?: ProjectorCalibrationSource;
+}
+
+export interface LiveServer {
+  readonly server: RunningServer;
+  readonly operatorToken: string;
+  /** Hand the server each new frame; it encodes one only when someone asks for it. */
+  setNewestFrame(frame: GrayFrame): void;
+}
+
+export async function startLiveServer(pipeline: LivePipeline, options: LiveServerOptions): Promise<LiveServer> {
+  const operatorToken = options.operatorToken ?? createOperatorToken();
+  let newestFrame: GrayFrame | null = null;
+  const server = await startServer({
+    backend: pipeline,
+    operatorToken,
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 8080,
+    viewsDir: options.viewsDir,
+    latestFrame: () => newestFrame,
+    ...(options.hubHighWaterBytes !== undefined ? { hub: { highWaterBytes: options.hubHighWaterBytes } } : {}),
+    ...(options.otherUpgrade ? { otherUpgrade: options.otherUpgrade(operatorToken) } : {}),
+    ...(options.projector ? { projector: options.projector } : {}),
+  });
+  pipeline.setClientCounter(() => server.hub.clientCount());
+  return {
+    server,
+    operatorToken,
+    setNewestFrame: (frame) => {
+      newestFrame = frame;
+    },
+  };
+}
+
+/** `startLiveServer` as a start asked for it (`LiveOptions`), with what the source adds (projector, phone). */
+export function serveLive(
+  pipeline: LivePipeline,
+  options: LiveOptions,
+  extra: Pick<LiveServerOptions, 'projector' | 'otherUpgrade'>,
+): Promise<LiveServer> {
+  return startLiveServer(pipeline, {
+    ...(options.operatorToken !== undefined ? { operatorToken: options.operatorToken } : {}),
+    ...(options.host !== undefined ? { host: options.host } : {}),
+    ...(options.port !== undefined ? { port: options.port } : {}),
+    viewsDir: options.viewsDir ?? DEFAULT_VIEWS_DIR,
+    ...extra,
+    ...(options.hubHighWaterBytes !== undefined ? { hubHighWaterBytes: options.hubHighWaterBytes } : {}),
+  });
+}

@@ -1,0 +1,94 @@
+/**
+ * The Muster service: express for REST and the built views, ws at `/ws`. Binds 127.0.0.1 unless told
+ * otherwise. Only this module and its parts (below), and `liveHub.ts`, touch sockets.
+ *
+ * REST (JSON):
+ *   GET  /api/health          status, frame rate, tracked stands, clients
+ *   GET  /api/snapshot        the LiveState the ws snapshot carries
+ *   GET  /api/roster          the roster in use and the marker bindings
+ *   GET  /api/table-profile   the table profile in use
+ *   GET  /api/terrain         the terrain
+ *   PUT  /api/terrain         operator: replace the terrain
+ *   GET  /api/calibration     the camera calibration in use (null without one)
+ *   GET  /api/projector       the projector calibration in use (null without one)
+ *   PUT  /api/projector       operator: replace it (validated, saved atomically)
+ *   GET  /api/log?from=&limit=   game log entries
+ *   POST /api/actions         operator: any operator message of the ws protocol (set-unit-status, ...)
+ *   GET  /api/frame.jpg       the newest camera frame as JPEG (404 before the first frame / without frames)
+ * Operator calls carry `Authorization: Bearer <token>`.
+ *
+ * Its parts, each a module of this folder: `apiRouter.ts` (the routes in `routes/`), `serveViews.ts`,
+ * `jsonErrorHandler.ts`, `wsUpgrades.ts` and `listen.ts`.
+ */
+import { createServer as createHttpServer, type Server } from 'node:http';
+import express from 'express';
+import type { GrayFrame } from '@muster/vision';
+import type { ProjectorCalibrationSource } from '../persist/projectorCalibrationStore.ts';
+import { createApiRouter } from './apiRouter.ts';
+import type { ServiceBackend } from './backend.ts';
+import { jsonErrorHandler } from './jsonErrorHandler.ts';
+import { listen } from './listen.ts';
+import { createLiveHub, type LiveHub, type LiveHubOptions } from './liveHub.ts';
+import { serveViews } from './serveViews.ts';
+import { acceptUpgrades, type UpgradeHandler } from './wsUpgrades.ts';
+
+export interface ServerOptions {
+  readonly backend: ServiceBackend;
+  readonly operatorToken: string;
+  /** Default 127.0.0.1. */
+  readonly host?: string;
+  /** Default 8080; 0 picks a free port. */
+  readonly port?: number;
+  /** Built views (apps/overlay/dist); a page explaining how to build them is served when absent. */
+  readonly viewsDir?: string;
+  /** Largest incoming ws frame before the socket is closed (1009); messages between the protocol limit and this get a `too-large` reply. Default 1 MiB. */
+  readonly wsMaxPayloadBytes?: number;
+  readonly hub?: Omit<LiveHubOptions, 'backend' | 'operatorToken'>;
+  /** The newest frame from the camera (or the demo's renderer), for `GET /api/frame.jpg`; absent: 404. */
+  readonly latestFrame?: () => GrayFrame | null;
+  /** The projector calibration for `GET/PUT /api/projector`; absent: GET gives null, PUT 404. */
+  readonly projector?: ProjectorCalibrationSource;
+  /**
+   * WebSocket upgrades on paths other than `/ws` (e.g. a phone pushing camera frames on `/camera`): return
+   * true when the request was taken; false lets it fall through to a 404.
+   */
+  readonly otherUpgrade?: UpgradeHandler;
+}
+
+export interface RunningServer {
+  /** e.g. http://127.0.0.1:8080 */
+  readonly url: string;
+  readonly port: number;
+  readonly hub: LiveHub;
+  readonly http: Server;
+  close(): Promise<void>;
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const { backend, operatorToken } = options;
+  const hub = createLiveHub({ backend, operatorToken, ...options.hub });
+  const app = express();
+  app.disable('x-powered-by');
+  const clients = (): number => hub.clientCount();
+  app.use('/api', createApiRouter({ backend, operatorToken, clients, projector: options.projector, latestFrame: options.latestFrame }));
+  serveViews(app, options.viewsDir);
+  // Errors from body parsing (too large, bad encoding) and bugs: always a JSON error, never a stack.
+  app.use(jsonErrorHandler);
+
+  const http = createHttpServer(app);
+  const wss = acceptUpgrades(http, hub, options.wsMaxPayloadBytes ?? 1024 * 1024, options.otherUpgrade);
+  const { port, url } = await listen(http, options.port ?? 8080, options.host ?? '127.0.0.1');
+  return {
+    url,
+    port,
+    hub,
+    http,
+    async close(): Promise<void> {
+      hub.close();
+      for (const ws of wss.clients) ws.terminate();
+      wss.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

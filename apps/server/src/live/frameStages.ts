@@ -1,0 +1,84 @@
+/**
+ * One pass of the live pipeline's stages, for a frame's detection (or, with none, after an operator
+ * change): tracker → roster (TableState with operator status) → rules → the next `LiveState`, with its
+ * timings and health. Computed, not yet published (`publisher.ts` does that).
+ */
+import type { LiveState } from '@muster/protocol';
+import type { FrameDetection } from '@muster/vision';
+import type { GameSession } from '../game/gameSession.ts';
+import { createFrameStats } from './frameStats.ts';
+import { buildLiveTable, type TableSize } from './liveTable.ts';
+import { frameLiveState, tracksOf, unknownMarkerIdsOf } from './liveState.ts';
+import { pipelineHealth } from './pipelineHealth.ts';
+import type { Publisher } from './publisher.ts';
+import type { RosterTracker } from './rosterTracker.ts';
+import type { RulesStage } from './rulesStage.ts';
+import type { StageTimings } from './stageTimings.ts';
+
+export interface FrameStagesOptions {
+  readonly session: GameSession;
+  readonly table: TableSize;
+  readonly now: () => number;
+  readonly tracking: RosterTracker;
+  readonly rules: RulesStage;
+  readonly timings: StageTimings;
+  readonly publisher: Pick<Publisher, 'state' | 'nextSeq'>;
+  /** Connected ws clients, for health. */
+  clients(): number;
+}
+
+export interface FrameStages {
+  /** The next state for `detection` (null: the same frame again), `startMs` being when the frame came in. */
+  compute(detection: FrameDetection | null, startMs: number): LiveState;
+  /** When the newest frame was published (undefined before the first). */
+  lastFrameMs(): number | undefined;
+}
+
+export function createFrameStages(options: FrameStagesOptions): FrameStages {
+  const { session, now, tracking, rules, timings, publisher } = options;
+  const startedMs = now();
+  const frames = createFrameStats();
+  let lastDetection: FrameDetection | null = null;
+
+  function compute(detection: FrameDetection | null, startMs: number): LiveState {
+    const prev = publisher.state();
+    const t0 = performance.now();
+    const snap = tracking.track(detection);
+    const t1 = performance.now();
+    const table = buildLiveTable(tracking.roster(), snap.tracks, session, options.table);
+    const t2 = performance.now();
+    const evaluation = rules.evaluate(table.tableState, prev.evaluation);
+    const rulesMs = rules.onWorker ? timings.current().rulesMs : performance.now() - t2;
+    timings.computed({ detectMs: detection?.processingMs ?? 0, trackMs: t1 - t0, rosterMs: t2 - t1, rulesMs });
+    const tracks = tracksOf(snap.tracks, tracking.roster());
+    const unknownMarkerIds = unknownMarkerIdsOf(table.unassignedTags, snap.unknownIds);
+    const t = now();
+    if (detection) frames.record(t, t - startMs + (detection.processingMs ?? 0));
+    const detectionWarnings = detection?.warnings ?? lastDetection?.warnings ?? [];
+    const health = pipelineHealth({
+      t,
+      startedMs,
+      frames,
+      warnings: [...rules.warnings(t), ...detectionWarnings, ...snap.warnings, ...table.warnings],
+      rulesDegraded: Boolean(rules.error() || rules.failed()),
+      trackedStands: table.tableState.stands.length,
+      unknownTags: unknownMarkerIds.length,
+      clients: options.clients(),
+    });
+    if (detection) lastDetection = detection;
+    return frameLiveState(prev, {
+      seq: publisher.nextSeq(),
+      detection: lastDetection,
+      session,
+      roster: tracking.roster(),
+      tableState: table.tableState,
+      evaluation,
+      evaluatedState: (self) => rules.evaluatedState(prev.evaluatedState, self),
+      tracks,
+      unknownMarkerIds,
+      health,
+    });
+  }
+
+  return { compute, lastFrameMs: () => frames.lastMs() };
+}

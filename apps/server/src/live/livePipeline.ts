@@ -1,0 +1,112 @@
+/**
+ * The live pipeline after detection: detections → tracker → roster (TableState) → operator status →
+ * rules → published `LiveState`, plus the game log. It implements the server's `ServiceBackend` port.
+ * Synchronous per frame and camera-free: feed it `FrameDetection`s from any source. Each stage is a
+ * module of this folder: `frameStages` runs one frame through `rosterTracker` → `liveTable` → `rulesStage`
+ * → `liveState` (with `frameStats`, `pipelineHealth`, `stageTimings`); `publisher` sends the result;
+ * the `watchdog` notices when frames stop.
+ */
+import type { EvaluatedStateRef, GameLogEntry, LiveState, OperatorMessage } from '@muster/protocol';
+import type { FrameDetection, TagPrediction, TrackerConfigInput } from '@muster/vision';
+import type { Ruleset } from '@muster/rules';
+import type { ActionResult, ServiceBackend } from '../http/backend.ts';
+import type { GameSession } from '../game/gameSession.ts';
+import type { RulesWorkerData } from '../rules/rulesWorkerProtocol.ts';
+import { createFrameStages } from './frameStages.ts';
+import type { TableSize } from './liveTable.ts';
+import { initialLiveState, type ProfileInfo } from './liveState.ts';
+import { createPublisher } from './publisher.ts';
+import { createRosterTracker } from './rosterTracker.ts';
+import { createRulesStage } from './rulesStage.ts';
+import { createStageTimings, type FrameTimings } from './stageTimings.ts';
+import { startWatchdog } from './watchdog.ts';
+
+export interface LivePipelineOptions {
+  readonly session: GameSession;
+  readonly table: TableSize;
+  /** Null: no rules (evaluation stays null, a health warning says why). */
+  readonly ruleset: Ruleset | null;
+  readonly rulesUnavailableReason?: string;
+  /**
+   * Evaluate the rules on a worker thread (loading this rule set there) instead of in `process`: each
+   * frame's poses are published at once with the newest evaluation so far, and the evaluation of a
+   * state is published when the worker has it (coalesced: only the newest state waits). `ruleset` must
+   * still be given (non-null) for rules to run at all.
+   */
+  readonly rulesWorker?: RulesWorkerData;
+  readonly profile: ProfileInfo;
+  readonly tableProfileDoc?: unknown;
+  readonly calibrationDoc?: unknown;
+  readonly tracker?: Omit<TrackerConfigInput, 'knownIds'>;
+  /** Who moves the stands, for the game log. */
+  readonly poseLogBy: 'vision' | 'demo';
+  /** Connected ws clients (from the server), for health. */
+  clientCount?: () => number;
+  readonly now?: () => number;
+}
+
+export interface LivePipeline extends ServiceBackend {
+  /** Stage timings of the last frame whose publication finished (inside a 'state' listener: the frame before). */
+  lastTimings(): FrameTimings;
+  /** Runs one frame's detection through the pipeline and publishes the result. */
+  process(detection: FrameDetection): LiveState;
+  /** Republishes after an operator change without a new frame. */
+  republish(): LiveState;
+  setClientCounter(count: () => number): void;
+  /** Stops the watchdog timer. */
+  close(): void;
+  /** Where the tracker expects each tag at `atMs` (for the detector's tracked mode). */
+  predictions(atMs?: number): TagPrediction[];
+  /** Forwards a non-pose game log entry to subscribers (wire the session's onLog here). */
+  notifyLog(entry: GameLogEntry): void;
+  /** The state (and its frame) the current `state().evaluation` was computed from (null: none yet). */
+  evaluationFrame(): EvaluatedStateRef | null;
+}
+
+export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
+  const { session } = options;
+  const now = options.now ?? Date.now;
+  let clientCount = options.clientCount ?? (() => 0);
+  const tracking = createRosterTracker(session, options.tracker);
+  const timings = createStageTimings();
+  const { ruleset, rulesUnavailableReason, rulesWorker } = options;
+  const rules = createRulesStage({ ruleset, rulesUnavailableReason, rulesWorker, now, onResult: (r) => publisher.publishEvaluation(r) });
+  const initial = initialLiveState(options.table, options.profile, session, tracking.roster());
+  const publisher = createPublisher(initial, { session, poseLogBy: options.poseLogBy, rules, timings });
+  const stages = createFrameStages({ session, table: options.table, now, tracking, rules, timings, publisher, clients: () => clientCount() });
+  const refresh = (): LiveState => publisher.publish(stages.compute(null, now()));
+  const stopWatchdog = startWatchdog({
+    now,
+    lastFrameMs: stages.lastFrameMs,
+    degraded: () => publisher.state().health.status === 'degraded',
+    republish: refresh,
+  });
+
+  return {
+    process: (detection: FrameDetection): LiveState => publisher.publish(stages.compute(detection, now())),
+    republish: refresh,
+    state: publisher.state,
+    subscribe: publisher.subscribe,
+    notifyLog: (entry: GameLogEntry) => publisher.emit({ kind: 'log', entry }),
+    evaluationFrame: () => publisher.state().evaluatedState,
+    lastTimings: timings.completed,
+    predictions: (atMs?: number): TagPrediction[] => tracking.predictions(atMs),
+    setClientCounter: (count: () => number) => void (clientCount = count),
+    recentLog: () => session.recentLog(),
+    log: (from: number, limit: number): readonly GameLogEntry[] => session.log.read(from, limit),
+    roster: () => session.roster(),
+    tableProfile: () => options.tableProfileDoc ?? { name: options.profile.name, ...options.table },
+    calibration: () => options.calibrationDoc ?? null,
+    perform(action: OperatorMessage): ActionResult {
+      const result = session.perform(action);
+      if (action.type === 'assign-tag') tracking.rebind();
+      // A card drawn or dice rolled republishes only when it changed the turn.
+      if ((action.type !== 'draw-card' && action.type !== 'roll-dice') || session.turn !== publisher.state().turn) refresh();
+      return result;
+    },
+    close(): void {
+      stopWatchdog();
+      rules.close();
+    },
+  };
+}

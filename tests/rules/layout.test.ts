@@ -1,0 +1,50 @@
+/**
+ * The rules package's layout, as packages/rules/README.md ("Adding a rule set") describes it: no rule set
+ * importing another, nothing but the registry importing a rule set, and every module reachable from the
+ * package exports (a module only tests use belongs in fixtures/). Import circles, purity and test scenes
+ * outside src/ are checked for every room by tests/layout/layout.test.ts.
+ */
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { listSources, readImportGraph } from '../layout/importGraph.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const SRC = 'packages/rules/src/';
+const edges = readImportGraph(root, ['packages/rules/src']);
+const files = listSources(join(root, SRC)).map((f) => relative(root, f));
+const graph = new Map(files.map((f) => [f, edges.filter((e) => e.from === f && e.to !== null).map((e) => e.to!)]));
+const rel = (f: string): string => f.slice(SRC.length);
+/** The rule set a file belongs to ('devil-to-pay'), or undefined outside src/rulesets/<id>/. */
+const rulesetOf = (f: string): string | undefined => /^rulesets\/([^/]+)\//.exec(rel(f))?.[1];
+
+describe('packages/rules layout', () => {
+  it('keeps rule sets apart: none imports another, only the registry imports one', () => {
+    const wrong: string[] = [];
+    for (const [f, deps] of graph) {
+      for (const d of deps) {
+        const target = rulesetOf(d);
+        if (target === undefined || target === rulesetOf(f)) continue;
+        if (rel(f) !== 'rulesets/index.ts') wrong.push(`${rel(f)} imports ${rel(d)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('reaches every module of src/ from the package exports (a module only tests use belongs in fixtures/)', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'packages/rules/package.json'), 'utf8')) as { exports: Record<string, string> };
+    const entries = Object.values(pkg.exports).filter((p) => p.endsWith('.ts')).map((p) => join('packages/rules', p));
+    const seen = new Set<string>();
+    const walk = (f: string): void => {
+      if (seen.has(f) || !graph.has(f)) return;
+      seen.add(f);
+      for (const g of graph.get(f)!) walk(g);
+    };
+    entries.forEach(walk);
+    // Rule code no evaluation calls: rolls and skedaddle wait for a game-flow engine (DTP README, "Not
+    // done"); walkPenalties is the penalty walk as plain data, which reachWalk.ts takes step for step.
+    const notCalledByEvaluate = ['rulesets/devil-to-pay/dice.ts', 'rulesets/devil-to-pay/movement/walkPenalties.ts', 'rulesets/devil-to-pay/skedaddle.ts'];
+    const unreached = files.filter((f) => !f.endsWith('.test.ts') && !seen.has(f)).map(rel).sort();
+    expect(unreached).toEqual(notCalledByEvaluate);
+  });
+});
