@@ -1,6 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inflateSync } from 'node:zlib';
+import * as fontkit from 'fontkit';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CHARUCO_BOARD } from '../../apps/vision/src/calibrate/charucoBoardSpec.ts';
@@ -12,7 +15,7 @@ import { addPageHeaders, layoutTagSheets, type TagItem } from '../../apps/vision
 import { markerModules } from '../../apps/vision/src/markers/markerModules.ts';
 import { renderPdf } from '../../apps/vision/src/markers/renderPdf.ts';
 import { renderSvg } from '../../apps/vision/src/markers/renderSvg.ts';
-import { MM_PER_IN } from '../../apps/vision/src/markers/sheet.ts';
+import { MM_PER_IN, type Sheet } from '../../apps/vision/src/markers/sheet.ts';
 import { loadRoster } from '../../apps/server/src/roster/loadRoster.ts';
 import { rosterTagIds } from '../../apps/server/src/roster/roster.ts';
 
@@ -128,7 +131,7 @@ function checkPdf(bytes: Uint8Array): { pages: number; text: string; mediaBoxes:
     const off = Number(e.slice(0, 10));
     expect(text.slice(off).startsWith(`${i + 1} 0 obj`), `object ${i + 1} at ${off}`).toBe(true);
   });
-  for (const m of text.matchAll(/<< \/Length (\d+) >>\nstream\n/g)) {
+  for (const m of text.matchAll(/<< \/Length (\d+)[^\n]*>>\nstream\n/g)) {
     const start = m.index + m[0].length;
     expect(text.slice(start + Number(m[1]), start + Number(m[1]) + 10)).toBe('\nendstream');
   }
@@ -137,22 +140,69 @@ function checkPdf(bytes: Uint8Array): { pages: number; text: string; mediaBoxes:
   return { pages, text, mediaBoxes: [...text.matchAll(/\/MediaBox \[([^\]]+)\]/g)].map((m) => m[1]!) };
 }
 
+/** The decoded data of stream object `id` (Flate-compressed or not). */
+function pdfStream(text: string, id: number): Buffer {
+  const m = new RegExp(`(?:^|\\n)${id} 0 obj\\n<< /Length (\\d+)([^\\n]*)>>\\nstream\\n`).exec(text);
+  expect(m, `stream object ${id}`).not.toBeNull();
+  const start = m!.index + m![0].length;
+  const raw = Buffer.from(text.slice(start, start + Number(m![1])), 'latin1');
+  return m![2]!.includes('/FlateDecode') ? inflateSync(raw) : raw;
+}
+
+/** A text run as PDF.js (Mozilla's PDF reader) extracts it: the string and where it starts and ends, in points. */
+interface PdfTextRun {
+  readonly str: string;
+  readonly xPt: number;
+  readonly widthPt: number;
+}
+
+/** Every text run of every page, through the ToUnicode map and the /W widths, as a reader sees them. */
+async function extractPdfText(bytes: Uint8Array): Promise<PdfTextRun[][]> {
+  const doc = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false, verbosity: 0 }).promise;
+  try {
+    const pages: PdfTextRun[][] = [];
+    for (let p = 1; p <= doc.numPages; p++) {
+      const content = await (await doc.getPage(p)).getTextContent();
+      const runs: PdfTextRun[] = [];
+      for (const item of content.items) {
+        if ('str' in item && item.str !== '') runs.push({ str: item.str, xPt: item.transform[4] as number, widthPt: item.width });
+      }
+      pages.push(runs);
+    }
+    return pages;
+  } finally {
+    await doc.destroy();
+  }
+}
+
+/** The embedded label font: its subset tag and name, the font program's size and its glyph count. */
+function embeddedFont(text: string): { baseFont: string; length1: number; compressed: number; numGlyphs: number } {
+  const fonts = [...text.matchAll(/\/FontFile2 (\d+) 0 R/g)];
+  expect(fonts.length).toBe(1);
+  const id = Number(fonts[0]![1]);
+  const header = new RegExp(`\\n${id} 0 obj\\n<< /Length (\\d+)[^\\n]*/Length1 (\\d+)`).exec(text)!;
+  const program = pdfStream(text, id);
+  expect(program.length).toBe(Number(header[2]));
+  const font = fontkit.create(program) as fontkit.Font;
+  return { baseFont: /\/Subtype \/Type0 \/BaseFont \/(\S+)/.exec(text)![1]!, length1: program.length, compressed: Number(header[1]), numGlyphs: font.numGlyphs };
+}
+
 /**
  * Rasterises the filled rectangles of each PDF page (the only fill operator the writer emits) at `DPI`,
  * so the PDF's own geometry, not the SVG's, goes through the ArUco detector.
  */
 function rasterisePdfFills(text: string): { widthPx: number; heightPx: number; data: Uint8Array }[] {
   const pages: { widthPx: number; heightPx: number; data: Uint8Array }[] = [];
-  const boxes = [...text.matchAll(/\/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]/g)];
-  const streams = [...text.matchAll(/stream\n([\s\S]*?)\nendstream/g)];
-  expect(streams.length).toBe(boxes.length);
+  const pageDicts = [...text.matchAll(/\/Type \/Page [^\n]*\/MediaBox \[0 0 ([\d.]+) ([\d.]+)\][^\n]*\/Contents (\d+) 0 R/g)];
+  expect(pageDicts.length).toBe((text.match(/\/Type \/Page /g) ?? []).length);
   const s = DPI / 72;
-  boxes.forEach((box, i) => {
-    const [wPt, hPt] = [Number(box[1]), Number(box[2])];
+  pageDicts.forEach((page) => {
+    const [wPt, hPt] = [Number(page[1]), Number(page[2])];
+    const content = pdfStream(text, Number(page[3])).toString('latin1');
     const widthPx = Math.round(wPt * s);
     const heightPx = Math.round(hPt * s);
     const data = new Uint8Array(widthPx * heightPx).fill(255);
-    for (const line of streams[i]![1]!.split('\n')) {
+    for (const line of content.split('\n')) {
       const m = /^(-?[\d.]+) (-?[\d.]+) (-?[\d.]+) (-?[\d.]+) re$/.exec(line);
       if (!m) continue;
       const [x, y, w, h] = m.slice(1).map(Number) as [number, number, number, number];
@@ -183,8 +233,10 @@ describe('muster markers', () => {
     // Every roster tag and anchor id is labelled; the opening battle uses 10..108 and anchors 0..3.
     const ids = [0, 1, 2, 3, ...rosterTagIds(await loadRoster(roster))];
     expect(ids.length).toBeGreaterThan(40);
-    for (const id of ids) expect(pdf.text).toContain(`(#${id})`);
-    expect(pdf.text).toContain('ChArUco 5x7');
+    const runs = (await extractPdfText(readFileSync(out))).flat().map((r) => r.str);
+    for (const id of ids) expect(runs).toContain(`#${id}`);
+    expect(runs).toContain("Alley's Battery (3-inch rifles)");
+    expect(runs.some((r) => r.startsWith('ChArUco 5x7'))).toBe(true);
 
     // The PDF's rectangles, rasterised, detect as every tag id at true size (anchors 2 in, stands 0.5 in).
     const pages = rasterisePdfFills(pdf.text);
@@ -211,8 +263,115 @@ describe('muster markers', () => {
   });
 });
 
-it('renderPdf escapes text and rejects an empty document', () => {
-  const pdf = Buffer.from(renderPdf([{ widthIn: 1, heightIn: 1, shapes: [{ kind: 'text', xIn: 0, yIn: 0.5, sizeIn: 0.1, text: 'a(b)\\c' }] }])).toString('latin1');
-  expect(pdf).toContain('(a\\(b\\)\\\\c) Tj');
-  expect(() => renderPdf([])).toThrow(/no pages/);
+describe('tag sheets in full Unicode', () => {
+  const LABELS = ["Régiment d'Auvergne", 'Łódź', 'Ελληνικά', 'Москва'];
+  const quietAll = <T>(fn: () => Promise<T>): Promise<{ result: T; stderr: string[] }> => {
+    const stderr: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      stderr.push(String(chunk));
+      return true;
+    });
+    return fn()
+      .then((result) => ({ result, stderr }))
+      .finally(() => {
+        log.mockRestore();
+        err.mockRestore();
+      });
+  };
+
+  it('muster markers prints roster names in Latin, Greek and Cyrillic exactly, and marks and reports what the font lacks', async () => {
+    // The opening battle with its regiments and Colonel Alley renamed.
+    let yaml = readFileSync(join(repoRoot, 'fixtures/rosters/opening-battle.yaml'), 'utf8')
+      .replace('name: Opening battle', 'name: Bataille de Québec')
+      .replace('name: 19th Alabama', `name: ${LABELS[0]}`)
+      .replace('name: 22nd Alabama', `name: ${LABELS[1]}`)
+      .replace('name: 25th Alabama', `name: ${LABELS[2]}`)
+      .replace('name: 26th Alabama', `name: ${LABELS[3]}`)
+      .replace('name: Col. Alley', 'name: 日本');
+    expect(yaml).toContain('name: 日本');
+    const roster = join(dir, 'unicode.yaml');
+    writeFileSync(roster, yaml);
+    const out = join(dir, 'unicode.pdf');
+    const table = join(repoRoot, 'calibration/tables/large-72x48.json');
+    const { result, stderr } = await quietAll(() => runMarkers(['--roster', roster, '--table', table, '--out', out, '--no-board']));
+    expect(result).toBe(0);
+    const bytes = readFileSync(out);
+    const pdf = checkPdf(bytes);
+
+    // A real reader (PDF.js) extracts each label as one run, character for character.
+    const runs = (await extractPdfText(bytes)).flat().map((r) => r.str);
+    for (const label of LABELS) {
+      expect(runs).toContain(label);
+      expect(runs).toContain(`${label} (command)`);
+    }
+    expect(runs).toContain('Muster tags: Bataille de Québec');
+    // 日本 is outside DejaVu Sans: printed (and extracted) as two replacement marks, never dropped.
+    expect(runs).toContain('\u{fffd}\u{fffd}');
+    expect(runs).toContain('token: \u{fffd}\u{fffd}');
+    expect(runs.join('\n')).not.toMatch(/[日本]/u);
+    // One warning per label that has such characters, naming it: the commander and his token.
+    const warnings = stderr.join('').split('\n').filter((l) => l.startsWith('warning:'));
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toContain('"日本"');
+    expect(warnings[0]).toContain('U+65E5 日, U+672C 本');
+    expect(warnings[1]).toContain('"token: 日本"');
+
+    // The embedded font is a subset: a few dozen glyphs of DejaVu Sans's 6253, a few KB of its 757 KB.
+    const font = embeddedFont(pdf.text);
+    expect(font.baseFont).toMatch(/^[A-Z]{6}\+DejaVuSans$/);
+    expect(font.numGlyphs).toBeLessThan(120);
+    expect(font.length1).toBeLessThan(30_000);
+    expect(bytes.length).toBeLessThan(30_000);
+  });
+
+  it('centres labels with the widths the reader uses', async () => {
+    const sheet: Sheet = {
+      widthIn: 4,
+      heightIn: 2,
+      shapes: LABELS.map((text, i) => ({ kind: 'text', xIn: 2, yIn: 0.4 + 0.3 * i, sizeIn: 0.1, text, centred: true })),
+    };
+    const [runs] = await extractPdfText(renderPdf([sheet]));
+    expect(runs!.map((r) => r.str)).toEqual(LABELS);
+    for (const r of runs!) {
+      expect(r.widthPt).toBeGreaterThan(10);
+      expect(Math.abs(r.xPt + r.widthPt / 2 - 2 * 72), r.str).toBeLessThan(0.01);
+    }
+  });
+
+  it('renderPdf keeps PDF-special characters, Unicode titles and identical text in one subset; rejects an empty document', async () => {
+    const text = 'a(b)\\c <d> %e';
+    const warnings: string[] = [];
+    const bytes = renderPdf(
+      [
+        { widthIn: 1, heightIn: 1, shapes: [{ kind: 'text', xIn: 0, yIn: 0.5, sizeIn: 0.1, text }] },
+        { widthIn: 1, heightIn: 1, shapes: [{ kind: 'text', xIn: 0, yIn: 0.5, sizeIn: 0.1, text: 'e\u0301 日' }, { kind: 'text', xIn: 0, yIn: 0.7, sizeIn: 0.1, text: 'e\u0301 日' }] },
+      ],
+      'Étiquettes: Москва',
+      { warn: (m) => warnings.push(m) },
+    );
+    const pdf = checkPdf(bytes);
+    const pages = await extractPdfText(bytes);
+    expect(pages.map((p) => p.map((r) => r.str))).toEqual([[text], ['é \u{fffd}', 'é \u{fffd}']]);
+    // The same label twice: one warning.
+    expect(warnings).toEqual(['warning: the tag sheet label "e\u0301 日" has characters the label font (DejaVu Sans) lacks: U+65E5 日; they print as \u{fffd}']);
+    const doc = await getDocument({ data: new Uint8Array(bytes), verbosity: 0 }).promise;
+    expect((await doc.getMetadata()).info).toMatchObject({ Title: 'Étiquettes: Москва' });
+    await doc.destroy();
+    expect(embeddedFont(pdf.text).numGlyphs).toBeLessThan(20);
+    expect(() => renderPdf([])).toThrow(/no pages/);
+  });
+
+  it('SVG sheets carry Unicode labels as well-formed UTF-8 XML', async () => {
+    const odd = 'a<b & "c" \u0001 \ud800';
+    const items: TagItem[] = [...LABELS, '日本', odd].map((label, i) => ({ tagId: i, label, sizeIn: 0.5, modules: markerModules(cv, 'DICT_4X4_50', i) }));
+    const svg = renderSvg(addPageHeaders(layoutTagSheets(items, 'letter'), 'Muster tags: Québec')[0]!);
+    for (const label of [...LABELS, '日本', 'Muster tags: Québec']) expect(svg).toContain(`>${label}</text>`);
+    expect(svg).toContain('>a&lt;b &amp; &quot;c&quot; \u{fffd} \u{fffd}</text>');
+    // NFC, as the PDF prints it.
+    expect(renderSvg({ widthIn: 1, heightIn: 1, shapes: [{ kind: 'text', xIn: 0, yIn: 0.5, sizeIn: 0.1, text: 'e\u0301' }] })).toContain('>\u00e9</text>');
+    // librsvg refuses malformed XML; this one rasterises and its tags still detect.
+    const image = await rasterise(svg);
+    expect([...detectTags(image, 'DICT_4X4_50').keys()].sort((a, b) => a - b)).toEqual(items.map((t) => t.tagId));
+  });
 });

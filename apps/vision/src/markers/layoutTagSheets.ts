@@ -3,6 +3,7 @@
  * margin of one module, its id and label under the outline, rows packed left to right, a title and a
  * 1-inch / 50 mm scale bar at the top of every page so a scaled print is caught before gluing.
  */
+import { textWidthEm } from './labelFont.ts';
 import { markerFillRects, type MarkerModules } from './markerModules.ts';
 import { MM_PER_IN, PAPER_SIZES_IN, type PaperName, type Shape, type Sheet } from './sheet.ts';
 
@@ -26,11 +27,13 @@ export function quietZoneIn(item: Pick<TagItem, 'sizeIn' | 'modules'>): number {
   return Math.max(item.sizeIn / item.modules.length, 0.06);
 }
 
-/** Rough text width: 0.6 em per character is a safe upper bound for Helvetica/Arial mixed text. */
-const EM_PER_CHAR = 0.6;
+/** Labels are measured with the label font's own advance widths (the PDF prints with exactly these). */
 function fitTextSizeIn(text: string, widthIn: number): number {
-  return Math.max(0.045, Math.min(MAX_LABEL_SIZE_IN, widthIn / (EM_PER_CHAR * Math.max(1, text.length))));
+  return Math.max(0.045, Math.min(MAX_LABEL_SIZE_IN, widthIn / Math.max(0.6, textWidthEm(text))));
 }
+
+/** A label is given at least this many ems of cell width (three average characters). */
+const MIN_LABEL_EM = 1.8;
 
 /** Title, page number and the scale bars: the top `HEADER_IN` of the printable area. */
 export function pageHeader(title: string, pageNo: number, pageCount: number, widthIn: number): Shape[] {
@@ -98,7 +101,7 @@ export function layoutTagSheets(items: readonly TagItem[], paper: PaperName): Sh
   for (const item of items) {
     if (!(item.sizeIn > 0)) throw new Error(`tag ${item.tagId}: size must be positive`);
     const cut = item.sizeIn + 2 * quietZoneIn(item);
-    const labelW = Math.min(1.6, 0.8 * MAX_LABEL_SIZE_IN * EM_PER_CHAR * Math.max(item.label.length, 3));
+    const labelW = Math.min(1.6, 0.8 * MAX_LABEL_SIZE_IN * Math.max(textWidthEm(item.label), MIN_LABEL_EM));
     const cellW = Math.max(cut, labelW);
     const cellH = cut + 2 * LABEL_LINE_IN + 0.02;
     if (cellW > usableW || cellH > bottom - top) throw new Error(`tag ${item.tagId} (${item.sizeIn} in) does not fit on ${paper} paper`);

@@ -2,10 +2,22 @@
  * One sheet as a standalone SVG whose width/height are physical (inches). User units are points
  * (1/72 in), not inches: renderers hint text badly at font sizes below one user unit.
  */
+import { LABEL_FONT_FAMILY } from './labelFont.ts';
 import type { Sheet } from './sheet.ts';
 
-function esc(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/**
+ * Text as XML character data in a UTF-8 document: the markup characters escaped, text in NFC (as the PDF
+ * prints it), and what XML 1.0 cannot hold at all (control characters, lone surrogates, U+FFFE/U+FFFF)
+ * replaced by U+FFFD, so any Unicode label gives a well-formed file.
+ */
+export function escapeXmlText(text: string): string {
+  return text
+    .normalize('NFC')
+    .replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 }
 
 export const SVG_UNITS_PER_IN = 72;
@@ -35,13 +47,14 @@ export function renderSvg(sheet: Sheet): string {
     else if (s.kind === 'line') cuts.push(`<line x1="${n(s.x1In)}" y1="${n(s.y1In)}" x2="${n(s.x2In)}" y2="${n(s.y2In)}"/>`);
     else {
       const anchor = s.centred ? ' text-anchor="middle"' : '';
-      texts.push(`<text x="${n(s.xIn)}" y="${n(s.yIn)}" font-size="${n(s.sizeIn)}"${anchor}>${esc(s.text)}</text>`);
+      texts.push(`<text x="${n(s.xIn)}" y="${n(s.yIn)}" font-size="${n(s.sizeIn)}"${anchor}>${escapeXmlText(s.text)}</text>`);
     }
   }
   if (fills.length > 0) out.push(`<path fill="#000" d="${fills.join('')}"/>`);
   // Cut lines: thin grey dashes, outside the tag's quiet zone, so they never touch the black border.
   out.push(`<g fill="none" stroke="#888" stroke-width="0.5" stroke-dasharray="2.9 2.2">${cuts.join('')}</g>`);
-  out.push(`<g fill="#000" font-family="Helvetica, Arial, sans-serif">${texts.join('')}</g>`);
+  // The PDF's embedded font first, so a system that has it lays labels out the same; SVG embeds no font.
+  out.push(`<g fill="#000" font-family="'${LABEL_FONT_FAMILY}', Helvetica, Arial, sans-serif">${texts.join('')}</g>`);
   out.push('</svg>');
   return `${out.join('\n')}\n`;
 }
