@@ -40,6 +40,8 @@ describe('views on the demo service', () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(`${live.url}/operator.html?token=${TOKEN}`);
     await page.waitForFunction(() => window.__muster?.ready === true, undefined, { timeout: 30_000 });
+    // The token leaves the address bar (screenshots, shared screens, history) and stays in the tab.
+    expect(await page.evaluate(() => location.href)).not.toContain(TOKEN);
     // Freeze what we compare against: the state the page drew, fetched at the seq it reports.
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const state = (await page.evaluate(async () => (await fetch('/api/snapshot')).json())) as LiveState;

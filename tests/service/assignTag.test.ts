@@ -52,7 +52,7 @@ describe('assigning an unknown tag at the table', () => {
       expect(stand).toBeDefined();
       expect(Math.hypot(stand!.pose.xIn - marker.xIn, stand!.pose.yIn - marker.yIn)).toBeLessThan(0.05);
       expect(state.tracks.find((t) => t.markerId === 500)?.standId).toBe('us2-3');
-      expect(session.log.read(0, 100_000).some((e) => e.kind === 'assign-tag')).toBe(true);
+      expect((await session.log.read(0, 100_000)).some((e) => e.kind === 'assign-tag')).toBe(true);
     } finally {
       pipeline.close();
       session.close();

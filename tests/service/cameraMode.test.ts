@@ -63,15 +63,19 @@ describe('camera mode (a folder of frames as the camera)', () => {
       const mapPage = await fetch(`${live.url}/map.html`);
       expect(mapPage.status).toBe(200);
       expect(await mapPage.text()).toContain('<title>Muster');
-      // The folder held one frame: once it has run out, health says so instead of staying 'ok'.
+      // The folder held one frame: once it has run out, health says so instead of staying 'ok': the
+      // camera ended at once, and after 3 s no frames came.
       const deadline = Date.now() + 10_000;
-      let health = (await (await fetch(`${live.url}/api/health`)).json()) as { status: string; warnings: string[] };
-      while (health.status !== 'degraded' && Date.now() < deadline) {
+      type HealthJson = { status: string; warnings: string[]; camera?: { state: string } };
+      let health = (await (await fetch(`${live.url}/api/health`)).json()) as HealthJson;
+      while (!(health.status === 'degraded' && /no frames for \d+ s/.test(health.warnings.join(' '))) && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 250));
-        health = (await (await fetch(`${live.url}/api/health`)).json()) as { status: string; warnings: string[] };
+        health = (await (await fetch(`${live.url}/api/health`)).json()) as HealthJson;
       }
       expect(health.status).toBe('degraded');
       expect(health.warnings.join(' ')).toMatch(/no frames for \d+ s/);
+      expect(health.camera?.state).toBe('ended');
+      expect(health.warnings.join(' ')).toMatch(/camera .*frames: ended \d+ s ago \(end of the recording\)/);
     } finally {
       await live.stop();
     }

@@ -84,6 +84,25 @@ export interface Health {
   readonly clients: number;
   readonly uptimeS: number;
   readonly warnings: readonly string[];
+  /** Camera mode only: what the camera is doing (absent in the demo and from servers before it). */
+  readonly camera?: CameraHealth;
+}
+
+/**
+ * `connecting`: opened, no frame yet; `streaming`: frames arrive; `reconnecting`: the camera was lost
+ * (refused, no answer, stalled, ffmpeg died) and is being reopened with backoff; `ended`: no frame will
+ * come (end of a recording, a failure, the service stopping). Views should show an unknown state as is.
+ */
+export type CameraState = 'connecting' | 'streaming' | 'reconnecting' | 'ended';
+
+export interface CameraHealth {
+  readonly state: CameraState;
+  /** The camera (device, URL with any password hidden, file, or "phone"). */
+  readonly source: string;
+  /** One line: what it waits for, the attempt and last error while reconnecting, why it ended. */
+  readonly detail: string;
+  /** When the camera entered `state`, ms since the epoch (the server's clock). */
+  readonly since: number;
 }
 
 /** The Devil to Pay action cards/chits (p. 4): 14 in the deck, the second Whiskey ends the turn. */
@@ -277,7 +296,9 @@ export type ErrorCode =
   | 'forbidden'
   | 'not-found'
   | 'conflict'
-  | 'internal';
+  | 'internal'
+  /** Protocol 3: the client sent more than the server's message rate; the server closes the socket (1008) right after. */
+  | 'rate-limited';
 
 export interface ErrorMessage {
   readonly type: 'error';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS, OLDEST_SUPPORTED_PROTOCOL_VERSION, PROTOCOL_VERSION, isSupportedProtocolVersion } from './version.ts';
-import { parseClientMessage, parseServerMessage, validateTerrain } from './validate.ts';
+import { jsonDepthExceeds, parseClientJson, parseClientMessage, parseServerMessage, validateTerrain } from './validate.ts';
 
 const terrain = {
   areas: [{ id: 'woods-1', kind: 'open-woods', vertices: [{ xIn: 0, yIn: 0 }, { xIn: 10, yIn: 0 }, { xIn: 5, yIn: 8 }] }],
@@ -74,6 +74,29 @@ describe('parseClientMessage', () => {
     const pts = Array.from({ length: LIMITS.maxPointsPerPiece + 1 }, (_, i) => ({ xIn: i % 100, yIn: 1 }));
     const r = validateTerrain({ ...terrain, roads: [{ id: 'r', points: pts }] });
     expect(r).toMatchObject({ ok: false, message: expect.stringContaining('terrain.roads[0].points') });
+  });
+
+  it('refuses nesting deeper than LIMITS.maxJsonDepth before parsing (invalid-message), strings aside', () => {
+    const deep = (n: number): string => '['.repeat(n) + ']'.repeat(n);
+    expect(jsonDepthExceeds(deep(LIMITS.maxJsonDepth))).toBe(false);
+    expect(jsonDepthExceeds(deep(LIMITS.maxJsonDepth + 1))).toBe(true);
+    expect(jsonDepthExceeds(JSON.stringify({ type: 'ping', requestId: '[[[[{{{{'.repeat(20) }))).toBe(false);
+    expect(jsonDepthExceeds(`{"a":"\\\"[[[[","b":${deep(3)}}`, 4)).toBe(false);
+    expect(parseClientMessage(deep(100_000))).toMatchObject({ ok: false, code: 'invalid-message', message: expect.stringContaining('nested deeper than') });
+    expect(parseClientMessage(`{"type":"set-terrain","requestId":"r","terrain":${deep(50_000)}}`)).toMatchObject({ ok: false, code: 'invalid-message' });
+    expect(parseClientJson(deep(100_000))).toMatchObject({ ok: false, code: 'invalid-message' });
+    expect(parseClientJson('[1,')).toMatchObject({ ok: false, code: 'bad-json' });
+    expect(parseClientJson(deep(5))).toEqual({ ok: true, value: [[[[[]]]]] });
+  });
+
+  it('refuses a set-terrain over LIMITS.maxTerrainBytes (a saved terrain that large still validates)', () => {
+    const area = (i: number, n: number) => ({ id: `a${i}`, kind: 'rough', vertices: Array.from({ length: n }, (_, k) => ({ xIn: k % 70, yIn: (k * 7) % 48 })) });
+    const big = { areas: [area(0, 1500), area(1, 1500), area(2, 1500)], linear: [], roads: [], elevations: [] };
+    expect(JSON.stringify(big).length).toBeGreaterThan(LIMITS.maxTerrainBytes);
+    expect(parseClientMessage(JSON.stringify({ type: 'set-terrain', terrain: big }))).toMatchObject({ ok: false, code: 'invalid-message', message: expect.stringContaining(`at most ${LIMITS.maxTerrainBytes} bytes`) });
+    expect(validateTerrain(big).ok).toBe(true);
+    const ok = { areas: [area(0, 1500)], linear: [], roads: [], elevations: [] };
+    expect(parseClientMessage(JSON.stringify({ type: 'set-terrain', terrain: ok })).ok).toBe(true);
   });
 
   it('refuses duplicate terrain ids', () => {

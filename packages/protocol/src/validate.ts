@@ -209,7 +209,11 @@ function readClientMessage(v: unknown): ClientMessage {
     }
     case 'set-terrain': {
       const o = obj(v, type, ['type', 'requestId', 'terrain']);
-      return { type, ...optionalRequestId(o), terrain: readTerrain(o.terrain, 'terrain') };
+      const terrain = readTerrain(o.terrain, 'terrain');
+      // Checked here, not in validateTerrain: a larger terrain saved by an older build still loads.
+      const bytes = utf8Length(JSON.stringify(terrain));
+      if (bytes > LIMITS.maxTerrainBytes) fail('terrain', `at most ${LIMITS.maxTerrainBytes} bytes as JSON, got ${bytes} (fewer points per piece)`);
+      return { type, ...optionalRequestId(o), terrain };
     }
     case 'assign-tag': {
       const o = obj(v, type, ['type', 'requestId', 'markerId', 'standId']);
@@ -275,8 +279,45 @@ export function utf8Length(s: string, limit = Infinity): number {
 }
 
 /**
- * Parses and validates one client message as received (text, or the raw bytes of a frame). Size is
- * checked before parsing, so an oversized message costs nothing.
+ * Whether JSON text nests arrays and objects deeper than `maxDepth`: one pass over the characters,
+ * skipping strings, cheap enough to run before every `JSON.parse` of client input. Deep input is refused
+ * before it is parsed, so nothing that walks the value afterwards (validation, `JSON.stringify`) can run
+ * out of stack. Text that is not JSON may pass; `JSON.parse` refuses it then.
+ */
+export function jsonDepthExceeds(text: string, maxDepth: number = LIMITS.maxJsonDepth): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > maxDepth) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
+ * Client JSON (a message or a REST body) as a value: `invalid-message` when nested deeper than
+ * `LIMITS.maxJsonDepth`, `bad-json` when it does not parse. Never throws.
+ */
+export function parseClientJson(text: string): Parsed<unknown> {
+  if (jsonDepthExceeds(text)) {
+    return { ok: false, code: 'invalid-message', message: `nested deeper than ${LIMITS.maxJsonDepth} levels` };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false, code: 'bad-json', message: 'not valid JSON' };
+  }
+}
+
+/**
+ * Parses and validates one client message as received (text, or the raw bytes of a frame). Size and
+ * nesting depth are checked before parsing, so an oversized or deeply nested message costs little.
  */
 export function parseClientMessage(raw: string | Uint8Array): Parsed<ClientMessage> {
   const max = LIMITS.maxClientMessageBytes;
@@ -290,13 +331,9 @@ export function parseClientMessage(raw: string | Uint8Array): Parsed<ClientMessa
     if (raw.byteLength > max) return { ok: false, code: 'too-large', message: `message larger than ${max} bytes` };
     text = new TextDecoder('utf-8', { fatal: false }).decode(raw);
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { ok: false, code: 'bad-json', message: 'message is not valid JSON' };
-  }
-  return validateClientMessage(value);
+  const parsed = parseClientJson(text);
+  if (!parsed.ok) return parsed.code === 'bad-json' ? { ok: false, code: 'bad-json', message: 'message is not valid JSON' } : parsed;
+  return validateClientMessage(parsed.value);
 }
 
 const SERVER_TYPES = ['welcome', 'snapshot', 'delta', 'log', 'ack', 'pong', 'error'] as const;
@@ -330,6 +367,24 @@ function evaluatedStateProblem(ref: unknown, seq: number, frameSeq: unknown): st
 }
 
 /**
+ * Why `health` (of a snapshot's state or a delta) cannot be shown, or null. Only what later servers
+ * added is checked: `camera`, when present, must be `{ state, source, detail, since }` (strings and a
+ * time). A state this build does not know is allowed (a newer server may add one); unknown fields too.
+ */
+function healthProblem(health: unknown): string | null {
+  if (health === undefined) return null;
+  if (!isRecord(health)) return 'health must be an object';
+  const camera = health.camera;
+  if (camera === undefined) return null;
+  if (!isRecord(camera)) return 'health.camera must be an object';
+  for (const key of ['state', 'source', 'detail'] as const) {
+    if (typeof camera[key] !== 'string') return `health.camera.${key} must be a string`;
+  }
+  if (typeof camera.since !== 'number' || !Number.isFinite(camera.since)) return 'health.camera.since must be a finite number';
+  return null;
+}
+
+/**
  * Structural check of a server message, for views: the type is known and the fields needed to apply it
  * are there with the right types. Content produced by the rules engine is trusted beyond that.
  * `serverProtocolVersion` (from `welcome`; default this build's) decides which fields are required:
@@ -353,6 +408,8 @@ export function parseServerMessage(raw: string, serverProtocolVersion: number = 
         return bad('snapshot: state missing or malformed');
       }
       if (!Array.isArray(v.recentLog)) return bad('snapshot: recentLog missing');
+      const healthBad = healthProblem(s.health);
+      if (healthBad) return bad(`snapshot: ${healthBad}`);
       if (serverProtocolVersion >= 2 || s.evaluatedState !== undefined) {
         const problem = evaluatedStateProblem(s.evaluatedState, s.seq, s.frameSeq);
         if (problem) return bad(`snapshot: ${problem}`);
@@ -362,6 +419,10 @@ export function parseServerMessage(raw: string, serverProtocolVersion: number = 
     case 'delta':
       if (typeof v.seq !== 'number' || typeof v.baseSeq !== 'number' || !Array.isArray(v.liveTrackIds)) {
         return bad('delta: seq, baseSeq or liveTrackIds missing');
+      }
+      {
+        const healthBad = healthProblem(v.health);
+        if (healthBad) return bad(`delta: ${healthBad}`);
       }
       if (serverProtocolVersion >= 2 || v.evaluatedState !== undefined) {
         const problem = evaluatedStateProblem(v.evaluatedState, v.seq, v.frameSeq);

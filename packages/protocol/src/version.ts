@@ -7,8 +7,10 @@
  * - 2: `LiveState.evaluatedState` and `DeltaMessage.evaluatedState` (which published state, frame and
  *   capture time the evaluation was computed from). Server → client only and additive: a version 1
  *   client ignores the field, so the server still serves version 1 clients.
+ * - 3: error code `rate-limited` (a client over the message rate gets it, then the server closes the
+ *   socket with 1008). Server → client only and additive: older clients show it like any error.
  */
-export const PROTOCOL_VERSION = 2 as const;
+export const PROTOCOL_VERSION = 3 as const;
 
 /** The oldest client version the server still serves (its client messages are unchanged since). */
 export const OLDEST_SUPPORTED_PROTOCOL_VERSION = 1 as const;
@@ -38,4 +40,15 @@ export const LIMITS = {
   maxMarkerId: 100_000,
   /** Largest coordinate magnitude accepted, inches (a generous table is 144"). */
   maxCoordinateIn: 10_000,
+  /**
+   * Deepest nesting of arrays and objects in a client message or REST body (the deepest real message,
+   * a terrain, nests 6). Checked by a scan before parsing, so deep input never reaches a recursion.
+   */
+  maxJsonDepth: 32,
+  /**
+   * Largest terrain a client may set, UTF-8 bytes of its JSON (~2,000 points; the demo's is 0.7 KB).
+   * Every terrain edit is in the game log, and the newest 50 log entries go with every snapshot, so this
+   * bounds what a connecting view is sent (50 × 64 KiB at worst).
+   */
+  maxTerrainBytes: 64 * 1024,
 } as const;

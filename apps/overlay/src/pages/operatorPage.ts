@@ -27,8 +27,9 @@ import { fullTableView } from './fullTableView.ts';
 import { layerMenu } from './layerMenu.ts';
 import { cameraBackdropControl } from './cameraBackdropControl.ts';
 import { rulesLagText } from '../net/rulesLag.ts';
+import { takeOperatorToken } from './operatorToken.ts';
 
-const token = new URLSearchParams(location.search).get('token') ?? undefined;
+const token = takeOperatorToken();
 const message = h('div', { className: 'message', role: 'status' });
 message.id = 'message';
 function say(text: string, error = false): void {

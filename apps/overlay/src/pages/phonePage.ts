@@ -6,9 +6,10 @@
  * (https, or http://localhost), which the README explains how to arrange.
  */
 import '../styles.css';
+import { takeOperatorToken } from './operatorToken.ts';
 
 const params = new URLSearchParams(location.search);
-const token = params.get('token') ?? '';
+const token = takeOperatorToken() ?? '';
 /** Longest side of the sent frames, px; the table needs detail, Wi-Fi needs small messages. */
 const maxSidePx = Number(params.get('max') ?? 1920);
 const jpegQuality = 0.85;

@@ -62,6 +62,12 @@ export interface LiveOptions {
   readonly rulesetId?: string;
   /** Extra server options (tests: hub thresholds). */
   readonly hubHighWaterBytes?: number;
+  /** Most ws viewers at once (`--max-clients`); default the server's (64). */
+  readonly maxClients?: number;
+  /** Host names answered besides localhost (`--allow-host`). */
+  readonly allowHosts?: readonly string[];
+  /** Origins whose pages may open the ws besides the service's own (`--allow-origin`). */
+  readonly allowOrigins?: readonly string[];
 }
 
 export interface RunningLive {

@@ -22,6 +22,10 @@ export interface LiveServerOptions {
   readonly otherUpgrade?: (operatorToken: string) => (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
   /** The projector calibration served at `/api/projector` (and replaced there by the operator). */
   readonly projector?: ProjectorCalibrationSource;
+  /** Passed to the server as they are (see `ServerOptions`). */
+  readonly maxClients?: number;
+  readonly allowHosts?: readonly string[];
+  readonly allowOrigins?: readonly string[];
 }
 
 export interface LiveServer {
@@ -44,6 +48,9 @@ export async function startLiveServer(pipeline: LivePipeline, options: LiveServe
     ...(options.hubHighWaterBytes !== undefined ? { hub: { highWaterBytes: options.hubHighWaterBytes } } : {}),
     ...(options.otherUpgrade ? { otherUpgrade: options.otherUpgrade(operatorToken) } : {}),
     ...(options.projector ? { projector: options.projector } : {}),
+    ...(options.maxClients !== undefined ? { maxClients: options.maxClients } : {}),
+    ...(options.allowHosts !== undefined ? { allowHosts: options.allowHosts } : {}),
+    ...(options.allowOrigins !== undefined ? { allowOrigins: options.allowOrigins } : {}),
   });
   pipeline.setClientCounter(() => server.hub.clientCount());
   return {
@@ -68,5 +75,8 @@ export function serveLive(
     viewsDir: options.viewsDir ?? DEFAULT_VIEWS_DIR,
     ...extra,
     ...(options.hubHighWaterBytes !== undefined ? { hubHighWaterBytes: options.hubHighWaterBytes } : {}),
+    ...(options.maxClients !== undefined ? { maxClients: options.maxClients } : {}),
+    ...(options.allowHosts !== undefined ? { allowHosts: options.allowHosts } : {}),
+    ...(options.allowOrigins !== undefined ? { allowOrigins: options.allowOrigins } : {}),
   });
 }

@@ -24,14 +24,20 @@ export async function startDemo(src: DemoLiveOptions, options: LiveOptions): Pro
     seed: demo.script.name,
     ...(options.rulesetId !== undefined ? { rulesetId: options.rulesetId } : {}),
   });
-  const pipeline = startPipeline(game, demoTableSpec(demo));
+  const closeGame = (): void => game.session.close();
+  // The pipeline runs the rules on a worker thread: when the server cannot start (port in use), it is
+  // closed with the game, or the process would never exit.
+  const pipeline = await undoOnError(() => startPipeline(game, demoTableSpec(demo)), closeGame);
   const live = await undoOnError(
     () =>
       serveLive(pipeline, options, {
         // The demo must always start: a bad saved projector calibration is reported, not fatal.
         projector: openProjectorCalibration(store, { tolerateBadSaved: true, warn: (m) => console.error(`muster: ${m}`) }),
       }),
-    () => game.session.close(),
+    () => {
+      pipeline.close();
+      closeGame();
+    },
   );
   const served = { game, pipeline, live };
   const source = await openDemoSource(demo, served, options.dataDir);

@@ -39,7 +39,7 @@ export function truthDetection(script: DemoScript, roster: Roster, tS: number, s
   const depth = script.table.depthIn;
   for (const [standId, pose] of scene.stands) {
     const stand = standsById.get(standId);
-    if (!stand) continue;
+    if (!stand || stand.tag === null) continue;
     const tag = tagPoseFromStand(pose, stand.tagOffset);
     markers.push({ id: stand.tag, xIn: tag.xIn, yIn: tag.yIn, headingDeg: tag.headingDeg, cornersPx: corners(tag.xIn, tag.yIn, tag.headingDeg, depth) });
   }

@@ -16,6 +16,8 @@ import {
   type UnitStatus,
 } from '@muster/rules';
 import {
+  LIMITS,
+  validateClientMessage,
   validateTerrain,
   type ActionCard,
   type ActionCardKind,
@@ -25,10 +27,10 @@ import {
   type OperatorMessage,
   type UnitStatusPatch,
 } from '@muster/protocol';
-import type { DataStore } from '../persist/dataStore.ts';
+import { PersistError, type DataStore, type DocumentName } from '../persist/dataStore.ts';
 import type { GameLog } from '../persist/gameLog.ts';
 import { ActionError, type ActionResult } from '../http/backend.ts';
-import type { Roster } from '../roster/roster.ts';
+import type { Roster, RosterStand } from '../roster/roster.ts';
 import { createRng, restoreRng, rollDice, seedFromString, type Rng, type RngState } from '@muster/rules';
 
 /** 2: the deck is the rule set's (`Ruleset.actionDecks`), saved as card ids. 1 (still read): DTP cards by kind. */
@@ -70,24 +72,84 @@ function asObject(v: unknown, what: string): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
+/** Saved files are checked as strictly as the wire: a field this version does not write is an error. */
+function onlyKeys(o: Record<string, unknown>, allowed: readonly string[], what: string): void {
+  const extra = Object.keys(o).filter((k) => !allowed.includes(k));
+  if (extra.length > 0) throw new Error(`${what} has unknown field${extra.length > 1 ? 's' : ''} ${extra.map((k) => JSON.stringify(k)).join(', ')} (allowed: ${allowed.join(', ')})`);
+}
+
+function wholeNumber(v: unknown, what: string, min: number, max: number): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new Error(`${what} must be an integer from ${min} to ${max} (got ${JSON.stringify(v)})`);
+  return v;
+}
+
+function checkGameVersion(version: unknown): 1 | typeof GAME_VERSION {
+  if (typeof version !== 'number') {
+    throw new Error(`version must be the number ${GAME_VERSION} (got ${JSON.stringify(version)}${typeof version === 'string' ? ', a string' : ''})`);
+  }
+  if (version !== GAME_VERSION && version !== 1) {
+    throw new Error(`unsupported game file version ${version} (this Muster reads versions 1 and ${GAME_VERSION}; was it written by a newer Muster?)`);
+  }
+  return version;
+}
+
+/** Operator status per unit, each checked by the wire's own validator for `set-unit-status`. */
+function checkStatusByUnit(v: unknown): Record<string, UnitStatus> {
+  const o = asObject(v, 'statusByUnit');
+  for (const [unitId, status] of Object.entries(o)) {
+    const parsed = validateClientMessage({ type: 'set-unit-status', unitId, status });
+    if (!parsed.ok) throw new Error(`statusByUnit.${unitId}: ${parsed.message}`);
+    const nulls = Object.entries(asObject(status, `statusByUnit.${unitId}`)).filter(([, x]) => x === null);
+    if (nulls.length > 0) throw new Error(`statusByUnit.${unitId}.${nulls[0]![0]}: null is not a saved status (leave the field out)`);
+  }
+  return o as Record<string, UnitStatus>;
+}
+
+function checkDeckV1(v: unknown): SavedGameV1['deck'] {
+  const deck = asObject(v, 'deck');
+  onlyKeys(deck, ['remaining', 'whiskeysDrawn'], 'deck');
+  if (!Array.isArray(deck.remaining)) throw new Error('deck.remaining must be a list');
+  deck.remaining.forEach((c, i) => {
+    const card = asObject(c, `deck.remaining[${i}]`);
+    onlyKeys(card, ['kind', 'first'], `deck.remaining[${i}]`);
+    if (typeof card.kind !== 'string' || (card.first !== undefined && typeof card.first !== 'string')) throw new Error(`deck.remaining[${i}] must have a kind (and optionally first) as text`);
+  });
+  wholeNumber(deck.whiskeysDrawn, 'deck.whiskeysDrawn', 0, 1000);
+  return deck as unknown as SavedGameV1['deck'];
+}
+
+function checkDeck(v: unknown): ActionDeckState | null {
+  if (v === null) return null;
+  const deck = asObject(v, 'deck');
+  onlyKeys(deck, ['deckId', 'remaining', 'endCardsDrawn'], 'deck');
+  if (typeof deck.deckId !== 'string' || deck.deckId === '') throw new Error('deck.deckId must be a deck id');
+  if (!Array.isArray(deck.remaining) || !deck.remaining.every((c) => typeof c === 'string')) throw new Error('deck.remaining must be a list of card ids');
+  if (new Set(deck.remaining).size !== deck.remaining.length) throw new Error('deck.remaining lists a card twice');
+  wholeNumber(deck.endCardsDrawn, 'deck.endCardsDrawn', 0, 1000);
+  return deck as unknown as ActionDeckState;
+}
+
 function checkGame(v: unknown): SavedGame | SavedGameV1 {
   const o = asObject(v, 'game');
-  if (o.version !== GAME_VERSION && o.version !== 1) throw new Error(`unsupported game file version ${String(o.version)}`);
-  if (typeof o.turn !== 'number' || !Number.isInteger(o.turn) || o.turn < 1) throw new Error('turn must be an integer ≥ 1');
-  asObject(o.statusByUnit, 'statusByUnit');
-  if (o.version === 1) {
-    const deck = asObject(o.deck, 'deck');
-    if (!Array.isArray(deck.remaining) || typeof deck.whiskeysDrawn !== 'number') throw new Error('deck is malformed');
-    for (const c of deck.remaining) if (typeof asObject(c, 'deck card').kind !== 'string') throw new Error('deck is malformed');
-  } else if (o.deck !== null) {
-    const deck = asObject(o.deck, 'deck');
-    if (typeof deck.deckId !== 'string' || !Array.isArray(deck.remaining) || !deck.remaining.every((c) => typeof c === 'string') || typeof deck.endCardsDrawn !== 'number') {
-      throw new Error('deck is malformed');
-    }
-  }
+  const version = checkGameVersion(o.version);
+  onlyKeys(o, ['version', 'turn', 'statusByUnit', 'deck', 'rng'], 'game');
+  wholeNumber(o.turn, 'turn', 1, 10_000);
+  checkStatusByUnit(o.statusByUnit);
+  if (version === 1) checkDeckV1(o.deck);
+  else checkDeck(o.deck);
   const rng = asObject(o.rng, 'rng');
-  if (rng.algorithm !== 'mulberry32' || typeof rng.state !== 'number') throw new Error('rng is malformed');
+  onlyKeys(rng, ['algorithm', 'state'], 'rng');
+  if (rng.algorithm !== 'mulberry32') throw new Error(`rng.algorithm must be "mulberry32" (got ${JSON.stringify(rng.algorithm)})`);
+  wholeNumber(rng.state, 'rng.state', 0, 0xffffffff);
   return v as SavedGame | SavedGameV1;
+}
+
+/** A saved deck state against its definition: every card id must be one of the deck's, so a draw cannot fail later. */
+function checkDeckCards(deck: ActionDeckState, def: ActionDeckDefinition): ActionDeckState {
+  const known = new Set(def.cards.map((c) => c.id));
+  const unknown = deck.remaining.find((id) => !known.has(id));
+  if (unknown !== undefined) throw new Error(`deck.remaining: "${unknown}" is not a card of deck "${def.id}"`);
+  return deck;
 }
 
 /**
@@ -121,11 +183,15 @@ function wireCard(card: ActionDeckCard): ActionCard {
 
 function checkBindings(v: unknown): SavedBindings {
   const o = asObject(v, 'tag bindings');
+  onlyKeys(o, ['version', 'bindings'], 'tag bindings');
+  if (o.version !== 1) throw new Error(`version must be the number 1 (got ${JSON.stringify(o.version)})`);
   if (!Array.isArray(o.bindings)) throw new Error('bindings must be a list');
-  for (const b of o.bindings) {
-    const r = asObject(b, 'binding');
-    if (typeof r.markerId !== 'number' || (r.standId !== null && typeof r.standId !== 'string')) throw new Error('binding is malformed');
-  }
+  o.bindings.forEach((b, i) => {
+    const r = asObject(b, `bindings[${i}]`);
+    onlyKeys(r, ['markerId', 'standId'], `bindings[${i}]`);
+    wholeNumber(r.markerId, `bindings[${i}].markerId`, 0, LIMITS.maxMarkerId);
+    if (r.standId !== null && (typeof r.standId !== 'string' || r.standId === '')) throw new Error(`bindings[${i}].standId must be a stand id or null`);
+  });
   return v as SavedBindings;
 }
 
@@ -189,6 +255,8 @@ export class GameSession {
   private rosterCache: Roster | null = null;
   private readonly recent: GameLogEntry[] = [];
   private readonly loggedPoses = new Map<string, PoseIn>();
+  /** What could not be saved, by file: the service reports it as a health warning until a save works. */
+  private readonly storageProblems = new Map<string, string>();
 
   constructor(options: GameSessionOptions) {
     this.store = options.store;
@@ -210,6 +278,13 @@ export class GameSession {
       } else {
         const savedDeck = saved.deck;
         this.deckDef = (savedDeck && decks.find((d) => d.id === savedDeck.deckId)) ?? pickDeck(decks, options.deckId);
+        if (savedDeck && this.deckDef && savedDeck.deckId === this.deckDef.id) {
+          try {
+            checkDeckCards(savedDeck, this.deckDef);
+          } catch (err) {
+            throw new PersistError(`${this.store.path('game')}: ${(err as Error).message}; fix or remove it`);
+          }
+        }
         // A deck the rule set no longer has: start the turn's deck afresh.
         this.deck = this.deckDef && savedDeck?.deckId === this.deckDef.id ? savedDeck : this.deckDef ? shuffleActionDeck(this.deckDef, this.rng) : null;
       }
@@ -222,6 +297,10 @@ export class GameSession {
     }
     this.terrainValue = this.store.read('terrain', checkTerrain) ?? options.initialTerrain ?? EMPTY_TERRAIN;
     this.bindings = [...(this.store.read('tag-bindings', checkBindings)?.bindings ?? [])];
+    this.bindings.forEach((b, i) => {
+      const problem = this.bindingProblem(b.markerId, b.standId);
+      if (problem) throw new PersistError(`${this.store.path('tag-bindings')}: bindings[${i}]: ${problem}; fix or remove it`);
+    });
     this.recent.push(...this.log.newest(50, (e) => e.kind !== 'pose'));
     // Poses logged before a restart: only log again what moved since.
     for (const e of this.log.newest(5000, (x) => x.kind === 'pose' || x.kind === 'stand-removed')) {
@@ -248,23 +327,25 @@ export class GameSession {
     return this.recent;
   }
 
-  /** The roster with the operator's marker bindings applied (a stand losing its tag gets tag -1). */
+  /** The roster with the operator's marker bindings applied (a stand whose tag was taken off has tag null). */
   roster(): Roster {
-    if (this.rosterCache) return this.rosterCache;
-    const tagOf = new Map<string, number>();
-    for (const u of this.baseRoster.units) for (const s of u.stands) tagOf.set(s.id, s.tag);
-    for (const c of this.baseRoster.commanders) if (c.stand) tagOf.set(c.stand.id, c.stand.tag);
-    for (const b of this.bindings) {
-      for (const [standId, tag] of tagOf) if (tag === b.markerId) tagOf.set(standId, -1);
-      if (b.standId !== null) tagOf.set(b.standId, b.markerId);
-    }
-    const retag = <S extends { readonly id: string; readonly tag: number }>(s: S): S => ({ ...s, tag: tagOf.get(s.id) ?? s.tag });
-    this.rosterCache = {
-      ...this.baseRoster,
-      units: this.baseRoster.units.map((u) => ({ ...u, stands: u.stands.map(retag) })),
-      commanders: this.baseRoster.commanders.map((c) => (c.stand ? { ...c, stand: retag(c.stand) } : c)),
-    };
+    this.rosterCache ??= rosterWithBindings(this.baseRoster, this.bindings);
     return this.rosterCache;
+  }
+
+  /** Why a binding cannot apply (unknown stand, a status chip's tag), or null when it can. */
+  private bindingProblem(markerId: number, standId: string | null): string | null {
+    if (standId !== null && !this.standExists(standId)) return `no stand "${standId}" in the roster`;
+    if (this.baseRoster.statusTokens.some((t) => t.tag === markerId)) return `marker ${markerId} is a status chip in the roster`;
+    return null;
+  }
+
+  /**
+   * Problems the operator should see: files that could not be saved, and corrupt lines the game log
+   * skipped when it opened. Empty when all is well.
+   */
+  warnings(): string[] {
+    return [...this.storageProblems.values(), ...this.log.problems];
   }
 
   private standExists(standId: string): boolean {
@@ -274,9 +355,18 @@ export class GameSession {
     );
   }
 
+  /**
+   * Logs an entry. A log that cannot be written (disk full) does not undo what was already saved: it
+   * becomes a warning until an append works again.
+   */
   private append(entry: NewEntry): GameLogEntry {
     const full = { ...entry, index: this.log.count(), timeMs: this.now(), turn: this.turnValue } as GameLogEntry;
-    this.log.append(full);
+    try {
+      this.log.append(full);
+      this.storageProblems.delete('game-log');
+    } catch (err) {
+      this.storageProblems.set('game-log', `could not append to the game log (${(err as Error).message}); entries are missing from the record until it works again`);
+    }
     if (full.kind !== 'pose' && full.kind !== 'stand-removed') {
       this.recent.push(full);
       if (this.recent.length > 50) this.recent.shift();
@@ -285,15 +375,38 @@ export class GameSession {
     return full;
   }
 
+  /**
+   * Saves a document before anything else changes: when it cannot be written, the action fails with the
+   * reason, memory and every view keep the old state, and health carries the warning until a save works.
+   */
+  private persist(name: DocumentName, value: unknown): void {
+    try {
+      this.store.write(name, value);
+      this.storageProblems.delete(name);
+    } catch (err) {
+      const message = `could not save ${this.store.path(name)} (${(err as Error).message}); the change was not applied: check the data directory's permissions and free space`;
+      this.storageProblems.set(name, message);
+      throw new ActionError('internal', message);
+    }
+  }
+
+  private gameDocument(turn: number, statusByUnit: Record<string, UnitStatus>, deck: ActionDeckState | null): SavedGame {
+    return { version: GAME_VERSION, turn, statusByUnit, deck, rng: this.rng.snapshot() };
+  }
+
   private saveGame(): void {
-    const game: SavedGame = {
-      version: GAME_VERSION,
-      turn: this.turnValue,
-      statusByUnit: this.statusByUnit,
-      deck: this.deck,
-      rng: this.rng.snapshot(),
-    };
-    this.store.write('game', game);
+    this.persist('game', this.gameDocument(this.turnValue, this.statusByUnit, this.deck));
+  }
+
+  /** Runs a change that draws from the roller; when its save fails the roller is put back as it was. */
+  private withRngRollback<T>(change: () => T): T {
+    const before = this.rng.snapshot();
+    try {
+      return change();
+    } catch (err) {
+      this.rng = restoreRng(before);
+      throw err;
+    }
   }
 
   /** Logs stands that moved or turned enough since last logged, and stands that left the table. */
@@ -323,7 +436,10 @@ export class GameSession {
     return logged;
   }
 
-  /** Performs a validated operator action; throws ActionError when it cannot apply. */
+  /**
+   * Performs a validated operator action; throws ActionError when it cannot apply. Every change is saved
+   * first and only then applied and published, so a failed save changes nothing anyone can see.
+   */
   perform(msg: OperatorMessage): ActionResult {
     switch (msg.type) {
       case 'set-unit-status': {
@@ -334,28 +450,25 @@ export class GameSession {
         const all = { ...this.statusByUnit };
         if (Object.keys(next).length === 0) delete all[msg.unitId];
         else all[msg.unitId] = next;
+        this.persist('game', this.gameDocument(this.turnValue, all, this.deck));
         this.statusByUnit = all;
-        this.saveGame();
         this.append({ kind: 'unit-status', by: 'operator', unitId: msg.unitId, status: next });
         this.onChange();
         return undefined;
       }
       case 'set-terrain': {
-        this.store.write('terrain', msg.terrain);
+        this.persist('terrain', msg.terrain);
         this.terrainValue = msg.terrain;
         this.append({ kind: 'terrain', by: 'operator', terrain: msg.terrain });
         this.onChange();
         return undefined;
       }
       case 'assign-tag': {
-        if (msg.standId !== null && !this.standExists(msg.standId)) {
-          throw new ActionError('not-found', `no stand "${msg.standId}" in the roster`);
-        }
-        if (this.baseRoster.statusTokens.some((t) => t.tag === msg.markerId)) {
-          throw new ActionError('conflict', `marker ${msg.markerId} is a status chip in the roster`);
-        }
+        const problem = this.bindingProblem(msg.markerId, msg.standId);
+        if (problem) throw new ActionError(problem.startsWith('no stand') ? 'not-found' : 'conflict', problem);
         const bindings = [...this.bindings, { markerId: msg.markerId, standId: msg.standId }];
-        this.store.write('tag-bindings', { version: 1, bindings } satisfies SavedBindings);
+        rosterWithBindings(this.baseRoster, bindings); // throws (a bug) before anything is saved if the result is not a roster
+        this.persist('tag-bindings', { version: 1, bindings } satisfies SavedBindings);
         this.bindings = bindings;
         this.rosterCache = null;
         this.append({ kind: 'assign-tag', by: 'operator', markerId: msg.markerId, standId: msg.standId });
@@ -363,23 +476,31 @@ export class GameSession {
         return undefined;
       }
       case 'draw-card': {
-        if (!this.deckDef || !this.deck) throw new ActionError('not-found', 'the rule set has no action deck to draw from');
-        const outcome = drawActionCard(this.deckDef, this.deck, this.rng);
+        const deckDef = this.deckDef;
+        const deck = this.deck;
+        if (!deckDef || !deck) throw new ActionError('not-found', 'the rule set has no action deck to draw from');
+        const outcome = this.withRngRollback(() => {
+          const drawn = drawActionCard(deckDef, deck, this.rng);
+          this.persist('game', this.gameDocument(drawn.turnEnded ? this.turnValue + 1 : this.turnValue, this.statusByUnit, drawn.deck));
+          return drawn;
+        });
         const draw: CardDraw = { card: wireCard(outcome.card), remaining: outcome.remaining, turnEnded: outcome.turnEnded, turn: this.turnValue };
         this.deck = outcome.deck;
         if (outcome.turnEnded) this.turnValue++;
-        this.saveGame();
-        const entry = this.append({ kind: 'card', by: 'operator', draw });
+        this.append({ kind: 'card', by: 'operator', draw });
         if (outcome.turnEnded) {
           this.append({ kind: 'turn', by: 'operator' });
           this.onChange();
         }
-        void entry;
         return { draw };
       }
       case 'roll-dice': {
         const hitOn = msg.hitOn ?? 4;
-        const r = rollDice(this.rng, msg.dice, hitOn);
+        const r = this.withRngRollback(() => {
+          const rolled = rollDice(this.rng, msg.dice, hitOn);
+          this.saveGame();
+          return rolled;
+        });
         const roll: DiceRoll = {
           faces: r.faces,
           hitOn,
@@ -387,14 +508,18 @@ export class GameSession {
           ...(msg.reason !== undefined ? { reason: msg.reason } : {}),
           ...(msg.unitId !== undefined ? { unitId: msg.unitId } : {}),
         };
-        this.saveGame();
         this.append({ kind: 'dice', by: 'operator', roll });
         return { roll };
       }
       case 'set-turn': {
+        const deckDef = this.deckDef;
+        const deck = this.withRngRollback(() => {
+          const shuffled = deckDef ? shuffleActionDeck(deckDef, this.rng) : this.deck;
+          this.persist('game', this.gameDocument(msg.turn, this.statusByUnit, shuffled));
+          return shuffled;
+        });
         this.turnValue = msg.turn;
-        if (this.deckDef) this.deck = shuffleActionDeck(this.deckDef, this.rng);
-        this.saveGame();
+        this.deck = deck;
         this.append({ kind: 'turn', by: 'operator' });
         this.onChange();
         return { turn: msg.turn };
@@ -430,4 +555,32 @@ export function applyStatusPatch(status: UnitStatus, patch: UnitStatusPatch): Un
     else if (v !== undefined) out[k] = v;
   }
   return out as UnitStatus;
+}
+
+/**
+ * The roster with marker bindings applied in order: a marker bound to a stand leaves whatever stand wore
+ * it before (which then has no tag, `null`: it is off the table until a tag is bound to it); binding to
+ * null takes the marker off the table. Throws if the result would give one tag to two stands (a bug).
+ */
+export function rosterWithBindings(base: Roster, bindings: readonly { readonly markerId: number; readonly standId: string | null }[]): Roster {
+  const tagOf = new Map<string, number | null>();
+  for (const u of base.units) for (const st of u.stands) tagOf.set(st.id, st.tag);
+  for (const c of base.commanders) if (c.stand) tagOf.set(c.stand.id, c.stand.tag);
+  for (const b of bindings) {
+    for (const [standId, tag] of tagOf) if (tag === b.markerId) tagOf.set(standId, null);
+    if (b.standId !== null) tagOf.set(b.standId, b.markerId);
+  }
+  const seen = new Map<number, string>();
+  for (const [standId, tag] of tagOf) {
+    if (tag === null) continue;
+    const other = seen.get(tag);
+    if (other !== undefined) throw new Error(`tag bindings give marker ${tag} to both "${other}" and "${standId}"`);
+    seen.set(tag, standId);
+  }
+  const retag = (st: RosterStand): RosterStand => ({ ...st, tag: tagOf.has(st.id) ? tagOf.get(st.id)! : st.tag });
+  return {
+    ...base,
+    units: base.units.map((u) => ({ ...u, stands: u.stands.map(retag) })),
+    commanders: base.commanders.map((c) => (c.stand ? { ...c, stand: retag(c.stand) } : c)),
+  };
 }

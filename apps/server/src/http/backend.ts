@@ -24,8 +24,12 @@ export interface ServiceBackend {
   state(): LiveState;
   /** Recent non-pose log entries, oldest first (sent with every snapshot). */
   recentLog(): readonly GameLogEntry[];
-  /** Log entries with index ≥ `fromIndex`, at most `limit`. */
-  log(fromIndex: number, limit: number): readonly GameLogEntry[];
+  /**
+   * Log entries with index ≥ `fromIndex`, at most `limit`. Old entries come from disk, asynchronously; a
+   * rejection whose error carries `retryAfterS` (a number) means too many such reads are under way
+   * (the server answers 503 with Retry-After).
+   */
+  log(fromIndex: number, limit: number): readonly GameLogEntry[] | Promise<readonly GameLogEntry[]>;
   roster(): unknown;
   tableProfile(): unknown;
   calibration(): unknown;

@@ -17,8 +17,10 @@
  *   GET  /api/frame.jpg       the newest camera frame as JPEG (404 before the first frame / without frames)
  * Operator calls carry `Authorization: Bearer <token>`.
  *
- * Its parts, each a module of this folder: `apiRouter.ts` (the routes in `routes/`), `serveViews.ts`,
- * `jsonErrorHandler.ts`, `wsUpgrades.ts` and `listen.ts`.
+ * Its parts, each a module of this folder: `requestPolicy.ts` (Host and Origin checks, headers on every
+ * response), `apiRouter.ts` (the routes in `routes/`), `serveViews.ts`, `jsonErrorHandler.ts`,
+ * `wsUpgrades.ts` (with the client cap) and `listen.ts`. Limits and their defaults: the server README,
+ * "Limits and hardening".
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
 import express from 'express';
@@ -29,8 +31,12 @@ import type { ServiceBackend } from './backend.ts';
 import { jsonErrorHandler } from './jsonErrorHandler.ts';
 import { listen } from './listen.ts';
 import { createLiveHub, type LiveHub, type LiveHubOptions } from './liveHub.ts';
+import { checkHost, createRequestPolicy, securityHeaders } from './requestPolicy.ts';
 import { serveViews } from './serveViews.ts';
-import { acceptUpgrades, type UpgradeHandler } from './wsUpgrades.ts';
+import { acceptUpgrades, type UpgradeHandler, type UpgradeStats } from './wsUpgrades.ts';
+
+/** Most ws clients on `/ws` at once, by default; more get 503 (`--max-clients`). */
+export const DEFAULT_MAX_CLIENTS = 64;
 
 export interface ServerOptions {
   readonly backend: ServiceBackend;
@@ -53,6 +59,15 @@ export interface ServerOptions {
    * true when the request was taken; false lets it fall through to a 404.
    */
   readonly otherUpgrade?: UpgradeHandler;
+  /** Most ws clients on `/ws` at once; further upgrades get 503. Default `DEFAULT_MAX_CLIENTS` (64). */
+  readonly maxClients?: number;
+  /**
+   * Host names answered besides localhost and loopback addresses (`--allow-host`; `*`: any). Bound to
+   * loopback, other Hosts get 421 (DNS rebinding); bound elsewhere, the check applies only when given.
+   */
+  readonly allowHosts?: readonly string[];
+  /** Origins whose pages may open the ws besides the service's own (`--allow-origin`; `*`: any). */
+  readonly allowOrigins?: readonly string[];
 }
 
 export interface RunningServer {
@@ -61,14 +76,20 @@ export interface RunningServer {
   readonly port: number;
   readonly hub: LiveHub;
   readonly http: Server;
+  /** ws upgrades refused so far (Host, Origin, client cap). */
+  upgradeStats(): UpgradeStats;
   close(): Promise<void>;
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { backend, operatorToken } = options;
   const hub = createLiveHub({ backend, operatorToken, ...options.hub });
+  const host = options.host ?? '127.0.0.1';
+  const policy = createRequestPolicy({ bindHost: host, allowHosts: options.allowHosts ?? [], allowOrigins: options.allowOrigins ?? [] });
   const app = express();
   app.disable('x-powered-by');
+  app.use(securityHeaders);
+  app.use(checkHost(policy));
   const clients = (): number => hub.clientCount();
   app.use('/api', createApiRouter({ backend, operatorToken, clients, projector: options.projector, latestFrame: options.latestFrame }));
   serveViews(app, options.viewsDir);
@@ -76,13 +97,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   app.use(jsonErrorHandler);
 
   const http = createHttpServer(app);
-  const wss = acceptUpgrades(http, hub, options.wsMaxPayloadBytes ?? 1024 * 1024, options.otherUpgrade);
-  const { port, url } = await listen(http, options.port ?? 8080, options.host ?? '127.0.0.1');
+  const { wss, stats } = acceptUpgrades(http, hub, {
+    maxPayloadBytes: options.wsMaxPayloadBytes ?? 1024 * 1024,
+    maxClients: options.maxClients ?? DEFAULT_MAX_CLIENTS,
+    policy,
+    otherUpgrade: options.otherUpgrade,
+  });
+  const { port, url } = await listen(http, options.port ?? 8080, host);
   return {
     url,
     port,
     hub,
     http,
+    upgradeStats: stats,
     async close(): Promise<void> {
       hub.close();
       for (const ws of wss.clients) ws.terminate();

@@ -3,7 +3,15 @@
  * `welcome` + `snapshot`, then deltas. Backpressure: a client whose socket holds more than
  * `highWaterBytes` unsent is skipped; when it drains it gets ONE delta from what it last received to the
  * newest state (or a snapshot if it also missed log entries). So a slow viewer costs at most one buffered
- * backlog plus one state reference, never a queue that grows with time.
+ * backlog plus one state reference, never a queue that grows with time. Snapshots and deltas are
+ * serialised once into a Buffer that every client at the same point shares (the ws library queues the
+ * Buffer itself), so 40 clients that never read hold one copy of the snapshot, not 40.
+ *
+ * Rate limits (per client): incoming messages spend tokens from a bucket (`messageRate`; a message costs
+ * 1 + one per `messageCostBytes`); a client that runs it dry gets `error { code: 'rate-limited' }`, the
+ * socket is closed with 1008 and no longer read, and dropped a moment later. Error replies have their
+ * own, smaller bucket (`errorReplyRate`): beyond it a refused message gets no reply, so a flood of
+ * invalid messages cannot make the server write without bound.
  */
 import type { WebSocket } from 'ws';
 import {
@@ -20,6 +28,16 @@ import {
 } from '@muster/protocol';
 import { ActionError, type ServiceBackend } from './backend.ts';
 import { tokenMatches } from './operatorToken.ts';
+import { TokenBucket, type RateLimit } from './tokenBucket.ts';
+
+/** Incoming messages per client: 20 a second sustained, bursts of 60 (an operator clicks a few a second). */
+export const DEFAULT_MESSAGE_RATE: RateLimit = { perSecond: 20, burst: 60 };
+/** Error replies per client: 5 a second, bursts of 10; refused messages beyond that get no reply. */
+export const DEFAULT_ERROR_REPLY_RATE: RateLimit = { perSecond: 5, burst: 10 };
+/** A message costs one token plus one per this many bytes (a 256 KiB message costs 17). */
+export const DEFAULT_MESSAGE_COST_BYTES = 16 * 1024;
+/** WebSocket close code for a client over the message rate (RFC 6455 "policy violation"). */
+export const RATE_LIMIT_CLOSE_CODE = 1008;
 
 export interface LiveHubOptions {
   readonly backend: ServiceBackend;
@@ -34,6 +52,14 @@ export interface LiveHubOptions {
   readonly heartbeatMs?: number;
   /** Errors that are bugs (not client mistakes) go here. Default console.error. */
   readonly onInternalError?: (err: unknown) => void;
+  /** Incoming message budget per client (`DEFAULT_MESSAGE_RATE`); over it: `rate-limited`, close 1008. */
+  readonly messageRate?: RateLimit;
+  /** Bytes per extra token a message costs. Default 16 KiB. */
+  readonly messageCostBytes?: number;
+  /** Error replies per client (`DEFAULT_ERROR_REPLY_RATE`); refused messages beyond it get no reply. */
+  readonly errorReplyRate?: RateLimit;
+  /** How long a rate-limited client has to take the close before it is dropped, ms. Default 1000. */
+  readonly closeGraceMs?: number;
 }
 
 interface Client {
@@ -45,6 +71,10 @@ interface Client {
   needSnapshot: boolean;
   /** Heartbeats sent without a pong since. */
   missedPongs: number;
+  readonly messages: TokenBucket;
+  readonly errors: TokenBucket;
+  /** Rate-limited: closed, no longer read; its messages are ignored. */
+  closing: boolean;
 }
 
 export interface HubStats {
@@ -55,6 +85,12 @@ export interface HubStats {
   readonly deltasSkipped: number;
   /** Largest unsent backlog of any client right now, bytes. */
   readonly maxBufferedBytes: number;
+  /** Clients closed (1008) for going over the message rate. */
+  readonly rateLimitedClients: number;
+  /** Error replies not sent because the client was over its error-reply rate. */
+  readonly errorRepliesDropped: number;
+  /** Clients dropped for holding more than `dropBytes` unsent. */
+  readonly overflowedClients: number;
 }
 
 export interface LiveHub {
@@ -70,22 +106,35 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
   const highWater = options.highWaterBytes ?? 256 * 1024;
   const dropBytes = options.dropBytes ?? 16 * 1024 * 1024;
   const onInternalError = options.onInternalError ?? ((err: unknown) => console.error('muster server:', err));
+  const messageRate = options.messageRate ?? DEFAULT_MESSAGE_RATE;
+  const messageCostBytes = options.messageCostBytes ?? DEFAULT_MESSAGE_COST_BYTES;
+  const errorReplyRate = options.errorReplyRate ?? DEFAULT_ERROR_REPLY_RATE;
+  const closeGraceMs = options.closeGraceMs ?? 1000;
   const clients = new Set<Client>();
   let snapshotsSent = 0;
   let deltasSent = 0;
   let deltasSkipped = 0;
+  let rateLimitedClients = 0;
+  let errorRepliesDropped = 0;
+  let overflowedClients = 0;
   let drainTimer: NodeJS.Timeout | null = null;
-  // One serialised delta per base seq for the current state: 50 viewers in step share one JSON.stringify.
+  // One serialised delta per base seq for the current state: 50 viewers in step share one JSON.stringify
+  // and one Buffer.
   let deltaCacheSeq = -1;
-  const deltaCache = new Map<number, string>();
+  const deltaCache = new Map<number, Buffer>();
+  // One serialised snapshot for the current state and recent log, shared likewise; rebuilt when either
+  // changes, and at least every second so its `sentTimeMs` stays near the truth.
+  let snapshotCache: { state: LiveState; logVersion: number; log: readonly unknown[]; logLength: number; lastEntry: unknown; builtMs: number; bytes: Buffer } | null = null;
+  let logVersion = 0;
 
-  function sendRaw(client: Client, text: string): void {
-    client.ws.send(text);
+  function sendRaw(client: Client, data: string | Buffer): void {
+    client.ws.send(data, { binary: false });
   }
 
   function reply(client: Client, msg: ServerMessage): void {
     if (client.ws.readyState !== client.ws.OPEN) return;
     if (client.ws.bufferedAmount > dropBytes) {
+      overflowedClients++;
       client.ws.terminate();
       return;
     }
@@ -93,40 +142,68 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
   }
 
   function replyError(client: Client, code: ErrorCode, message: string, requestId?: string): void {
+    if (!client.errors.take()) {
+      errorRepliesDropped++;
+      return;
+    }
     reply(client, { type: 'error', code, message, ...(requestId !== undefined ? { requestId } : {}) });
+  }
+
+  /** Over the message rate: told once, closed (1008), no longer read, and dropped after a grace period. */
+  function rateLimit(client: Client): void {
+    client.closing = true;
+    rateLimitedClients++;
+    const ws = client.ws;
+    if (ws.readyState === ws.OPEN && ws.bufferedAmount <= dropBytes) {
+      sendRaw(
+        client,
+        JSON.stringify({
+          type: 'error',
+          code: 'rate-limited',
+          message: `more than ${messageRate.perSecond} messages a second (bursts of ${messageRate.burst}); closing`,
+        } satisfies ServerMessage),
+      );
+      ws.close(RATE_LIMIT_CLOSE_CODE, 'message rate limit exceeded');
+    }
+    ws.pause();
+    setTimeout(() => ws.terminate(), closeGraceMs).unref();
   }
 
   function isSlow(client: Client): boolean {
     return client.ws.bufferedAmount > highWater;
   }
 
+  function snapshotBytes(state: LiveState): Buffer {
+    const now = Date.now();
+    const log = backend.recentLog();
+    const lastEntry = log[log.length - 1];
+    const c = snapshotCache;
+    // The recent log may be one array the backend appends to: its length and last entry are compared too.
+    const same = c && c.state === state && c.logVersion === logVersion && c.log === log && c.logLength === log.length && c.lastEntry === lastEntry;
+    if (same && now - c.builtMs < 1000) return c.bytes;
+    const text = JSON.stringify({ type: 'snapshot', protocolVersion: PROTOCOL_VERSION, state, recentLog: log, sentTimeMs: now } satisfies ServerMessage);
+    snapshotCache = { state, logVersion, log, logLength: log.length, lastEntry, builtMs: now, bytes: Buffer.from(text) };
+    return snapshotCache.bytes;
+  }
+
   function sendSnapshot(client: Client, state: LiveState): void {
-    sendRaw(
-      client,
-      JSON.stringify({
-        type: 'snapshot',
-        protocolVersion: PROTOCOL_VERSION,
-        state,
-        recentLog: backend.recentLog(),
-        sentTimeMs: Date.now(),
-      } satisfies ServerMessage),
-    );
+    sendRaw(client, snapshotBytes(state));
     client.lastSent = state;
     client.needSnapshot = false;
     snapshotsSent++;
   }
 
-  function deltaText(base: LiveState, state: LiveState): string {
+  function deltaBytes(base: LiveState, state: LiveState): Buffer {
     if (deltaCacheSeq !== state.seq) {
       deltaCache.clear();
       deltaCacheSeq = state.seq;
     }
-    let text = deltaCache.get(base.seq);
-    if (text === undefined) {
-      text = JSON.stringify(diffLiveState(base, state, Date.now()));
-      deltaCache.set(base.seq, text);
+    let bytes = deltaCache.get(base.seq);
+    if (bytes === undefined) {
+      bytes = Buffer.from(JSON.stringify(diffLiveState(base, state, Date.now())));
+      deltaCache.set(base.seq, bytes);
     }
-    return text;
+    return bytes;
   }
 
   /** Brings one client up to the newest state if its socket has room; true when it is now current. */
@@ -137,7 +214,7 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
     if (isSlow(client)) return false;
     if (client.needSnapshot || client.lastSent === null) sendSnapshot(client, state);
     else {
-      sendRaw(client, deltaText(client.lastSent, state));
+      sendRaw(client, deltaBytes(client.lastSent, state));
       client.lastSent = state;
       deltasSent++;
     }
@@ -186,7 +263,8 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
     try {
       if (event.kind === 'state') pumpAll();
       else {
-        const text = JSON.stringify({ type: 'log', entry: event.entry } satisfies ServerMessage);
+        logVersion++;
+        const text = Buffer.from(JSON.stringify({ type: 'log', entry: event.entry } satisfies ServerMessage));
         for (const c of clients) {
           if (c.ws.readyState !== c.ws.OPEN) continue;
           if (isSlow(c)) c.needSnapshot = true;
@@ -257,13 +335,27 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
 
   return {
     accept(ws: WebSocket): void {
-      const client: Client = { ws, role: 'viewer', lastSent: null, needSnapshot: false, missedPongs: 0 };
+      const client: Client = {
+        ws,
+        role: 'viewer',
+        lastSent: null,
+        needSnapshot: false,
+        missedPongs: 0,
+        messages: new TokenBucket(messageRate),
+        errors: new TokenBucket(errorReplyRate),
+        closing: false,
+      };
       clients.add(client);
       ws.on('pong', () => {
         client.missedPongs = 0;
       });
       ws.on('message', (data, isBinary) => {
+        if (client.closing) return;
         const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+        if (!client.messages.take(1 + Math.floor(bytes.byteLength / messageCostBytes))) {
+          rateLimit(client);
+          return;
+        }
         const parsed = parseClientMessage(isBinary ? bytes : bytes.toString('utf8'));
         if (!parsed.ok) {
           replyError(client, parsed.code, parsed.message, parsed.requestId);
@@ -289,6 +381,9 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
       deltasSent,
       deltasSkipped,
       maxBufferedBytes: Math.max(0, ...[...clients].map((c) => c.ws.bufferedAmount)),
+      rateLimitedClients,
+      errorRepliesDropped,
+      overflowedClients,
     }),
     close(): void {
       unsubscribe();

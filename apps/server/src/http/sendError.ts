@@ -14,6 +14,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   'not-found': 404,
   conflict: 409,
   internal: 500,
+  'rate-limited': 429,
 };
 
 export function sendError(res: Response, code: ErrorCode, message: string, status = STATUS_BY_CODE[code]): void {

@@ -3,7 +3,7 @@
  * change): tracker → roster (TableState with operator status) → rules → the next `LiveState`, with its
  * timings and health. Computed, not yet published (`publisher.ts` does that).
  */
-import type { LiveState } from '@muster/protocol';
+import type { CameraHealth, Health, LiveState } from '@muster/protocol';
 import type { FrameDetection } from '@muster/vision';
 import type { GameSession } from '../game/gameSession.ts';
 import { createFrameStats } from './frameStats.ts';
@@ -25,6 +25,8 @@ export interface FrameStagesOptions {
   readonly publisher: Pick<Publisher, 'state' | 'nextSeq'>;
   /** Connected ws clients, for health. */
   clients(): number;
+  /** Camera mode: what the camera is doing now (null: no camera, e.g. the demo). */
+  camera?(): CameraHealth | null;
 }
 
 export interface FrameStages {
@@ -32,6 +34,16 @@ export interface FrameStages {
   compute(detection: FrameDetection | null, startMs: number): LiveState;
   /** When the newest frame was published (undefined before the first). */
   lastFrameMs(): number | undefined;
+  /**
+   * The health a state computed at `t` would carry, from the last computed stages (for the watchdog:
+   * frames stopped, the camera's status or the session's warnings changed, with no frame to say so).
+   */
+  health(t: number): Health;
+}
+
+/** The game session's warnings (a save that failed, …): in health, which is 'degraded' while there are any. */
+export function sessionWarningsOf(session: GameSession): readonly string[] {
+  return session.warnings();
 }
 
 export function createFrameStages(options: FrameStagesOptions): FrameStages {
@@ -39,6 +51,23 @@ export function createFrameStages(options: FrameStagesOptions): FrameStages {
   const startedMs = now();
   const frames = createFrameStats();
   let lastDetection: FrameDetection | null = null;
+  /** What the last pass left for health: the stages' warnings and counts. */
+  let last = { stageWarnings: [] as readonly string[], trackedStands: 0, unknownTags: 0 };
+
+  function health(t: number): Health {
+    return pipelineHealth({
+      t,
+      startedMs,
+      frames,
+      warnings: [...rules.warnings(t), ...last.stageWarnings],
+      sessionWarnings: sessionWarningsOf(session),
+      rulesDegraded: Boolean(rules.error() || rules.failed()),
+      trackedStands: last.trackedStands,
+      unknownTags: last.unknownTags,
+      clients: options.clients(),
+      camera: options.camera?.() ?? null,
+    });
+  }
 
   function compute(detection: FrameDetection | null, startMs: number): LiveState {
     const prev = publisher.state();
@@ -55,16 +84,12 @@ export function createFrameStages(options: FrameStagesOptions): FrameStages {
     const t = now();
     if (detection) frames.record(t, t - startMs + (detection.processingMs ?? 0));
     const detectionWarnings = detection?.warnings ?? lastDetection?.warnings ?? [];
-    const health = pipelineHealth({
-      t,
-      startedMs,
-      frames,
-      warnings: [...rules.warnings(t), ...detectionWarnings, ...snap.warnings, ...table.warnings],
-      rulesDegraded: Boolean(rules.error() || rules.failed()),
+    last = {
+      stageWarnings: [...detectionWarnings, ...snap.warnings, ...table.warnings],
       trackedStands: table.tableState.stands.length,
       unknownTags: unknownMarkerIds.length,
-      clients: options.clients(),
-    });
+    };
+    const stateHealth = health(t);
     if (detection) lastDetection = detection;
     return frameLiveState(prev, {
       seq: publisher.nextSeq(),
@@ -76,9 +101,9 @@ export function createFrameStages(options: FrameStagesOptions): FrameStages {
       evaluatedState: (self) => rules.evaluatedState(prev.evaluatedState, self),
       tracks,
       unknownMarkerIds,
-      health,
+      health: stateHealth,
     });
   }
 
-  return { compute, lastFrameMs: () => frames.lastMs() };
+  return { compute, lastFrameMs: () => frames.lastMs(), health };
 }

@@ -3,14 +3,22 @@
  */
 const WINDOW = 30;
 
+/** No frame for this long: the frame rate is 0 (health also says 'degraded', `STALE_AFTER_MS`). */
+export const RATE_ZERO_AFTER_MS = 3000;
+
 export interface FrameStats {
   /** A frame published at `t` (ms) that took `processingMs` from detection on. */
   record(t: number, processingMs: number): void;
   count(): number;
   /** When the newest frame was published (undefined before the first). */
   lastMs(): number | undefined;
-  /** Frames per second over the window, to 0.1 (0 with fewer than two frames). */
-  frameRateHz(): number;
+  /**
+   * Frames per second over the window, to 0.1 (0 with fewer than two frames). Given the time now (`t`),
+   * the rate also counts the wait since the newest frame once that is longer than two frame intervals
+   * (at least 1 s), and is 0 after `RATE_ZERO_AFTER_MS` without a frame: when frames stop, it falls to 0
+   * instead of showing the last rate for ever.
+   */
+  frameRateHz(t?: number): number;
   /** Median processing time over the window, ms to 0.1. */
   processingMs(): number;
 }
@@ -21,6 +29,8 @@ function median(values: readonly number[]): number {
   const m = s.length >> 1;
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
+
+const tenths = (x: number): number => Math.round(x * 10) / 10;
 
 export function createFrameStats(): FrameStats {
   const frameTimes: number[] = [];
@@ -34,10 +44,19 @@ export function createFrameStats(): FrameStats {
     },
     count: () => frameTimes.length,
     lastMs: () => frameTimes[frameTimes.length - 1],
-    frameRateHz() {
-      const spanMs = frameTimes.length > 1 ? frameTimes[frameTimes.length - 1]! - frameTimes[0]! : 0;
-      return spanMs > 0 ? Math.round(((frameTimes.length - 1) * 1000 * 10) / spanMs) / 10 : 0;
+    frameRateHz(t) {
+      const n = frameTimes.length;
+      if (n < 2) return 0;
+      const first = frameTimes[0]!;
+      const last = frameTimes[n - 1]!;
+      const spanMs = last - first;
+      if (!(spanMs > 0)) return 0;
+      const waitMs = t === undefined ? 0 : t - last;
+      if (waitMs > RATE_ZERO_AFTER_MS) return 0;
+      // A wait within the normal rhythm leaves the rate alone (no jitter between frames).
+      if (waitMs <= Math.max(2 * (spanMs / (n - 1)), 1000)) return tenths(((n - 1) * 1000) / spanMs);
+      return tenths(((n - 1) * 1000) / (spanMs + waitMs));
     },
-    processingMs: () => Math.round(median(processing) * 10) / 10,
+    processingMs: () => tenths(median(processing)),
   };
 }

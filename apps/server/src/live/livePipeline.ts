@@ -6,7 +6,7 @@
  * → `liveState` (with `frameStats`, `pipelineHealth`, `stageTimings`); `publisher` sends the result;
  * the `watchdog` notices when frames stop.
  */
-import type { EvaluatedStateRef, GameLogEntry, LiveState, OperatorMessage } from '@muster/protocol';
+import type { CameraHealth, EvaluatedStateRef, GameLogEntry, LiveState, OperatorMessage } from '@muster/protocol';
 import type { FrameDetection, TagPrediction, TrackerConfigInput } from '@muster/vision';
 import type { Ruleset } from '@muster/rules';
 import type { ActionResult, ServiceBackend } from '../http/backend.ts';
@@ -53,6 +53,8 @@ export interface LivePipeline extends ServiceBackend {
   /** Republishes after an operator change without a new frame. */
   republish(): LiveState;
   setClientCounter(count: () => number): void;
+  /** Camera mode: what the camera is doing, for health (the watchdog republishes when it changes). */
+  setCameraStatus(status: () => CameraHealth | null): void;
   /** Stops the watchdog timer. */
   close(): void;
   /** Where the tracker expects each tag at `atMs` (for the detector's tracked mode). */
@@ -67,18 +69,18 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
   const { session } = options;
   const now = options.now ?? Date.now;
   let clientCount = options.clientCount ?? (() => 0);
+  let cameraStatus: () => CameraHealth | null = () => null;
   const tracking = createRosterTracker(session, options.tracker);
   const timings = createStageTimings();
   const { ruleset, rulesUnavailableReason, rulesWorker } = options;
   const rules = createRulesStage({ ruleset, rulesUnavailableReason, rulesWorker, now, onResult: (r) => publisher.publishEvaluation(r) });
   const initial = initialLiveState(options.table, options.profile, session, tracking.roster());
   const publisher = createPublisher(initial, { session, poseLogBy: options.poseLogBy, rules, timings });
-  const stages = createFrameStages({ session, table: options.table, now, tracking, rules, timings, publisher, clients: () => clientCount() });
+  const stages = createFrameStages({ session, table: options.table, now, tracking, rules, timings, publisher, clients: () => clientCount(), camera: () => cameraStatus() });
   const refresh = (): LiveState => publisher.publish(stages.compute(null, now()));
   const stopWatchdog = startWatchdog({
-    now,
-    lastFrameMs: stages.lastFrameMs,
-    degraded: () => publisher.state().health.status === 'degraded',
+    health: () => stages.health(now()),
+    published: () => publisher.state().health,
     republish: refresh,
   });
 
@@ -92,8 +94,9 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
     lastTimings: timings.completed,
     predictions: (atMs?: number): TagPrediction[] => tracking.predictions(atMs),
     setClientCounter: (count: () => number) => void (clientCount = count),
+    setCameraStatus: (status: () => CameraHealth | null) => void (cameraStatus = status),
     recentLog: () => session.recentLog(),
-    log: (from: number, limit: number): readonly GameLogEntry[] => session.log.read(from, limit),
+    log: (from: number, limit: number): Promise<readonly GameLogEntry[]> => session.log.read(from, limit),
     roster: () => session.roster(),
     tableProfile: () => options.tableProfileDoc ?? { name: options.profile.name, ...options.table },
     calibration: () => options.calibrationDoc ?? null,

@@ -1,26 +1,37 @@
 /**
- * The live pipeline's watchdog: when frames stop (camera unplugged, source ended) the state is
- * republished so health says so, instead of looking healthy forever.
+ * The live pipeline's watchdog: health must change when nothing else publishes. Twice a second it works out
+ * the health a state would carry now and republishes when that differs from the published one (the
+ * uptime aside): frames stopped ("no frames for N s", counting on; the frame rate falling to 0), the
+ * camera's status changed (connecting → reconnecting with the last error, ended), a session warning came
+ * or went. Without this, a camera that never answers would leave health at 'starting' for ever, and a
+ * source that ended would freeze at its last frame rate.
  */
-import { STALE_AFTER_MS } from './pipelineHealth.ts';
+import type { Health } from '@muster/protocol';
 
 export interface WatchdogOptions {
-  readonly now: () => number;
-  /** When the newest frame was published (undefined before the first). */
-  lastFrameMs(): number | undefined;
-  /** Whether the published health already says 'degraded'. */
-  degraded(): boolean;
+  /** The health a state computed now would carry. */
+  health(): Health;
+  /** The health of the published state. */
+  published(): Health;
   republish(): void;
+  /** Check period, ms. Default 500. */
+  readonly everyMs?: number;
 }
 
-/** Checks every second (without keeping the process alive); returns the stop. */
+/**
+ * Health compared without the uptime (it changes every second and alone is no news) and without the
+ * warnings' order (a rules worker's result puts its failure first).
+ */
+export function sameHealth(a: Health, b: Health): boolean {
+  const key = (h: Health): string => JSON.stringify({ ...h, uptimeS: 0, warnings: [...h.warnings].sort() });
+  return key(a) === key(b);
+}
+
+/** Checks every `everyMs` (without keeping the process alive); returns the stop. */
 export function startWatchdog(options: WatchdogOptions): () => void {
-  const { now } = options;
   const watchdog = setInterval(() => {
-    const last = options.lastFrameMs();
-    if (last === undefined || now() - last <= STALE_AFTER_MS) return;
-    if (!options.degraded() || now() - last < STALE_AFTER_MS + 1500) options.republish();
-  }, 1000);
+    if (!sameHealth(options.health(), options.published())) options.republish();
+  }, options.everyMs ?? 500);
   watchdog.unref();
   return () => clearInterval(watchdog);
 }

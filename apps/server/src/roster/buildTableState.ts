@@ -62,7 +62,7 @@ export function buildTableState(roster: Roster, tracks: readonly TagTrack[], opt
   for (const u of roster.units) {
     const placed: Stand[] = [];
     for (const s of u.stands) {
-      const tagPose = poseByTag.get(s.tag);
+      const tagPose = s.tag === null ? undefined : poseByTag.get(s.tag);
       if (!tagPose) continue;
       placed.push({ id: s.id, unitId: u.id, pose: standPoseFromTag(tagPose, s.tagOffset), widthIn: s.base.widthIn, depthIn: s.base.depthIn, role: s.role });
       unitIdByStand.set(s.id, u.id);
@@ -86,7 +86,7 @@ export function buildTableState(roster: Roster, tracks: readonly TagTrack[], opt
   const unitStands = [...stands];
 
   const commanders: Commander[] = roster.commanders.map((c) => {
-    const tagPose = c.stand ? poseByTag.get(c.stand.tag) : undefined;
+    const tagPose = c.stand && c.stand.tag !== null ? poseByTag.get(c.stand.tag) : undefined;
     if (c.stand && tagPose) {
       stands.push({ id: c.stand.id, unitId: c.id, pose: standPoseFromTag(tagPose, c.stand.tagOffset), widthIn: c.stand.base.widthIn, depthIn: c.stand.base.depthIn, role: 'commander' });
     }

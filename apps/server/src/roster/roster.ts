@@ -28,7 +28,11 @@ export interface TagOffset {
 
 export interface RosterStand {
   readonly id: string;
-  readonly tag: number;
+  /**
+   * The tag on the base. Null only in the game session's roster, after the operator took the tag off this
+   * stand at the table (`assign-tag`) and bound none in its place: the stand is then not on the table.
+   */
+  readonly tag: number | null;
   readonly role: StandRole;
   readonly base: BaseSize;
   readonly tagOffset: TagOffset;
@@ -83,8 +87,8 @@ export type TagAssignment =
 /** Every tag id in the roster mapped to what it is. Ids are unique (the loader checks). */
 export function tagAssignments(roster: Roster): Map<number, TagAssignment> {
   const map = new Map<number, TagAssignment>();
-  for (const u of roster.units) for (const s of u.stands) map.set(s.tag, { kind: 'stand', stand: s, unitId: u.id });
-  for (const c of roster.commanders) if (c.stand) map.set(c.stand.tag, { kind: 'commander', stand: c.stand, commanderId: c.id });
+  for (const u of roster.units) for (const s of u.stands) if (s.tag !== null) map.set(s.tag, { kind: 'stand', stand: s, unitId: u.id });
+  for (const c of roster.commanders) if (c.stand && c.stand.tag !== null) map.set(c.stand.tag, { kind: 'commander', stand: c.stand, commanderId: c.id });
   for (const t of roster.statusTokens) map.set(t.tag, { kind: 'status', token: t });
   return map;
 }

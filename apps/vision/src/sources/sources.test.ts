@@ -165,6 +165,58 @@ describe('USB webcam', () => {
   });
 });
 
+describe('stall watchdog (live ffmpeg sources)', () => {
+  /** A stand-in for ffmpeg: describes a 16×16 gray output, writes `frames` frames, then hangs. */
+  async function hangingFfmpeg(name: string, frames: number): Promise<string> {
+    const path = join(dir, name);
+    await writeFile(
+      path,
+      '#!/bin/sh\n' +
+        `printf "Output #0, rawvideo, to 'pipe:1':\\n  Stream #0:0: Video: rawvideo (Y800 / 0x30303859), gray, 16x16, q=2-31, 25 fps, 25 tbn\\n" >&2\n` +
+        (frames > 0 ? `head -c ${frames * 256} /dev/zero\n` : '') +
+        'exec sleep 30\n',
+      { mode: 0o755 },
+    );
+    return path;
+  }
+
+  it('kills and reopens an ffmpeg whose frames stop (a hung driver), saying so in its status', async () => {
+    const source = createWebcamSource('/dev/video0', { ffmpegPath: await hangingFfmpeg('stalls.sh', 2), stallTimeoutMs: 400, backoff: { initialMs: 50, maxMs: 100 } });
+    const errors: string[] = [];
+    const states: string[] = [];
+    source.on('error', (e) => errors.push(e.message));
+    source.on('status', (s) => {
+      if (states[states.length - 1] !== s.state) states.push(s.state); // a new detail in the same state is emitted too
+    });
+    const frames = await take(source, 4); // two per open: only a reopen gives the last two
+    await source.close();
+    expect(frames.map((f) => f.seq)).toEqual([0, 1, 2, 3]);
+    expect(errors[0]).toMatch(/^\/dev\/video0: stalled: no frame data for \d+ ms; ffmpeg restarted$/);
+    expect(source.opens).toBeGreaterThanOrEqual(2);
+    expect(states.slice(0, 3)).toEqual(['streaming', 'reconnecting', 'streaming']);
+    expect(source.status()).toMatchObject({ state: 'ended', detail: 'closed' });
+  });
+
+  it('kills and reopens an ffmpeg that never gives a first frame', async () => {
+    const source = createWebcamSource('/dev/video0', { ffmpegPath: await hangingFfmpeg('silent.sh', 0), openTimeoutMs: 300, backoff: { initialMs: 50, maxMs: 100 } });
+    const reopens: number[] = [];
+    source.on('reopen', (attempt) => reopens.push(attempt));
+    source.on('error', () => {});
+    expect(source.status()).toMatchObject({ state: 'connecting', attempt: 0 });
+    while (reopens.length < 2) await new Promise((r) => setTimeout(r, 20));
+    expect(source.status()).toMatchObject({ state: 'reconnecting', lastError: 'no frame within 300 ms of opening; ffmpeg restarted' });
+    await source.close();
+    expect(reopens.slice(0, 2)).toEqual([1, 2]);
+  });
+
+  it('never watches a recording (its reader may be paused for as long as the consumer likes)', async () => {
+    const source = new FfmpegFrameSource({ inputArgs: ['-f', 'lavfi', '-i', 'testsrc=size=64x48:rate=25', '-frames:v', '30'], description: 'paused recording', live: false, stallTimeoutMs: 200 });
+    const first = await take(source, 1).catch(() => []);
+    expect(first).toHaveLength(1);
+    expect(source.opens).toBe(1);
+  });
+});
+
 describe('MJPEG over HTTP', () => {
   let server: Server;
   let url: string;

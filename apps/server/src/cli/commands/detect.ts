@@ -28,19 +28,39 @@ export const summary = 'find the ArUco tags in one image and print their table p
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../../../..');
 const defaultTable = join(repoRoot, 'calibration/tables/default-72x48.json');
 
+/** Images above this are refused from their header, before decoding (a grey pixel costs ~5 bytes in detection). */
+export const DEFAULT_MAX_MEGAPIXELS = 40;
+
 const usage = `usage: muster detect <image> [--table <profile.json>] [--lens <calibration.json>] [--json]
 
   <image>          a PNG/JPEG/TIFF/WebP photo or frame of the table (read with sharp, converted to grey)
   --table <file>   table profile (default calibration/tables/default-72x48.json)
   --lens <file>    lens calibration (muster calibrate lens) for this camera and resolution: removes
                    lens distortion before positions are computed
-  --json           print one JSON object instead of a table`;
+  --json           print one JSON object instead of a table
+  --max-megapixels <n>  refuse larger images before decoding them (default ${DEFAULT_MAX_MEGAPIXELS}; 4K is 8.3)`;
 
-/** Read an image file into an 8-bit grey frame; a clear CliError for a missing or unreadable file. */
-export async function readGrayImage(path: string): Promise<GrayFrame> {
+/**
+ * Read an image file into an 8-bit grey frame; a clear CliError for a missing or unreadable file, and for
+ * one over `maxMegapixels` (read from the header, before any pixel is decoded).
+ */
+export async function readGrayImage(path: string, maxMegapixels = DEFAULT_MAX_MEGAPIXELS): Promise<GrayFrame> {
   if (!existsSync(path)) throw new CliError(`${path}: no such image file`);
+  const maxPixels = Math.floor(maxMegapixels * 1e6);
+  let header: { width?: number; height?: number };
   try {
-    const { data, info } = await sharp(path).greyscale().raw().toBuffer({ resolveWithObject: true });
+    header = await sharp(path).metadata();
+  } catch (err) {
+    throw new CliError(`${path}: cannot read as an image (${(err as Error).message.split('\n')[0]})`);
+  }
+  const pixels = (header.width ?? 0) * (header.height ?? 0);
+  if (pixels > maxPixels) {
+    throw new CliError(
+      `${path} is ${header.width}×${header.height} (${(pixels / 1e6).toFixed(1)} megapixels), above the ${maxMegapixels} megapixel limit; pass --max-megapixels ${Math.ceil(pixels / 1e6)} to read it anyway (it needs about ${Math.ceil((pixels * 5) / 1e6)} MB)`,
+    );
+  }
+  try {
+    const { data, info } = await sharp(path, { limitInputPixels: Math.max(maxPixels, 1) }).greyscale().raw().toBuffer({ resolveWithObject: true });
     if (info.channels !== 1) throw new Error(`expected 1 channel after greyscale, got ${info.channels}`);
     return { widthPx: info.width, heightPx: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length), captureTimeMs: 0, seq: 0 };
   } catch (err) {
@@ -85,6 +105,7 @@ export async function run(args: string[]): Promise<number> {
   let table = defaultTable;
   let json = false;
   let lensPath: string | undefined;
+  let maxMegapixels = DEFAULT_MAX_MEGAPIXELS;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--help' || a === '-h') {
@@ -99,6 +120,10 @@ export async function run(args: string[]): Promise<number> {
       const v = args[++i];
       if (v === undefined) throw new CliError('--lens needs a lens calibration file, e.g. --lens calibration/lens/my-webcam-1080p.json');
       lensPath = v;
+    } else if (a === '--max-megapixels') {
+      const v = Number(args[++i]);
+      if (!(v > 0)) throw new CliError('--max-megapixels needs a number greater than 0, e.g. --max-megapixels 100');
+      maxMegapixels = v;
     } else if (a.startsWith('--')) throw new CliError(`unknown option ${a} (see muster detect --help)`);
     else if (image === undefined) image = a;
     else throw new CliError(`one image at a time (got ${image} and ${a})`);
@@ -120,7 +145,7 @@ export async function run(args: string[]): Promise<number> {
       throw new CliError((err as Error).message);
     }
   }
-  const frame = await readGrayImage(image);
+  const frame = await readGrayImage(image, maxMegapixels);
   if (lens && (frame.widthPx !== lens.imageWidthPx || frame.heightPx !== lens.imageHeightPx)) {
     throw new CliError(`${image} is ${frame.widthPx}×${frame.heightPx} px but ${lensPath} is a calibration for ${lens.imageWidthPx}×${lens.imageHeightPx}`);
   }

@@ -3,10 +3,13 @@
  * unit may do (a readable table, or the full evaluation as JSON). `muster rules --list` prints the
  * installed rule-set ids, one per line. A bad file or option is one line on stderr and exit code 2.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { DiceBreakdown, Evaluation, Refusal, TableState, UnitEvaluation } from '@muster/rules';
 import { DEFAULT_RULESET_ID, evaluate, getRuleset, installedRulesets, parseTableState, TableStateError } from '@muster/rules';
 import { CliError } from '../cliError.ts';
+
+/** Table states above this are refused before they are read: parsing JSON costs ~50× its size in memory. */
+export const DEFAULT_MAX_INPUT_MB = 8;
 
 export const summary = 'evaluate a table-state JSON file with a rule set (--list for rule sets)';
 
@@ -18,10 +21,12 @@ const USAGE = `usage: muster rules <state.json> [--ruleset <id>] [--json | --uni
   --json            print the whole evaluation as JSON instead of a table
   --unit <id>       print one unit in detail: every fire and charge option with its dice modifiers
                     and every refusal with its reason
-  --list            print the installed rule-set ids, one per line`;
+  --list            print the installed rule-set ids, one per line
+  --max-input-mb <n>  refuse a state file larger than this (default ${DEFAULT_MAX_INPUT_MB} MB; a 1,000-stand table is well under 1 MB)`;
 
 interface Options {
   file?: string;
+  maxInputMb: number;
   unitId?: string;
   rulesetId: string;
   json: boolean;
@@ -30,7 +35,7 @@ interface Options {
 }
 
 function parseArgs(args: string[]): Options {
-  const o: Options = { rulesetId: DEFAULT_RULESET_ID, json: false, list: false, help: false };
+  const o: Options = { rulesetId: DEFAULT_RULESET_ID, json: false, list: false, help: false, maxInputMb: DEFAULT_MAX_INPUT_MB };
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--json') o.json = true;
@@ -44,26 +49,50 @@ function parseArgs(args: string[]): Options {
       const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i];
       if (!v) throw new CliError('--unit needs a unit id');
       o.unitId = v;
-    } else if (a.startsWith('-') && a !== '-') throw new CliError(`unknown option ${a} (options: --ruleset <id>, --json, --unit <id>, --list)`);
+    } else if (a === '--max-input-mb' || a.startsWith('--max-input-mb=')) {
+      const v = Number(a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i]);
+      if (!(v > 0)) throw new CliError('--max-input-mb needs a size in MB greater than 0, e.g. --max-input-mb 64');
+      o.maxInputMb = v;
+    } else if (a.startsWith('-') && a !== '-') throw new CliError(`unknown option ${a} (options: --ruleset <id>, --json, --unit <id>, --list, --max-input-mb <n>)`);
     else if (o.file !== undefined) throw new CliError(`one state file at a time (got "${o.file}" and "${a}")`);
     else o.file = a;
   }
   return o;
 }
 
-async function readStdin(): Promise<string> {
+function tooLarge(label: string, bytes: number | null, maxMb: number): CliError {
+  const size = bytes === null ? `more than ${maxMb} MB` : `${(bytes / 1e6).toFixed(1)} MB`;
+  const suggest = bytes === null ? maxMb * 4 : Math.ceil(bytes / 1e6);
+  return new CliError(`${label} is ${size}, above the ${maxMb} MB limit for a table state; if it really is one, pass --max-input-mb ${suggest}`);
+}
+
+async function readStdin(maxBytes: number, maxMb: number): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  let total = 0;
+  for await (const chunk of process.stdin) {
+    total += (chunk as Buffer).length;
+    if (total > maxBytes) throw tooLarge('standard input', null, maxMb);
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Read (`-` = standard input), parse and validate a state file; every failure becomes one actionable line. */
-export async function loadTableState(file: string): Promise<TableState> {
+/**
+ * Read (`-` = standard input), parse and validate a state file; every failure becomes one actionable line.
+ * A file over `maxInputMb` is refused before it is read.
+ */
+export async function loadTableState(file: string, maxInputMb = DEFAULT_MAX_INPUT_MB): Promise<TableState> {
   const label = file === '-' ? 'standard input' : file;
+  const maxBytes = maxInputMb * 1e6;
   let text: string;
   try {
-    text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
+    if (file !== '-') {
+      const bytes = (await stat(file)).size;
+      if (bytes > maxBytes) throw tooLarge(file, bytes, maxInputMb);
+    }
+    text = file === '-' ? await readStdin(maxBytes, maxInputMb) : await readFile(file, 'utf8');
   } catch (err) {
+    if (err instanceof CliError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (err as Error).message;
     throw new CliError(`cannot read ${file}: ${why}`);
@@ -199,7 +228,7 @@ export async function run(args: string[]): Promise<number> {
   } catch (err) {
     throw new CliError((err as Error).message);
   }
-  const state = await loadTableState(o.file);
+  const state = await loadTableState(o.file, o.maxInputMb);
   const ev = evaluate(state, ruleset);
   if (o.json) console.log(JSON.stringify(ev, null, 2));
   else if (o.unitId !== undefined) console.log(formatUnitDetail(state, ev, o.unitId));

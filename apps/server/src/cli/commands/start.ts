@@ -3,9 +3,11 @@
  * replayed in a loop) on http://127.0.0.1:8080, building the views first if they are missing.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CliError } from '../cliError.ts';
+import { attachTuioOutput, parseTuioTarget } from '../../tuio/index.ts';
 import { REPO_ROOT, startLive, viewsBuilt, type RunningLive } from '../../compose/startLive.ts';
 
 export const summary = 'start the live service (no options: the built-in demo battle on http://127.0.0.1:8080)';
@@ -22,7 +24,17 @@ const HELP = `usage: muster start [options]
   --resolution <r>        rendered frame size for --demo-source frames: 1080p (default) or 4k
   --speed <x>             demo replay speed (default 1)
   --ruleset <id>          rule set (default devil-to-pay)
-  --token <text>          operator token (default: a random one, printed at start)
+  --token-file <file>     read the operator token from this file (first line; at least 8 characters)
+                          (default: $MUSTER_TOKEN when set, else a random one; the token is printed at start)
+  --token <text>          operator token on the command line: works, but shows in the process list (ps)
+  --max-clients <n>       most ws viewers at once (default 64); more get 503 until one leaves
+  --allow-host <name>     also answer requests for this Host name (repeatable; default: only localhost
+                          and loopback addresses when bound to loopback, any Host otherwise; given with a
+                          non-loopback --host, only localhost, IP addresses and the names listed)
+  --allow-origin <origin> let pages of this origin (e.g. https://table.example:8443) open the ws (repeatable;
+                          default: only the service's own pages and non-browser clients)
+  --tuio <host:port>      also send the tracked tags as TUIO 1.1 (/tuio/2Dobj over OSC/UDP) to this
+                          address, for reacTIVision clients (e.g. --tuio localhost:3333)
   --no-build              do not build the views when they are missing
   --camera <spec>         camera mode: /dev/videoN, rtsp:// or http:// URL, a video file or a folder of frames
                           or 'phone' (open /phone.html?token=… on the phone: it sends its camera over the ws /camera)
@@ -39,6 +51,38 @@ function positiveNumber(value: string | undefined, name: string, dflt: number, m
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0 || n > max) throw new CliError(`--${name} must be a number in (0, ${max}], got "${value}"`);
   return n;
+}
+
+/**
+ * The operator token: `--token-file` (first line, trimmed) or `--token`, else `$MUSTER_TOKEN`, else none
+ * (a random one is made). `--token` is taken but warned about: every user of the machine sees it in `ps`.
+ */
+function readOperatorToken(flag: string | undefined, file: string | undefined): string | undefined {
+  if (flag !== undefined && file !== undefined) throw new CliError('give the operator token once: --token or --token-file');
+  let token: string | undefined;
+  let from: string;
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(resolve(file), 'utf8');
+    } catch (err) {
+      throw new CliError(`--token-file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    token = (text.split(/\r?\n/)[0] ?? '').trim();
+    from = `--token-file ${file}`;
+  } else if (flag !== undefined) {
+    console.error('muster start: warning: --token shows the operator token to every user of this machine (ps); use MUSTER_TOKEN=… or --token-file <file> instead');
+    token = flag;
+    from = '--token';
+  } else {
+    const env = process.env.MUSTER_TOKEN;
+    if (env === undefined || env === '') return undefined;
+    token = env.trim();
+    from = 'MUSTER_TOKEN';
+  }
+  if (token.length < 8) throw new CliError(`the operator token (${from}) must be at least 8 characters`);
+  if (/\s/.test(token)) throw new CliError(`the operator token (${from}) must not contain spaces`);
+  return token;
 }
 
 async function buildViews(): Promise<boolean> {
@@ -73,6 +117,11 @@ export async function run(args: string[]): Promise<number> {
         speed: { type: 'string' },
         ruleset: { type: 'string' },
         token: { type: 'string' },
+        'token-file': { type: 'string' },
+        'max-clients': { type: 'string' },
+        'allow-host': { type: 'string', multiple: true },
+        'allow-origin': { type: 'string', multiple: true },
+        tuio: { type: 'string' },
         'no-build': { type: 'boolean' },
         camera: { type: 'string' },
         table: { type: 'string' },
@@ -100,13 +149,28 @@ export async function run(args: string[]): Promise<number> {
   const explicitPort = v.port !== undefined;
   const port = v.port === undefined ? 8080 : Number(v.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be an integer 0..65535, got "${v.port}"`);
-  if (v.token !== undefined && v.token.length < 8) throw new CliError('--token must be at least 8 characters');
+  const operatorToken = readOperatorToken(v.token, v['token-file']);
+  const maxClients = v['max-clients'] === undefined ? undefined : Number(v['max-clients']);
+  if (maxClients !== undefined && (!Number.isInteger(maxClients) || maxClients < 1 || maxClients > 10_000)) {
+    throw new CliError(`--max-clients must be an integer 1..10000, got "${v['max-clients']}"`);
+  }
+  const allowOrigins = v['allow-origin'] ?? [];
+  for (const origin of allowOrigins) {
+    if (origin !== '*' && !/^https?:\/\/[^/?#\s]+$/i.test(origin)) {
+      throw new CliError(`--allow-origin takes an origin like http://host:port (no path), or *; got "${origin}"`);
+    }
+  }
+  const allowHosts = v['allow-host'] ?? [];
+  for (const name of allowHosts) {
+    if (name.length === 0 || /[\s/?#@]/.test(name)) throw new CliError(`--allow-host takes a host name or address (or *), got "${name}"`);
+  }
   const fps = v.fps === undefined ? undefined : positiveNumber(v.fps, 'fps', 10, 60);
   const resolution = v.resolution ?? '1080p';
   if (resolution !== '1080p' && resolution !== '4k') throw new CliError(`--resolution must be 1080p or 4k, got "${resolution}"`);
   const frameSize = resolution === '4k' ? { widthPx: 3840, heightPx: 2160 } : { widthPx: 1920, heightPx: 1080 };
   const speed = positiveNumber(v.speed, 'speed', 1, 100);
   const dataDir = resolve(v.data ?? '.muster-data');
+  const tuioTarget = v.tuio === undefined ? null : parseTuioTarget(v.tuio);
 
   if (!v['no-build'] && !viewsBuilt()) {
     const ok = await buildViews();
@@ -136,7 +200,10 @@ export async function run(args: string[]): Promise<number> {
         dataDir,
         host: v.host ?? '127.0.0.1',
         port: port + attempt,
-        ...(v.token !== undefined ? { operatorToken: v.token } : {}),
+        ...(operatorToken !== undefined ? { operatorToken } : {}),
+        ...(maxClients !== undefined ? { maxClients } : {}),
+        ...(allowHosts.length > 0 ? { allowHosts } : {}),
+        ...(allowOrigins.length > 0 ? { allowOrigins } : {}),
         ...(v.ruleset !== undefined ? { rulesetId: v.ruleset } : {}),
       });
     } catch (err) {
@@ -149,6 +216,7 @@ export async function run(args: string[]): Promise<number> {
     }
   }
 
+  const tuio = tuioTarget ? attachTuioOutput(live.pipeline, { ...tuioTarget, log: (m) => console.error(`muster: ${m}`) }) : null;
   const url = live.url;
   const token = encodeURIComponent(live.operatorToken);
   const views = viewsBuilt();
@@ -164,6 +232,7 @@ export async function run(args: string[]): Promise<number> {
       `  ws:         ${url.replace(/^http/, 'ws')}/ws`,
       `  operator token: ${live.operatorToken}`,
       `  data:       ${live.store.dir}`,
+      ...(tuio ? [`  tuio:       udp://${tuio.target} (TUIO 1.1 /tuio/2Dobj)`] : []),
       ...(views ? [] : ['  (views not built: the pages explain how; npm run build -w @muster/overlay)']),
       'Press Ctrl+C to stop.',
     ].join('\n'),
@@ -179,6 +248,7 @@ export async function run(args: string[]): Promise<number> {
     process.on('SIGTERM', stop);
   });
   console.error('muster: stopping');
+  await tuio?.close();
   await live.stop();
   return 0;
 }

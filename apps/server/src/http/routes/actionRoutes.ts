@@ -4,13 +4,12 @@
  * ws protocol's ack or error.
  */
 import type { RequestHandler, Response, Router } from 'express';
-import { isOperatorMessage, parseClientMessage } from '@muster/protocol';
+import { isOperatorMessage, parseClientMessage, validateClientMessage, type ClientMessage, type Parsed } from '@muster/protocol';
 import { ActionError, type ServiceBackend } from '../backend.ts';
 import { bodyText, readJsonBody, textBody } from '../requestBody.ts';
 import { sendError } from '../sendError.ts';
 
-function perform(backend: ServiceBackend, res: Response, text: string): void {
-  const parsed = parseClientMessage(text);
+function perform(backend: ServiceBackend, res: Response, parsed: Parsed<ClientMessage>): void {
   if (!parsed.ok) {
     sendError(res, parsed.code, parsed.message);
     return;
@@ -31,11 +30,12 @@ function perform(backend: ServiceBackend, res: Response, text: string): void {
 
 export function addActionRoutes(api: Router, backend: ServiceBackend, operatorOnly: RequestHandler): void {
   api.put('/terrain', operatorOnly, textBody, (req, res) => {
+    // Depth is checked before parsing; the parsed value is validated as is (never re-serialised first).
     const body = readJsonBody(req, res, 'body is not valid JSON');
     if (!body) return;
-    perform(backend, res, JSON.stringify({ type: 'set-terrain', terrain: body.value }));
+    perform(backend, res, validateClientMessage({ type: 'set-terrain', terrain: body.value }));
   });
   api.post('/actions', operatorOnly, textBody, (req, res) => {
-    perform(backend, res, bodyText(req));
+    perform(backend, res, parseClientMessage(bodyText(req)));
   });
 }

@@ -3,6 +3,7 @@
  *   GET /health  /snapshot  /roster  /table-profile  /terrain  /calibration  /log?from=&limit=
  */
 import type { Router } from 'express';
+import type { GameLogEntry } from '@muster/protocol';
 import type { ServiceBackend } from '../backend.ts';
 import { sendError } from '../sendError.ts';
 
@@ -26,13 +27,30 @@ export function addStateRoutes(api: Router, backend: ServiceBackend, clients: ()
   api.get('/calibration', (_req, res) => {
     res.json(backend.calibration() ?? null);
   });
-  api.get('/log', (req, res) => {
+  // Old entries are read from disk without blocking the event loop; when too many such reads are under
+  // way the backend refuses (an error with `retryAfterS`): 503 with Retry-After.
+  api.get('/log', async (req, res) => {
     const from = Number(req.query.from ?? 0);
     const limit = Number(req.query.limit ?? 1000);
     if (!Number.isInteger(from) || from < 0 || !Number.isInteger(limit) || limit < 1 || limit > 10_000) {
       sendError(res, 'invalid-message', 'from must be an integer ≥ 0 and limit an integer in 1..10000');
       return;
     }
-    res.json({ from, entries: backend.log(from, limit) });
+    let entries: readonly GameLogEntry[];
+    try {
+      entries = await backend.log(from, limit);
+    } catch (err) {
+      const retryAfterS = (err as { retryAfterS?: unknown }).retryAfterS;
+      if (typeof retryAfterS === 'number') {
+        res.setHeader('Retry-After', String(Math.max(1, Math.ceil(retryAfterS))));
+        sendError(res, 'internal', `too many reads of old log entries at once; try again in ${retryAfterS} s`, 503);
+        return;
+      }
+      // The message names the data directory's file: for the server log, not for any client.
+      console.error('muster server: GET /api/log:', (err as Error).message ?? err);
+      sendError(res, 'internal', 'reading the game log failed (see the server log)');
+      return;
+    }
+    res.json({ from, entries });
   });
 }
