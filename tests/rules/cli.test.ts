@@ -102,4 +102,16 @@ describe('muster rules', () => {
     expect(p.status).toBe(2);
     expect(p.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^muster rules: standard input is not valid JSON/)]);
   });
+
+  it('--params lists what a rule set asks the operator to enter, and refuses an unknown id', async () => {
+    for (const r of installedRulesets) {
+      const out = await runCli('--params', r.id);
+      expect(out.code).toBe(0);
+      expect(out.out.split('\n')[0]).toContain(`(${r.id})`);
+      for (const p of r.parameters ?? []) expect(out.out).toContain(`  ${p.id}: ${p.label}`);
+    }
+    const bad = await runCli('--params', 'no-such-rules');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('unknown ruleset "no-such-rules"');
+  });
 });

@@ -173,11 +173,33 @@ function readStatusPatch(v: unknown, path: string): UnitStatusPatch {
       case 'formation':
         out[key] = oneOf(value, p, FORMATIONS);
         break;
+      case 'rulesetStatus':
+        // Shape only here; the rule set checks ids and values (parseTableStateFor) before it is applied.
+        out[key] = rulesetValues(value, p);
+        break;
       default:
         out[key] = bool(value, p);
     }
   }
   return out as UnitStatusPatch;
+}
+
+function rulesetValues(v: unknown, path: string): Record<string, number | string | boolean | string[]> {
+  const o = obj(v, path, Object.keys((v as object | null) ?? {}));
+  const keys = Object.keys(o);
+  if (keys.length > 64) fail(path, `at most 64 values, got ${keys.length}`);
+  const out: Record<string, number | string | boolean | string[]> = {};
+  for (const key of keys) {
+    const p = `${path}.${key}`;
+    if (!/^[A-Za-z][A-Za-z0-9-]*$/.test(key)) fail(p, 'expected an id of letters, digits and dashes, starting with a letter');
+    const value = o[key];
+    if (typeof value === 'boolean') out[key] = value;
+    else if (typeof value === 'number') out[key] = num(value, p, -1e9, 1e9);
+    else if (typeof value === 'string') out[key] = str(value, p);
+    else if (Array.isArray(value) && value.length <= 64) out[key] = value.map((item, i) => str(item, `${p}[${i}]`));
+    else fail(p, `expected a number, text, true/false or a list of at most 64 texts, got ${describe(value)}`);
+  }
+  return out;
 }
 
 function optionalRequestId(o: Record<string, unknown>): { requestId?: string } {

@@ -3,6 +3,7 @@ export type * from './engine/shapes.ts';
 export type * from './engine/evaluation.ts';
 export type * from './engine/ruleset.ts';
 export * from './engine/actionDeck.ts';
+export * from './engine/rulesetFields.ts';
 export * from './geometry/index.ts';
 export * from './validate/index.ts';
 export * from './engine/evaluate.ts';

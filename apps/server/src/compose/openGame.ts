@@ -7,6 +7,7 @@ import { openGameSession, type GameSession, type GameSessionOptions } from '../g
 import type { DataStore } from '../persist/dataStore.ts';
 import { loadRuleset, type LoadedRules } from '../rules/loadRuleset.ts';
 import type { GameLogEntry } from '@muster/protocol';
+import { rosterRulesetProblems } from '../roster/index.ts';
 
 export interface OpenGame {
   readonly store: DataStore;
@@ -17,9 +18,22 @@ export interface OpenGame {
   forwardLogTo(sink: (entry: GameLogEntry) => void): void;
 }
 
-/** `options.rulesetId` names the rule set for both: the action deck comes from the rule set the rules run with. */
+/**
+ * `options.rulesetId` (else the roster's `ruleset`) names the rule set for both: the action deck comes from
+ * the rule set the rules run with. Roster values the rule set rejects stop the start with every problem.
+ */
 export async function openGame(options: Omit<GameSessionOptions, 'onLog'>): Promise<OpenGame> {
-  const { session, forwardLogTo } = openGameSession(options);
-  const rules = await loadRuleset(options.rulesetId);
-  return { store: options.store, session, rules, rulesetId: options.rulesetId, forwardLogTo };
+  const rulesetId = options.rulesetId ?? options.baseRoster.ruleset;
+  const rules = await loadRuleset(rulesetId);
+  if (rules.ruleset) {
+    const problems = rosterRulesetProblems(options.baseRoster, rules.ruleset);
+    if (problems.length > 0) {
+      const shown = problems.slice(0, 8).join('; ');
+      const more = problems.length > 8 ? `; and ${problems.length - 8} more` : '';
+      throw new Error(`roster "${options.baseRoster.name}" does not fit rule set ${rules.ruleset.id}: ${shown}${more} (see muster rules --params ${rules.ruleset.id})`);
+    }
+  }
+  const sessionOptions = rulesetId !== undefined ? { ...options, rulesetId } : options;
+  const { session, forwardLogTo } = openGameSession(sessionOptions);
+  return { store: options.store, session, rules, rulesetId, forwardLogTo };
 }

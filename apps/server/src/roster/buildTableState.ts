@@ -80,6 +80,7 @@ export function buildTableState(roster: Roster, tracks: readonly TagTrack[], opt
       ...(u.independent !== undefined ? { independent: u.independent } : {}),
       ...(u.horseArtillery !== undefined ? { horseArtillery: u.horseArtillery } : {}),
       ...(u.sharpshooters !== undefined ? { sharpshooters: u.sharpshooters } : {}),
+      ...(u.rulesetFields !== undefined ? { rulesetFields: u.rulesetFields } : {}),
       standIds: placed.map((s) => s.id),
     });
   }
@@ -157,6 +158,7 @@ export function buildTableState(roster: Roster, tracks: readonly TagTrack[], opt
       commanders: commandersWithAttachment,
       terrain: options.terrain,
       ...(roster.optionalRules !== undefined ? { optionalRules: roster.optionalRules } : {}),
+      ...(roster.rulesetParameters !== undefined ? { rulesetParameters: roster.rulesetParameters } : {}),
     },
     unassignedTags: unassignedTags.sort((a, b) => a - b),
     strayTokens,

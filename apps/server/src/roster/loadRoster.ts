@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
-import type { Arm, CommanderQuality, OptionalRule, Quality, StandRole } from '@muster/rules';
+import type { Arm, CommanderQuality, OptionalRule, Quality, RulesetValues, StandRole } from '@muster/rules';
 import { TABLE_STATE_ENUMS } from '@muster/rules/enums';
 import {
   ROSTER_VERSION,
@@ -93,6 +93,23 @@ class Reader {
     return v as T;
   }
 
+  /** A rule set's own values: ids → number, text, true/false or a list of text; the rule set checks the rest. */
+  rulesetValues(o: Obj, key: string, path: string): RulesetValues | undefined {
+    if (o[key] === undefined) return undefined;
+    const at = join(path, key);
+    const bag = this.object(o[key], at, Object.keys((o[key] as Obj | null) ?? {}));
+    for (const [k, v] of Object.entries(bag)) {
+      if (!/^[A-Za-z][A-Za-z0-9-]*$/.test(k)) this.fail(join(at, k), 'must be an id of letters, digits and dashes, starting with a letter');
+      const ok =
+        (typeof v === 'number' && Number.isFinite(v)) ||
+        (typeof v === 'string' && v !== '') ||
+        typeof v === 'boolean' ||
+        (Array.isArray(v) && v.every((x) => typeof x === 'string' && x !== ''));
+      if (!ok) this.fail(join(at, k), `must be a number, text, true/false or a list of text (got ${describe(v)})`);
+    }
+    return bag as RulesetValues;
+  }
+
   tag(o: Obj, key: string, path: string): number {
     const v = o[key];
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_TAG_ID) {
@@ -138,7 +155,7 @@ export function parseRoster(text: string, file = 'roster'): Roster {
   } catch (err) {
     r.fail('', `not valid YAML/JSON: ${(err as Error).message.split('\n')[0]}`);
   }
-  const root = r.object(doc, '', ['version', 'name', 'statusTokenRadiusIn', 'units', 'commanders', 'statusTokens', 'optionalRules']);
+  const root = r.object(doc, '', ['version', 'name', 'ruleset', 'statusTokenRadiusIn', 'units', 'commanders', 'statusTokens', 'optionalRules', 'rulesetParameters']);
   if (root.version !== ROSTER_VERSION) r.fail('version', `must be ${ROSTER_VERSION} (got ${describe(root.version)})`);
 
   const tagOwner = new Map<number, string>();
@@ -156,7 +173,7 @@ export function parseRoster(text: string, file = 'roster'): Roster {
 
   const units: RosterUnit[] = r.array(root.units ?? [], 'units').map((uv, ui) => {
     const up = join('units', ui);
-    const u = r.object(uv, up, ['id', 'name', 'side', 'arm', 'quality', 'weapon', 'brigade', 'independent', 'horseArtillery', 'sharpshooters', 'base', 'tagOffset', 'stands']);
+    const u = r.object(uv, up, ['id', 'name', 'side', 'arm', 'quality', 'weapon', 'brigade', 'independent', 'horseArtillery', 'sharpshooters', 'rulesetFields', 'base', 'tagOffset', 'stands']);
     const id = r.string(u, 'id', up);
     claimId(id, up);
     const arm = r.oneOf(u, 'arm', up, ARMS);
@@ -180,6 +197,7 @@ export function parseRoster(text: string, file = 'roster'): Roster {
     const independent = r.optBool(u, 'independent', up);
     const horseArtillery = r.optBool(u, 'horseArtillery', up);
     const sharpshooters = r.optBool(u, 'sharpshooters', up);
+    const rulesetFields = r.rulesetValues(u, 'rulesetFields', up);
     if (horseArtillery && arm !== 'artillery') r.fail(join(up, 'horseArtillery'), `only artillery can be horse artillery (arm is ${arm})`);
     return {
       id,
@@ -192,6 +210,7 @@ export function parseRoster(text: string, file = 'roster'): Roster {
       ...(independent !== undefined ? { independent } : {}),
       ...(horseArtillery !== undefined ? { horseArtillery } : {}),
       ...(sharpshooters !== undefined ? { sharpshooters } : {}),
+      ...(rulesetFields !== undefined ? { rulesetFields } : {}),
       stands: [...command, ...stands.filter((s) => s.role !== 'command')],
     };
   });
@@ -254,6 +273,9 @@ export function parseRoster(text: string, file = 'roster'): Roster {
     return v as OptionalRule;
   });
 
+  const ruleset = r.optString(root, 'ruleset', '');
+  const rulesetParameters = r.rulesetValues(root, 'rulesetParameters', '');
+
   return {
     version: ROSTER_VERSION,
     name: root.name === undefined ? file : r.string(root, 'name', ''),
@@ -262,6 +284,8 @@ export function parseRoster(text: string, file = 'roster'): Roster {
     commanders,
     statusTokens,
     ...(optionalRules !== undefined ? { optionalRules } : {}),
+    ...(ruleset !== undefined ? { ruleset } : {}),
+    ...(rulesetParameters !== undefined ? { rulesetParameters } : {}),
   };
 }
 

@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Terrain } from '@muster/rules';
+import { getRuleset, type Terrain } from '@muster/rules';
 import type { TagTrack } from '@muster/vision';
 import { buildTableState } from './buildTableState.ts';
 import { loadRoster, parseRoster, RosterError } from './loadRoster.ts';
 import { rosterTagIds } from './roster.ts';
+import { rosterRulesetProblems } from './rosterRulesetProblems.ts';
 import { standPoseFromTag, tagPoseFromStand } from './standPoseFromTag.ts';
 
 const examplePath = fileURLToPath(new URL('../../../../fixtures/rosters/opening-battle.yaml', import.meta.url));
@@ -140,6 +141,20 @@ describe('optional rules in the roster (The Devil to Pay, Optional Rules)', () =
     const plain = buildTableState(parseRoster(minimal()), [track(10, 20, 10, 90)], { table: { widthIn: 72, depthIn: 48 }, terrain: noTerrain }).state;
     expect('optionalRules' in plain).toBe(false);
     expect('sharpshooters' in plain.units[0]!).toBe(false);
+  });
+
+  it('reads the rule set, its parameters and unit fields, hands them on, and checks them against the rule set', () => {
+    const text = `ruleset: devil-to-pay\nrulesetParameters: { baseMoveIn: 6 }\n${minimal('\n    rulesetFields: { troopType: pike, abilities: [shock] }')}`;
+    const roster = parseRoster(text);
+    expect(roster).toMatchObject({ ruleset: 'devil-to-pay', rulesetParameters: { baseMoveIn: 6 } });
+    const state = buildTableState(roster, [track(10, 10, 10, 90), track(11, 11.5, 10, 90)], { table: { widthIn: 48, depthIn: 48 }, terrain: noTerrain }).state;
+    expect(state.rulesetParameters).toEqual({ baseMoveIn: 6 });
+    expect(state.units[0]!.rulesetFields).toEqual({ troopType: 'pike', abilities: ['shock'] });
+    // The Devil to Pay declares no such values: each is named with its path and unit id.
+    const problems = rosterRulesetProblems(roster, getRuleset('devil-to-pay'));
+    expect(problems).toContain('rulesetParameters.baseMoveIn: unknown to ruleset "devil-to-pay" (allowed: none)');
+    expect(problems).toContain('units[0] (u1).rulesetFields.troopType: unknown to ruleset "devil-to-pay" (allowed: none)');
+    expect(() => parseRoster(minimal('\n    rulesetFields: { troopType: { a: 1 } }'))).toThrow(/units\[0\]\.rulesetFields\.troopType: must be a number, text/);
   });
 
   it('names the path of a bad optional rule or a rule listed twice', () => {

@@ -3,7 +3,7 @@
  * `loadRoster` (YAML or JSON), described by `apps/server/schema/roster.schema.json`. Field names match the
  * rules engine's `Unit`/`Commander` where they mean the same thing.
  */
-import type { CommanderQuality, OptionalRule, StandRole, Unit } from '@muster/rules';
+import type { CommanderQuality, OptionalRule, RulesetValues, StandRole, Unit } from '@muster/rules';
 
 export const ROSTER_VERSION = 1 as const;
 
@@ -40,7 +40,7 @@ export interface RosterStand {
 
 /** A unit as the army file gives it: the rules' `Unit` fields it sets, with its stands and their tags. */
 export interface RosterUnit
-  extends Pick<Unit, 'id' | 'name' | 'side' | 'arm' | 'quality' | 'weapon' | 'brigadeId' | 'independent' | 'horseArtillery' | 'sharpshooters'> {
+  extends Pick<Unit, 'id' | 'name' | 'side' | 'arm' | 'quality' | 'weapon' | 'brigadeId' | 'independent' | 'horseArtillery' | 'sharpshooters' | 'rulesetFields'> {
   /** Command stand first where there is one (the file order, with `role: command` moved to the front). */
   readonly stands: readonly RosterStand[];
 }
@@ -76,6 +76,10 @@ export interface Roster {
   readonly statusTokens: readonly StatusToken[];
   /** Optional rules the game plays with, copied into every table state (`TableState.optionalRules`). */
   readonly optionalRules?: readonly OptionalRule[];
+  /** The rule set the army is written for; `start --ruleset` wins when both are given. */
+  readonly ruleset?: string;
+  /** Per-game values of the rule set's parameters, copied into every table state (`muster rules --params <id>`). */
+  readonly rulesetParameters?: RulesetValues;
 }
 
 /** What a tag id stands for. */

@@ -23,6 +23,14 @@ export interface DiceModifier {
 }
 
 export interface DiceBreakdown {
+  /**
+   * What the numbers count: 'dice' (default: a pool of dice), 'points' (fire or combat points looked up
+   * on a table, Fire and Fury), 'modifier' (a net modifier to one die roll). `dice`, `baseDice` and each
+   * modifier's `dice` are in this unit.
+   */
+  readonly kind?: 'dice' | 'points' | 'modifier';
+  /** Roll needed on each die to score, when the rule set says (Volley & Bayonet hit numbers: 5 = 5-6). */
+  readonly hitOn?: number;
   /** Dice before modifiers (e.g. one per eligible stand). */
   readonly baseDice: number;
   readonly modifiers: readonly DiceModifier[];
@@ -33,7 +41,12 @@ export interface DiceBreakdown {
 }
 
 export interface FormationReading {
+  /** The generic kind every view knows (line, column, block...). */
   readonly formation: Formation;
+  /** The rule set's own name when it is more specific, e.g. 'Spanish tercio (Late)', 'Swedish brigade'. */
+  readonly name?: string;
+  /** Section of the rule set the formation comes from. */
+  readonly section?: string;
   /** 0..1: how well the stands fit the formation's template; 1 when set explicitly. */
   readonly confidence: number;
   readonly source: 'status' | 'geometry';
@@ -92,6 +105,28 @@ export interface CommandReading {
    * (The Devil to Pay: sharpshooters 3 instead of 2).
    */
   readonly ordersPerTurn?: number;
+  /** Rule sets with a command radius: whether the unit is in command, and of whom / how far. */
+  readonly inCommand?: boolean;
+  readonly commandRadiusIn?: number;
+  /** Distance to the commander that counts, edge to edge or as the rule set measures it. */
+  readonly commanderDistanceIn?: number;
+}
+
+/** A morale or status threshold (Fire and Fury worn/spent, While the Devil Rules destroyed at half bases). */
+export interface MoraleThreshold {
+  readonly label: string;
+  /** The count at which it is reached (stands lost, bases left...). */
+  readonly at: number;
+  readonly reached: boolean;
+  readonly source: string;
+}
+
+export interface MoraleReading {
+  /** The rule set's status word for the unit now: 'fresh', 'worn', 'spent', 'shaken', 'destroyed'... */
+  readonly state: string;
+  /** What is counted against the thresholds, e.g. 'stands lost' with its value. */
+  readonly counted: { readonly label: string; readonly value: number };
+  readonly thresholds: readonly MoraleThreshold[];
 }
 
 /**
@@ -131,12 +166,16 @@ export interface UnitEvaluation {
   readonly splitFire?: readonly SplitFireOption[];
   /** Only when the table's optional rules include hasty works construction. */
   readonly hastyWorks?: HastyWorksReading;
+  /** Morale or status thresholds, for rule sets that count losses against them. */
+  readonly morale?: MoraleReading;
 }
 
 export interface EvaluationWarning {
   readonly code: string;
   readonly message: string;
   readonly unitId?: string;
+  /** For 'parameter/missing': the rule-set parameter to enter. */
+  readonly parameterId?: string;
 }
 
 export interface Evaluation {

@@ -5,6 +5,7 @@
 import type { TableState } from '../model/tableState.ts';
 import type { Evaluation } from './evaluation.ts';
 import type { ActionDeckDefinition } from './actionDeck.ts';
+import type { RulesetDeclarations } from './rulesetFields.ts';
 
 export interface RulesetInfo {
   /** Stable id used on the command line and in saved games, e.g. 'devil-to-pay'. */
@@ -22,7 +23,12 @@ export interface RulesSession {
   update(state: TableState): Evaluation;
 }
 
-export interface Ruleset extends RulesetInfo {
+/**
+ * A rule set: `evaluate` plus what it declares about itself. `parameters`, `unitFields` and `statusFields`
+ * (engine/rulesetFields.ts) list the values it reads from `TableState.rulesetParameters`,
+ * `Unit.rulesetFields` and `UnitStatus.rulesetStatus`; `parseTableStateFor` checks a state against them.
+ */
+export interface Ruleset extends RulesetInfo, RulesetDeclarations {
   /** Pure: same state in, same evaluation out. No I/O, no clock, no randomness. */
   evaluate(state: TableState): Evaluation;
   /** Optional incremental evaluator; the engine falls back to `evaluate` without one. */

@@ -22,6 +22,8 @@ export const TABLE_STATE_ENUMS = {
   standRole: ['base', 'command', 'gun', 'limber', 'mounted', 'dismounted', 'commander'] satisfies StandRole[],
   formation: [
     'line',
+    'square',
+    'block',
     'double-line',
     'attack-column',
     'march-column',
@@ -58,6 +60,7 @@ export const UNIT_STATUS_FIELDS = [
   'formation',
   'dismounted',
   'limbered',
+  'rulesetStatus',
 ] as const satisfies readonly (keyof UnitStatus)[];
 
 // Compile-time check that every list covers its union exactly (`satisfies` alone allows a missing value).

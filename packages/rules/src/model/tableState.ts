@@ -56,6 +56,8 @@ export interface Stand {
  */
 export type Formation =
   | 'line'
+  | 'square'
+  | 'block'
   | 'double-line'
   | 'attack-column'
   | 'march-column'
@@ -81,7 +83,18 @@ export interface UnitStatus {
   readonly dismounted?: boolean;
   /** Artillery limbered; else inferred from stand roles. */
   readonly limbered?: boolean;
+  /**
+   * Status a rule set defines for itself (While the Devil Rules "shaken", Fire and Fury "worn", Volley &
+   * Bayonet strength points lost...), keyed by the ids in its `Ruleset.statusFields`.
+   */
+  readonly rulesetStatus?: RulesetValues;
 }
+
+/** One value of a rule set's own field or parameter (see `RulesetFieldSpec`). */
+export type RulesetValue = number | string | boolean | readonly string[];
+
+/** Rule-set-specific values keyed by field id; each rule set declares and validates its own ids. */
+export type RulesetValues = Readonly<Record<string, RulesetValue>>;
 
 export interface Unit {
   readonly id: string;
@@ -104,6 +117,11 @@ export interface Unit {
   readonly sharpshooters?: boolean;
   /** Stand ids in this unit, command stand first where there is one. */
   readonly standIds: readonly string[];
+  /**
+   * What a rule set needs to know about the unit beyond the fields above (troop type, morale, special
+   * abilities, strength points), keyed by the ids in its `Ruleset.unitFields`.
+   */
+  readonly rulesetFields?: RulesetValues;
   readonly status?: UnitStatus;
 }
 
@@ -187,4 +205,10 @@ export interface TableState {
   readonly terrain: Terrain;
   /** Optional rules in play; none when absent (see `OptionalRule`). */
   readonly optionalRules?: readonly OptionalRule[];
+  /**
+   * Values the operator enters once per game for numbers a rule set's document does not give (base moves
+   * from a companion app, ranges from a basic rulebook) and for readings players may argue about, keyed by
+   * the ids in `Ruleset.parameters`. A missing value is a warning naming it, never a guess.
+   */
+  readonly rulesetParameters?: RulesetValues;
 }

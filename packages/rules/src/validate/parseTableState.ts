@@ -9,6 +9,8 @@ import type { TableState } from '../model/tableState.ts';
 import { TABLE_STATE_VERSION } from '../model/tableState.ts';
 import { TableStateError, type TableStateProblem } from './tableStateError.ts';
 import { TABLE_STATE_ENUMS, UNIT_STATUS_FIELDS } from '../model/enums.ts';
+import type { Ruleset } from '../engine/ruleset.ts';
+import { rulesetStateProblems } from '../engine/rulesetFields.ts';
 
 export { TABLE_STATE_ENUMS } from '../model/enums.ts';
 
@@ -73,6 +75,28 @@ class Checker {
     return value;
   }
 
+  /**
+   * A rule set's own values (`RulesetValues`): ids and plain values only; which ids and values are allowed
+   * is the rule set's business (`rulesetStateProblems`).
+   */
+  rulesetValues(value: unknown, path: string): void {
+    const o = this.object(value, path, [], Object.keys((value as Json | null) ?? {}));
+    if (!o) return;
+    const keys = Object.keys(o);
+    if (keys.length > 64) this.add(path, `at most 64 values, got ${keys.length}`);
+    for (const key of keys) {
+      const p = join(path, key);
+      if (!/^[A-Za-z][A-Za-z0-9-]*$/.test(key)) this.add(p, 'expected an id of letters, digits and dashes, starting with a letter');
+      const v = o[key];
+      if (typeof v === 'number') this.number(v, p);
+      else if (typeof v === 'string') this.string(v, p);
+      else if (Array.isArray(v)) {
+        if (v.length > 64) this.add(p, `at most 64 items, got ${v.length}`);
+        v.forEach((item, i) => this.string(item, `${p}[${i}]`));
+      } else if (typeof v !== 'boolean') this.add(p, `expected a number, text, true/false or a list of text, got ${describe(v)}`);
+    }
+  }
+
   oneOf(value: unknown, path: string, allowed: readonly string[]): void {
     if (typeof value !== 'string' || !allowed.includes(value)) {
       this.add(path, `expected one of ${allowed.join(', ')}, got ${describe(value)}`);
@@ -122,7 +146,7 @@ function str(o: Json | undefined, key: string): string | undefined {
 export function tableStateProblems(json: unknown): TableStateProblem[] {
   const c = new Checker();
   // `$schema` lets editors find the published schema; it is allowed and otherwise ignored.
-  const root = c.object(json, '', ['version', 'table', 'stands', 'units', 'commanders', 'terrain'], ['$schema', 'optionalRules']);
+  const root = c.object(json, '', ['version', 'table', 'stands', 'units', 'commanders', 'terrain'], ['$schema', 'optionalRules', 'rulesetParameters']);
   if (!root) return c.problems;
   if (root.$schema !== undefined) c.string(root.$schema, '$schema');
   if (root.optionalRules !== undefined) {
@@ -134,6 +158,8 @@ export function tableStateProblems(json: unknown): TableStateProblem[] {
       seen.add(r);
     });
   }
+
+  if (root.rulesetParameters !== undefined) c.rulesetValues(root.rulesetParameters, 'rulesetParameters');
 
   if ('version' in root && root.version !== TABLE_STATE_VERSION) {
     c.add('version', `expected ${TABLE_STATE_VERSION} (this program reads table state version ${TABLE_STATE_VERSION}), got ${describe(root.version)}`);
@@ -183,7 +209,7 @@ export function tableStateProblems(json: unknown): TableStateProblem[] {
       raw,
       path,
       ['id', 'name', 'side', 'arm', 'quality', 'weapon', 'standIds'],
-      ['brigadeId', 'independent', 'horseArtillery', 'sharpshooters', 'status'],
+      ['brigadeId', 'independent', 'horseArtillery', 'sharpshooters', 'rulesetFields', 'status'],
     );
     units.push(u);
     if (!u) return;
@@ -196,6 +222,7 @@ export function tableStateProblems(json: unknown): TableStateProblem[] {
     if (u.independent !== undefined) c.boolean(u.independent, `${path}.independent`);
     if (u.horseArtillery !== undefined) c.boolean(u.horseArtillery, `${path}.horseArtillery`);
     if (u.sharpshooters !== undefined) c.boolean(u.sharpshooters, `${path}.sharpshooters`);
+    if (u.rulesetFields !== undefined) c.rulesetValues(u.rulesetFields, `${path}.rulesetFields`);
     const ids = 'standIds' in u ? c.array(u.standIds, `${path}.standIds`, 1) : undefined;
     ids?.forEach((sid, k) => c.string(sid, `${path}.standIds[${k}]`));
     if (u.status !== undefined) {
@@ -207,6 +234,7 @@ export function tableStateProblems(json: unknown): TableStateProblem[] {
         if (st.ordersLeft !== undefined) c.number(st.ordersLeft, `${path}.status.ordersLeft`, { min: 0, integer: true });
         if (st.attachedCommanderId !== undefined) c.string(st.attachedCommanderId, `${path}.status.attachedCommanderId`);
         if (st.formation !== undefined) c.oneOf(st.formation, `${path}.status.formation`, TABLE_STATE_ENUMS.formation);
+        if (st.rulesetStatus !== undefined) c.rulesetValues(st.rulesetStatus, `${path}.status.rulesetStatus`);
         if (st.hitsByStand !== undefined) {
           const hits = c.object(st.hitsByStand, `${path}.status.hitsByStand`, [], Object.keys(st.hitsByStand ?? {}));
           if (hits) {
@@ -391,6 +419,18 @@ export function parseTableState(json: unknown): TableState {
   const problems = tableStateProblems(json);
   if (problems.length > 0) throw new TableStateError(problems);
   return json as TableState;
+}
+
+/**
+ * `parseTableState`, then the rule set's own checks (`rulesetStateProblems`): unknown or bad
+ * `rulesetParameters`, unit `rulesetFields` and `status.rulesetStatus`. Throws a `TableStateError` listing
+ * every problem. Use it wherever a state enters for a known rule set (CLI, service).
+ */
+export function parseTableStateFor(json: unknown, ruleset: Ruleset): TableState {
+  const state = parseTableState(json);
+  const problems = rulesetStateProblems(state, ruleset);
+  if (problems.length > 0) throw new TableStateError(problems);
+  return state;
 }
 
 /** Like `parseTableState` but returns a result instead of throwing. */

@@ -1,12 +1,15 @@
 /**
  * `muster rules <state.json> [--ruleset <id>] [--json]`: evaluate a saved table state and print what each
  * unit may do (a readable table, or the full evaluation as JSON). `muster rules --list` prints the
- * installed rule-set ids, one per line. A bad file or option is one line on stderr and exit code 2.
+ * installed rule-set ids, one per line; `muster rules --params <id>` what a rule set asks the operator to
+ * enter. A bad file or option is one line on stderr and exit code 2.
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { DiceBreakdown, Evaluation, Refusal, TableState, UnitEvaluation } from '@muster/rules';
-import { DEFAULT_RULESET_ID, evaluate, getRuleset, installedRulesets, parseTableState, TableStateError } from '@muster/rules';
+import type { Ruleset } from '@muster/rules';
+import { DEFAULT_RULESET_ID, evaluate, getRuleset, installedRulesets, parseTableStateFor, TableStateError } from '@muster/rules';
 import { CliError } from '../cliError.ts';
+import { formatRulesetParams } from '../formatRulesetParams.ts';
 
 /** Table states above this are refused before they are read: parsing JSON costs ~50× its size in memory. */
 export const DEFAULT_MAX_INPUT_MB = 8;
@@ -15,6 +18,7 @@ export const summary = 'evaluate a table-state JSON file with a rule set (--list
 
 const USAGE = `usage: muster rules <state.json> [--ruleset <id>] [--json | --unit <id>]
        muster rules --list
+       muster rules --params <id>
 
   <state.json>      a table state (schema: packages/rules/schema/table-state.schema.json); - reads stdin
   --ruleset <id>    rule set to apply (default ${DEFAULT_RULESET_ID}; see --list)
@@ -22,6 +26,8 @@ const USAGE = `usage: muster rules <state.json> [--ruleset <id>] [--json | --uni
   --unit <id>       print one unit in detail: every fire and charge option with its dice modifiers
                     and every refusal with its reason
   --list            print the installed rule-set ids, one per line
+  --params <id>     print the parameters, unit fields and status fields a rule set reads, with the
+                    numbers its document does not give and where to find them
   --max-input-mb <n>  refuse a state file larger than this (default ${DEFAULT_MAX_INPUT_MB} MB; a 1,000-stand table is well under 1 MB)`;
 
 interface Options {
@@ -31,6 +37,7 @@ interface Options {
   rulesetId: string;
   json: boolean;
   list: boolean;
+  paramsOf?: string;
   help: boolean;
 }
 
@@ -41,6 +48,11 @@ function parseArgs(args: string[]): Options {
     if (a === '--json') o.json = true;
     else if (a === '--list') o.list = true;
     else if (a === '--help' || a === '-h') o.help = true;
+    else if (a === '--params' || a.startsWith('--params=')) {
+      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i];
+      if (!v) throw new CliError('--params needs a rule-set id (see muster rules --list)');
+      o.paramsOf = v;
+    }
     else if (a === '--ruleset' || a.startsWith('--ruleset=')) {
       const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i];
       if (!v) throw new CliError('--ruleset needs an id (see muster rules --list)');
@@ -53,7 +65,7 @@ function parseArgs(args: string[]): Options {
       const v = Number(a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i]);
       if (!(v > 0)) throw new CliError('--max-input-mb needs a size in MB greater than 0, e.g. --max-input-mb 64');
       o.maxInputMb = v;
-    } else if (a.startsWith('-') && a !== '-') throw new CliError(`unknown option ${a} (options: --ruleset <id>, --json, --unit <id>, --list, --max-input-mb <n>)`);
+    } else if (a.startsWith('-') && a !== '-') throw new CliError(`unknown option ${a} (options: --ruleset <id>, --json, --unit <id>, --list, --params <id>, --max-input-mb <n>)`);
     else if (o.file !== undefined) throw new CliError(`one state file at a time (got "${o.file}" and "${a}")`);
     else o.file = a;
   }
@@ -81,7 +93,7 @@ async function readStdin(maxBytes: number, maxMb: number): Promise<string> {
  * Read (`-` = standard input), parse and validate a state file; every failure becomes one actionable line.
  * A file over `maxInputMb` is refused before it is read.
  */
-export async function loadTableState(file: string, maxInputMb = DEFAULT_MAX_INPUT_MB): Promise<TableState> {
+export async function loadTableState(file: string, maxInputMb = DEFAULT_MAX_INPUT_MB, ruleset: Ruleset = getRuleset()): Promise<TableState> {
   const label = file === '-' ? 'standard input' : file;
   const maxBytes = maxInputMb * 1e6;
   let text: string;
@@ -104,7 +116,7 @@ export async function loadTableState(file: string, maxInputMb = DEFAULT_MAX_INPU
     throw new CliError(`${label} is not valid JSON: ${(err as Error).message}`);
   }
   try {
-    return parseTableState(json);
+    return parseTableStateFor(json, ruleset);
   } catch (err) {
     if (err instanceof TableStateError) throw new CliError(`${label}: ${err.oneLine()}`);
     throw err;
@@ -211,6 +223,14 @@ export function formatUnitDetail(state: TableState, ev: Evaluation, unitId: stri
   return out.join('\n');
 }
 
+function rulesetOrCliError(id: string): Ruleset {
+  try {
+    return getRuleset(id);
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+}
+
 export async function run(args: string[]): Promise<number> {
   const o = parseArgs(args);
   if (o.help) {
@@ -221,14 +241,13 @@ export async function run(args: string[]): Promise<number> {
     for (const r of installedRulesets) console.log(r.id);
     return 0;
   }
-  if (o.file === undefined) throw new CliError('missing <state.json> (usage: muster rules <state.json> [--ruleset <id>] [--json] | --list)');
-  let ruleset;
-  try {
-    ruleset = getRuleset(o.rulesetId);
-  } catch (err) {
-    throw new CliError((err as Error).message);
+  if (o.paramsOf !== undefined) {
+    console.log(formatRulesetParams(rulesetOrCliError(o.paramsOf)));
+    return 0;
   }
-  const state = await loadTableState(o.file, o.maxInputMb);
+  if (o.file === undefined) throw new CliError('missing <state.json> (usage: muster rules <state.json> [--ruleset <id>] [--json] | --list)');
+  const ruleset = rulesetOrCliError(o.rulesetId);
+  const state = await loadTableState(o.file, o.maxInputMb, ruleset);
   const ev = evaluate(state, ruleset);
   if (o.json) console.log(JSON.stringify(ev, null, 2));
   else if (o.unitId !== undefined) console.log(formatUnitDetail(state, ev, o.unitId));

@@ -19,6 +19,8 @@ export const MELEE_FORMATION_DICE: Readonly<Record<Formation, number>> = {
   disordered: -2, // Formation Modifiers: Disordered -2 Die
   commander: 0, // commanders do not melee on their own
   unknown: 0, // nothing recognised: no modifier rather than a guess
+  square: 0, // not a The Devil to Pay formation (never recognised here); no modifier
+  block: 0, // not a The Devil to Pay formation (never recognised here); no modifier
 };
 
 /** Disordered artillery melees at -3 Die (Armies, Artillery: Disordered Artillery table, Melee -3 Die). */

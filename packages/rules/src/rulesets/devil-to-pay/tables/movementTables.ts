@@ -24,6 +24,8 @@ export const MOVEMENT_ALLOWANCE_IN: Readonly<Record<Formation, number | undefine
   disordered: 9, // Move: Movement table, Disordered 9"
   commander: 18, // Commanders: Moving & Attaching Commanders, 18"
   unknown: undefined,
+  square: undefined, // not a The Devil to Pay formation
+  block: undefined, // not a The Devil to Pay formation
 };
 
 /** March column and limbered artillery on a road, beyond 12" of an enemy (Move: Movement table). */
