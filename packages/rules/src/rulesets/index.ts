@@ -4,9 +4,12 @@
  */
 import type { Ruleset, RulesetInfo } from '../engine/ruleset.ts';
 import { devilToPay } from './devil-to-pay/index.ts';
+import { fireAndFuryRegimental } from './fire-and-fury-regimental/index.ts';
+import { whileTheDevilRules } from './while-the-devil-rules/index.ts';
+import { volleyAndBayonet } from './volley-and-bayonet/index.ts';
 
 /** Every installed rule set, the default first. */
-export const installedRulesets: readonly Ruleset[] = [devilToPay];
+export const installedRulesets: readonly Ruleset[] = [devilToPay, fireAndFuryRegimental, whileTheDevilRules, volleyAndBayonet];
 
 /** Id used when none is given. */
 export const DEFAULT_RULESET_ID = 'devil-to-pay';

@@ -1,0 +1,389 @@
+/**
+ * Musketry & Cannonade (QRS II, Musketry and Cannonade Table Changes; Weapons; Fire Combat Modifier;
+ * Figure 3). Each firing stand in range, in its arc and with a line of sight adds its weapon's fire points
+ * for its range band; the total (fractions rounded down) converts to a die roll modifier; named modifiers
+ * are added, "half or more of the total fire points" deciding the ones that depend on the firing stands.
+ * One ten-sided die plus the modifiers is read against the target's rating column (Figure 3).
+ *
+ * Ranges, fire points per band, the arc of fire, woods sight and the Figure 3 columns are parameters
+ * (`fields.ts`): a missing one is a warning naming it, and the option says which values it lacked.
+ */
+import type { DiceBreakdown, DiceModifier, FireRefusal, FireTargetOption } from '../../engine/evaluation.ts';
+import type { Shape } from '../../engine/shapes.ts';
+import type { Stand } from '../../model/tableState.ts';
+import type { PointIn } from '../../model/units.ts';
+import { standCorners, standFrontCenter, standPolygon } from '../../geometry/footprint.ts';
+import { closestPointOnSegment, polygonToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
+import { pointInPolygon, segmentTouchesPolygonBoundary } from '../../geometry/intersect.ts';
+import { frontRankStands } from '../../geometry/frontLine.ts';
+import { headingToVector, normalizeDeg } from '../../geometry/angles.ts';
+import { lineOfSight, type SightScene } from '../../geometry/lineOfSight.ts';
+import { polygonOverlapsWedge, wedgePolygon, type Wedge } from '../../geometry/wedge.ts';
+import { qrs } from './tables/source.ts';
+import type { FfrContext, FfrUnitInfo, WarningSink } from './context.ts';
+import type { Effectiveness } from './morale.ts';
+import { BASIC_FIRE_MODIFIER_PARAMS, FIRE_ARC_PARAM, WOODS_SIGHT_PARAM, fireEffectParamId, firePointsParamId, weaponParamId } from './fields.ts';
+import { FIRE_DIE_SIDES, FIRE_EFFECTS, FIRE_MODIFIERS, FIRE_POINTS_GIVEN, FALLEN_LEADER_WITHIN_IN, FIRE_POINTS_SOURCE, MASSED_TARGET_BEHIND_IN, WEAPON_BY_CODE, type WeaponDef } from './tables/fireTables.ts';
+
+export interface FireEffectNeed {
+  readonly effect: string;
+  /** Lowest modified die result (Figure 3, the target's rating column, from the parameters). */
+  readonly modifiedAtLeast: number;
+  /** Natural d10 needed: 1 when any roll does it, null when no roll can. */
+  readonly dieAtLeast: number | null;
+}
+
+/** A fire option with what Fire and Fury adds: the fire points, the effects' die numbers, the massed target. */
+export interface FfrFireOption extends FireTargetOption {
+  /** Fire points per band and their total (kind 'points'); `breakdown` is the die roll modifier (kind 'modifier'). */
+  readonly firePoints: DiceBreakdown;
+  readonly effects: readonly FireEffectNeed[];
+  /** Units of the target's side within 2" behind it: they suffer the next lower effect (Figure 3, Massed Target). */
+  readonly massedBehindUnitIds: readonly string[];
+  /** "Fallen Leader check ... applies to the closest leader within 4" of the target" (Figure 3), if any. */
+  readonly fallenLeaderCheckId?: string;
+  /** Parameters the option needed but the table does not give; the totals leave their part out. */
+  readonly missingParameters: readonly string[];
+}
+
+interface Band {
+  readonly name: string;
+  readonly maxIn: number | undefined;
+  readonly points: number | undefined;
+  readonly inId: string;
+  readonly pointsId: string;
+}
+
+const WOODS = new Set(['open-woods', 'thick-woods', 'thicket']);
+
+function bandsOf(ctx: FfrContext, w: WeaponDef): Band[] {
+  const owner = w.sameAs ? WEAPON_BY_CODE.get(w.sameAs)! : w;
+  const rangeOwner = owner.rangesFrom ? WEAPON_BY_CODE.get(owner.rangesFrom)! : owner;
+  return owner.bands.map((name) => {
+    const inId = weaponParamId(rangeOwner.code, name, 'in');
+    const pointsId = weaponParamId(owner.code, name, 'points');
+    const maxIn = ctx.param(inId);
+    const points = ctx.param(pointsId);
+    return { name, inId, pointsId, maxIn: typeof maxIn === 'number' ? maxIn : undefined, points: typeof points === 'number' ? points : undefined };
+  });
+}
+
+/** Distance from a stand's front edge to the nearest point of a polygon, inches (0 in contact). */
+function frontEdgeDistanceIn(s: Stand, polygon: readonly PointIn[]): number {
+  const [fl, fr] = standCorners(s);
+  let d = Infinity;
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) d = Math.min(d, segmentToSegmentDistanceIn(fl, fr, polygon[j]!, polygon[i]!));
+  if (pointInPolygon(fl, polygon)) d = 0;
+  return d;
+}
+
+function nearestPointOf(p: PointIn, polygon: readonly PointIn[]): PointIn {
+  let best = polygon[0]!;
+  let bestD = Infinity;
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+    const q = closestPointOnSegment(p, polygon[j]!, polygon[i]!);
+    const d = Math.hypot(q.xIn - p.xIn, q.yIn - p.yIn);
+    if (d < bestD) {
+      bestD = d;
+      best = q;
+    }
+  }
+  return best;
+}
+
+function arcWedge(s: Stand, halfDeg: number): Wedge {
+  const [fl, fr] = standCorners(s);
+  return { leftOrigin: fl, leftDirDeg: normalizeDeg(s.pose.headingDeg + halfDeg), rightOrigin: fr, rightDirDeg: normalizeDeg(s.pose.headingDeg - halfDeg) };
+}
+
+/** Fire points → die roll modifier (Changes 16 above 7 points, parameters at 7 or less and for +3/+4). */
+function pointsModifier(ctx: FfrContext, points: number, need: (id: string) => void): number | undefined {
+  if (points <= 0) return undefined;
+  if (points >= 25) return 5;
+  if (points >= 12) {
+    if (points < 13) return 2;
+    const p3 = ctx.param('fire-points-plus3-at');
+    if (typeof p3 !== 'number') return need('fire-points-plus3-at'), undefined;
+    if (points < p3) return 2;
+    if (points < 14) return 3;
+    const p4 = ctx.param('fire-points-plus4-at');
+    if (typeof p4 !== 'number') return need('fire-points-plus4-at'), undefined;
+    return points >= p4 ? 4 : 3;
+  }
+  for (const g of FIRE_POINTS_GIVEN) if (points >= g.atLeast) return g.modifier;
+  const v = ctx.param(firePointsParamId(points));
+  if (typeof v !== 'number') return need(firePointsParamId(points)), undefined;
+  return v;
+}
+
+export interface FireInputs {
+  readonly sight: SightScene;
+  readonly effectiveness: ReadonlyMap<string, Effectiveness | undefined>;
+}
+
+export interface UnitFireResult {
+  readonly fire: (FfrFireOption | FireRefusal)[];
+  readonly shapes: Shape[];
+}
+
+export function evaluateFire(ctx: FfrContext, inputs: FireInputs, info: FfrUnitInfo, sink: WarningSink): UnitFireResult {
+  const unit = info.unit;
+  const weapon = WEAPON_BY_CODE.get(unit.weapon);
+  if (!weapon) {
+    sink.add('fire/unknown-weapon', `${unit.name}: weapon "${unit.weapon}" is not a Regimental Fire and Fury weapon (${[...WEAPON_BY_CODE.keys()].join(', ')}); no fire evaluated.`);
+    return { fire: [], shapes: [] };
+  }
+  const bands = bandsOf(ctx, weapon);
+  const known = bands.filter((b) => b.maxIn !== undefined && b.maxIn > 0);
+  const firstMissing = bands.find((b) => b.maxIn === undefined);
+  // The farthest this weapon certainly reaches; a missing band beyond it leaves farther targets unknown.
+  const reachIn = known.reduce((m, b) => Math.max(m, b.maxIn!), 0);
+  if (firstMissing) sink.missing(ctx.spec(firstMissing.inId), `Fire range of ${weapon.label}`);
+  if (known.length === 0) return { fire: [], shapes: [] };
+
+  const halfDeg = ctx.param(FIRE_ARC_PARAM.id);
+  if (typeof halfDeg !== 'number') sink.missing(FIRE_ARC_PARAM, 'Arc of fire (targets listed with the arc unchecked)');
+  const woodsIn = ctx.param(WOODS_SIGHT_PARAM.id);
+  const formation = info.formation;
+  const columnar = formation.id === 'march-column' || formation.id === 'field-column';
+  const firers = columnar ? frontRankStands(formation.stands, formation.headingDeg) : formation.stands;
+
+  const cannot: [string, string] | undefined = formation.limbered
+    ? ['fire/limbered', `limbered guns unlimber before they fire (${qrs('Gun Maneuvers, Unlimber and fire')})`]
+    : ctx.statusField(unit, 'silenced') === true
+      ? ['fire/silenced', `silenced guns rally with a Well Handled effect before they fire (${qrs('Gun Maneuver Changes 12')})`]
+      : undefined;
+  const refusal = (targetUnitId: string, reason: string, detail: string): FireRefusal => ({ ok: false, reason, detail, targetUnitId });
+  const fire: (FfrFireOption | FireRefusal)[] = [];
+  const shapes: Shape[] = [];
+  const targets = [...ctx.units.values()].filter((t) => t.unit.side !== unit.side).sort((a, b) => (a.unit.id < b.unit.id ? -1 : 1));
+  for (const target of targets) {
+    const gapIn = Math.max(target.box.minXIn - info.box.maxXIn, info.box.minXIn - target.box.maxXIn, target.box.minYIn - info.box.maxYIn, info.box.minYIn - target.box.maxYIn, 0);
+    if (gapIn > reachIn) {
+      fire.push(
+        firstMissing
+          ? refusal(target.unit.id, 'fire/range-unknown', `more than ${reachIn}" away; ${weapon.label}'s farther bands need ${firstMissing.inId}`)
+          : refusal(target.unit.id, 'fire/out-of-range', `more than ${gapIn.toFixed(1)}" away, beyond ${weapon.label}'s ${reachIn}"`),
+      );
+      continue;
+    }
+    if (cannot) {
+      fire.push(refusal(target.unit.id, cannot[0], cannot[1]));
+      continue;
+    }
+    type Eligible = { stand: Stand; rangeIn: number; band: Band; to: PointIn };
+    const eligible: Eligible[] = [];
+    let nearestIn = Infinity;
+    let why: [string, string] | undefined;
+    for (const s of firers) {
+      let rangeIn = Infinity;
+      let nearestPoly = target.polygons[0]!;
+      for (const poly of target.polygons) {
+        const d = frontEdgeDistanceIn(s, poly);
+        if (d < rangeIn) {
+          rangeIn = d;
+          nearestPoly = poly;
+        }
+      }
+      nearestIn = Math.min(nearestIn, rangeIn);
+      const band = known.find((b) => rangeIn <= b.maxIn! + 1e-9 && bands.indexOf(b) <= (firstMissing ? bands.indexOf(firstMissing) : Infinity));
+      if (!band) {
+        why ??= ['fire/out-of-range', `${rangeIn.toFixed(1)}" is beyond ${weapon.label}'s ${reachIn}"${firstMissing ? ` known bands (${firstMissing.inId} not entered)` : ''}`];
+        continue;
+      }
+      if (typeof halfDeg === 'number' && !target.polygons.some((p) => polygonOverlapsWedge(arcWedge(s, halfDeg), p))) {
+        why ??= ['fire/out-of-arc', `no part of ${target.unit.name} is within ${halfDeg}° of straight ahead of the firing stands`];
+        continue;
+      }
+      const from = standFrontCenter(s);
+      const to = nearestPointOf(from, nearestPoly);
+      const report = lineOfSight(inputs.sight, from, to, { ignoreUnitIds: [unit.id, target.unit.id] });
+      if (report.stands.length > 0) {
+        why ??= ['fire/no-line-of-sight', `stands of ${report.stands[0]!.unitId} are in the way`];
+        continue;
+      }
+      if (report.elevation.maxLevelBetween > Math.max(report.elevation.fromLevel, report.elevation.toLevel)) {
+        why ??= ['fire/no-line-of-sight', 'higher ground is in the way'];
+        continue;
+      }
+      const inWoods = report.areas.filter((a) => WOODS.has(a.kind)).reduce((sum, a) => sum + a.lengthInsideIn, 0);
+      if (inWoods > 1e-6) {
+        if (typeof woodsIn !== 'number') sink.missing(WOODS_SIGHT_PARAM, 'Line of sight through woods (woods not checked)');
+        else if (inWoods > woodsIn + 1e-9) {
+          why ??= ['fire/no-line-of-sight', `${inWoods.toFixed(1)}" of woods in the way (sight ${woodsIn}")`];
+          continue;
+        }
+      }
+      eligible.push({ stand: s, rangeIn, band, to });
+    }
+    if (eligible.length === 0) {
+      const [reason, detail] = why ?? ['fire/out-of-range', `${nearestIn.toFixed(1)}" is beyond ${weapon.label}'s ${reachIn}"`];
+      fire.push(refusal(target.unit.id, firstMissing && reason === 'fire/out-of-range' ? 'fire/range-unknown' : reason, detail));
+      continue;
+    }
+    fire.push(fireOption(ctx, inputs, info, target, weapon, eligible, sink));
+    const closest = eligible.reduce((a, b) => (b.rangeIn < a.rangeIn ? b : a));
+    shapes.push({
+      kind: 'polyline',
+      id: `fire/${unit.id}/${target.unit.id}`,
+      layer: 'fire',
+      style: 'target',
+      unitId: unit.id,
+      side: unit.side,
+      points: [standFrontCenter(closest.stand), closest.to],
+      arrow: true,
+    });
+  }
+  if (typeof halfDeg === 'number' && formation.stands.length > 0) {
+    const front = frontRankStands(formation.stands, formation.headingDeg);
+    const [fl] = standCorners(front[0]!);
+    const [, fr] = standCorners(front[front.length - 1]!);
+    shapes.push({
+      kind: 'polygon',
+      id: `fire/${unit.id}/arc`,
+      layer: 'fire',
+      style: unit.arm === 'artillery' ? 'arc-artillery' : 'arc',
+      unitId: unit.id,
+      side: unit.side,
+      vertices: wedgePolygon({ leftOrigin: fl!, leftDirDeg: normalizeDeg(formation.headingDeg + halfDeg), rightOrigin: fr!, rightDirDeg: normalizeDeg(formation.headingDeg - halfDeg) }, reachIn),
+    });
+  }
+  return { fire, shapes };
+}
+
+function fireOption(
+  ctx: FfrContext,
+  inputs: FireInputs,
+  info: FfrUnitInfo,
+  target: FfrUnitInfo,
+  weapon: WeaponDef,
+  eligible: readonly { stand: Stand; rangeIn: number; band: Band }[],
+  sink: WarningSink,
+): FfrFireOption {
+  const unit = info.unit;
+  const missing = new Set<string>();
+  const need = (id: string, why: string) => {
+    missing.add(id);
+    sink.missing(ctx.spec(id), why);
+  };
+  // Fire points, grouped by band.
+  const pointMods: DiceModifier[] = [];
+  let raw = 0;
+  for (const band of new Set(eligible.map((e) => e.band))) {
+    const n = eligible.filter((e) => e.band === band).length;
+    if (band.points === undefined) {
+      need(band.pointsId, `Fire points of ${weapon.label}`);
+      continue;
+    }
+    raw += n * band.points;
+    pointMods.push({ label: `${n} stand${n === 1 ? '' : 's'} ${weapon.code} at ${band.name} range (to ${band.maxIn}"), ${band.points} each`, dice: n * band.points, source: band.points === undefined ? '' : pointsSource(weapon, band) });
+  }
+  const total = Math.floor(raw + 1e-9);
+  const firePoints: DiceBreakdown = {
+    kind: 'points',
+    baseDice: 0,
+    modifiers: pointMods,
+    dice: total,
+    limits: total !== raw ? [{ label: 'Round fractions down', dice: total - raw, source: FIRE_POINTS_SOURCE }] : [],
+  };
+
+  const mods: DiceModifier[] = [];
+  const pm = pointsModifier(ctx, total, (id) => need(id, 'Fire die modifier from fire points'));
+  if (pm !== undefined) mods.push({ label: `${total} fire point${total === 1 ? '' : 's'}`, dice: pm, source: pm !== undefined && total >= 8 ? FIRE_POINTS_SOURCE : 'Regimental Fire and Fury rulebook, Musketry & Cannonade Table (parameter)' });
+  // Every firing stand is of this one unit, so "half or more of the fire points" is the whole unit's rating.
+  if (unit.quality === 'green') mods.push({ label: FIRE_MODIFIERS.green.label, dice: FIRE_MODIFIERS.green.value, source: FIRE_MODIFIERS.green.source });
+  if (unit.sharpshooters) mods.push({ label: FIRE_MODIFIERS.sharpshooters.label, dice: FIRE_MODIFIERS.sharpshooters.value, source: FIRE_MODIFIERS.sharpshooters.source });
+  const abatis = ctx.state.terrain.linear.filter((l) => l.kind === 'abatis');
+  const crossing = abatis.some((l) => target.polygons.some((poly) => l.points.some((_, k) => k + 1 < l.points.length && crossesPolygon(l.points[k]!, l.points[k + 1]!, poly))));
+  if (crossing) mods.push({ label: FIRE_MODIFIERS.abatis.label, dice: FIRE_MODIFIERS.abatis.value, source: FIRE_MODIFIERS.abatis.source });
+  const basic = (key: keyof typeof BASIC_FIRE_MODIFIER_PARAMS, holds: boolean) => {
+    if (!holds) return;
+    const spec = BASIC_FIRE_MODIFIER_PARAMS[key];
+    const v = ctx.param(spec.id);
+    if (typeof v !== 'number') return need(spec.id, spec.label);
+    mods.push({ label: spec.label.replace('Fire die modifier: ', ''), dice: v, source: `${ctx.spec(spec.id).source} (parameter)` });
+  };
+  const eff = inputs.effectiveness.get(unit.id);
+  basic('firerDisordered', unit.status?.disordered === true);
+  basic('firerWorn', eff === 'worn');
+  basic('firerSpent', eff === 'spent');
+  const cover = ctx.statusField(target.unit, 'cover');
+  basic('targetPartialCover', cover === 'partial');
+  basic('targetFullCover', cover === 'full');
+  const dieModifier = mods.reduce((s, m) => s + m.dice, 0);
+
+  const effects: FireEffectNeed[] = [];
+  for (const effect of FIRE_EFFECTS) {
+    const id = fireEffectParamId(target.unit.quality, effect);
+    const at = ctx.param(id);
+    if (typeof at !== 'number') {
+      need(id, `Fire effects against ${target.unit.quality} targets (Figure 3)`);
+      continue;
+    }
+    const die = at - dieModifier;
+    effects.push({ effect, modifiedAtLeast: at, dieAtLeast: die > FIRE_DIE_SIDES ? null : Math.max(1, die) });
+  }
+
+  const closest = eligible.reduce((a, b) => (b.rangeIn < a.rangeIn ? b : a));
+  return {
+    ok: true,
+    targetUnitId: target.unit.id,
+    eligibleStandIds: eligible.map((e) => e.stand.id),
+    rangeIn: closest.rangeIn,
+    band: `${closest.band.name} ${closest.band.maxIn}"`,
+    breakdown: { kind: 'modifier', baseDice: 0, modifiers: mods, dice: dieModifier, limits: [] },
+    priority: false,
+    firePoints,
+    effects,
+    massedBehindUnitIds: massedBehind(ctx, target),
+    ...fallenLeader(ctx, target),
+    missingParameters: [...missing].sort(),
+  };
+}
+
+function pointsSource(weapon: WeaponDef, band: Band): string {
+  const owner = weapon.sameAs ? WEAPON_BY_CODE.get(weapon.sameAs)! : weapon;
+  const given = owner.given?.[`${band.name}-points`];
+  return given ? given.source : `Regimental Fire and Fury rulebook, Weapons (parameter ${band.pointsId})`;
+}
+
+function crossesPolygon(a: PointIn, b: PointIn, poly: readonly PointIn[]): boolean {
+  return segmentTouchesPolygonBoundary(a, b, poly) || pointInPolygon(a, poly);
+}
+
+/** The closest leader of the target's side within 4" of it (Figure 3, Fallen Leader). */
+function fallenLeader(ctx: FfrContext, target: FfrUnitInfo): { fallenLeaderCheckId?: string } {
+  let best: { id: string; d: number } | undefined;
+  for (const c of ctx.commanders) {
+    if (c.side !== target.unit.side || !c.standId) continue;
+    const stand = ctx.standById.get(c.standId);
+    if (!stand) continue;
+    const poly = standPolygon(stand);
+    let d = Infinity;
+    for (const tp of target.polygons) d = Math.min(d, polygonToPolygonDistanceIn(poly, tp));
+    if (d <= FALLEN_LEADER_WITHIN_IN + 1e-9 && (!best || d < best.d || (d === best.d && c.id < best.id))) best = { id: c.id, d };
+  }
+  return best ? { fallenLeaderCheckId: best.id } : {};
+}
+
+/** Units of the target's side with a stand within 2" behind the target's rear (Figure 3, Massed Target). */
+function massedBehind(ctx: FfrContext, target: FfrUnitInfo): string[] {
+  const f = headingToVector(target.formation.headingDeg);
+  let rear = Infinity;
+  for (const poly of target.polygons) for (const p of poly) rear = Math.min(rear, p.xIn * f.x + p.yIn * f.y);
+  const out: string[] = [];
+  for (const other of ctx.units.values()) {
+    if (other.unit.side !== target.unit.side || other.unit.id === target.unit.id) continue;
+    const behind = other.polygons.some((poly) =>
+      poly.some((p) => {
+        const along = p.xIn * f.x + p.yIn * f.y;
+        if (along > rear + 1e-9 || along < rear - MASSED_TARGET_BEHIND_IN) return false;
+        // Within the target's frontage, widened by 2".
+        return target.polygons.some((tp) => tp.some((q) => Math.abs((p.xIn - q.xIn) * f.y - (p.yIn - q.yIn) * f.x) <= MASSED_TARGET_BEHIND_IN));
+      }),
+    );
+    if (behind) out.push(other.unit.id);
+  }
+  return out.sort();
+}
+

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { evaluateFireAndFuryRegimental } from './evaluate.ts';
+import { inf, table, withParams } from '../../../../../fixtures/rules/fire-and-fury-regimental/testScenes.ts';
+import type { MovementOption } from '../../engine/evaluation.ts';
+import type { PolylineShape } from '../../engine/shapes.ts';
+import type { TableState } from '../../model/tableState.ts';
+
+const ev = (s: TableState) => evaluateFireAndFuryRegimental(s);
+const move = (s: TableState, id = 'u') => ev(s).units[id]!.movement as MovementOption;
+/** Reach straight ahead for a unit facing +y whose reference stand centre is at (36, 9.25). */
+const aheadIn = (m: MovementOption) => m.reach[12]!.yIn - 9.25;
+const box = (x0: number, y0: number, x1: number, y1: number) => [
+  { xIn: x0, yIn: y0 },
+  { xIn: x1, yIn: y0 },
+  { xIn: x1, yIn: y1 },
+  { xIn: x0, yIn: y1 },
+];
+
+describe('movement reach (QRS II, Figure 2 Movement Rate; Road Movement)', () => {
+  it('gives an infantry line its 12" full move over open ground in every direction', () => {
+    const s = table([inf('u', 'a', { xIn: 36, yIn: 20 }, 90)]);
+    const ref = s.stands.find((x) => x.id === 'u-1')!.pose;
+    const m = move(s);
+    expect(m.ok).toBe(true);
+    expect(m.allowanceIn).toBe(12);
+    expect(m.reach).toHaveLength(48);
+    for (const p of m.reach) expect(Math.hypot(p.xIn - ref.xIn, p.yIn - ref.yIn)).toBeCloseTo(12, 6);
+    // The table edge clips the reach: 9.25" behind a line 10" from the near edge.
+    expect(move(table([inf('u', 'a', { xIn: 36, yIn: 10 }, 90)])).reach[36]!.yIn).toBeCloseTo(0, 6);
+    expect(m.notes.join(' ')).toContain('Double quick (Double Quick effect): 16" open');
+  });
+
+  it('moves at the slowest ground crossed: broken woods 5" ahead hold a line to 8"', () => {
+    const s = table([inf('u', 'a', { xIn: 36, yIn: 10 }, 90)], { terrain: { areas: [{ id: 'w', kind: 'open-woods', vertices: box(30, 14.25, 42, 30) }] } });
+    expect(aheadIn(move(s))).toBeCloseTo(8, 6);
+    // Rated rough ground by the scenario, the same woods allow only 6".
+    expect(aheadIn(move(withParams(s, { 'terrain-open-woods': 'rough' })))).toBeCloseTo(6, 6);
+    // A field column is quicker through broken ground (10").
+    const column = table([inf('u', 'a', { xIn: 36, yIn: 10 }, 90, { stands: 6, files: 2 })], { terrain: s.terrain });
+    expect(move(column).notes[0]).toContain('Infantry, field column or extended line');
+  });
+
+  it('starts a unit inside woods at the broken-ground rate', () => {
+    const s = table([inf('u', 'a', { xIn: 36, yIn: 10 }, 90)], { terrain: { areas: [{ id: 'w', kind: 'open-woods', vertices: box(20, 0, 50, 30) }] } });
+    expect(move(s).allowanceIn).toBe(8);
+  });
+
+  it('stops at an enemy unit and at a river', () => {
+    const s = table([inf('u', 'a', { xIn: 36, yIn: 10 }, 90), inf('e', 'b', { xIn: 36, yIn: 16 }, 270)]);
+    expect(aheadIn(move(s))).toBeCloseTo(6.75, 6);
+    const river = table([inf('u', 'a', { xIn: 36, yIn: 10 }, 90)], { terrain: { linear: [{ id: 'r', kind: 'river', points: [{ xIn: 0, yIn: 13.25 }, { xIn: 72, yIn: 13.25 }] }] } });
+    expect(aheadIn(move(river))).toBeCloseTo(4, 6);
+  });
+
+  it('gives a march column touching a good road 18" along it, 12" on a poor road', () => {
+    const s = table([inf('u', 'a', { xIn: 10, yIn: 20 }, 90, { files: 1 })], { terrain: { roads: [{ id: 'pike', points: [{ xIn: 10, yIn: 0 }, { xIn: 10, yIn: 48 }] }] } });
+    const road = (st: TableState) => ev(st).shapes.find((x) => x.id === 'movement/u/road/0') as PolylineShape;
+    const lengthIn = (p: PolylineShape) => p.points.slice(1).reduce((sum, q, i) => sum + Math.hypot(q.xIn - p.points[i]!.xIn, q.yIn - p.points[i]!.yIn), 0);
+    expect(road(s).style).toBe('reach-road');
+    expect(lengthIn(road(s))).toBeCloseTo(36, 6);
+    expect(lengthIn(road(withParams(s, { 'road-condition': 'poor' })))).toBeCloseTo(24, 6);
+    // A line touching the road does not move on it (the chart's "-").
+    const line = table([inf('u', 'a', { xIn: 10, yIn: 20 }, 0)], { terrain: s.terrain });
+    expect(ev(line).shapes.some((x) => x.id.startsWith('movement/u/road'))).toBe(false);
+  });
+
+  it('hand hauls unlimbered guns 2", mountain howitzers 4", and refuses heavy guns', () => {
+    const guns = (weapon: string) => table([inf('u', 'a', { xIn: 36, yIn: 10 }, 90, { arm: 'artillery', weapon, stands: 2, files: 2 })]);
+    expect(move(guns('LR')).allowanceIn).toBe(2);
+    expect(move(guns('MH')).allowanceIn).toBe(4);
+    const hh = ev(guns('HH')).units['u']!.movement;
+    expect(hh).toMatchObject({ ok: false, reason: 'movement/no-hand-haul' });
+  });
+
+  it('moves limbered horse guns at 18" and says heavy guns have no double quick', () => {
+    const limbered = (weapon: string, horse: boolean) => {
+      const s = table([inf('u', 'a', { xIn: 36, yIn: 10 }, 90, { arm: 'artillery', weapon, stands: 2, files: 2 })]);
+      return { ...s, units: s.units.map((u) => ({ ...u, horseArtillery: horse, status: { limbered: true } })) };
+    };
+    expect(move(limbered('LR', true)).allowanceIn).toBe(18);
+    expect(move(limbered('HR', false)).notes.join(' ')).toContain('No double quick for HR guns');
+  });
+});

@@ -1,0 +1,268 @@
+/**
+ * Charges and melee (Movement: Charges, p. 2; Combat, Saves, Melee Results, p. 5; Morale, p. 4): which
+ * stands may reach an enemy stand this turn (facing changed only at the start, costing half the move unless
+ * the target lies within the free 45° oblique, then straight at it, paying terrain), the melee dice and hit
+ * numbers of both sides with shock, and the morale check each side faces with every modifier named.
+ */
+import type { ChargeRefusal, ChargeTargetOption, DiceBreakdown, DiceModifier, EvaluationWarning } from '../../engine/evaluation.ts';
+import type { Shape } from '../../engine/shapes.ts';
+import { missingParameterWarning, numberParameter } from '../../engine/rulesetFields.ts';
+import type { PointIn } from '../../model/units.ts';
+import { angleDiffDeg, vectorToHeadingDeg } from '../../geometry/angles.ts';
+import { closestPointsBetweenPolygons, polygonToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
+import { elevationLevelAt } from '../../geometry/lineOfSight.ts';
+import { pointInPolygon } from '../../geometry/intersect.ts';
+import { MOUNTED_MELEE_HIT_PARAM, SAVE_PARAMS } from './declarations.ts';
+import { countsStationary, standDice, weaponRow } from './combat.ts';
+import { boxesApart, type VbContext, type VbStand, type VbUnit } from './context.ts';
+import { walkCost } from './movement/costWalk.ts';
+import { blockersFor } from './movement/movement.ts';
+import { moverProfile, standRate } from './movement/standMovement.ts';
+import { terrainNear, type VbTerrain } from './movement/terrainScene.ts';
+import { ATTACK_DICE_SOURCE, HIT_NUMBERS, LIGHT_DRAGOON_SHOCK_NOTE, MOUNTED_INFANTRY_DISORDERED_NOTE, SAVE_LABELS, SAVES_SOURCE, SHOCK_HIT_MOD, SHOCK_SOURCE, type SaveCondition } from './tables/combat.ts';
+import { CHARGE_FACING_SOURCE, OBLIQUE_DEG, OUT_OF_COMMAND_SOURCE, PAID_FACING_CHANGE_FRACTION } from './tables/movementRates.ts';
+import { COLLAPSE_SOURCE, MORALE_MODIFIERS, MORALE_SOURCE, type MoraleCondition } from './tables/morale.ts';
+import { AREA_KIND_CLASS, LINEAR_KIND_CLASS } from './tables/terrain.ts';
+
+export interface ChargeResult {
+  readonly charge: (ChargeTargetOption | ChargeRefusal)[];
+  readonly shapes: Shape[];
+  readonly warnings: EvaluationWarning[];
+}
+
+/** Where the attacker strikes the target stand: 'front' within 45° of its facing, 'flank' to 135°, else 'rear' (a reading). */
+export function attackAspect(target: VbStand, attackerCenter: PointIn): 'front' | 'flank' | 'rear' {
+  const dir = vectorToHeadingDeg(attackerCenter.xIn - target.center.xIn, attackerCenter.yIn - target.center.yIn);
+  const off = Math.abs(angleDiffDeg(dir, target.stand.pose.headingDeg));
+  return off <= 45 + 1e-9 ? 'front' : off <= 135 + 1e-9 ? 'flank' : 'rear';
+}
+
+function mounted(s: VbStand): boolean {
+  return s.type === 'mounted' || s.type === 'mounted-skirmisher';
+}
+
+/** A stand's melee hit number: its weapon's melee/short figure, or the mounted parameter. */
+function meleeHitOn(ctx: VbContext, info: VbUnit, s: VbStand): number | undefined {
+  if (mounted(s)) return numberParameter(ctx.state, MOUNTED_MELEE_HIT_PARAM);
+  const w = weaponRow(info, s);
+  return w ? HIT_NUMBERS[w].shortHitOn : undefined;
+}
+
+function moraleLine(side: string, morale: number | undefined, conds: readonly MoraleCondition[]): DiceModifier {
+  if (morale === undefined) return { label: `${side} morale check: no morale rating`, dice: 0, source: MORALE_SOURCE };
+  let v = morale;
+  const parts = [`morale ${morale}`];
+  for (const c of conds) {
+    const m = MORALE_MODIFIERS[c];
+    v += m.mod;
+    parts.push(`${m.mod > 0 ? '+' : ''}${m.mod} ${m.label.toLowerCase()}`);
+  }
+  return { label: `${side} morale check: passes on a d6 of ${v} or less (${parts.join(', ')})`, dice: 0, source: MORALE_SOURCE };
+}
+
+function saveLines(ctx: VbContext, conds: readonly SaveCondition[], who: string): DiceModifier[] {
+  return conds.map((c) => {
+    const roll = numberParameter(ctx.state, SAVE_PARAMS[c]);
+    return { label: `${who} saves: ${SAVE_LABELS[c]}${roll === undefined ? ` (save roll not entered: ${SAVE_PARAMS[c].id})` : `: saves on ${roll}+`}`, dice: 0, source: SAVES_SOURCE };
+  });
+}
+
+interface Pair {
+  readonly s: VbStand;
+  readonly t: VbStand;
+  readonly distanceIn: number;
+  readonly to: PointIn;
+  readonly from: PointIn;
+  readonly disorderedBy: readonly string[];
+}
+
+export function evaluateCharge(
+  ctx: VbContext,
+  terrain: VbTerrain,
+  info: VbUnit,
+  standInCommand: ReadonlyMap<string, boolean>,
+  exhausted: (unitId: string) => boolean,
+): ChargeResult {
+  const u = info.unit;
+  const charge: (ChargeTargetOption | ChargeRefusal)[] = [];
+  const shapes: Shape[] = [];
+  const warnings: EvaluationWarning[] = [];
+  const chargers = info.combatStands.filter((s) => standDice(ctx.state, info, s, 'melee') !== undefined);
+  if (chargers.length === 0) return { charge, shapes, warnings };
+  const rates = chargers.map((s) => standRate(ctx, info, s));
+  const reachIn = Math.max(0, ...rates.map((r) => ('rateIn' in r ? r.rateIn : 0)));
+  // A unit-wide reason not to charge, given against each enemy unit near enough to matter.
+  let unitReason: { reason: string; detail: string } | undefined;
+  if (info.roadMarch) unitReason = { reason: 'charge/road-march', detail: 'in road march: no combat value (Movement: Road March, p. 2)' };
+  else if (info.routed) unitReason = { reason: 'charge/routed', detail: 'routed (Morale, p. 4)' };
+  else if (info.skirmishOrder) unitReason = { reason: 'charge/skirmishers', detail: 'skirmishers can NOT voluntarily enter into melee (Stand Types, p. 1)' };
+  else if (exhausted(u.id)) unitReason = { reason: 'charge/brigade-exhausted', detail: `its brigade is exhausted: no moving into contact (${COLLAPSE_SOURCE})` };
+  let mountedHitMissing = false;
+  // Enemy bases each charger's centre may not cross (the target's own are dropped per target).
+  const blockersOf = chargers.map((s, i) => {
+    const r = rates[i]!;
+    return 'rateIn' in r ? blockersFor(ctx, s, u.side, r.rateIn + 2) : [];
+  });
+  const nearOf = chargers.map((s, i) => {
+    const r = rates[i]!;
+    return terrainNear(terrain, s.center, 'rateIn' in r ? r.rateIn + 2 : 0);
+  });
+  for (const target of ctx.units.values()) {
+    if (target.unit.side === u.side || target.combatStands.length === 0) continue;
+    const near = target.combatStands.some((t) => chargers.some((s) => !boxesApart(s.box, t.box, reachIn + 1)));
+    if (!near) continue;
+    const refuse = (reason: string, detail: string): void => void charge.push({ ok: false, reason, detail: `${target.unit.name}: ${detail}`, targetUnitId: target.unit.id });
+    if (unitReason) {
+      refuse(unitReason.reason, unitReason.detail);
+      continue;
+    }
+    // Other enemy stands block the path; the target's own do not.
+    const pairs: Pair[] = [];
+    let failure: { reason: string; detail: string } | undefined;
+    chargers.forEach((s, i) => {
+      const rate = rates[i]!;
+      if (!('rateIn' in rate)) return;
+      if (standInCommand.get(s.stand.id) === false) {
+        failure ??= { reason: 'charge/out-of-command', detail: `out of command: may never move toward a visible enemy (${OUT_OF_COMMAND_SOURCE})` };
+        return;
+      }
+      // The target's stands nearest first (front edge to base, a cheap distance); the first one reachable
+      // is the one this charger strikes.
+      const fl = s.corners[0]!, fr = s.corners[1]!;
+      const candidates: { t: VbStand; d: number }[] = [];
+      for (const t of target.combatStands) {
+        if (boxesApart(s.box, t.box, rate.rateIn)) continue;
+        let d = Infinity;
+        for (let k = 0, j = 3; k < 4; j = k++) d = Math.min(d, segmentToSegmentDistanceIn(fl, fr, t.corners[j]!, t.corners[k]!));
+        if (d <= rate.rateIn + 1e-9) candidates.push({ t, d });
+      }
+      if (candidates.length === 0) {
+        failure ??= { reason: 'charge/out-of-reach', detail: `beyond ${rate.rateIn}" of movement` };
+        return;
+      }
+      candidates.sort((x, y) => x.d - y.d);
+      const blockers = blockersOf[i]!.filter((e) => e.unitId !== target.unit.id);
+      let best: Pair | undefined;
+      for (const { t } of candidates) {
+        // Straight at the target: the front edge's nearest point to the target's nearest point.
+        const cp = closestPointsBetweenPolygons([fl, fr], t.corners);
+        const fc = cp.onA;
+        const to = cp.onB;
+        const d = cp.distanceIn;
+        const dir = vectorToHeadingDeg(to.xIn - fc.xIn, to.yIn - fc.yIn);
+        const turn = d > 1e-9 && Math.abs(angleDiffDeg(dir, s.stand.pose.headingDeg)) > OBLIQUE_DEG + 1e-9;
+        const allowance = rate.rateIn * (turn ? 1 - PAID_FACING_CHANGE_FRACTION : 1);
+        const end = { xIn: s.center.xIn + (to.xIn - fc.xIn), yIn: s.center.yIn + (to.yIn - fc.yIn) };
+        const walk = walkCost(nearOf[i]!, s.center, end, moverProfile(info, s, rate.rateIn), allowance, blockers);
+        if (walk.reachedIn < d - 1e-6) {
+          const why = walk.stoppedBy === 'enemy' ? 'charge/path-blocked' : walk.stoppedBy?.startsWith('impassable:') ? 'charge/impassable' : 'charge/out-of-reach';
+          failure = { reason: why, detail: walk.stoppedBy === 'enemy' ? 'another enemy stand is in the way' : `${d.toFixed(1)}" away; terrain${turn ? ' and a facing change (half the move)' : ''} leave${turn ? '' : 's'} too little movement (${CHARGE_FACING_SOURCE})` };
+          continue;
+        }
+        const disorderedBy = [...walk.disorderedBy];
+        // Crossing lines on the way: mounted stands test for disorder at fences; across a defended stream the attack is disordered.
+        for (const l of ctx.state.terrain.linear) {
+          const cls = LINEAR_KIND_CLASS[l.kind];
+          if (!(cls === 'stream' || (cls === 'fence-hedge' && mounted(s)))) continue;
+          for (let k = 0; k + 1 < l.points.length; k++) {
+            if (polygonToPolygonDistanceIn([s.center, end], [l.points[k]!, l.points[k + 1]!]) < 1e-9) {
+              if (!disorderedBy.includes(l.id)) disorderedBy.push(l.id);
+              break;
+            }
+          }
+        }
+        best = { s, t, distanceIn: d, to, from: fc, disorderedBy };
+        break;
+      }
+      if (best) pairs.push(best);
+    });
+    if (pairs.length === 0) {
+      const f = failure ?? { reason: 'charge/out-of-reach', detail: 'no stand can reach it' };
+      refuse(f.reason, f.detail);
+      continue;
+    }
+    // Attacker's melee dice and hit number (best: lowest) with shock; its morale check to close.
+    const targetDisordered = target.disordered;
+    const attMods: DiceModifier[] = [];
+    let attBase = 0;
+    let attHit: number | undefined;
+    let shock = false;
+    for (const p of pairs) {
+      attBase += standDice(ctx.state, info, p.s, 'melee')!.normal;
+      const h = meleeHitOn(ctx, info, p.s);
+      if (h === undefined && mounted(p.s)) mountedHitMissing = true;
+      if (h !== undefined) attHit = attHit === undefined ? h : Math.min(attHit, h);
+      if (info.abilities.has('Sh') || (info.abilities.has('NA') && (info.morale ?? 0) >= 6) || (mounted(p.s) && info.category === 'cavalry' && targetDisordered)) shock = true;
+    }
+    if (shock && attHit !== undefined) {
+      const before = attHit;
+      attHit += SHOCK_HIT_MOD;
+      const why = info.abilities.has('Sh') ? 'Shock (Sh)' : info.abilities.has('NA') ? 'Native Americans of morale 6-7 count as shock' : 'Light dragoons count as shock against disordered units';
+      attMods.push({ label: `${why}: hit on ${attHit}+ instead of ${before}+`, dice: 0, source: info.abilities.has('Sh') ? SHOCK_SOURCE : info.abilities.has('NA') ? 'Volley & Bayonet: At War in the Americas, Native American Morale (p. 4)' : LIGHT_DRAGOON_SHOCK_NOTE });
+    }
+    if (attHit === undefined) attMods.push({ label: `Mounted melee hit number not entered (${MOUNTED_MELEE_HIT_PARAM.id})`, dice: 0, source: MOUNTED_MELEE_HIT_PARAM.source });
+    const first = pairs.reduce((a, b) => (b.distanceIn < a.distanceIn ? b : a));
+    const aspect = attackAspect(first.t, first.s.center);
+    const miDisordered = pairs.some((p) => mounted(p.s) && info.category === 'infantry');
+    if (miDisordered) attMods.push({ label: 'Mounted infantry are always considered disordered in melee', dice: 0, source: MOUNTED_INFANTRY_DISORDERED_NOTE });
+    const attConds: MoraleCondition[] = [];
+    if (target.skirmishOrder) attConds.push('meleeing-skirmishers');
+    if (aspect !== 'front') attConds.push('meleeing-flank-or-rear');
+    if (target.roadMarch) attConds.push('attacking-road-march');
+    if (info.disordered || miDisordered) attConds.push('disordered');
+    if (pairs.some((p) => mounted(p.s)) && !info.abilities.has('MC') && target.abilities.has('MC') && target.category === 'cavalry') attConds.push('cavalry-vs-heavier-cavalry');
+    if (first.t.type === 'artillery' && aspect === 'front') attConds.push('meleeing-artillery-from-front');
+    attMods.push(moraleLine('Attacker', info.morale, attConds));
+    // Defender: the stands struck, with stationary dice if they hold it.
+    const struck = [...new Set(pairs.map((p) => p.t))];
+    let defBase = 0;
+    let defBonus = 0;
+    let defHit: number | undefined;
+    for (const t of struck) {
+      const d = standDice(ctx.state, target, t, 'melee');
+      if (!d) continue;
+      defBase += d.normal;
+      if (countsStationary(target, t, standInCommand.get(t.stand.id) === true, exhausted(target.unit.id))) defBonus += d.stationary - d.normal;
+      const h = meleeHitOn(ctx, target, t);
+      if (h === undefined && mounted(t)) mountedHitMissing = true;
+      if (h !== undefined) defHit = defHit === undefined ? h : Math.min(defHit, h);
+    }
+    const defMods: DiceModifier[] = [];
+    if (defBonus > 0) defMods.push({ label: 'Stationary', dice: defBonus, source: ATTACK_DICE_SOURCE });
+    const defConds: MoraleCondition[] = [];
+    const tLevel = elevationLevelAt(first.t.center, ctx.state.terrain);
+    const aLevel = elevationLevelAt(first.s.center, ctx.state.terrain);
+    if (countsStationary(target, first.t, standInCommand.get(first.t.stand.id) === true, exhausted(target.unit.id)) && tLevel > aLevel) defConds.push('stationary-higher-ground');
+    const inWorks = (t: VbStand): boolean =>
+      ctx.state.terrain.linear.some((l) => LINEAR_KIND_CLASS[l.kind] === 'works' && l.points.some((_, k) => k + 1 < l.points.length && polygonToPolygonDistanceIn([l.points[k]!, l.points[k + 1]!], t.corners) <= t.stand.depthIn / 2));
+    if ((first.t.type === 'infantry' || first.t.type === 'detachment' || first.t.type === 'artillery') && inWorks(first.t)) defConds.push('defending-works');
+    if (target.unit.status?.attachedCommanderId !== undefined || ctx.commanders.some((c) => c.commander.attachedToUnitId === target.unit.id)) defConds.push('superior-commander-attached');
+    if (target.disordered) defConds.push('disordered');
+    if ((first.t.type === 'infantry' || first.t.type === 'detachment' || first.t.type === 'infantry-skirmisher') && pairs.some((p) => mounted(p.s))) defConds.push('infantry-meleed-by-mounted');
+    if (aspect === 'flank') defConds.push('meleed-from-flank');
+    if (target.roadMarch) defConds.push('meleed-in-road-march');
+    if (target.routed) defConds.push('meleed-while-routed');
+    defMods.push(moraleLine('Defender', target.morale, defConds));
+    // Saves in melee (Saves, p. 5): buildings, works (not a sunken road against infantry), hits by disordered stands.
+    const defSaves: SaveCondition[] = [];
+    const tArea = ctx.state.terrain.areas.filter((a) => pointInPolygon(first.t.center, a.vertices));
+    const tFoot = first.t.type === 'infantry' || first.t.type === 'detachment' || first.t.type === 'infantry-skirmisher';
+    if (tFoot && tArea.some((a) => AREA_KIND_CLASS[a.kind] === 'town-block')) defSaves.push('infantry-in-buildings');
+    if (defConds.includes('defending-works')) {
+      const onlySunken = !ctx.state.terrain.linear.some((l) => l.kind !== 'sunken-road' && LINEAR_KIND_CLASS[l.kind] === 'works' && l.points.some((_, k) => k + 1 < l.points.length && polygonToPolygonDistanceIn([l.points[k]!, l.points[k + 1]!], first.t.corners) <= first.t.stand.depthIn / 2));
+      if (!(onlySunken && !pairs.some((p) => mounted(p.s)))) defSaves.push('in-works');
+    }
+    if (info.disordered || miDisordered) defSaves.push('hit-by-disordered');
+    defMods.push(...saveLines(ctx, defSaves, 'Defender'));
+    if (target.disordered) attMods.push(...saveLines(ctx, ['hit-by-disordered'], 'Attacker'));
+    const attacker: DiceBreakdown = { kind: 'dice', ...(attHit !== undefined ? { hitOn: attHit } : {}), baseDice: attBase, modifiers: attMods, dice: attBase, limits: [] };
+    const defender: DiceBreakdown = { kind: 'dice', ...(defHit !== undefined ? { hitOn: defHit } : {}), baseDice: defBase, modifiers: defMods, dice: defBase + defBonus, limits: [] };
+    const disorderedBy = [...new Set(pairs.flatMap((p) => p.disorderedBy))];
+    charge.push({ ok: true, targetUnitId: target.unit.id, distanceIn: first.distanceIn, attacker, defender, disorderedBy, enemyFlanked: aspect !== 'front' });
+    for (const p of pairs) {
+      shapes.push({ kind: 'polyline', id: `charge/${u.id}/${target.unit.id}/${p.s.stand.id}`, layer: 'charge', style: 'charge', unitId: u.id, side: u.side, points: [p.from, p.to], arrow: true });
+    }
+  }
+  if (mountedHitMissing) warnings.push(missingParameterWarning(MOUNTED_MELEE_HIT_PARAM, `${u.name}: hit number of mounted stands in melee`, u.id));
+  return { charge, shapes, warnings };
+}

@@ -1,0 +1,241 @@
+/**
+ * Per-state facts every rule area reads: each unit's fields and markers, each stand's type (from its role,
+ * its unit's troop type and its footprint), footprints, the sight scene and the parameters.
+ */
+import type { EvaluationWarning } from '../../engine/evaluation.ts';
+import { rulesetValue } from '../../engine/rulesetFields.ts';
+import type { PointIn } from '../../model/units.ts';
+import type { Commander, Stand, TableState, Unit } from '../../model/tableState.ts';
+import { standCenter, standCorners } from '../../geometry/footprint.ts';
+import { buildSightScene, type SightScene } from '../../geometry/lineOfSight.ts';
+import { boundingBox, offsetConvexPolygon, type BoundingBoxIn } from '../../geometry/polygon.ts';
+import {
+  ABILITIES_FIELD,
+  MORALE_FIELD,
+  PERMANENT_DISORDER_STATUS,
+  ROAD_MARCH_STATUS,
+  ROUTED_STATUS,
+  SKIRMISH_STATUS,
+  SP_LOST_STATUS,
+  STATIONARY_STATUS,
+  STRENGTH_FIELD,
+  TROOP_TYPE_FIELD,
+  HITS_THIS_PHASE_STATUS,
+  type Ability,
+  type TroopType,
+} from './declarations.ts';
+import { FOOTPRINT_TOLERANCE_IN, STAND_SIZES, type StandType } from './tables/standTypes.ts';
+import { AREA_KIND_CLASS } from './tables/terrain.ts';
+import { pointInPolygon } from '../../geometry/intersect.ts';
+
+export type UnitCategory = 'infantry' | 'cavalry' | 'artillery' | 'transport';
+
+export const TROOP_CATEGORY: Readonly<Record<TroopType, UnitCategory>> = {
+  'slow-infantry': 'infantry',
+  'fast-infantry': 'infantry',
+  'light-cavalry': 'cavalry',
+  'light-artillery': 'artillery',
+  'field-artillery': 'artillery',
+  'field-howitzer': 'artillery',
+  'heavy-artillery': 'artillery',
+  'pack-transport': 'transport',
+  'wheeled-transport': 'transport',
+};
+
+/** A stand type of the Stand Size table, or transport (the supplement gives no transport base). */
+export type VbStandType = StandType | 'transport';
+
+export interface VbStand {
+  readonly stand: Stand;
+  readonly type: VbStandType;
+  /** True when the base is the printed size of its type (within FOOTPRINT_TOLERANCE_IN). */
+  readonly footprintOk: boolean;
+  readonly corners: readonly PointIn[];
+  readonly center: PointIn;
+  readonly box: BoundingBoxIn;
+  readonly side: string;
+  /** Owning unit, or undefined for a superior commander's own stand. */
+  readonly unitId?: string;
+  /** Owning commander (a commanders[] entry), for a superior commander's stand. */
+  readonly commanderId?: string;
+  /**
+   * Its centre is in a forest, thicket or swamp, where non-skirmish stands "may not go stationary or recover
+   * from disorder" (Terrain Effects, p. 3).
+   */
+  readonly inForest: boolean;
+}
+
+export interface VbUnit {
+  readonly unit: Unit;
+  readonly troopType?: TroopType;
+  readonly category: UnitCategory;
+  readonly morale?: number;
+  readonly strengthPoints?: number;
+  readonly abilities: ReadonlySet<Ability>;
+  readonly stationary: boolean;
+  readonly roadMarch: boolean;
+  readonly skirmishOrder: boolean;
+  /** Yellow marker (`status.disordered`), or always for militia (MIL: permanently disordered). */
+  readonly disordered: boolean;
+  readonly permanentlyDisordered: boolean;
+  readonly routed: boolean;
+  readonly poorlyTrained: boolean;
+  readonly spLost: number;
+  readonly hitsThisPhase: number;
+  readonly stands: readonly VbStand[];
+  /** Stands that fight: not commanders, not road-march spacers. */
+  readonly combatStands: readonly VbStand[];
+  readonly unitCommanders: readonly VbStand[];
+  readonly spacers: readonly VbStand[];
+}
+
+export interface VbCommander {
+  readonly commander: Commander;
+  readonly stand?: VbStand;
+}
+
+export interface VbContext {
+  readonly state: TableState;
+  readonly units: ReadonlyMap<string, VbUnit>;
+  readonly commanders: readonly VbCommander[];
+  /** Every stand on the table (units' and commanders'). */
+  readonly allStands: readonly VbStand[];
+  readonly standById: ReadonlyMap<string, VbStand>;
+  readonly sight: SightScene;
+  /** Problems found while reading the state (missing fields, odd bases), one per unit or stand. */
+  readonly warnings: readonly EvaluationWarning[];
+  /**
+   * A stand's base grown by `growIn` (where another base's centre may not go), with its box; computed once
+   * per state and size.
+   */
+  grown(s: VbStand, growIn: number): Blocker;
+}
+
+export interface Blocker {
+  readonly polygon: readonly PointIn[];
+  readonly box: BoundingBoxIn;
+  readonly unitId?: string;
+}
+
+function fits(stand: Stand, type: StandType): boolean {
+  const s = STAND_SIZES[type];
+  return Math.abs(stand.widthIn - s.widthIn) <= FOOTPRINT_TOLERANCE_IN && Math.abs(stand.depthIn - s.depthIn) <= FOOTPRINT_TOLERANCE_IN;
+}
+
+/**
+ * A stand's type: its role first (commanders, spacers), then its unit's category and its footprint. Command
+ * and detachment bases are both 1.5" square, and infantry and infantry skirmisher bases both 3 x 1.5": the
+ * role ('command' = a unit commander) and the unit's skirmish-order marker tell them apart.
+ */
+export function classifyStand(stand: Stand, category: UnitCategory, skirmishOrder: boolean): { type: VbStandType; footprintOk: boolean } {
+  const typed = (type: StandType): { type: VbStandType; footprintOk: boolean } => ({ type, footprintOk: fits(stand, type) });
+  if (stand.role === 'commander' || stand.role === 'command') return typed('command');
+  if (stand.role === 'limber') return typed('road-march-spacer');
+  if (fits(stand, 'mounted-skirmisher') && category !== 'artillery') return typed('mounted-skirmisher');
+  switch (category) {
+    case 'artillery':
+      return typed('artillery');
+    case 'transport':
+      return { type: 'transport', footprintOk: true };
+    case 'cavalry':
+      if (stand.role === 'dismounted' || fits(stand, 'detachment')) return typed('detachment');
+      return typed('mounted');
+    case 'infantry':
+      if (stand.role === 'mounted') return typed('mounted');
+      if (fits(stand, 'detachment')) return typed('detachment');
+      return typed(skirmishOrder ? 'infantry-skirmisher' : 'infantry');
+  }
+}
+
+function vbStand(state: TableState, stand: Stand, type: VbStandType, footprintOk: boolean, side: string, owner: { unitId?: string; commanderId?: string }): VbStand {
+  const corners = standCorners(stand);
+  const center = standCenter(stand);
+  const inForest = state.terrain.areas.some((a) => AREA_KIND_CLASS[a.kind] === 'forest-thicket-swamp' && pointInPolygon(center, a.vertices));
+  return { stand, type, footprintOk, corners, center, box: boundingBox(corners), side, ...owner, inForest };
+}
+
+const bool = (u: Unit, spec: typeof STATIONARY_STATUS): boolean => rulesetValue(spec, u.status?.rulesetStatus) === true;
+const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+
+export function buildContext(state: TableState): VbContext {
+  const standById = new Map(state.stands.map((s) => [s.id, s]));
+  const warnings: EvaluationWarning[] = [];
+  const units = new Map<string, VbUnit>();
+  const allStands: VbStand[] = [];
+  for (const u of state.units) {
+    const troopType = rulesetValue(TROOP_TYPE_FIELD, u.rulesetFields) as TroopType | undefined;
+    if (troopType === undefined) {
+      warnings.push({ code: 'unit/no-troop-type', message: `${u.name}: no troop-type in rulesetFields; movement, fire and melee need it.`, unitId: u.id });
+    }
+    const category: UnitCategory = troopType ? TROOP_CATEGORY[troopType] : u.arm;
+    const abilities = new Set((rulesetValue(ABILITIES_FIELD, u.rulesetFields) as readonly Ability[] | undefined) ?? []);
+    const skirmishOrder = bool(u, SKIRMISH_STATUS);
+    const militia = abilities.has('MIL');
+    const permanentlyDisordered = militia || bool(u, PERMANENT_DISORDER_STATUS);
+    const routed = bool(u, ROUTED_STATUS);
+    const stands: VbStand[] = [];
+    for (const id of u.standIds) {
+      const s = standById.get(id);
+      if (!s) continue;
+      const { type, footprintOk } = classifyStand(s, category, skirmishOrder);
+      const vs = vbStand(state, s, type, footprintOk, u.side, { unitId: u.id });
+      if (!footprintOk && type !== 'transport') {
+        const size = STAND_SIZES[type as StandType];
+        warnings.push({
+          code: 'stand/footprint',
+          message: `${u.name}: stand ${s.id} is ${s.widthIn} x ${s.depthIn}", read as ${size.label} (${size.widthIn} x ${size.depthIn}", ${size.source}).`,
+          unitId: u.id,
+        });
+      }
+      stands.push(vs);
+      allStands.push(vs);
+    }
+    units.set(u.id, {
+      unit: u,
+      ...(troopType !== undefined ? { troopType } : {}),
+      category,
+      ...(num(rulesetValue(MORALE_FIELD, u.rulesetFields)) !== undefined ? { morale: num(rulesetValue(MORALE_FIELD, u.rulesetFields))! } : {}),
+      ...(num(rulesetValue(STRENGTH_FIELD, u.rulesetFields)) !== undefined ? { strengthPoints: num(rulesetValue(STRENGTH_FIELD, u.rulesetFields))! } : {}),
+      abilities,
+      stationary: bool(u, STATIONARY_STATUS),
+      roadMarch: bool(u, ROAD_MARCH_STATUS) || stands.some((s) => s.type === 'road-march-spacer') || u.status?.limbered === true || u.status?.formation === 'march-column',
+      skirmishOrder: skirmishOrder || stands.some((s) => s.type === 'mounted-skirmisher'),
+      disordered: permanentlyDisordered || routed || u.status?.disordered === true,
+      permanentlyDisordered,
+      routed,
+      poorlyTrained: militia || abilities.has('PT'),
+      spLost: num(rulesetValue(SP_LOST_STATUS, u.status?.rulesetStatus)) ?? 0,
+      hitsThisPhase: num(rulesetValue(HITS_THIS_PHASE_STATUS, u.status?.rulesetStatus)) ?? 0,
+      stands,
+      combatStands: stands.filter((s) => s.type !== 'command' && s.type !== 'road-march-spacer'),
+      unitCommanders: stands.filter((s) => s.type === 'command'),
+      spacers: stands.filter((s) => s.type === 'road-march-spacer'),
+    });
+  }
+  const commanders: VbCommander[] = state.commanders.map((c) => {
+    const s = c.standId !== undefined ? standById.get(c.standId) : undefined;
+    if (!s) return { commander: c };
+    const vs = vbStand(state, s, 'command', fits(s, 'command'), c.side, { commanderId: c.id });
+    allStands.push(vs);
+    return { commander: c, stand: vs };
+  });
+  // Keyed by size, then by stand object: no string keys on this per-pair path.
+  const grownCache = new Map<number, Map<VbStand, Blocker>>();
+  const grown = (s: VbStand, growIn: number): Blocker => {
+    let bySize = grownCache.get(growIn);
+    if (!bySize) grownCache.set(growIn, (bySize = new Map()));
+    let hit = bySize.get(s);
+    if (!hit) {
+      const polygon = offsetConvexPolygon(s.corners, growIn, 2);
+      hit = { polygon, box: boundingBox(polygon), ...(s.unitId !== undefined ? { unitId: s.unitId } : {}) };
+      bySize.set(s, hit);
+    }
+    return hit;
+  };
+  return { state, units, commanders, allStands, standById: new Map(allStands.map((s) => [s.stand.id, s])), sight: buildSightScene(state), warnings, grown };
+}
+
+/** True when two boxes are more than `gapIn` apart on either axis (a cheap reject before exact distances). */
+export function boxesApart(a: BoundingBoxIn, b: BoundingBoxIn, gapIn: number): boolean {
+  return a.minXIn - b.maxXIn > gapIn || b.minXIn - a.maxXIn > gapIn || a.minYIn - b.maxYIn > gapIn || b.minYIn - a.maxYIn > gapIn;
+}

@@ -1,0 +1,72 @@
+/**
+ * Volley & Bayonet: At War in the Americas, the evaluation of a whole table: the context once, command for
+ * every stand (it is fixed at the start of the turn), brigade exhaustion, then per unit its order
+ * (formation), movement, fire, charges, rally and morale; the danger zones of the guns; shapes and warnings.
+ */
+import type { Evaluation, EvaluationWarning, UnitEvaluation } from '../../engine/evaluation.ts';
+import { missingParameterWarning } from '../../engine/rulesetFields.ts';
+import type { Shape } from '../../engine/shapes.ts';
+import type { TableState } from '../../model/tableState.ts';
+import { buildContext } from './context.ts';
+import { evaluateCommand } from './command.ts';
+import { evaluateCharge } from './charge.ts';
+import { SAVE_PARAMS } from './declarations.ts';
+import { evaluateFire, fireSettings } from './fire/fire.ts';
+import { readFormation } from './formation.ts';
+import { brigadeMorale, dangerZones, evaluateRally, moraleReading } from './morale.ts';
+import { evaluateMovement } from './movement/movement.ts';
+import { buildTerrain } from './movement/terrainScene.ts';
+import type { SaveCondition } from './tables/combat.ts';
+
+export const VB_RULESET_ID = 'volley-and-bayonet';
+
+/** Below this formation confidence a warning asks the players to check the bases or set the formation. */
+export const FORMATION_WARNING_CONFIDENCE = 0.5;
+
+export function evaluateVolleyAndBayonet(state: TableState): Evaluation {
+  const ctx = buildContext(state);
+  const terrain = buildTerrain(state);
+  const command = evaluateCommand(ctx);
+  const morale = brigadeMorale(ctx);
+  const exhausted = (unitId: string): boolean => {
+    const b = ctx.units.get(unitId)?.unit.brigadeId;
+    return b !== undefined && morale.brigades.get(b)?.exhausted === true;
+  };
+  const fireCfg = fireSettings(ctx);
+  const warnings: EvaluationWarning[] = [...ctx.warnings, ...fireCfg.warnings, ...morale.warnings];
+  const shapes: Shape[] = [];
+  const units: Record<string, UnitEvaluation> = {};
+  const missingSaves = new Set<SaveCondition>();
+  for (const u of state.units) {
+    const info = ctx.units.get(u.id)!;
+    const formation = readFormation(info);
+    if (info.stands.length === 0) warnings.push({ code: 'unit/no-stands', message: `${u.name} has no stands on the table.`, unitId: u.id });
+    else if (formation.source === 'geometry' && formation.confidence < FORMATION_WARNING_CONFIDENCE) {
+      warnings.push({ code: 'formation/uncertain', message: `${u.name}: read as ${formation.name ?? formation.formation} (confidence ${formation.confidence}); check the bases or set the formation.`, unitId: u.id });
+    }
+    const movement = evaluateMovement(ctx, terrain, info, command.standInCommand);
+    const fire = fireCfg.settings ? evaluateFire(ctx, fireCfg.settings, info, command.standInCommand, exhausted) : undefined;
+    fire?.missingSaves.forEach((c) => missingSaves.add(c));
+    const charge = evaluateCharge(ctx, terrain, info, command.standInCommand, exhausted);
+    warnings.push(...movement.warnings, ...charge.warnings);
+    const b = u.brigadeId !== undefined ? morale.brigades.get(u.brigadeId) : undefined;
+    units[u.id] = {
+      unitId: u.id,
+      formation,
+      movement: movement.movement,
+      fire: fire?.fire ?? [],
+      charge: charge.charge,
+      rally: evaluateRally(ctx, info),
+      command: command.readings.get(u.id)!,
+      morale: moraleReading(ctx, info, b),
+    };
+    shapes.push(...movement.shapes, ...(fire?.shapes ?? []), ...charge.shapes);
+  }
+  const danger = dangerZones(ctx);
+  shapes.push(...danger.shapes, ...command.shapes);
+  warnings.push(...danger.warnings, ...command.warnings);
+  for (const c of Object.keys(SAVE_PARAMS) as SaveCondition[]) {
+    if (missingSaves.has(c)) warnings.push(missingParameterWarning(SAVE_PARAMS[c], 'A save named on the fire dice'));
+  }
+  return { rulesetId: VB_RULESET_ID, units, shapes, warnings };
+}

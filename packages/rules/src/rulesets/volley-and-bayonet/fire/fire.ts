@@ -1,0 +1,299 @@
+/**
+ * Fire combat (Combat, Saves, p. 5): for a firing unit and each enemy unit, which of its stands may fire
+ * (arc, range, line of sight, firing lanes), the dice (Attack Dice, normal or stationary), the hit number
+ * (Hit Numbers by weapon and range band, sharpshooters one less) and the saves the target would roll.
+ * The arc and the measuring point come from the base rules: parameters; without them no fire is offered.
+ */
+import type { DiceBreakdown, DiceModifier, EvaluationWarning, FireRefusal, FireTargetOption } from '../../../engine/evaluation.ts';
+import type { Shape } from '../../../engine/shapes.ts';
+import { missingParameterWarning, numberParameter, rulesetValue } from '../../../engine/rulesetFields.ts';
+import type { PointIn } from '../../../model/units.ts';
+import { closestPointsBetweenPolygons, pointToPolygonDistanceIn, polygonToPolygonDistanceIn } from '../../../geometry/distance.ts';
+import { pointInPolygon } from '../../../geometry/intersect.ts';
+import { polygonOverlapsPreparedWedge, prepareWedge, wedgePolygon, type Wedge } from '../../../geometry/wedge.ts';
+import { FIRE_ARC_PARAM, RANGE_FROM_PARAM, SAVE_PARAMS } from '../declarations.ts';
+import { countsStationary, standDice, weaponRow } from '../combat.ts';
+import { boxesApart, type VbContext, type VbStand, type VbUnit } from '../context.ts';
+import {
+  ATTACK_DICE_SOURCE,
+  FIRING_LANES_SOURCE,
+  HIT_NUMBERS,
+  HIT_NUMBERS_SOURCE,
+  SAVE_LABELS,
+  SAVES_SOURCE,
+  SHARPSHOOTER_HIT_MOD,
+  SHARPSHOOTER_SOURCE,
+  type SaveCondition,
+  type WeaponRow,
+} from '../tables/combat.ts';
+import { AREA_KIND_CLASS } from '../tables/terrain.ts';
+import { isSkirmisher, sightLine, type SightResult } from './sight.ts';
+
+export interface FireSettings {
+  readonly arcCornerDeg: number;
+  readonly measureFrom: 'front-edge' | 'front-centre';
+}
+
+/** The fire parameters, or the warnings naming the missing ones. */
+export function fireSettings(ctx: VbContext): { settings?: FireSettings; warnings: EvaluationWarning[] } {
+  const arc = numberParameter(ctx.state, FIRE_ARC_PARAM);
+  const from = rulesetValue(RANGE_FROM_PARAM, ctx.state.rulesetParameters);
+  const warnings: EvaluationWarning[] = [];
+  if (arc === undefined) warnings.push(missingParameterWarning(FIRE_ARC_PARAM, 'Fire (every target, range and arc)'));
+  if (from !== 'front-edge' && from !== 'front-centre') warnings.push(missingParameterWarning(RANGE_FROM_PARAM, 'Fire (every range and range band)'));
+  if (warnings.length > 0) return { warnings };
+  return { settings: { arcCornerDeg: arc!, measureFrom: from as FireSettings['measureFrom'] }, warnings };
+}
+
+/** The fire arc of a stand: rays from its front corners opening `arcCornerDeg` outward. */
+export function fireArc(s: VbStand, arcCornerDeg: number): Wedge {
+  const h = s.stand.pose.headingDeg;
+  return { leftOrigin: s.corners[0]!, leftDirDeg: (h + arcCornerDeg) % 360, rightOrigin: s.corners[1]!, rightDirDeg: (h - arcCornerDeg + 360) % 360 };
+}
+
+function frontCentre(s: VbStand): PointIn {
+  const [fl, fr] = s.corners;
+  return { xIn: (fl!.xIn + fr!.xIn) / 2, yIn: (fl!.yIn + fr!.yIn) / 2 };
+}
+
+/** Range from the firer (front edge or its centre) to the nearest point of the target, and that point. */
+export function fireRange(s: VbStand, t: VbStand, measureFrom: FireSettings['measureFrom']): { rangeIn: number; from: PointIn; to: PointIn } {
+  if (measureFrom === 'front-centre') {
+    const fc = frontCentre(s);
+    const cp = closestPointsBetweenPolygons([fc], t.corners);
+    return { rangeIn: pointToPolygonDistanceIn(fc, t.corners), from: fc, to: cp.onB };
+  }
+  const cp = closestPointsBetweenPolygons([s.corners[0]!, s.corners[1]!], t.corners);
+  return { rangeIn: cp.distanceIn, from: cp.onA, to: cp.onB };
+}
+
+interface StandShot {
+  readonly firer: VbStand;
+  readonly target: VbStand;
+  readonly rangeIn: number;
+  readonly from: PointIn;
+  readonly to: PointIn;
+  readonly hitOn: number;
+  readonly band: 'short' | 'long';
+  readonly weapon: WeaponRow;
+}
+
+type Failure = 'out-of-arc' | 'out-of-range' | 'no-line-of-sight' | 'blocked-by-stands' | 'must-fire-at-skirmishers';
+const FAILURE_ORDER: readonly Failure[] = ['out-of-arc', 'out-of-range', 'no-line-of-sight', 'blocked-by-stands', 'must-fire-at-skirmishers'];
+
+/** Sight from the firer's front (centre and corners) to the target (nearest point and centre): clear if any line is. */
+function sightBetween(ctx: VbContext, s: VbStand, t: VbStand, artillery: boolean): SightResult {
+  let worst: SightResult | undefined;
+  for (const from of [frontCentre(s), s.corners[0]!, s.corners[1]!]) {
+    const near = closestPointsBetweenPolygons([from], t.corners).onB;
+    for (const to of [near, t.center]) {
+      const r = sightLine(ctx, from, to, s, t, artillery);
+      if (r.clear) return r;
+      if (!worst || r.blockedBy === 'skirmishers') worst = r;
+    }
+  }
+  return worst!;
+}
+
+/** Saves the target stand would roll against this fire (Saves, p. 5). */
+export function fireSaves(ctx: VbContext, shooter: VbUnit, shot: StandShot): SaveCondition[] {
+  const out: SaveCondition[] = [];
+  const t = shot.target;
+  const smallArms = !HIT_NUMBERS[shot.weapon].artillery;
+  const foot = t.type === 'infantry' || t.type === 'detachment' || t.type === 'infantry-skirmisher';
+  if (isSkirmisher(ctx, t)) out.push('skirmish-order');
+  const areas = ctx.state.terrain.areas.filter((a) => pointInPolygon(t.center, a.vertices));
+  if (foot && smallArms && areas.some((a) => a.kind === 'open-woods' || a.kind === 'thick-woods' || a.kind === 'thicket')) out.push('infantry-in-woods');
+  if (foot && shot.weapon !== 'heavy-artillery' && areas.some((a) => AREA_KIND_CLASS[a.kind] === 'town-block')) out.push('infantry-in-buildings');
+  // "In works": a works line touching the base or within half a base depth of it (a reading).
+  if ((foot || t.type === 'artillery') && ctx.state.terrain.linear.some((l) => (l.kind === 'hasty-works' || l.kind === 'entrenchment') && l.points.some((_, i) => i + 1 < l.points.length && polygonToPolygonDistanceIn([l.points[i]!, l.points[i + 1]!], t.corners) <= t.stand.depthIn / 2))) {
+    out.push('in-works');
+  }
+  if (t.type === 'artillery' && shot.band === 'long' && (shot.weapon === 'light-artillery' || shot.weapon === 'field-artillery')) out.push('artillery-long-range-light-field');
+  if (shooter.disordered) out.push('hit-by-disordered');
+  return out;
+}
+
+/** The save lines of a breakdown: each condition with its roll, or that the roll has not been entered. */
+export function saveModifiers(ctx: VbContext, conditions: readonly SaveCondition[], missing: Set<SaveCondition>): DiceModifier[] {
+  return conditions.map((c) => {
+    const spec = SAVE_PARAMS[c];
+    const roll = numberParameter(ctx.state, spec);
+    if (roll === undefined) missing.add(c);
+    return {
+      label: `Target saves: ${SAVE_LABELS[c]}${roll === undefined ? ` (save roll not entered: ${spec.id})` : `: saves on ${roll}+`}`,
+      dice: 0,
+      source: SAVES_SOURCE,
+    };
+  });
+}
+
+export interface FireResult {
+  readonly fire: (FireTargetOption | FireRefusal)[];
+  readonly shapes: Shape[];
+  readonly missingSaves: ReadonlySet<SaveCondition>;
+}
+
+/** Every fire option and refusal of one unit against every enemy unit. */
+export function evaluateFire(
+  ctx: VbContext,
+  settings: FireSettings,
+  info: VbUnit,
+  standInCommand: ReadonlyMap<string, boolean>,
+  exhausted: (unitId: string) => boolean,
+): FireResult {
+  const u = info.unit;
+  const shapes: Shape[] = [];
+  const missingSaves = new Set<SaveCondition>();
+  const fire: (FireTargetOption | FireRefusal)[] = [];
+  // "While in road march, stands have no combat value"; mounted stands "may NOT fire while mounted".
+  if (info.roadMarch || info.routed) return { fire, shapes, missingSaves };
+  const firers = info.combatStands.flatMap((s) => {
+    const weapon = weaponRow(info, s);
+    const dice = standDice(ctx.state, info, s, 'fire');
+    return weapon && dice ? [{ s, weapon, dice, row: HIT_NUMBERS[weapon] }] : [];
+  });
+  if (firers.length === 0) return { fire, shapes, missingSaves };
+  for (const f of firers) {
+    shapes.push({
+      kind: 'polygon',
+      id: `fire/arc/${f.s.stand.id}`,
+      layer: 'fire',
+      style: f.row.artillery ? 'arc-artillery' : 'arc',
+      unitId: u.id,
+      side: u.side,
+      vertices: wedgePolygon(fireArc(f.s, settings.arcCornerDeg), f.row.longRangeIn),
+    });
+  }
+  const maxRange = Math.max(...firers.map((f) => f.row.longRangeIn));
+  const screened: string[] = [];
+  for (const target of ctx.units.values()) {
+    if (target.unit.side === u.side) continue;
+    const tStands = target.combatStands;
+    if (tStands.length === 0) continue;
+    const shots: StandShot[] = [];
+    let failure: Failure | undefined;
+    let screenUnitId: string | undefined;
+    const fail = (f: Failure): void => {
+      if (!failure || FAILURE_ORDER.indexOf(f) > FAILURE_ORDER.indexOf(failure)) failure = f;
+    };
+    for (const f of firers) {
+      let best: StandShot | undefined;
+      const wedge = prepareWedge(fireArc(f.s, settings.arcCornerDeg));
+      for (const t of tStands) {
+        if (boxesApart(f.s.box, t.box, f.row.longRangeIn)) {
+          fail('out-of-range');
+          continue;
+        }
+        if (!polygonOverlapsPreparedWedge(wedge, t.corners)) {
+          fail('out-of-arc');
+          continue;
+        }
+        const r = fireRange(f.s, t, settings.measureFrom);
+        if (r.rangeIn > f.row.longRangeIn + 1e-9) {
+          fail('out-of-range');
+          continue;
+        }
+        if (best && r.rangeIn >= best.rangeIn) continue;
+        const sight = sightBetween(ctx, f.s, t, f.row.artillery);
+        if (!sight.clear) {
+          if (sight.blockedBy === 'skirmishers') {
+            screenUnitId ??= sight.screenUnitId;
+            fail('must-fire-at-skirmishers');
+          } else fail(sight.blockedBy === 'stands' ? 'blocked-by-stands' : 'no-line-of-sight');
+          continue;
+        }
+        const short = r.rangeIn <= f.row.shortRangeIn + 1e-9;
+        best = { firer: f.s, target: t, ...r, hitOn: short ? f.row.shortHitOn : f.row.longHitOn, band: short ? 'short' : 'long', weapon: f.weapon };
+      }
+      if (best) shots.push(best);
+    }
+    if (shots.length === 0) {
+      const f = failure ?? 'out-of-range';
+      if (f === 'must-fire-at-skirmishers' && screenUnitId) screened.push(screenUnitId);
+      const detail: Record<Failure, string> = {
+        'out-of-arc': 'no enemy stand of it is in any firing stand\'s arc',
+        'out-of-range': `beyond range (longest ${maxRange}")`,
+        'no-line-of-sight': 'terrain or hills block every line of sight',
+        'blocked-by-stands': 'other stands are in the way',
+        'must-fire-at-skirmishers': `small arms must fire at the skirmishers in front (${screenUnitId ?? '?'}; ${FIRING_LANES_SOURCE})`,
+      };
+      fire.push({ ok: false, reason: `fire/${f}`, detail: `${target.unit.name}: ${detail[f]}`, targetUnitId: target.unit.id });
+      continue;
+    }
+    // One option per range band (hit number): stands at different bands roll at different numbers.
+    const groups = new Map<string, StandShot[]>();
+    for (const s of shots) {
+      const key = `${s.weapon}|${s.band}`;
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key)!.push(s);
+    }
+    for (const group of [...groups.values()].sort((a, b) => a[0]!.hitOn - b[0]!.hitOn)) {
+      const first = group[0]!;
+      const row = HIT_NUMBERS[first.weapon];
+      const modifiers: DiceModifier[] = [];
+      let base = 0;
+      let bonus = 0;
+      let stationaryStands = 0;
+      for (const shot of group) {
+        const d = standDice(ctx.state, info, shot.firer, 'fire')!;
+        base += d.normal;
+        if (countsStationary(info, shot.firer, standInCommand.get(shot.firer.stand.id) === true, exhausted(u.id)) && d.stationary > d.normal) {
+          bonus += d.stationary - d.normal;
+          stationaryStands++;
+        }
+      }
+      if (bonus > 0) modifiers.push({ label: `Stationary (${stationaryStands} stand${stationaryStands > 1 ? 's' : ''})`, dice: bonus, source: ATTACK_DICE_SOURCE });
+      let hitOn = first.hitOn;
+      if (info.abilities.has('SS')) {
+        hitOn += SHARPSHOOTER_HIT_MOD;
+        modifiers.push({ label: `Sharpshooters (SS): hit on ${hitOn}+ instead of ${first.hitOn}+`, dice: 0, source: SHARPSHOOTER_SOURCE });
+      }
+      const saves = new Set<SaveCondition>();
+      for (const shot of group) for (const c of fireSaves(ctx, info, shot)) saves.add(c);
+      modifiers.push(...saveModifiers(ctx, [...saves], missingSaves));
+      const breakdown: DiceBreakdown = {
+        kind: 'dice',
+        hitOn,
+        baseDice: base,
+        modifiers,
+        dice: base + bonus,
+        limits: [],
+      };
+      const rangeIn = Math.min(...group.map((g) => g.rangeIn));
+      const option: FireTargetOption = {
+        ok: true,
+        targetUnitId: target.unit.id,
+        eligibleStandIds: group.map((g) => g.firer.stand.id),
+        rangeIn,
+        band: `${first.band === 'short' ? 'short' : 'long'} ${first.band === 'short' ? row.shortRangeIn : row.longRangeIn}" (${row.label}; ${HIT_NUMBERS_SOURCE})`,
+        breakdown,
+        priority: false,
+      };
+      fire.push(option);
+      const near = group.reduce((a, b) => (b.rangeIn < a.rangeIn ? b : a));
+      shapes.push({
+        kind: 'polyline',
+        id: `fire/target/${u.id}/${target.unit.id}/${first.weapon}-${first.band}`,
+        layer: 'fire',
+        style: 'target',
+        unitId: u.id,
+        side: u.side,
+        points: [near.from, near.to],
+        arrow: true,
+      });
+    }
+  }
+  // Small arms screened by skirmishers must fire at them (Firing lanes): those options are the priority.
+  if (screened.length > 0) {
+    for (let i = 0; i < fire.length; i++) {
+      const o = fire[i]!;
+      if (o.ok && screened.includes(o.targetUnitId)) {
+        fire[i] = { ...o, priority: true };
+        const sh = shapes.findIndex((s) => s.id.startsWith(`fire/target/${u.id}/${o.targetUnitId}/`));
+        if (sh >= 0) shapes[sh] = { ...shapes[sh]!, style: 'target-priority' };
+      }
+    }
+  }
+  return { fire, shapes, missingSaves };
+}

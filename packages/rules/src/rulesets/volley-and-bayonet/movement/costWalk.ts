@@ -1,0 +1,211 @@
+/**
+ * One straight move on the table, priced by Terrain Effects (p. 3): walks the segment from a stand's centre
+ * and returns how far its allowance takes it. Areas cost per inch moved (the most expensive area under the
+ * stand's centre counts), lines cost on crossing, hills cost by contours crossed, enemy stands stop it,
+ * and so does the table edge. The stand's centre is the point priced (a reading: the supplement does not say
+ * which point of a base pays), so a base may overlap terrain by up to half its size before paying for it.
+ */
+import type { PointIn } from '../../../model/units.ts';
+import { pointInPolygon, segmentInsideIntervals, segmentIntersectionT, segmentPolygonCrossings } from '../../../geometry/intersect.ts';
+import type { BoundingBoxIn } from '../../../geometry/polygon.ts';
+import { AREA_CLASSES, LINEAR_CLASSES, type Mover } from '../tables/terrain.ts';
+import { roadAt, type VbTerrain } from './terrainScene.ts';
+
+export interface MoverProfile {
+  readonly mover: Mover;
+  readonly slowInfantry: boolean;
+  /** Hills: 'free' (skirmishers, commanders), 'two-contours' (other infantry and cavalry), 'artillery'. */
+  readonly hills: 'free' | 'two-contours' | 'artillery';
+  /** The stand's normal movement (for "half a stand's movement" costs), inches. */
+  readonly moveIn: number;
+  readonly roadMarch: boolean;
+}
+
+export interface WalkResult {
+  /** How far along the segment the centre gets, inches. */
+  readonly reachedIn: number;
+  /** Why it stopped short of the segment's end: 'allowance', 'impassable:<id>', 'enemy', 'table-edge'. */
+  readonly stoppedBy?: string;
+  /** Terrain ids crossed or entered that disorder this mover. */
+  readonly disorderedBy: readonly string[];
+}
+
+function segMissesBox(a: PointIn, b: PointIn, box: BoundingBoxIn, marginIn = 0): boolean {
+  return (
+    Math.max(a.xIn, b.xIn) < box.minXIn - marginIn ||
+    Math.min(a.xIn, b.xIn) > box.maxXIn + marginIn ||
+    Math.max(a.yIn, b.yIn) < box.minYIn - marginIn ||
+    Math.min(a.yIn, b.yIn) > box.maxYIn + marginIn
+  );
+}
+
+const NONE: string[] = [];
+
+/** Scratch lists of one walk, reused (walks never nest): most walks fill neither. */
+const INTERVALS: { from: number; to: number; rate: number; id: string; disorders: boolean }[] = [];
+const EVENTS: PointEvent[] = [];
+
+/** `list` with `id` added once; a fresh list in place of the shared empty one. */
+function withId(list: string[], id: string): string[] {
+  const out = list === NONE ? [] : list;
+  if (!out.includes(id)) out.push(id);
+  return out;
+}
+
+/** Distance along a ray (coordinate p, direction component d) to the table edge at 0 or `max`. */
+function edge(p: number, d: number, max: number): number {
+  return d > 1e-12 ? (max - p) / d : d < -1e-12 ? -p / d : Infinity;
+}
+
+interface PointEvent {
+  readonly at: number;
+  /** Inches of movement it costs, or Infinity for no crossing. */
+  readonly cost: number;
+  readonly id: string;
+  readonly disorders?: boolean;
+}
+
+/**
+ * Distance along a→b (inches) where the segment first meets the polygon's outline; Infinity when it never
+ * does. Callers drop polygons that contain `a` (see `walkCost`). Allocation-free: it runs per ray and blocker.
+ */
+export function firstEntryIn(a: PointIn, b: PointIn, polygon: readonly PointIn[], lengthIn: number): number {
+  let t = Infinity;
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+    const u = segmentIntersectionT(a, b, polygon[j]!, polygon[i]!);
+    if (u < t) t = u;
+  }
+  return t === Infinity ? Infinity : Math.max(0, t) * lengthIn;
+}
+
+/**
+ * Walk a → b spending `allowanceIn`. `blockers` are polygons the centre may not enter (enemy stands
+ * grown by half the moving base); the caller leaves out any the centre starts inside (moving away from
+ * contact is allowed).
+ */
+export function walkCost(terrain: VbTerrain, a: PointIn, b: PointIn, profile: MoverProfile, allowanceIn: number, blockers: readonly { readonly polygon: readonly PointIn[]; readonly box: BoundingBoxIn }[] = []): WalkResult {
+  const lengthIn = Math.hypot(b.xIn - a.xIn, b.yIn - a.yIn);
+  // Most walks cross nothing that disorders: share one empty list rather than allocate one per walk.
+  let disorderedBy: string[] = NONE;
+  if (lengthIn < 1e-9) return { reachedIn: 0, disorderedBy };
+  const dx = (b.xIn - a.xIn) / lengthIn;
+  const dy = (b.yIn - a.yIn) / lengthIn;
+  // Table edge: the centre stays on the table.
+  let limit = lengthIn;
+  let limitBy: string | undefined;
+  const tEdge = Math.min(edge(a.xIn, dx, terrain.table.widthIn), edge(a.yIn, dy, terrain.table.depthIn));
+  if (tEdge < limit) (limit = Math.max(0, tEdge)), (limitBy = 'table-edge');
+  for (const blocker of blockers) {
+    if (segMissesBox(a, b, blocker.box)) continue;
+    const t = firstEntryIn(a, b, blocker.polygon, lengthIn);
+    if (t < limit) (limit = t), (limitBy = 'enemy');
+  }
+  // Area intervals with their cost per inch.
+  const intervals = INTERVALS;
+  intervals.length = 0;
+  for (const area of terrain.areas) {
+    if (segMissesBox(a, b, area.box)) continue;
+    const rule = AREA_CLASSES[area.cls];
+    let rate = profile.mover === 'infantry' && profile.slowInfantry && rule.slowInfantryCost !== undefined ? rule.slowInfantryCost : rule.cost[profile.mover];
+    const disorders = rule.disorders?.includes(profile.mover) ?? false;
+    if (rate === 1 && !disorders) continue;
+    const spans = segmentInsideIntervals(a, b, area.vertices);
+    if (spans.length === 0) continue;
+    // Already inside ground it may not enter (placed there by hand): let it walk out at the plain rate.
+    if (rate === 'impassable' && spans[0]![0] <= 1e-9) rate = 1;
+    for (const [t0, t1] of spans) intervals.push({ from: t0 * lengthIn, to: t1 * lengthIn, rate: rate === 'impassable' ? Infinity : rate, id: area.id, disorders });
+  }
+  // Lines crossed; a road across a stream or river there is a bridge or ford.
+  const events = EVENTS;
+  events.length = 0;
+  for (const line of terrain.lines) {
+    if (segMissesBox(a, b, line.box)) continue;
+    const rule = LINEAR_CLASSES[line.cls];
+    for (let i = 0; i + 1 < line.points.length; i++) {
+      const t = segmentIntersectionT(a, b, line.points[i]!, line.points[i + 1]!);
+      if (!(t === t) || t * lengthIn < 1e-9) continue;
+      const at = t * lengthIn;
+      if (events.some((e) => e.id === line.id && Math.abs(e.at - at) < 1e-9)) continue;
+      const p = { xIn: a.xIn + dx * at, yIn: a.yIn + dy * at };
+      let c = rule.cost[profile.mover];
+      const bridged = (line.cls === 'river' || line.cls === 'stream') && roadAt(terrain, p) !== undefined;
+      if (bridged) c = profile.roadMarch ? { inches: 0 } : 'half-move';
+      const cost = c === 'impassable' ? Infinity : c === 'half-move' ? profile.moveIn / 2 : c.inches;
+      events.push({ at, cost, id: line.id, disorders: line.cls === 'works' });
+    }
+  }
+  // Hills: contour lines crossed, in order.
+  if (profile.hills !== 'free') {
+    const contours: { at: number; up: boolean; id: string }[] = [];
+    for (const h of terrain.hills) {
+      if (segMissesBox(a, b, h.box)) continue;
+      const inside0 = pointInPolygon(a, h.vertices);
+      const ts = segmentPolygonCrossings(a, b, h.vertices);
+      let inside = inside0;
+      let last = -1;
+      for (const t of ts) {
+        if (t - last < 1e-9) continue; // a crossing through a vertex is listed twice
+        last = t;
+        inside = !inside;
+        contours.push({ at: t * lengthIn, up: inside, id: h.id });
+      }
+    }
+    contours.sort((x, y) => x.at - y.at);
+    contours.forEach((c, i) => {
+      const p = { xIn: a.xIn + dx * c.at, yIn: a.yIn + dy * c.at };
+      if (profile.hills === 'two-contours') {
+        // "pay half their movement to climb or descend two contours on the same hill in the same turn; they are also disordered".
+        if (i === 1) events.push({ at: c.at, cost: profile.moveIn / 2, id: c.id, disorders: true });
+      } else if (roadAt(terrain, p) === undefined) {
+        // Artillery: half to climb one contour, nothing to descend, never two contours in a turn (off roads).
+        if (i >= 1) events.push({ at: c.at, cost: Infinity, id: c.id });
+        else if (c.up) events.push({ at: c.at, cost: profile.moveIn / 2, id: c.id });
+      }
+    });
+  }
+  // Open ground all the way (most directions): no pieces to walk.
+  if (intervals.length === 0 && events.length === 0) {
+    return allowanceIn < limit ? { reachedIn: allowanceIn, stoppedBy: 'allowance', disorderedBy } : { reachedIn: limit, ...(limitBy !== undefined ? { stoppedBy: limitBy } : {}), disorderedBy };
+  }
+  events.sort((x, y) => x.at - y.at);
+  // Walk the pieces between breakpoints.
+  const sorted = [0, limit];
+  for (const iv of intervals) {
+    if (iv.from < limit) sorted.push(iv.from);
+    if (iv.to < limit) sorted.push(iv.to);
+  }
+  for (const e of events) if (e.at < limit) sorted.push(e.at);
+  sorted.sort((x, y) => x - y);
+  let spent = 0;
+  let ei = 0;
+  for (let k = 0; k + 1 < sorted.length || k === 0; k++) {
+    const s0 = sorted[k]!;
+    // Point events at s0.
+    while (ei < events.length && events[ei]!.at <= s0 + 1e-9) {
+      const e = events[ei++]!;
+      if (e.at > limit) break;
+      if (spent + e.cost > allowanceIn + 1e-9) {
+        return { reachedIn: Math.max(0, e.at - 1e-3), stoppedBy: e.cost === Infinity ? `impassable:${e.id}` : 'allowance', disorderedBy };
+      }
+      spent += e.cost;
+      if (e.disorders) disorderedBy = withId(disorderedBy, e.id);
+    }
+    if (k + 1 >= sorted.length) break;
+    const s1 = sorted[k + 1]!;
+    const mid = (s0 + s1) / 2;
+    let rate = 1;
+    let rateId = '';
+    for (const iv of intervals) {
+      if (iv.from <= mid && mid <= iv.to) {
+        if (iv.rate > rate) (rate = iv.rate), (rateId = iv.id);
+        if (iv.disorders) disorderedBy = withId(disorderedBy, iv.id);
+      }
+    }
+    if (rate === Infinity) return { reachedIn: s0, stoppedBy: `impassable:${rateId}`, disorderedBy };
+    if (spent + rate * (s1 - s0) >= allowanceIn - 1e-12) {
+      return { reachedIn: s0 + (allowanceIn - spent) / rate, stoppedBy: 'allowance', disorderedBy };
+    }
+    spent += rate * (s1 - s0);
+  }
+  return { reachedIn: limit, ...(limitBy !== undefined ? { stoppedBy: limitBy } : {}), disorderedBy };
+}

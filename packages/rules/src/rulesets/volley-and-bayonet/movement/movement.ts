@@ -1,0 +1,209 @@
+/**
+ * Movement (p. 2) and Terrain Effects (p. 3) for one unit: every stand moves on its own, so each stand gets
+ * its own reach (where its centre may end), priced by `walkCost` in REACH_BINS directions. The unit's
+ * `MovementOption` carries the first fighting stand's allowance and reach; every stand's reach is drawn.
+ */
+import type { EvaluationWarning, MovementOption, Refusal } from '../../../engine/evaluation.ts';
+import type { Shape } from '../../../engine/shapes.ts';
+import { missingParameterWarning } from '../../../engine/rulesetFields.ts';
+import type { PointIn } from '../../../model/units.ts';
+import { closestPointOnSegment } from '../../../geometry/distance.ts';
+import { pointInPolygon } from '../../../geometry/intersect.ts';
+import { DISMOUNTED_MOVE_PARAM } from '../declarations.ts';
+import { boxesApart, type Blocker, type VbContext, type VbStand, type VbUnit } from '../context.ts';
+import {
+  FACING_SOURCE,
+  OBLIQUE_DEG,
+  OUT_OF_COMMAND_MOVE_FRACTION,
+  OUT_OF_COMMAND_SOURCE,
+  PAID_FACING_CHANGE_FRACTION,
+  ROAD_MARCH_CROSS_COUNTRY,
+  ROAD_MARCH_ON_ROAD,
+  ROAD_MARCH_SOURCE,
+} from '../tables/movementRates.ts';
+import { walkCost } from './costWalk.ts';
+import { moverProfile, standRate } from './standMovement.ts';
+import { roadAt, terrainNear, type VbTerrain } from './terrainScene.ts';
+
+/** Directions sampled around each stand (11.25° apart, so the 45° oblique limit falls on a direction). */
+export const REACH_BINS = 32;
+
+export interface StandReach {
+  readonly standId: string;
+  readonly allowanceIn: number;
+  readonly reach: readonly PointIn[];
+  /** Road-march reach along the road the stand is on, if any. */
+  readonly roadReach?: readonly PointIn[];
+}
+
+export interface MovementResult {
+  readonly movement: MovementOption | Refusal;
+  readonly stands: readonly StandReach[];
+  readonly shapes: readonly Shape[];
+  readonly warnings: readonly EvaluationWarning[];
+}
+
+/** Enemy stands near `s`, each grown by half the moving base's depth: where its centre may not go. */
+export function blockersFor(ctx: VbContext, s: VbStand, side: string, rangeIn: number): Blocker[] {
+  const grow = s.stand.depthIn / 2;
+  const out: Blocker[] = [];
+  for (const e of ctx.allStands) {
+    if (e.side === side || boxesApart(s.box, e.box, rangeIn + grow)) continue;
+    const b = ctx.grown(e, grow);
+    // Already in contact: it may move away (and `walkCost` never sees this one).
+    if (pointInPolygon(s.center, b.polygon)) continue;
+    out.push(b);
+  }
+  return out;
+}
+
+/** Walks a road polyline from the point nearest `from`, both ways, `lengthIn` each way. */
+export function roadReach(points: readonly PointIn[], from: PointIn, lengthIn: number): PointIn[] {
+  let best = { d: Infinity, i: 0, p: points[0]! };
+  for (let i = 0; i + 1 < points.length; i++) {
+    const p = closestPointOnSegment(from, points[i]!, points[i + 1]!);
+    const d = Math.hypot(p.xIn - from.xIn, p.yIn - from.yIn);
+    if (d < best.d) best = { d, i, p };
+  }
+  const walk = (dir: 1 | -1): PointIn[] => {
+    const out: PointIn[] = [];
+    let left = lengthIn;
+    let at = best.p;
+    let k = dir === 1 ? best.i + 1 : best.i;
+    while (left > 1e-9 && k >= 0 && k < points.length) {
+      const next = points[k]!;
+      const d = Math.hypot(next.xIn - at.xIn, next.yIn - at.yIn);
+      if (d >= left) {
+        out.push({ xIn: at.xIn + ((next.xIn - at.xIn) * left) / d, yIn: at.yIn + ((next.yIn - at.yIn) * left) / d });
+        left = 0;
+        break;
+      }
+      out.push(next);
+      left -= d;
+      at = next;
+      k += dir;
+    }
+    return out;
+  };
+  return [...walk(-1).reverse(), best.p, ...walk(1)];
+}
+
+/** Distance from `p` along the unit direction (dx, dy) to the table's edge. */
+function edgeDistanceIn(p: PointIn, dx: number, dy: number, table: { readonly widthIn: number; readonly depthIn: number }): number {
+  const along = (v: number, d: number, max: number): number => (d > 1e-12 ? (max - v) / d : d < -1e-12 ? -v / d : Infinity);
+  return Math.max(0, Math.min(along(p.xIn, dx, table.widthIn), along(p.yIn, dy, table.depthIn)));
+}
+
+function standReach(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbStand, allowanceIn: number, moveIn: number): PointIn[] {
+  const profile = moverProfile(info, s, moveIn);
+  const blockers = blockersFor(ctx, s, info.unit.side, allowanceIn);
+  const c = s.center;
+  const near = terrainNear(terrain, c, allowanceIn);
+  // Each blocker's angular span as seen from the centre (from its box corners: a little wide, never
+  // narrow; it never contains the centre, so under 180°), put into the directions it covers, so a ray
+  // tests only the blockers that can stop it.
+  const h = (s.stand.pose.headingDeg * Math.PI) / 180;
+  const step = (2 * Math.PI) / REACH_BINS;
+  const n = blockers.length;
+  const firstBin = new Int32Array(n);
+  const lastBin = new Int32Array(n);
+  for (let k = 0; k < n; k++) {
+    const bx = blockers[k]!.box;
+    // A box around the centre (contact) covers every direction.
+    if (c.xIn >= bx.minXIn && c.xIn <= bx.maxXIn && c.yIn >= bx.minYIn && c.yIn <= bx.maxYIn) {
+      firstBin[k] = 0;
+      lastBin[k] = REACH_BINS - 1;
+      continue;
+    }
+    const mid = Math.atan2((bx.minYIn + bx.maxYIn) / 2 - c.yIn, (bx.minXIn + bx.maxXIn) / 2 - c.xIn);
+    let lo = 0;
+    let hi = 0;
+    for (let q = 0; q < 4; q++) {
+      const x = q === 0 || q === 3 ? bx.minXIn : bx.maxXIn;
+      const y = q < 2 ? bx.minYIn : bx.maxYIn;
+      let d = Math.atan2(y - c.yIn, x - c.xIn) - mid;
+      d -= 2 * Math.PI * Math.round(d / (2 * Math.PI));
+      if (d < lo) lo = d;
+      if (d > hi) hi = d;
+    }
+    // Bins relative to the heading, unwrapped: a ray at bin b (or b + REACH_BINS) is in [first, last].
+    let first = Math.ceil((mid + lo - h) / step - 1e-9);
+    let last = Math.floor((mid + hi - h) / step + 1e-9);
+    const shift = Math.floor(first / REACH_BINS) * REACH_BINS;
+    first -= shift;
+    last -= shift;
+    firstBin[k] = first;
+    lastBin[k] = last;
+  }
+  const out: PointIn[] = [];
+  const onRay: Blocker[] = [];
+  // No terrain within reach that could cost this mover anything: rays need no walk unless a blocker is on them.
+  const open = near.areas.length === 0 && near.lines.length === 0 && (near.hills.length === 0 || profile.hills === 'free');
+  for (let b = 0; b < REACH_BINS; b++) {
+    const offDeg = (b * 360) / REACH_BINS;
+    // Poorly trained stands have no free facing change: beyond the 45° oblique a change costs half the move.
+    const within = offDeg <= OBLIQUE_DEG + 1e-9 || offDeg >= 360 - OBLIQUE_DEG - 1e-9;
+    const a = info.poorlyTrained && s.type !== 'command' && !within ? allowanceIn * (1 - PAID_FACING_CHANGE_FRACTION) : allowanceIn;
+    const th = h + b * step;
+    const end = { xIn: c.xIn + Math.cos(th) * a, yIn: c.yIn + Math.sin(th) * a };
+    onRay.length = 0;
+    for (let k = 0; k < n; k++) {
+      if ((b >= firstBin[k]! && b <= lastBin[k]!) || (b + REACH_BINS >= firstBin[k]! && b + REACH_BINS <= lastBin[k]!)) onRay.push(blockers[k]!);
+    }
+    // Nothing on this ray but open ground: the full allowance, or the table edge.
+    const reachedIn = onRay.length === 0 && open ? Math.min(a, edgeDistanceIn(c, Math.cos(th), Math.sin(th), terrain.table)) : walkCost(near, c, end, profile, a, onRay).reachedIn;
+    out.push({ xIn: c.xIn + Math.cos(th) * reachedIn, yIn: c.yIn + Math.sin(th) * reachedIn });
+  }
+  return out;
+}
+
+export function evaluateMovement(ctx: VbContext, terrain: VbTerrain, info: VbUnit, standInCommand: ReadonlyMap<string, boolean>): MovementResult {
+  const u = info.unit;
+  const warnings: EvaluationWarning[] = [];
+  const shapes: Shape[] = [];
+  const stands: StandReach[] = [];
+  const movers = [...info.combatStands, ...info.unitCommanders];
+  if (movers.length === 0) return { movement: { ok: false, reason: 'movement/no-stands', detail: `${u.name} has no stands on the table` }, stands, shapes, warnings };
+  if (info.routed) {
+    return { movement: { ok: false, reason: 'movement/routed', detail: `${u.name} is routed: it moves a full turn to the rear and may only rally (Morale; Rally, p. 4)` }, stands, shapes, warnings };
+  }
+  const notes: string[] = ['Each stand moves on its own; the reach is where its centre may end (free facing change, 45° oblique).'];
+  let missing: string | undefined;
+  for (const s of movers) {
+    const rate = standRate(ctx, info, s);
+    if ('missing' in rate) {
+      if (rate.missing !== 'spacer') missing ??= rate.missing;
+      continue;
+    }
+    const outOfCommand = s.type !== 'command' && standInCommand.get(s.stand.id) === false;
+    let allowanceIn = rate.rateIn * (outOfCommand ? OUT_OF_COMMAND_MOVE_FRACTION : 1);
+    const roadMarch = info.roadMarch && s.type !== 'command';
+    const crossIn = allowanceIn * (roadMarch ? ROAD_MARCH_CROSS_COUNTRY : 1);
+    const reach = standReach(ctx, terrain, info, s, crossIn, rate.rateIn);
+    let roadPts: PointIn[] | undefined;
+    if (roadMarch) {
+      const road = roadAt(terrain, s.center);
+      if (road) {
+        // "Stands in Road march moving along a road ignore all terrain through or across which the road passes."
+        roadPts = roadReach(road.points, s.center, allowanceIn * ROAD_MARCH_ON_ROAD);
+        shapes.push({ kind: 'polyline', id: `movement/road/${s.stand.id}`, layer: 'movement', style: 'reach-road', unitId: u.id, side: u.side, points: roadPts });
+      }
+    }
+    shapes.push({ kind: 'polygon', id: `movement/reach/${s.stand.id}`, layer: 'movement', style: 'reach', unitId: u.id, side: u.side, vertices: reach });
+    stands.push({ standId: s.stand.id, allowanceIn: roadMarch ? crossIn : allowanceIn, reach, ...(roadPts ? { roadReach: roadPts } : {}) });
+    if (stands.length === 1) {
+      notes.push(`${rate.label} ${rate.rateIn}" (${rate.source})`);
+      if (outOfCommand) notes.push(`Out of command: half movement, disordered if it moves, never toward a visible enemy (${OUT_OF_COMMAND_SOURCE})`);
+      if (roadMarch) notes.push(`Road march: x${ROAD_MARCH_CROSS_COUNTRY} cross-country, x${ROAD_MARCH_ON_ROAD} on a road; no combat value; half a move to form up (${ROAD_MARCH_SOURCE})`);
+      if (info.poorlyTrained) notes.push(`Poorly trained: no free facing change; a change of facing costs half the move (${FACING_SOURCE})`);
+      if (info.disordered && !info.permanentlyDisordered) notes.push(`Recovering from disorder costs half the move, not in contact with the enemy (Movement: Disorder, p. 2)`);
+    }
+  }
+  if (missing?.startsWith('parameter:')) warnings.push(missingParameterWarning(DISMOUNTED_MOVE_PARAM, `${u.name}: movement of dismounted stands`, u.id));
+  const first = stands[0];
+  if (!first) {
+    const reason = missing?.startsWith('parameter:') ? 'movement/parameter-missing' : 'movement/no-troop-type';
+    return { movement: { ok: false, reason, detail: `${u.name}: no movement rate (${missing ?? 'no moving stands'})` }, stands, shapes, warnings };
+  }
+  return { movement: { ok: true, allowanceIn: first.allowanceIn, reach: first.reach, notes }, stands, shapes, warnings };
+}

@@ -1,0 +1,102 @@
+/**
+ * Combat (p. 5): the Attack Dice table (dice per stand, normal and stationary) and the Hit Numbers table
+ * (range bands and the roll needed on each die), with their notes; the Saves conditions.
+ */
+import { cite } from './source.ts';
+
+export const ATTACK_DICE_SOURCE = cite('Combat: Attack Dice', 5);
+export const HIT_NUMBERS_SOURCE = cite('Combat: Hit Numbers', 5);
+
+export type AttackRow =
+  | 'regular-infantry'
+  | 'poorly-trained-infantry'
+  | 'infantry-detachments'
+  | 'artillery'
+  | 'mounted-light-dragoon'
+  | 'mounted-infantry';
+
+/** Dice per stand; undefined where the table prints "-" or nothing (no fire / no stationary value). */
+export interface AttackDiceRow {
+  readonly label: string;
+  readonly fire?: number;
+  readonly melee?: number;
+  readonly stationaryFire?: number;
+  readonly stationaryMelee?: number;
+}
+
+/**
+ * Attack Dice ("Normal / If Stationary; Fire / Melee"). Poorly trained infantry print no stationary figures
+ * (see the `poorly-trained-stationary` parameter); detachments and mounted stands "-".
+ */
+export const ATTACK_DICE: Readonly<Record<AttackRow, AttackDiceRow>> = {
+  'regular-infantry': { label: 'Regular Infantry', fire: 3, melee: 3, stationaryFire: 5, stationaryMelee: 5 },
+  'poorly-trained-infantry': { label: 'Poorly Trained Infantry', fire: 2, melee: 2 },
+  'infantry-detachments': { label: 'Infantry Detachments', fire: 1, melee: 1 },
+  artillery: { label: 'Artillery Stands (to front)', fire: 1, melee: 1, stationaryFire: 2, stationaryMelee: 2 },
+  'mounted-light-dragoon': { label: 'Mounted Light Dragoon', melee: 2 },
+  'mounted-infantry': { label: 'Mounted Infantry Stands', melee: 2 },
+};
+
+/** Note 1: "Mounted light dragoons count as Shock when in melee with disordered units." */
+export const LIGHT_DRAGOON_SHOCK_NOTE = `${ATTACK_DICE_SOURCE}, note 1`;
+/** Note 2: "Mounted Infantry roll 2 dice in melee but are always considered Disordered." */
+export const MOUNTED_INFANTRY_DISORDERED_NOTE = `${ATTACK_DICE_SOURCE}, note 2`;
+
+export type WeaponRow = 'musket' | 'rifle' | 'native-americans' | 'light-artillery' | 'field-artillery' | 'field-howitzers' | 'heavy-artillery';
+
+/**
+ * Hit Numbers ("Weapon / Melee/Short Range, Hit / Long Range, Hit"). A hit number of 5 means 5-6 on a d6.
+ * Small arms print a short range of 0: their short-range hit number is the melee one only.
+ */
+export interface HitRow {
+  readonly label: string;
+  readonly shortRangeIn: number;
+  readonly shortHitOn: number;
+  readonly longRangeIn: number;
+  readonly longHitOn: number;
+  readonly artillery: boolean;
+}
+
+export const HIT_NUMBERS: Readonly<Record<WeaponRow, HitRow>> = {
+  musket: { label: 'Infantry (Musket)', shortRangeIn: 0, shortHitOn: 6, longRangeIn: 8, longHitOn: 6, artillery: false },
+  rifle: { label: 'Infantry (Rifle)', shortRangeIn: 0, shortHitOn: 6, longRangeIn: 12, longHitOn: 6, artillery: false },
+  'native-americans': { label: 'Native Americans', shortRangeIn: 0, shortHitOn: 6, longRangeIn: 6, longHitOn: 6, artillery: false },
+  'light-artillery': { label: 'Light Artillery (3-4lb guns)', shortRangeIn: 12, shortHitOn: 5, longRangeIn: 48, longHitOn: 6, artillery: true },
+  'field-artillery': { label: 'Field Artillery (6-9lb guns)', shortRangeIn: 16, shortHitOn: 4, longRangeIn: 64, longHitOn: 6, artillery: true },
+  'field-howitzers': { label: 'Field Howitzers (5.5-6)', shortRangeIn: 12, shortHitOn: 5, longRangeIn: 64, longHitOn: 6, artillery: true },
+  'heavy-artillery': { label: 'Heavy Artillery (12lb guns)', shortRangeIn: 20, shortHitOn: 4, longRangeIn: 80, longHitOn: 6, artillery: true },
+};
+
+/** Note 1: sharpshooters subtract one from the needed number in fire combat. */
+export const SHARPSHOOTER_HIT_MOD = -1;
+export const SHARPSHOOTER_SOURCE = `${HIT_NUMBERS_SOURCE}, note 1`;
+/** Note 2: shock subtracts one from the needed number in offensive melee combat. */
+export const SHOCK_HIT_MOD = -1;
+export const SHOCK_SOURCE = `${HIT_NUMBERS_SOURCE}, note 2`;
+
+export const FIRING_LANES_SOURCE = cite('Combat: Firing lanes', 5);
+export const RETURN_FIRE_SOURCE = cite('Combat: Battalion Return Fire', 5);
+
+/** Saves (p. 5): the conditions under which a stand rolls to save hits. The save numbers are in the base rules. */
+export type SaveCondition =
+  | 'skirmish-order'
+  | 'infantry-in-woods'
+  | 'infantry-in-buildings'
+  | 'in-works'
+  | 'artillery-long-range-light-field'
+  | 'hit-by-disordered';
+
+export const SAVES_SOURCE = cite('Saves', 5);
+
+export const SAVE_LABELS: Readonly<Record<SaveCondition, string>> = {
+  'skirmish-order': 'Stands in skirmish order, from any hits from fire',
+  'infantry-in-woods': 'Infantry in forests, thickets or woods, from hits by small arms fire',
+  'infantry-in-buildings': 'Infantry occupying buildings, from hits from fire (except heavy artillery) or melee',
+  'in-works': 'Artillery and infantry in works, from hits by fire or melee',
+  'artillery-long-range-light-field': 'Artillery hit by long range fire from light or field guns',
+  'hit-by-disordered': 'All stands, from hits by disordered stands',
+};
+
+/** The artillery danger zone: short range, straight down the barrel, 2" either side (Morale, condition 2, p. 4). */
+export const DANGER_ZONE_HALF_WIDTH_IN = 2;
+export const DANGER_ZONE_SOURCE = cite('Morale: condition 2 (artillery danger zone)', 4);

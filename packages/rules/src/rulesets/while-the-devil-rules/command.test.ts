@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { parseTableState } from '../../index.ts';
+import { evaluateWhileTheDevilRules } from './evaluate.ts';
+import { WTDR_BASES, row, wtdrScene, type LeaderSpec, type WtdrUnitSpec } from '../../../../../fixtures/rules/while-the-devil-rules/wtdrScene.ts';
+
+const unit = (id: string, x: number, extra: Partial<WtdrUnitSpec> = {}): WtdrUnitSpec => ({ id, side: 'a', troopType: 'commanded-shot', slots: row(WTDR_BASES.shot, 2), at: { xIn: x, yIn: 20 }, headingDeg: 90, brigadeId: 'left', ...extra });
+const leaderHalf = WTDR_BASES.leader.w / 2;
+
+describe('command (Leaders and Command Control)', () => {
+  it('is in command within 12" from any part of the leader\'s base to any part of a base of the unit', () => {
+    // Leader centred at x = 10; unit's left edge at x = 10 + half leader base + 12 (in) or + 12.5 (out).
+    const shotW = WTDR_BASES.shot.w;
+    const leaders: LeaderSpec[] = [{ id: 'L', side: 'a', brigadeId: 'left', at: { xIn: 10, yIn: 20 - WTDR_BASES.shot.d / 2 } }];
+    const inside = unit('in', 10 + leaderHalf + 12 + shotW - 0.001);
+    const outside = unit('out', 10 - leaderHalf - 12.5 - shotW);
+    const other = unit('other', 30, { brigadeId: 'right' });
+    const ev = evaluateWhileTheDevilRules(parseTableState(wtdrScene([inside, outside, other], { leaders })));
+    expect(ev.units['in']!.command).toMatchObject({ inCommand: true, commanderInRangeId: 'L', commandRadiusIn: 12, commanderDistanceIn: expect.closeTo(12, 2) });
+    expect(ev.units['out']!.command).toMatchObject({ inCommand: false, commanderDistanceIn: expect.closeTo(12.5, 2) });
+    expect(ev.units['out']!.command.commanderInRangeId).toBeUndefined();
+    expect(ev.units['other']!.command.inCommand).toBe(false);
+    expect(ev.shapes.find((s) => s.id === 'wtdr/out/command/L')).toMatchObject({ style: 'link-broken' });
+    expect(ev.shapes.find((s) => s.id === 'wtdr/in/command/L')).toMatchObject({ style: 'link' });
+    expect(ev.shapes.find((s) => s.id === 'wtdr/leader/L/move')).toMatchObject({ kind: 'circle', radiusIn: 24 });
+  });
+
+  it('adds the leader bonus to the app\'s 1-4 activations, by commander quality, overridable per game', () => {
+    const leaders: LeaderSpec[] = [{ id: 'L', side: 'a', brigadeId: 'left', at: { xIn: 10, yIn: 10 }, quality: 'superb' }, { id: 'W', side: 'a', brigadeId: 'right', at: { xIn: 40, yIn: 10 }, quality: 'weak' }];
+    const label = (params?: Record<string, number>, id = 'L') => {
+      const ev = evaluateWhileTheDevilRules(parseTableState(wtdrScene([unit('u', 20), unit('v', 50, { brigadeId: 'right' })], { leaders, ...(params ? { params } : {}) })));
+      const s = ev.shapes.find((x) => x.id === `wtdr/leader/${id}/label`);
+      return s && s.kind === 'label' ? s.text : '';
+    };
+    expect(label()).toMatch(/^L: 2-5 activations \(app 1-4 \+1\)/);
+    expect(label(undefined, 'W')).toMatch(/^W: 0-3 activations \(app 1-4 −1\)/);
+    expect(label({ 'leader-bonus-superb': 2 })).toMatch(/^L: 3-6 activations/);
+  });
+});
+
+describe('status and army morale (Combat Effects and Rallying; Army Morale)', () => {
+  it('destroys a unit at half its starting bases and counts points toward the army break point', () => {
+    const units = [
+      unit('a3', 10, { troopType: 'dutch-battalion', slots: row(WTDR_BASES.shot, 3), status: { rulesetStatus: { status: 'disordered', 'bases-lost': 1 } } }),
+      unit('b2', 30, { status: { rulesetStatus: { 'bases-lost': 1 } } }),
+      unit('c2', 50),
+    ];
+    const ev = evaluateWhileTheDevilRules(parseTableState(wtdrScene(units)));
+    expect(ev.units['a3']!.morale).toMatchObject({ state: 'disordered', counted: { value: 1 } });
+    expect(ev.units['a3']!.morale!.thresholds[0]).toMatchObject({ at: 2, reached: false });
+    expect(ev.units['b2']!.morale).toMatchObject({ state: 'destroyed' });
+    expect(ev.units['b2']!.morale!.thresholds[0]).toMatchObject({ at: 1, reached: true });
+    expect(ev.units['b2']!.movement).toMatchObject({ ok: false, reason: 'movement/destroyed' });
+    // 7 bases; points: 1 (disordered) + 3 (a base) + 6 (both bases of the destroyed unit) = 10 >= 7.
+    expect(ev.units['c2']!.morale!.thresholds[1]).toMatchObject({ label: 'army break point (a: 10 points of 7)', at: 7, reached: true });
+    expect(ev.warnings).toContainEqual(expect.objectContaining({ code: 'army/broken' }));
+  });
+
+  it('multiplies the break point by army quality, rounded up', () => {
+    const units = [unit('a', 10, { fields: { 'army-quality': 'higher' } }), unit('b', 30, { fields: { 'army-quality': 'higher' } }), unit('c', 50, { fields: { 'army-quality': 'higher' }, slots: row(WTDR_BASES.shot, 1) })];
+    const ev = evaluateWhileTheDevilRules(parseTableState(wtdrScene(units)));
+    expect(ev.units['a']!.morale!.thresholds[1]).toMatchObject({ at: 8, reached: false }); // 5 bases x 1.5 = 7.5 -> 8
+  });
+});

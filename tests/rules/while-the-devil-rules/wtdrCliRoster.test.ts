@@ -1,0 +1,82 @@
+/**
+ * While the Devil Rules through the real CLI (`muster rules ... --ruleset while-the-devil-rules`, `--params`)
+ * and its example army file through the real roster loader and the start-time rule-set check.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { getRuleset } from '@muster/rules';
+import { main } from '../../../apps/server/src/cli/main.ts';
+import { parseRoster } from '../../../apps/server/src/roster/loadRoster.ts';
+import { rosterRulesetProblems } from '../../../apps/server/src/roster/rosterRulesetProblems.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const scene = join(root, 'fixtures/rules/while-the-devil-rules/in/battle.json');
+const example = join(root, 'fixtures/rosters/while-the-devil-rules-example.yaml');
+
+async function runCli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
+  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
+  try {
+    const code = await main(['rules', ...args]);
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('muster rules --ruleset while-the-devil-rules', () => {
+  it('prints a row per unit with the formation read from the bases', async () => {
+    const r = await runCli(scene, '--ruleset', 'while-the-devil-rules');
+    expect(r.code).toBe(0);
+    const lines = r.out.split('\n');
+    expect(lines[0]).toContain('while-the-devil-rules');
+    expect(lines.find((l) => l.startsWith('tercio '))).toMatch(/block \(1\.00\)\s+4"/);
+    expect(lines.find((l) => l.startsWith('hakkapeliitta '))).toMatch(/march-column/);
+  });
+
+  it('--json gives the evaluation with this rule set\'s id and every unit', async () => {
+    const r = await runCli(scene, '--json', '--ruleset', 'while-the-devil-rules');
+    expect(r.code).toBe(0);
+    const ev = JSON.parse(r.out) as { rulesetId: string; units: Record<string, unknown> };
+    expect(ev.rulesetId).toBe('while-the-devil-rules');
+    expect(Object.keys(ev.units)).toHaveLength(11);
+  });
+
+  it('--unit shows each modifier with its source', async () => {
+    const r = await runCli(scene, '--ruleset', 'while-the-devil-rules', '--unit', 'cuirassiers');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/Actor is Charging/);
+    expect(r.out).toMatch(/\[Combat \(Charges and Melee\): Charges; value: modifier-melee-actor-charging \(from the app\)\]/);
+  });
+
+  it('--params lists the numbers the guide leaves to the app as not in the document', async () => {
+    const r = await runCli('--params', 'while-the-devil-rules');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('advance-commanded-shot');
+    expect(r.out).toContain('troop-type');
+    expect(r.out.toLowerCase()).toContain('not in the document');
+  });
+});
+
+describe('the While the Devil Rules example army file', () => {
+  it('loads and fits the rule set\'s declarations', () => {
+    const roster = parseRoster(readFileSync(example, 'utf8'), example);
+    expect(roster.ruleset).toBe('while-the-devil-rules');
+    expect(roster.units.map((u) => u.rulesetFields?.['troop-type'])).toEqual(['swedish-brigade', 'commanded-shot', 'forlorn-hope', 'veteran-tercio', 'cuirassier', 'medium-artillery']);
+    expect(rosterRulesetProblems(roster, getRuleset('while-the-devil-rules'))).toEqual([]);
+  });
+
+  it('a misspelt troop type or an unknown parameter is named with the allowed values', () => {
+    const text = readFileSync(example, 'utf8').replace('troop-type: commanded-shot', 'troop-type: comanded-shot').replace('advance-tercio: 4', 'advance-terico: 4');
+    const problems = rosterRulesetProblems(parseRoster(text, example), getRuleset('while-the-devil-rules'));
+    expect(problems).toContainEqual(expect.stringMatching(/^units\[1\] \(commanded-shot\)\.rulesetFields\.troop-type: expected one of dutch-battalion, .*commanded-shot.* got "comanded-shot"/));
+    expect(problems).toContainEqual(expect.stringMatching(/^rulesetParameters\.advance-terico: unknown to ruleset "while-the-devil-rules"/));
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * While the Devil Rules answers must not depend on where the table sits or on unit order: the golden battle
+ * shifted, turned half round, and with its units listed backwards gives the same decisions (formation,
+ * movement allowance, fire and charge targets with ranges and modifiers, command, status).
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { getRuleset, normalizeDeg, parseTableState, type Evaluation, type PointIn, type TableState } from '@muster/rules';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const ruleset = getRuleset('while-the-devil-rules');
+const load = (): TableState => parseTableState(JSON.parse(readFileSync(join(root, 'fixtures/rules/while-the-devil-rules/in/battle.json'), 'utf8')));
+
+function transform(state: TableState, map: (p: PointIn) => PointIn, turnDeg: number, table: TableState['table']): TableState {
+  const pts = (ps: readonly PointIn[]) => ps.map(map);
+  return {
+    ...state,
+    table,
+    stands: state.stands.map((s) => {
+      const c = map(s.pose);
+      return { ...s, pose: { xIn: c.xIn, yIn: c.yIn, headingDeg: normalizeDeg(s.pose.headingDeg + turnDeg) } };
+    }),
+    terrain: {
+      areas: state.terrain.areas.map((a) => ({ ...a, vertices: pts(a.vertices) })),
+      linear: state.terrain.linear.map((l) => ({ ...l, points: pts(l.points) })),
+      roads: state.terrain.roads.map((r) => ({ ...r, points: pts(r.points) })),
+      elevations: state.terrain.elevations.map((e) => ({ ...e, vertices: pts(e.vertices) })),
+    },
+  };
+}
+
+const r3 = (v: number) => Math.round(v * 1e3) / 1e3;
+
+function decisions(ev: Evaluation): unknown {
+  const out: Record<string, unknown> = {};
+  for (const [id, u] of Object.entries(ev.units)) {
+    out[id] = {
+      formation: [u.formation.name, u.formation.confidence],
+      movement: u.movement.ok ? u.movement.allowanceIn : u.movement.reason,
+      // Lists follow the state's unit order; compare them by target.
+      fire: [...u.fire].sort((a, b) => a.targetUnitId.localeCompare(b.targetUnitId)).map((f) => (f.ok ? [f.targetUnitId, r3(f.rangeIn), f.band, [...f.eligibleStandIds].sort(), f.priority, f.breakdown.modifiers.map((m) => m.label)] : [f.targetUnitId, f.reason])),
+      charge: [...u.charge].sort((a, b) => a.targetUnitId.localeCompare(b.targetUnitId)).map((c) => (c.ok ? [c.targetUnitId, r3(c.distanceIn), c.enemyFlanked, c.attacker.dice, c.defender.dice] : [c.targetUnitId, c.reason])),
+      command: [u.command.inCommand, u.command.commanderInRangeId, u.command.commanderDistanceIn === undefined ? undefined : r3(u.command.commanderDistanceIn)],
+      morale: u.morale,
+    };
+  }
+  return out;
+}
+
+describe('While the Devil Rules: same answers wherever the table sits and in any unit order', () => {
+  const base = decisions(ruleset.evaluate(load()));
+
+  it('after shifting the whole table', () => {
+    const s = load();
+    const moved = transform(s, (p) => ({ xIn: p.xIn + 7.25, yIn: p.yIn + 3.5 }), 0, { widthIn: s.table.widthIn + 7.25, depthIn: s.table.depthIn + 3.5 });
+    expect(decisions(ruleset.evaluate(moved))).toEqual(base);
+  });
+
+  it('after turning the whole table half round', () => {
+    const s = load();
+    const { widthIn, depthIn } = s.table;
+    const turned = transform(s, (p) => ({ xIn: widthIn - p.xIn, yIn: depthIn - p.yIn }), 180, s.table);
+    expect(decisions(ruleset.evaluate(turned))).toEqual(base);
+  });
+
+  it('with the units and stands listed backwards', () => {
+    const s = load();
+    const reversed = { ...s, units: [...s.units].reverse(), stands: [...s.stands].reverse() };
+    expect(decisions(ruleset.evaluate(reversed))).toEqual(base);
+  });
+});
