@@ -12,6 +12,53 @@ import { fixtureLiveState } from '../e2e/helpers/fixtureScene.ts';
 import { SceneBackend } from '../e2e/helpers/sceneBackend.ts';
 import { median, percentile, round } from './stats.ts';
 import { launchChromium } from '../e2e/helpers/browser.ts';
+import { measureDemoView, type DemoViewFigures } from './viewsDemo.ts';
+
+/** Seconds each demo view is measured for. */
+const DEMO_MEASURE_MS = 12_000;
+/** Rounds of (map, operator) × builds. */
+const DEMO_ROUNDS = 2;
+
+/**
+ * The demo battle at 1600×900 in the map and operator views, for the build under test and, when
+ * `MUSTER_VIEWS_BASELINE` names another views build (e.g. one built from an earlier commit with
+ * `vite build --outDir /tmp/views-before`), for that build in the same run, with after/before ratios.
+ */
+async function demoFigures(browser: Awaited<ReturnType<typeof launchChromium>>): Promise<Record<string, unknown>> {
+  const builds: [string, string][] = [['current', VIEWS_DIST]];
+  const baseline = process.env.MUSTER_VIEWS_BASELINE;
+  if (baseline) builds.unshift(['baseline', baseline]);
+  // Builds alternate within each round, so load from elsewhere on the machine falls on both alike; each
+  // figure is the median over the rounds.
+  const runs: Record<string, Record<string, DemoViewFigures[]>> = {};
+  for (let round = 0; round < DEMO_ROUNDS; round++) {
+    for (const [view, path] of [['map', '/'], ['operator', '/operator.html?token={token}']] as const) {
+      for (const [name, dir] of builds) {
+        process.stderr.write(`bench: views demo round ${round + 1} ${view} ${name}\n`);
+        ((runs[name] ??= {})[view] ??= []).push(await measureDemoView(browser, dir, path, DEMO_MEASURE_MS));
+      }
+    }
+  }
+  const out: Record<string, Record<string, Record<string, number>>> = {};
+  for (const [name, views] of Object.entries(runs)) {
+    out[name] = {};
+    for (const [view, list] of Object.entries(views)) {
+      const keys = Object.keys(list[0]!) as (keyof DemoViewFigures)[];
+      out[name]![view] = Object.fromEntries(keys.map((k) => [k, round(median(list.map((f) => f[k])), 1)]));
+    }
+  }
+  const result: Record<string, unknown> = { viewport: '1600x900', measuredS: DEMO_MEASURE_MS / 1000, rounds: DEMO_ROUNDS, ...out };
+  if (out.baseline) {
+    const ratios: Record<string, Record<string, number>> = {};
+    for (const view of Object.keys(out.current!)) {
+      const a = out.current![view]!;
+      const b = out.baseline[view]!;
+      ratios[view] = Object.fromEntries(Object.keys(a).map((k) => [k, b[k] ? round(a[k]! / b[k]!, 2) : NaN]));
+    }
+    result.currentOverBaseline = ratios;
+  }
+  return result;
+}
 
 const UNITS = 50;
 const STANDS_PER_UNIT = 4;
@@ -50,6 +97,7 @@ export async function run(): Promise<Record<string, unknown>> {
     updates: UPDATES,
   };
   try {
+    result.demo = await demoFigures(browser);
     for (const viewport of [{ width: 1280, height: 800 }, { width: 640, height: 400 }]) {
       const page = await browser.newPage({ viewport });
       await page.goto(`${server.url}/`);

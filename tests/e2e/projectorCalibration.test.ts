@@ -27,7 +27,7 @@ const H = 800;
 /** A projector 1280×800 looking at the table slightly keystoned (table inches → projector px). */
 const SERVED_H = [15.5, 1.2, 70, 0.4, -15.2, 760, 0.0006, 0.0011, 1];
 const URL_H = [14, 0, 100, 0, -14, 740, 0, 0, 1];
-const REACH = STYLE_PAINT.reach.fill!;
+const REACH = STYLE_PAINT.reach.stroke;
 
 const served: ProjectorCalibrationJson = {
   format: PROJECTOR_CALIBRATION_FORMAT,
@@ -105,7 +105,7 @@ describe('projector page and calibration', () => {
 
   it('draws through the served calibration; URL parameters override it', async () => {
     current = served;
-    let page = await open('/projector.html');
+    let page = await open('/projector.html?show=all');
     await page.waitForFunction(() => window.__muster?.ready === true && document.body.dataset.calibration === 'service', undefined, { timeout: 20_000 });
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const probe = await page.evaluate(({ xIn, yIn }) => window.__muster!.tableToScreenPx(xIn, yIn), UNION_REACH_PROBE);
@@ -113,8 +113,11 @@ describe('projector page and calibration', () => {
     expect(probe.xPx).toBeCloseTo(ex, 3);
     expect(probe.yPx).toBeCloseTo(ey, 3);
     const shot = await decodeShot(await page.screenshot(), 1, 'projector-served-calibration.png');
-    // The unit's reach zone is lit at the projector pixel the calibration gives; open table stays black.
-    expectColour(shot.at(ex, ey), blend(0x000000, REACH.color, REACH.opacity), 12, 'reach at the calibrated pixel');
+    // The unit's reach is outlined at the projector pixels the calibration gives (the left edge of its
+    // polygon), with no wash inside; open table stays black.
+    const [rx, ry] = apply(SERVED_H, 8, 14);
+    expectColour(shot.at(rx, ry), blend(0x000000, REACH.color, REACH.opacity), 40, 'reach outline at the calibrated pixel');
+    expectColour(shot.at(ex, ey), 0x000000, 2, 'no wash inside the reach');
     const [bx, by] = apply(SERVED_H, CLOTH_PROBE.xIn, CLOTH_PROBE.yIn);
     expectColour(shot.at(bx, by), 0x000000, 2, 'open table');
     await page.context().close();

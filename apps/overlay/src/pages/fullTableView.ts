@@ -17,6 +17,7 @@ export function fullTableView(options: PageChoices): LiveTableView {
     layers: new Set(ALL_LAYERS),
     interactive: true,
     filterBySelection: true,
+    legend: true,
     ...options,
   });
 }

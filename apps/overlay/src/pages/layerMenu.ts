@@ -11,13 +11,26 @@ export function layersFromUrl(params: URLSearchParams): Set<LayerId> {
   return new Set(ALL_LAYERS.filter((l) => asked.includes(l)));
 }
 
+/** What each layer holds, in players' words (the menu's text and tooltip). */
+const LAYER_WORDS: Record<LayerId, [string, string]> = {
+  movement: ['Movement', 'Where each unit can move, by road, and where it may not go'],
+  fire: ['Fire', 'Fire arcs and lines to the targets a unit can (or must) fire at'],
+  charge: ['Charge', 'How far a unit can charge'],
+  command: ['Command', 'Links to commanders and brigade formation; broken links dashed'],
+  formation: ['Formation', 'The formation the rules read from the stands'],
+  labels: ['Dice labels', 'Dice and range next to each target line'],
+  measure: ['Measurements', 'Distances the rules drew'],
+  warnings: ['Warnings', 'Where the rules found something wrong'],
+};
+
 export function layerMenu(view: LiveTableView): HTMLElement {
   const box = h('div');
   for (const layer of ALL_LAYERS) {
     const input = h('input', { type: 'checkbox', checked: view.visibleLayers.has(layer) });
     input.dataset.layer = layer;
     input.addEventListener('change', () => view.setLayerVisible(layer, input.checked));
-    box.append(h('label', {}, input, ` ${layer}`));
+    const [label, tip] = LAYER_WORDS[layer];
+    box.append(h('label', { title: tip }, input, ` ${label}`));
   }
   return h('details', { className: 'layers' }, h('summary', {}, 'Layers'), box);
 }

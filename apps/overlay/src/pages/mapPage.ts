@@ -6,6 +6,7 @@
 import { ageText, connectionBanner, h, startLive } from './bootstrap.ts';
 import { fullTableView } from './fullTableView.ts';
 import { layerMenu } from './layerMenu.ts';
+import { gameHud } from './gameHud.ts';
 
 const { store } = startLive();
 const status = h('span', { className: 'status' }, 'connecting…');
@@ -27,6 +28,7 @@ const view = fullTableView({
   },
 });
 fitButton.addEventListener('click', () => view.resetZoom());
+gameHud(stage, store, { className: 'hud hud-map' });
 topbar.append(layerMenu(view), fitButton);
 
 const warnings = h('span', { className: 'warning-pill' });

@@ -6,14 +6,14 @@
  * seeded, logged). Every change is an operator message; the panel shows the server's answer.
  */
 import * as THREE from 'three';
-import type { GameLogEntry, LiveState, OperatorMessage } from '@muster/protocol';
+import type { GameLogEntry, LiveState, OperatorMessage, UnitStatusPatch } from '@muster/protocol';
 import type { AreaTerrainKind, LinearTerrainKind, PointIn, Stand, Terrain, UnitEvaluation, UnitStatus } from '@muster/rules';
 import { edgeDistance } from '../geometry/edgeDistance.ts';
 import { polylineStrip } from '../geometry/polylineStrip.ts';
 import { standFootprint } from '../geometry/standFootprint.ts';
 import { measureTolerance } from '../state/measureTolerance.ts';
 import { moveTerrainVertex, nearestTerrainVertex, piecePoints } from '../terrain/terrainVertex.ts';
-import { breakdownTable, facesText, refusalText } from '../ui/formatBreakdown.ts';
+import { breakdownTable, refusalText } from '../ui/formatBreakdown.ts';
 import { splitFirePanel } from '../ui/splitFirePanel.ts';
 import { splitFireRows } from '../ui/splitFireRows.ts';
 import { commandText, hastyWorksText } from '../ui/unitReadingText.ts';
@@ -28,6 +28,15 @@ import { layerMenu } from './layerMenu.ts';
 import { cameraBackdropControl } from './cameraBackdropControl.ts';
 import { rulesLagText } from '../net/rulesLag.ts';
 import { takeOperatorToken } from './operatorToken.ts';
+import { FocusChannel } from './focusChannel.ts';
+import { measureGroup } from './measureDrawing.ts';
+import { gameHud } from './gameHud.ts';
+import { poolOddsText } from '../ui/diceOdds.ts';
+import { cardText } from '../ui/cardText.ts';
+import { statusWords, readableId } from '../ui/statusWords.ts';
+import { moraleText } from '../ui/unitReadingText.ts';
+import { breakdownAmount } from '../ui/formatBreakdown.ts';
+import { pointInPolygon } from '../geometry/standFootprint.ts';
 
 const token = takeOperatorToken();
 const message = h('div', { className: 'message', role: 'status' });
@@ -41,7 +50,7 @@ const { store, connection } = startLive(token, (m) => say(m, true));
 async function act(action: OperatorMessage, done: string): Promise<boolean> {
   const reply = await connection.sendAction(action);
   if (reply.type === 'error') {
-    say(`${action.type} refused: ${reply.message}`, true);
+    say(`Not done (${readableId(action.type)}): ${reply.message}`, true);
     return false;
   }
   say(done);
@@ -60,6 +69,9 @@ if (!token) say('No operator token in the URL (?token=...): changes will be refu
 type Mode = 'select' | 'measure' | 'draw';
 let mode: Mode = 'select';
 let measureIds: string[] = [];
+/** A point-to-point measurement (drag), in table inches; null when none. */
+let measureLine: { from: PointIn; to: PointIn; fromStand: Stand | null; toStand: Stand | null } | null = null;
+const focusChannel = new FocusChannel();
 let draft: PointIn[] = [];
 
 const view = fullTableView({
@@ -67,31 +79,41 @@ const view = fullTableView({
   container: stage,
   store,
   onTableClick: (at, stand) => onTableClick(at, stand),
-  onDragStart: (at) => startVertexDrag(at),
+  onDragStart: (at) => (mode === 'measure' ? startMeasureDrag(at) : startVertexDrag(at)),
+  // The cursor says what a click will do: pick a unit, measure, or add a corner.
+  cursorAt: (_at, stand) => (mode === 'select' ? (stand ? 'pointer' : 'grab') : mode === 'measure' ? 'crosshair' : 'cell'),
 });
-const fitButton = h('button', { type: 'button' }, 'Fit');
+gameHud(stage, store, { className: 'hud hud-map' });
+const fitButton = h('button', { type: 'button', title: 'Fit the table to the view (F)' }, 'Fit');
 fitButton.addEventListener('click', () => view.resetZoom());
 topbar.append(layerMenu(view), cameraBackdropControl(view, store), fitButton);
 
 // ---- tools -----------------------------------------------------------------------------------------------
 const modeButtons = new Map<Mode, HTMLButtonElement>();
 const toolHint = h('div', { className: 'hint' });
+const helpButton = h('button', { type: 'button', title: 'Keyboard shortcuts (?)' }, '?');
+const helpBox = h('div', { className: 'help-box', hidden: true });
+helpBox.id = 'shortcuts';
+helpButton.addEventListener('click', () => (helpBox.hidden = !helpBox.hidden));
+stage.append(helpBox);
 function setMode(next: Mode): void {
   mode = next;
   for (const [m, b] of modeButtons) b.classList.toggle('active', m === mode);
   measureIds = [];
+  measureLine = null;
   draft = [];
   drawMeasure();
   drawDraft();
   toolHint.textContent =
     mode === 'select' ? 'Click a stand to select its unit; click empty table to clear.'
-    : mode === 'measure' ? 'Click two stands: edge-to-edge distance.'
+    : mode === 'measure' ? 'Drag from any point or stand to another for a live reading; or click two stands for edge to edge.'
     : 'Click points on the map, then Finish. Drag a terrain corner to move it.';
   drawPanel.hidden = mode !== 'draw';
 }
 const toolRow = h('div', { className: 'row' });
+const MODE_TIPS: Record<Mode, string> = { select: 'Select a unit (S)', measure: 'Measure like a tape (M)', draw: 'Draw or edit terrain (D)' };
 for (const [m, label] of [['select', 'Select'], ['measure', 'Measure'], ['draw', 'Draw terrain']] as const) {
-  const b = h('button', { type: 'button' }, label);
+  const b = h('button', { type: 'button', title: MODE_TIPS[m] }, label);
   b.dataset.mode = m;
   b.addEventListener('click', () => setMode(m));
   modeButtons.set(m, b);
@@ -116,8 +138,52 @@ undoButton.addEventListener('click', () => { draft.pop(); drawDraft(); });
 cancelButton.addEventListener('click', () => { draft = []; drawDraft(); });
 finishButton.addEventListener('click', () => void finishDraft());
 
-function newId(prefix: string): string {
-  return `${prefix}-${Date.now().toString(36)}`;
+/** The next free readable id for a kind: "rough-1", "rough-2"... */
+function newId(prefix: string, t: Terrain): string {
+  const taken = new Set([...t.areas, ...t.linear, ...t.roads, ...t.elevations].map((p) => p.id));
+  let n = 1;
+  while (taken.has(`${prefix}-${n}`)) n++;
+  return `${prefix}-${n}`;
+}
+
+/** A piece of the same kind with (nearly) the same points already exists: a double click on Finish, or a copy. */
+function duplicateOf(t: Terrain, group: string, kind: string | undefined, pts: readonly PointIn[]): string | null {
+  const same = (a: readonly PointIn[]) => a.length === pts.length && a.every((p, i) => Math.hypot(p.xIn - pts[i]!.xIn, p.yIn - pts[i]!.yIn) < 0.25);
+  const pieces: [string, string, readonly PointIn[]][] = [
+    ...t.areas.map((a) => [a.id, `area:${a.kind}`, a.vertices] as [string, string, readonly PointIn[]]),
+    ...t.linear.map((l) => [l.id, `linear:${l.kind}`, l.points] as [string, string, readonly PointIn[]]),
+    ...t.roads.map((r) => [r.id, 'road', r.points] as [string, string, readonly PointIn[]]),
+    ...t.elevations.map((e) => [e.id, `elevation:${e.level}`, e.vertices] as [string, string, readonly PointIn[]]),
+  ];
+  const key = kind === undefined ? group : `${group}:${kind}`;
+  return pieces.find(([, k, p]) => k === key && same(p))?.[0] ?? null;
+}
+
+// ---- undo --------------------------------------------------------------------------------------------
+/** Operator edits that can be taken back: each entry is the message that restores what was there. */
+const undoStack: { label: string; restore: OperatorMessage }[] = [];
+const undoEdit = h('button', { type: 'button', title: 'Undo the last terrain or status edit (Ctrl+Z)', disabled: true }, 'Undo');
+undoEdit.id = 'undo';
+function pushUndo(label: string, restore: OperatorMessage): void {
+  undoStack.push({ label, restore });
+  if (undoStack.length > 50) undoStack.shift();
+  undoEdit.disabled = false;
+  undoEdit.title = `Undo: ${label} (Ctrl+Z)`;
+}
+async function undoLast(): Promise<void> {
+  const last = undoStack.pop();
+  undoEdit.disabled = undoStack.length === 0;
+  undoEdit.title = undoStack.length ? `Undo: ${undoStack.at(-1)!.label} (Ctrl+Z)` : 'Nothing to undo';
+  if (!last) return say('Nothing to undo.');
+  await act(last.restore, `Undone: ${last.label}.`);
+}
+undoEdit.addEventListener('click', () => void undoLast());
+/** Sends a terrain change that Undo can take back. */
+async function editTerrain(terrain: Terrain, done: string): Promise<boolean> {
+  const before = store.snapshot.state?.tableState.terrain;
+  const ok = await act({ type: 'set-terrain', terrain }, done);
+  if (ok && before) pushUndo(done.replace(/\.$/, '').toLowerCase(), { type: 'set-terrain', terrain: before });
+  return ok;
 }
 
 async function finishDraft(): Promise<void> {
@@ -131,12 +197,18 @@ async function finishDraft(): Promise<void> {
   }
   const t = state.tableState.terrain;
   const pts = draft.map((p) => ({ xIn: round2(p.xIn), yIn: round2(p.yIn) }));
+  const dup = duplicateOf(t, group, kind, pts);
+  if (dup) {
+    say(`${dup} is already there with the same corners: not added again.`, true);
+    return;
+  }
   let terrain: Terrain;
-  if (group === 'area') terrain = { ...t, areas: [...t.areas, { id: newId(kind!), kind: kind as AreaTerrainKind, vertices: pts }] };
-  else if (group === 'linear') terrain = { ...t, linear: [...t.linear, { id: newId(kind!), kind: kind as LinearTerrainKind, points: pts }] };
-  else if (group === 'road') terrain = { ...t, roads: [...t.roads, { id: newId('road'), points: pts }] };
-  else terrain = { ...t, elevations: [...t.elevations, { id: newId('hill'), level: Number(kind), vertices: pts }] };
-  if (await act({ type: 'set-terrain', terrain }, `Terrain saved (${kindSelect.selectedOptions[0]?.textContent}).`)) {
+  let id: string;
+  if (group === 'area') terrain = { ...t, areas: [...t.areas, { id: (id = newId(kind!, t)), kind: kind as AreaTerrainKind, vertices: pts }] };
+  else if (group === 'linear') terrain = { ...t, linear: [...t.linear, { id: (id = newId(kind!, t)), kind: kind as LinearTerrainKind, points: pts }] };
+  else if (group === 'road') terrain = { ...t, roads: [...t.roads, { id: (id = newId('road', t)), points: pts }] };
+  else terrain = { ...t, elevations: [...t.elevations, { id: (id = newId('hill', t)), level: Number(kind), vertices: pts }] };
+  if (await editTerrain(terrain, `Added ${id}.`)) {
     draft = [];
     drawDraft();
   }
@@ -160,9 +232,27 @@ function renderTerrainList(state: LiveState): void {
   ];
   terrainList.replaceChildren(
     ...items.map(([id, kind, without]) => {
-      const del = h('button', { type: 'button', title: `Remove ${id}` }, '✕');
-      del.addEventListener('click', () => void act({ type: 'set-terrain', terrain: without() }, `Removed ${id}.`));
-      return h('li', {}, `${kind} (${id}) `, del);
+      // Two steps: ✕ asks, "Remove?" does it (and Undo brings it back); the ask lapses after 4 s.
+      const del = h('button', { type: 'button', title: `Remove ${id} (asks first; Undo brings it back)`, className: 'remove' }, '✕');
+      let armed: ReturnType<typeof setTimeout> | null = null;
+      del.addEventListener('click', () => {
+        if (armed === null) {
+          del.textContent = 'Remove?';
+          del.classList.add('armed');
+          armed = setTimeout(() => {
+            armed = null;
+            del.textContent = '✕';
+            del.classList.remove('armed');
+          }, 4000);
+          return;
+        }
+        clearTimeout(armed);
+        armed = null;
+        void editTerrain(without(), `Removed ${id}.`);
+      });
+      const li = h('li', {}, `${readableId(kind)} · ${id} `, del);
+      li.dataset.terrain = id;
+      return li;
     }),
   );
 }
@@ -175,13 +265,21 @@ function onTableClick(at: PointIn, stand: Stand | null): void {
   }
   if (mode === 'measure') {
     if (!stand) return;
+    measureLine = null;
     measureIds = measureIds.length >= 2 ? [stand.id] : [...measureIds, stand.id];
     drawMeasure();
     return;
   }
   const unitId = stand?.unitId ?? null;
   const isUnit = unitId !== null && (store.snapshot.state?.tableState.units.some((u) => u.id === unitId) ?? false);
-  view.selectUnit(isUnit ? unitId : null);
+  select(isUnit ? unitId : null);
+}
+
+/** Selects a unit everywhere: the map, the panel, the projector and overlay pages in this browser. */
+function select(unitId: string | null): void {
+  // (Zoomed in, the view follows the selection.)
+  view.selectUnit(unitId);
+  focusChannel.publishFocus(unitId);
   renderSelection(true);
 }
 
@@ -212,7 +310,7 @@ function startVertexDrag(at: PointIn): DragHandler | null {
       view.setOverlay('draft', group);
       return;
     }
-    void act({ type: 'set-terrain', terrain: edited }, `Moved a corner of ${ref.pieceId}.`).then(() => drawDraft());
+    void editTerrain(edited, `Moved a corner of ${ref.pieceId}.`).then(() => drawDraft());
   };
 }
 
@@ -232,27 +330,93 @@ function drawDraft(): void {
   view.setOverlay('draft', group);
 }
 
-const measureOut = h('div', { className: 'hint' });
+const measureOut = h('div', { className: 'hint measure-out' });
 measureOut.id = 'measure-result';
+
+/** The nearest point of a stand's edge to `toward` (a tape laid from the base's edge). */
+function standEdgePoint(stand: Stand, toward: PointIn): PointIn {
+  const corners = standFootprint(stand).corners;
+  if (pointInPolygon(toward, corners)) return toward;
+  let best = corners[0];
+  let bestD = Infinity;
+  for (let i = 0; i < 4; i++) {
+    const a = corners[i]!;
+    const b = corners[(i + 1) % 4]!;
+    const dx = b.xIn - a.xIn;
+    const dy = b.yIn - a.yIn;
+    const t = Math.max(0, Math.min(1, ((toward.xIn - a.xIn) * dx + (toward.yIn - a.yIn) * dy) / (dx * dx + dy * dy || 1)));
+    const p = { xIn: a.xIn + dx * t, yIn: a.yIn + dy * t };
+    const d = Math.hypot(p.xIn - toward.xIn, p.yIn - toward.yIn);
+    if (d < bestD) {
+      bestD = d;
+      best = p;
+    }
+  }
+  return best;
+}
+
+/** In measure mode a drag lays a tape from the press to the pointer, snapping to stand edges. */
+function startMeasureDrag(at: PointIn): DragHandler | null {
+  const fromStand = view.standAt(at);
+  return (to, phase) => {
+    // A press that did not move is a click (two clicked stands measure edge to edge).
+    if (phase === 'cancel') return;
+    measureIds = [];
+    const toStand = view.standAt(to);
+    const target = toStand && toStand.unitId !== fromStand?.unitId ? toStand : null;
+    const end = target ? standEdgePoint(target, fromStand ? fromStand.pose : at) : to;
+    const start = fromStand ? standEdgePoint(fromStand, end) : at;
+    measureLine = { from: start, to: end, fromStand, toStand: target };
+    drawMeasure();
+  };
+}
+
+/** "in fire range (band 12")" / "out of fire range: …" for the selected unit against the unit measured to. */
+function rangeVerdict(state: LiveState, targetUnitId: string): string {
+  const sel = view.selection;
+  const ev = sel ? state.evaluation?.units[sel] : undefined;
+  if (!ev || !sel || sel === targetUnitId) return '';
+  const parts: string[] = [];
+  const fire = ev.fire.find((f) => f.targetUnitId === targetUnitId);
+  if (fire) parts.push(fire.ok ? `${unitName(state, sel)} can fire at it (band ${fire.band})` : `${unitName(state, sel)} cannot fire at it: ${refusalText(fire)}`);
+  const charge = ev.charge.find((c) => c.targetUnitId === targetUnitId);
+  if (charge) parts.push(charge.ok ? 'in charge reach' : `no charge: ${refusalText(charge)}`);
+  return parts.join('; ');
+}
+
 function drawMeasure(): void {
   const state = store.snapshot.state;
+  if (measureLine && state) {
+    const { from, to, fromStand, toStand } = measureLine;
+    const d = Math.hypot(to.xIn - from.xIn, to.yIn - from.yIn);
+    const tol = measureTolerance(state.profile);
+    view.setOverlay('measure', measureGroup(from, to));
+    const mid = { xIn: (from.xIn + to.xIn) / 2, yIn: (from.yIn + to.yIn) / 2 };
+    view.setExtraLabels([{ key: 'measure', at: mid, text: `${d.toFixed(1)}"`, className: 'measure-label' }]);
+    const names = `${fromStand ? unitName(state, fromStand.unitId) : 'point'} → ${toStand ? unitName(state, toStand.unitId) : 'point'}`;
+    const verdict = toStand ? rangeVerdict(state, toStand.unitId) : '';
+    measureOut.textContent = `${names}: ${d.toFixed(2)}" ${tol.text}${verdict ? `. ${verdict}` : ''}`;
+    focusChannel.publishMeasure({ from, to, text: `${d.toFixed(1)}"` });
+    return;
+  }
   const stands = measureIds.map((id) => state?.tableState.stands.find((s) => s.id === id)).filter((s): s is Stand => s !== undefined);
   if (stands.length < 2 || !state) {
     view.setOverlay('measure', null);
     view.setExtraLabels([]);
-    measureOut.textContent = stands.length === 1 ? `From ${stands[0]!.id}: click a second stand.` : '';
+    focusChannel.publishMeasure(null);
+    measureOut.textContent = stands.length === 1 && state ? `From ${unitName(state, stands[0]!.unitId)}: click a second stand.` : '';
     return;
   }
   const [a, b] = stands as [Stand, Stand];
   const d = edgeDistance(standFootprint(a).corners, standFootprint(b).corners);
   const tol = measureTolerance(state.profile);
   const text = `${d.distanceIn.toFixed(2)}" ${tol.text}`;
-  const group = new THREE.Group();
-  addIfAny(group, trianglesMesh(polylineStrip([d.fromPoint, d.toPoint], 0.12), { color: 0xffffff, opacity: 1 }, RENDER_ORDER.measure));
-  view.setOverlay('measure', group);
+  view.setOverlay('measure', measureGroup(d.fromPoint, d.toPoint));
   const mid = { xIn: (d.fromPoint.xIn + d.toPoint.xIn) / 2, yIn: (d.fromPoint.yIn + d.toPoint.yIn) / 2 };
   view.setExtraLabels([{ key: 'measure', at: mid, text: `${d.distanceIn.toFixed(2)}"`, className: 'measure-label' }]);
-  measureOut.textContent = `${a.id} → ${b.id}: ${text}, edge to edge`;
+  const verdict = a.unitId !== b.unitId ? rangeVerdict(state, b.unitId) : '';
+  measureOut.textContent = `${unitName(state, a.unitId)} → ${unitName(state, b.unitId)}: ${text}, edge to edge${verdict ? `. ${verdict}` : ''}`;
+  focusChannel.publishMeasure({ from: d.fromPoint, to: d.toPoint, text: `${d.distanceIn.toFixed(1)}"` });
 }
 
 // ---- selected unit ---------------------------------------------------------------------------------------
@@ -269,6 +433,21 @@ function unitName(state: LiveState, id: string): string {
 
 /** While a selected unit is moving its numbers change every frame; the panel follows at most this often, so its buttons stay clickable and its open/closed breakdowns stay put. */
 const PANEL_REFRESH_MS = 700;
+/** While the pointer is over the panel. */
+const PANEL_HOVER_REFRESH_MS = 4000;
+let panelHovered = false;
+let panelPressed = false;
+unitBox.addEventListener('pointerenter', () => (panelHovered = true));
+unitBox.addEventListener('pointerleave', () => (panelHovered = false));
+unitBox.addEventListener('pointerdown', () => (panelPressed = true));
+window.addEventListener('pointerup', () => (panelPressed = false), true);
+window.addEventListener('pointercancel', () => (panelPressed = false), true);
+
+/** What identifies a control across rebuilds: its target row and its text. */
+function controlKey(el: Element): string {
+  const row = el.closest<HTMLElement>('[data-target],[data-pair]');
+  return `${el.tagName}|${row?.dataset.target ?? row?.dataset.pair ?? ''}|${el.tagName === 'SUMMARY' ? '' : el.textContent}`;
+}
 let lastPanelMs = 0;
 let panelTimer: ReturnType<typeof setTimeout> | null = null;
 /** Which breakdowns the operator has closed, by target, kept across refreshes. */
@@ -285,11 +464,14 @@ function renderSelection(force = false): void {
   if (!force && ev === renderedUnitEval && unitId === renderedUnitId && warningsKey === renderedUnitWarnings) return;
   const unitChanged = unitId !== renderedUnitId;
   const now = performance.now();
-  if (!force && !unitChanged && now - lastPanelMs < PANEL_REFRESH_MS) {
+  // Under the pointer the panel holds still longer (and never between press and release), so a button
+  // is not replaced while someone aims at it.
+  const wait = panelPressed ? 300 : panelHovered ? Math.max(0, PANEL_HOVER_REFRESH_MS - (now - lastPanelMs)) : Math.max(0, PANEL_REFRESH_MS - (now - lastPanelMs));
+  if (!force && !unitChanged && wait > 0) {
     panelTimer ??= setTimeout(() => {
       panelTimer = null;
       renderSelection();
-    }, PANEL_REFRESH_MS - (now - lastPanelMs));
+    }, wait);
     return;
   }
   lastPanelMs = now;
@@ -303,17 +485,21 @@ function renderSelection(force = false): void {
   }
   const unit = state.tableState.units.find((u) => u.id === unitId);
   if (!unit) return;
-  const parts: Node[] = [h('h3', {}, unit.name), h('div', { className: 'hint' }, `${unit.side} · ${unit.arm} · ${unit.quality} · ${unit.weapon}`)];
+  const parts: Node[] = [h('h3', {}, unit.name), h('div', { className: 'hint' }, [unit.side, unit.arm, unit.quality, unit.weapon].map((w) => readableId(String(w))).join(' · '))];
+  const words = statusWords(unit, ev?.morale);
+  if (words.length) parts.push(h('div', { className: 'status-words' }, words.join(' · ')));
   const warningList = unitWarningsList(warnings);
   if (warningList) parts.push(warningList);
   if (!ev) {
     parts.push(h('p', { className: 'refusal' }, 'The rules have no evaluation for this unit.'));
   } else {
-    parts.push(h('div', {}, `Formation: ${ev.formation.formation} (${ev.formation.source}, ${(ev.formation.confidence * 100).toFixed(0)}%)`));
+    const f0 = ev.formation;
+    parts.push(h('div', {}, `Formation: ${f0.name ?? readableId(f0.formation)} `, h('span', { className: 'src' }, f0.source === 'status' ? 'set by the operator' : `from the stands' positions, ${(f0.confidence * 100).toFixed(0)}% fit`), f0.section ? h('span', { className: 'src' }, ` · ${f0.section}`) : null));
+    if (ev.morale) parts.push(h('div', { className: 'morale' }, moraleText(ev.morale)));
     parts.push(
       ev.movement.ok
         ? h('div', {}, `Movement: ${ev.movement.allowanceIn}" `, h('span', { className: 'src' }, ev.movement.notes.join('; ')))
-        : h('div', { className: 'refusal' }, `Movement: ${refusalText(ev.movement)}`),
+        : h('div', { className: 'refusal', title: ev.movement.reason }, `Cannot move: ${refusalText(ev.movement)}`),
     );
     if (ev.hastyWorks) {
       const hw = h('div', { className: 'hasty-works' }, `${hastyWorksText(ev.hastyWorks)} `, h('span', { className: 'src' }, ev.hastyWorks.source));
@@ -321,83 +507,146 @@ function renderSelection(force = false): void {
       parts.push(hw);
     }
     parts.push(h('h3', {}, 'Fire'));
-    if (ev.fire.length === 0) parts.push(h('div', { className: 'hint' }, 'No targets.'));
-    for (const f of ev.fire) {
-      if (!f.ok) {
-        parts.push(h('div', { className: 'refusal' }, `${unitName(state, f.targetUnitId)}: ${refusalText(f)}`));
-        continue;
-      }
-      const roll = h('button', { type: 'button' }, `Roll ${f.breakdown.dice}`);
-      roll.addEventListener('click', () => void rollDice(f.breakdown.dice, `fire: ${unit.name} → ${unitName(state, f.targetUnitId)}`, unit.id));
+    const fireOk = ev.fire.filter((f): f is Extract<typeof f, { ok: true }> => f.ok);
+    const fireNo = ev.fire.filter((f) => !f.ok);
+    if (fireOk.length === 0) parts.push(h('div', { className: 'hint' }, 'No target it can fire at.'));
+    for (const f of fireOk) {
+      const b = f.breakdown;
+      const roll = h('button', { type: 'button', title: `Roll ${b.dice} dice with the service's roller (logged)` }, `Roll ${b.dice}`);
+      roll.addEventListener('click', () => void rollDice(b.dice, `fire: ${unit.name} → ${unitName(state, f.targetUnitId)}`, unit.id, b.hitOn));
+      const dicePool = (b.kind ?? 'dice') === 'dice';
       const target = h('details', { className: 'fire-target', open: !closedTargets.has(f.targetUnitId) },
         h('summary', {},
-          f.priority ? h('span', { className: 'priority', title: 'Must fire at this target' }, '★ ') : null,
-          `${unitName(state, f.targetUnitId)} · ${f.rangeIn.toFixed(1)}" · band ${f.band} · `,
-          h('span', { className: 'dice' }, `${f.breakdown.dice} dice`), ' ', roll),
-        breakdownTable(f.breakdown));
+          f.priority ? h('span', { className: 'priority', title: 'The rules say it must fire at this target' }, '★ must fire at ') : null,
+          `${unitName(state, f.targetUnitId)} · `, h('span', { className: 'range' }, `${f.rangeIn.toFixed(1)}"`), ` · band ${f.band} · `,
+          h('span', { className: 'dice' }, breakdownAmount(b)),
+          oddsSpan(b),
+          ' ', dicePool ? roll : null),
+        breakdownTable(b));
       target.dataset.target = f.targetUnitId;
       target.addEventListener('toggle', () => (target.open ? closedTargets.delete(f.targetUnitId) : closedTargets.add(f.targetUnitId)));
       parts.push(target);
     }
+    if (fireNo.length) parts.push(whyNot('fire', `Cannot fire at ${fireNo.length} unit${fireNo.length === 1 ? '' : 's'}`, fireNo, state));
     if (ev.splitFire) {
       const rows = splitFireRows(ev.splitFire, (id) => unitName(state, id));
       parts.push(...splitFirePanel(rows, (row) => void rollDice(row.dice, `split fire: ${unit.name} → ${row.pairText}`, unit.id), openSplitPairs));
     }
     parts.push(h('h3', {}, 'Charge'));
-    if (ev.charge.length === 0) parts.push(h('div', { className: 'hint' }, 'No charge targets.'));
-    for (const c of ev.charge) {
-      if (!c.ok) {
-        parts.push(h('div', { className: 'refusal' }, `${unitName(state, c.targetUnitId)}: ${refusalText(c)}`));
-        continue;
-      }
+    const chargeOk = ev.charge.filter((c): c is Extract<typeof c, { ok: true }> => c.ok);
+    const chargeNo = ev.charge.filter((c) => !c.ok);
+    if (chargeOk.length === 0) parts.push(h('div', { className: 'hint' }, 'No unit it can charge.'));
+    for (const c of chargeOk) {
       parts.push(h('details', { className: 'charge-target' },
-        h('summary', {}, `${unitName(state, c.targetUnitId)} · ${c.distanceIn.toFixed(1)}" · attacker `, h('span', { className: 'dice' }, String(c.attacker.dice)), ' vs defender ', h('span', { className: 'dice' }, String(c.defender.dice)),
+        h('summary', {}, `${unitName(state, c.targetUnitId)} · `, h('span', { className: 'range' }, `${c.distanceIn.toFixed(1)}"`), ' · attacker ', h('span', { className: 'dice' }, breakdownAmount(c.attacker)), oddsSpan(c.attacker), ' vs defender ', h('span', { className: 'dice' }, breakdownAmount(c.defender)), oddsSpan(c.defender),
           c.enemyFlanked ? ' · flanked' : '', c.disorderedBy.length ? ` · disordered by ${c.disorderedBy.join(', ')}` : ''),
         h('div', { className: 'hint' }, 'Attacker'), breakdownTable(c.attacker), h('div', { className: 'hint' }, 'Defender'), breakdownTable(c.defender)));
     }
+    if (chargeNo.length) parts.push(whyNot('charge', `Cannot charge ${chargeNo.length} unit${chargeNo.length === 1 ? '' : 's'}`, chargeNo, state));
     parts.push(h('h3', {}, 'Rally'));
-    parts.push('ok' in ev.rally && ev.rally.ok === false ? h('div', { className: 'refusal' }, refusalText(ev.rally)) : breakdownTable(ev.rally as Exclude<typeof ev.rally, { ok: false }>));
+    parts.push('ok' in ev.rally && ev.rally.ok === false ? h('div', { className: 'refusal', title: ev.rally.reason }, `Cannot rally: ${refusalText(ev.rally)}`) : breakdownTable(ev.rally as Exclude<typeof ev.rally, { ok: false }>));
     const cmd = ev.command;
     parts.push(h('h3', {}, 'Command'));
-    parts.push(h('div', { className: 'command' }, commandText(cmd, (id) => unitName(state, id))));
+    parts.push(h('div', { className: 'command' }, commandText(cmd, (id) => nameOfAny(state, id))));
   }
-  unitBox.replaceChildren(...parts);
+  // Rebuilt only when what it says changed: an unchanged panel keeps the pointer's hover and the keyboard's focus.
+  const fresh = h('div', {}, ...parts);
+  const sameUnit = unitBox.dataset.unit === unit.id;
+  // Ranges change with every step a unit takes: they are patched in place, so a moving unit's panel keeps
+  // its buttons; anything else that changed rebuilds it.
+  const structure = (root: Element) => {
+    const copy = root.cloneNode(true) as Element;
+    for (const r of copy.querySelectorAll('.range')) r.textContent = '';
+    return copy.textContent;
+  };
+  const freshRanges = [...fresh.querySelectorAll('.range')];
+  const shownRanges = [...unitBox.querySelectorAll('.range')];
+  if (!force && sameUnit && freshRanges.length === shownRanges.length && structure(fresh) === structure(unitBox)) {
+    freshRanges.forEach((r, i) => {
+      if (shownRanges[i]!.textContent !== r.textContent) shownRanges[i]!.textContent = r.textContent;
+    });
+  } else if (!sameUnit || fresh.textContent !== unitBox.textContent || force) {
+    // Keyboard focus survives a rebuild: the same control in the new panel takes it back.
+    const focused = document.activeElement && unitBox.contains(document.activeElement) ? controlKey(document.activeElement) : null;
+    unitBox.replaceChildren(...fresh.childNodes);
+    unitBox.dataset.unit = unit.id;
+    if (focused) [...unitBox.querySelectorAll<HTMLElement>('button, summary, select, input')].find((el) => controlKey(el) === focused)?.focus();
+  }
   if (unitChanged || force) renderStatusEditor(state, unit.id);
+}
+
+/** Targets the rules said no to, folded and muted: one line each, the reason in words, the rule's code as a tooltip. */
+function whyNot(kind: 'fire' | 'charge', title: string, refusals: readonly { readonly targetUnitId: string; readonly reason: string; readonly detail?: string }[], state: LiveState): HTMLElement {
+  const box = h('details', { className: `why-not why-not-${kind}` }, h('summary', {}, title),
+    ...refusals.map((r) => h('div', { className: 'why-not-line', title: `rule: ${r.reason}` }, `${unitName(state, r.targetUnitId)}: ${refusalText({ ok: false, reason: r.reason, ...(r.detail ? { detail: r.detail } : {}) })}`)));
+  box.open = openWhyNot.has(kind);
+  box.addEventListener('toggle', () => (box.open ? openWhyNot.add(kind) : openWhyNot.delete(kind)));
+  return box;
+}
+const openWhyNot = new Set<string>();
+
+/** " ≈1.5 hits · 88% ≥1 (4+)" after a pool of dice whose breakdown gives a hit number; nothing otherwise. */
+function oddsSpan(b: import('@muster/rules').DiceBreakdown): HTMLElement | null {
+  return (b.kind ?? 'dice') === 'dice' && b.hitOn !== undefined ? h('span', { className: 'odds' }, ` ${poolOddsText(b.dice, b.hitOn)}`) : null;
+}
+
+/** A unit's or a commander's name for an id. */
+function nameOfAny(state: LiveState, id: string): string {
+  return state.tableState.units.find((u) => u.id === id)?.name ?? state.tableState.commanders.find((c) => c.id === id)?.name ?? id;
 }
 
 function renderStatusEditor(state: LiveState, unitId: string): void {
   const unit = state.tableState.units.find((u) => u.id === unitId);
   if (!unit) return;
   const st: UnitStatus = unit.status ?? {};
-  const hitInputs = unit.standIds.map((id) => {
-    const sel = h('select', { title: `Hits on ${id}` });
+  const confirm = h('div', { className: 'status-confirm', role: 'status' });
+  confirm.id = 'status-confirm';
+  // Each change goes to the service at once (no separate Apply); the answer shows right here, and Undo
+  // puts the previous status back.
+  const send = async (patch: UnitStatusPatch, what: string) => {
+    const before = store.snapshot.state?.tableState.units.find((u) => u.id === unitId)?.status ?? {};
+    confirm.textContent = `Saving: ${what}…`;
+    confirm.classList.remove('error');
+    const reply = await connection.sendAction({ type: 'set-unit-status', unitId, status: patch });
+    if (reply.type === 'error') {
+      confirm.textContent = `Not saved: ${reply.message}`;
+      confirm.classList.add('error');
+      return;
+    }
+    const restore: Record<string, unknown> = {};
+    for (const k of Object.keys(patch)) restore[k] = (before as Record<string, unknown>)[k] ?? null;
+    pushUndo(`${what} on ${unit.name}`, { type: 'set-unit-status', unitId, status: restore });
+    confirm.textContent = `✓ ${unit.name}: ${what}.`;
+    say(`Status of ${unit.name} updated.`);
+  };
+  const hitInputs = unit.standIds.map((id, i) => {
+    const sel = h('select', { title: `Hits on stand ${i + 1} (${id})` });
     for (const n of [0, 1, 2]) sel.append(h('option', { value: String(n), selected: (st.hitsByStand?.[id] ?? 0) === n }, String(n)));
     sel.dataset.stand = id;
     return sel;
   });
+  for (const sel of hitInputs) {
+    sel.addEventListener('change', () => {
+      const hitsByStand: Record<string, number> = {};
+      for (const x of hitInputs) if (Number(x.value) > 0) hitsByStand[x.dataset.stand!] = Number(x.value);
+      const total = Object.values(hitsByStand).reduce((a, b) => a + b, 0);
+      void send({ hitsByStand }, `${total} hit${total === 1 ? '' : 's'}`);
+    });
+  }
   const disordered = h('input', { type: 'checkbox', checked: st.disordered ?? false });
+  disordered.dataset.status = 'disordered';
+  disordered.addEventListener('change', () => void send({ disordered: disordered.checked }, disordered.checked ? 'disordered' : 'not disordered'));
   const prone = h('input', { type: 'checkbox', checked: st.prone ?? false });
-  const orders = h('input', { type: 'number', min: '0', max: '3', value: st.ordersLeft === undefined ? '' : String(st.ordersLeft), placeholder: '–' });
-  const apply = h('button', { type: 'button' }, 'Apply status');
-  apply.id = 'apply-status';
-  apply.addEventListener('click', () => {
-    const hitsByStand: Record<string, number> = {};
-    for (const sel of hitInputs) if (Number(sel.value) > 0) hitsByStand[sel.dataset.stand!] = Number(sel.value);
-    void act(
-      {
-        type: 'set-unit-status',
-        unitId,
-        status: { hitsByStand, disordered: disordered.checked, prone: prone.checked, ordersLeft: orders.value === '' ? null : Number(orders.value) },
-      },
-      `Status of ${unit.name} updated.`,
-    );
-  });
+  prone.dataset.status = 'prone';
+  prone.addEventListener('change', () => void send({ prone: prone.checked }, prone.checked ? 'prone' : 'not prone'));
+  const orders = h('input', { type: 'number', min: '0', max: '3', value: st.ordersLeft === undefined ? '' : String(st.ordersLeft), placeholder: '–', title: 'Orders left this turn (empty: not tracked)' });
+  orders.addEventListener('change', () => void send({ ordersLeft: orders.value === '' ? null : Number(orders.value) }, orders.value === '' ? 'orders not tracked' : `${orders.value} orders left`));
   statusBox.replaceChildren(
     h('h3', {}, 'Status'),
-    h('div', { className: 'hint' }, 'Hits per stand'),
-    h('div', { className: 'row' }, ...unit.standIds.map((id, i) => h('label', { className: 'hit' }, h('span', { className: 'hint' }, `${id} `), hitInputs[i]!))),
-    h('div', { className: 'row' }, h('label', {}, disordered, ' disordered'), h('label', {}, prone, ' prone'), h('label', {}, 'orders ', orders)),
-    h('div', { className: 'row' }, apply),
+    h('div', { className: 'hint' }, 'Hits per stand (drawn as a cross on the stand)'),
+    h('div', { className: 'row' }, ...unit.standIds.map((_id, i) => h('label', { className: 'hit' }, h('span', { className: 'hint' }, `Stand ${i + 1} `), hitInputs[i]!))),
+    h('div', { className: 'row' }, h('label', { title: 'Drawn as a dashed ring round its stands' }, disordered, ' disordered'), h('label', { title: 'Drawn as a bar on the back of its stands' }, prone, ' prone'), h('label', {}, 'orders ', orders)),
+    confirm,
   );
 }
 
@@ -436,8 +685,8 @@ const diceOut = h('div', { className: 'faces' });
 diceOut.id = 'dice';
 const diceCount = h('input', { type: 'number', min: '1', max: '100', value: '4' });
 const diceReason = h('input', { type: 'text', placeholder: 'reason', style: 'width: 10em' });
-const drawCard = h('button', { type: 'button' }, 'Draw card');
-const rollButton = h('button', { type: 'button' }, 'Roll');
+const drawCard = h('button', { type: 'button', title: 'Draw the next action card (C)' }, 'Draw card');
+const rollButton = h('button', { type: 'button', title: 'Roll this many dice with the service\'s seeded roller (R); logged' }, 'Roll');
 const turnOut = h('span', { className: 'dice' });
 turnOut.id = 'turn';
 const turnDown = h('button', { type: 'button', title: 'Previous turn' }, '−');
@@ -458,31 +707,46 @@ drawCard.addEventListener('click', async () => {
   if (reply.type === 'error') return say(`draw-card refused: ${reply.message}`, true);
   if (reply.result && 'draw' in reply.result) {
     const d = reply.result.draw;
-    cardOut.textContent = `${d.card.kind}${d.card.first ? ` — ${d.card.first} first` : ''} (${d.remaining} left${d.turnEnded ? ', turn ends' : ''})`;
+    cardOut.textContent = `${cardText(d.card)} (${d.remaining} left${d.turnEnded ? ', turn ends' : ''})`;
   }
 });
 rollButton.addEventListener('click', () => void rollDice(Number(diceCount.value), diceReason.value || undefined));
 
-async function rollDice(dice: number, reason?: string, unitId?: string): Promise<void> {
-  const reply = await connection.sendAction({ type: 'roll-dice', dice, ...(reason ? { reason } : {}), ...(unitId ? { unitId } : {}) });
-  if (reply.type === 'error') return say(`roll-dice refused: ${reply.message}`, true);
+async function rollDice(dice: number, reason?: string, unitId?: string, hitOn?: number): Promise<void> {
+  const reply = await connection.sendAction({ type: 'roll-dice', dice, ...(reason ? { reason } : {}), ...(unitId ? { unitId } : {}), ...(hitOn !== undefined ? { hitOn } : {}) });
+  if (reply.type === 'error') return say(`Dice not rolled: ${reply.message}`, true);
   if (reply.result && 'roll' in reply.result) {
     const r = reply.result.roll;
-    diceOut.textContent = `${facesText(r.faces)}  → ${r.hits} hit${r.hits === 1 ? '' : 's'} (${r.hitOn}+)`;
+    // Hits stand out; the same roll also shows on the map's strip, in sight whatever the panel's scroll.
+    diceOut.replaceChildren(
+      ...r.faces.map((f) => h('span', { className: f >= r.hitOn ? 'die hit' : 'die', title: f >= r.hitOn ? 'hit' : 'miss' }, GLYPHS[f - 1] ?? String(f))),
+      h('span', { className: 'roll-sum' }, `  → ${r.hits} hit${r.hits === 1 ? '' : 's'} (${r.hitOn}+)`),
+    );
   }
 }
+const GLYPHS = ['⚀', '⚁', '⚂', '⚃', '⚄', '⚅'];
 
 function logText(e: GameLogEntry): string {
+  const state = store.snapshot.state;
+  const unitOf = (id: string) => (state ? unitName(state, id) : id);
+  const standText = (standId: string | null) => {
+    const stand = standId ? state?.tableState.stands.find((s) => s.id === standId) : undefined;
+    return stand ? `a stand of ${unitOf(stand.unitId)}` : standId ?? 'no stand';
+  };
   switch (e.kind) {
-    case 'card': return `Card: ${e.draw.card.kind}${e.draw.card.first ? ` (${e.draw.card.first} first)` : ''}`;
-    case 'dice': return `Dice${e.roll.reason ? ` (${e.roll.reason})` : ''}: ${e.roll.faces.join(' ')} → ${e.roll.hits} hits`;
-    case 'unit-status': return `Status: ${e.unitId}`;
+    case 'card': return `Card: ${cardText(e.draw.card)}${e.draw.turnEnded ? ' — turn ends' : ''}`;
+    case 'dice': return `Dice${e.roll.reason ? ` (${e.roll.reason})` : ''}: ${e.roll.faces.join(' ')} → ${e.roll.hits} hit${e.roll.hits === 1 ? '' : 's'} on ${e.roll.hitOn}+`;
+    case 'unit-status': {
+      const unit = state?.tableState.units.find((u) => u.id === e.unitId);
+      const words = statusWords({ standIds: unit?.standIds ?? Object.keys(e.status.hitsByStand ?? {}), status: e.status });
+      return `${unitOf(e.unitId)}: ${words.length ? words.join(', ') : 'status cleared'}`;
+    }
     case 'terrain': return 'Terrain edited';
-    case 'assign-tag': return `Tag ${e.markerId} → ${e.standId ?? 'unassigned'}`;
-    case 'turn': return `Turn ${e.turn}`;
+    case 'assign-tag': return `Tag ${e.markerId} given to ${standText(e.standId)}`;
+    case 'turn': return `Turn ${e.turn} begins`;
     case 'note': return e.text;
-    case 'pose': return `Moved ${e.standId}`;
-    case 'stand-removed': return `Removed ${e.standId}`;
+    case 'pose': return `Moved ${standText(e.standId)}`;
+    case 'stand-removed': return `Removed ${standText(e.standId)}`;
   }
 }
 let renderedLog: unknown;
@@ -495,7 +759,7 @@ function renderLog(): void {
 }
 
 panel.append(
-  h('section', {}, h('h2', {}, 'Tools'), toolRow, toolHint, measureOut, drawPanel, message),
+  h('section', {}, h('h2', {}, 'Tools'), h('div', { className: 'row' }, toolRow, undoEdit, helpButton), toolHint, measureOut, drawPanel, message),
   h('section', {}, h('h2', {}, 'Unit'), unitBox, statusBox),
   h('section', {}, h('h2', {}, 'Game'), h('div', { className: 'row' }, 'Turn ', turnOut, turnDown, turnUp), h('div', { className: 'row' }, drawCard, cardOut), h('div', { className: 'row' }, diceCount, diceReason, rollButton), diceOut, logList),
   h('section', {}, h('h2', {}, 'Unknown tags'), tagsBox),
@@ -504,7 +768,15 @@ panel.append(
 
 let renderedWarnings = '';
 function renderWarnings(state: LiveState): void {
-  const lines = [...(state.evaluation?.warnings.map((w) => `${w.unitId ? `${unitName(state, w.unitId)}: ` : ''}${w.message}`) ?? []), ...state.health.warnings];
+  // The unit's name once, at the front, unless the message already starts with it.
+  const lines = [
+    ...(state.evaluation?.warnings.map((w) => {
+      const name = w.unitId ? unitName(state, w.unitId) : '';
+      const text = name && !w.message.startsWith(name) ? `${name}: ${w.message}` : w.message;
+      return w.parameterId ? `${text} (rule-set parameter “${readableId(w.parameterId)}” to set at start)` : text;
+    }) ?? []),
+    ...state.health.warnings,
+  ];
   if (state.evaluation === null) lines.unshift('The rules could not run on this state.');
   const key = lines.join('\n');
   if (key === renderedWarnings) return;
@@ -513,17 +785,47 @@ function renderWarnings(state: LiveState): void {
 }
 setMode('select');
 
-// Escape steps back: drop the draft or measurement first, then the selection.
+const SHORTCUTS: { key: string; label: string; run: () => void }[] = [
+  { key: 's', label: 'Select a unit', run: () => setMode('select') },
+  { key: 'm', label: 'Measure (drag for a live reading)', run: () => setMode('measure') },
+  { key: 'd', label: 'Draw terrain', run: () => setMode('draw') },
+  { key: 'f', label: 'Fit the table to the view', run: () => view.resetZoom() },
+  { key: 'c', label: 'Draw an action card', run: () => drawCard.click() },
+  { key: 'r', label: 'Roll the dice in the Game box', run: () => rollButton.click() },
+  { key: '+', label: 'Next turn', run: () => setTurn(1) },
+  { key: '-', label: 'Previous turn', run: () => setTurn(-1) },
+  { key: '?', label: 'Show or hide this list', run: () => (helpBox.hidden = !helpBox.hidden) },
+];
+helpBox.append(
+  h('h3', {}, 'Keyboard'),
+  h('table', {}, ...[...SHORTCUTS.map((s) => [s.key, s.label]), ['Ctrl+Z', 'Undo the last terrain or status edit'], ['Esc', 'Drop the measurement or drawing, then the selection']].map(([k, l]) => h('tr', {}, h('td', {}, h('kbd', {}, k!)), h('td', {}, l!)))),
+);
+
+// Keyboard: Escape steps back (draft or measurement first, then the selection); letters pick tools.
 window.addEventListener('keydown', (ev) => {
-  if (ev.key !== 'Escape' || (ev.target instanceof HTMLInputElement && ev.target.type === 'text')) return;
-  if (draft.length > 0 || measureIds.length > 0) {
-    draft = [];
-    measureIds = [];
-    drawDraft();
-    drawMeasure();
-  } else if (view.selection !== null) {
-    view.selectUnit(null);
-    renderSelection(true);
+  const typing = ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement || ev.target instanceof HTMLTextAreaElement;
+  if (ev.key === 'Escape') {
+    if (ev.target instanceof HTMLInputElement && ev.target.type === 'text') return;
+    if (!helpBox.hidden) helpBox.hidden = true;
+    else if (draft.length > 0 || measureIds.length > 0 || measureLine) {
+      draft = [];
+      measureIds = [];
+      measureLine = null;
+      drawDraft();
+      drawMeasure();
+    } else if (view.selection !== null) select(null);
+    return;
+  }
+  if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 'z' && !typing) {
+    ev.preventDefault();
+    void undoLast();
+    return;
+  }
+  if (typing || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const action = SHORTCUTS.find((s) => s.key === ev.key);
+  if (action) {
+    ev.preventDefault();
+    action.run();
   }
 });
 

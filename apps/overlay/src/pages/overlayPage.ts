@@ -3,12 +3,19 @@
  * unit labels only. When the service has solved the camera (image→table homography), the overlay draws
  * through its inverse so annotations sit on the stands in the camera picture: size the browser source
  * to the camera frame's aspect. Without a camera solution the table is fitted to the source.
+ *
+ * Optional by URL parameter: `?legend=0` hides the legend (top right), `?hud=0` the lower third (turn, last card,
+ * last roll), `?third=bottom-left|bottom-right|top-left|top-right` places it (default bottom-left),
+ * `?status=0` leaves the operator's status out of the unit names, `?focus=1` shows only the unit the
+ * operator selected (same browser).
  */
 import type { LiveState } from '@muster/protocol';
 import { invertHomography, toHomography } from '@muster/table-mapping';
 import { LiveTableView, type Calibration } from '../views/liveTableView.ts';
 import { connectionBanner, h, startLive } from './bootstrap.ts';
 import { layersFromUrl } from './layerMenu.ts';
+import { gameHud } from './gameHud.ts';
+import { FocusChannel } from './focusChannel.ts';
 
 const params = new URLSearchParams(location.search);
 const { store } = startLive();
@@ -16,7 +23,8 @@ const stage = h('div', { className: 'stage' });
 document.body.append(stage);
 connectionBanner(stage, store);
 
-new LiveTableView({
+let focus: string | null = null;
+const view = new LiveTableView({
   view: 'overlay',
   container: stage,
   store,
@@ -28,7 +36,22 @@ new LiveTableView({
   layers: layersFromUrl(params),
   interactive: false,
   calibration: cameraCalibration,
+  legend: params.get('legend') !== '0',
+  // Stream text is read on a phone-sized video: never smaller than this.
+  labelMinPx: 18,
+  statusMarks: params.get('status') !== '0',
+  ...(params.get('focus') === '1' ? { unitFilter: () => (focus ? new Set([focus]) : new Set<string>()) } : {}),
 });
+if (params.get('focus') === '1') {
+  new FocusChannel().onFocus((unitId) => {
+    focus = unitId;
+    view.invalidate();
+  });
+}
+if (params.get('hud') !== '0') {
+  const corner = ['bottom-left', 'bottom-right', 'top-left', 'top-right'].includes(params.get('third') ?? '') ? params.get('third')! : 'bottom-left';
+  gameHud(stage, store, { className: `hud lower-third ${corner}` });
+}
 
 function cameraCalibration(state: LiveState | null): Calibration | null {
   const p = state?.profile;

@@ -8,6 +8,12 @@
  * 3. none: the table is fitted to the screen, right for a projector squared to the table's edges.
  *
  * `?outline=1` also draws the table's edges, to check the alignment on the cloth.
+ *
+ * Made for a cloth: every stand and tag is masked black (plus `?margin=` inches, default 0.3), shapes are
+ * outlines (no washes), lines and text are sized in table inches (`?text=` inches, default 0.6), and only
+ * what the moment needs is lit: `?show=focus` (default) the unit the operator selected (sent by the
+ * operator page in the same browser, or `?unit=id,id`), `?show=side` the units of the side the last card
+ * named, `?show=all` everything. `?legend=1` adds the legend, `?hud=1` the turn, card and last roll.
  * `?calibrate=1` shows the calibration pattern instead (see `projectorCalibrationPattern.ts`).
  */
 import { toHomography } from '@muster/table-mapping';
@@ -21,8 +27,15 @@ import { connectionBanner, h, startLive } from './bootstrap.ts';
 import { layersFromUrl } from './layerMenu.ts';
 import { showCalibrationPattern } from './projectorCalibrationPattern.ts';
 import { calibrationFromServed } from './projectorCalibrationSource.ts';
+import { FocusChannel } from './focusChannel.ts';
+import { measureGroup } from './measureDrawing.ts';
+import { gameHud } from './gameHud.ts';
 
 const params = new URLSearchParams(location.search);
+/** Margin kept dark around every stand and tag, inches. */
+const marginIn = Math.max(0, Number(params.get('margin') ?? 0.3) || 0);
+/** Text height on the cloth, inches: 0.6" reads from a metre and more. */
+const textIn = Math.max(0.2, Number(params.get('text') ?? 0.6) || 0.6);
 
 function calibrationFromUrl(): Calibration | null {
   const raw = params.get('h');
@@ -43,6 +56,10 @@ function startProjector(): void {
   let served: Calibration | null = null;
   const source = (): 'url' | 'service' | 'fit' => (fromUrl ? 'url' : served ? 'service' : 'fit');
   document.body.dataset.calibration = source();
+  // What is lit: the operator's focus (same browser), fixed units from the URL, the acting side, or all.
+  const show = params.get('show') ?? 'focus';
+  const fixedUnits = params.get('unit')?.split(',').filter(Boolean) ?? null;
+  let focus: string | null = null;
   const view = new LiveTableView({
     view: 'projector',
     container: stage,
@@ -51,12 +68,45 @@ function startProjector(): void {
     drawCloth: false,
     drawTerrain: false,
     drawStands: false,
-    unitLabels: false,
+    unitLabels: true,
     layers: layersFromUrl(params),
-    strokeScale: 1.5,
+    strokeScale: 2.5,
+    fills: false,
+    standMaskMarginIn: marginIn,
+    unitLabelSizeIn: textIn,
+    shapeLabelSizeIn: textIn,
+    labelMinPx: 0,
+    legend: params.get('legend') === '1',
     interactive: false,
     calibration: () => fromUrl ?? served,
+    unitFilter: () => shownUnits(),
   });
+  if (params.get('hud') === '1') gameHud(stage, store, { className: 'hud hud-projector' });
+
+  const channel = new FocusChannel();
+  channel.onFocus((unitId) => {
+    focus = unitId;
+    view.invalidate();
+  });
+  // The operator's tape, drawn on the cloth (under the stand mask like everything else). With `?outline=1`
+  // that slot shows the table's edges instead.
+  channel.onMeasure((m) => {
+    if (params.get('outline') !== '1') view.setOverlay('measure', m ? measureGroup(m.from, m.to, 0.3) : null);
+  });
+  // A new card changes the acting side without changing the table.
+  if (show === 'side') store.subscribe(() => view.invalidate());
+  function shownUnits(): ReadonlySet<string> | null {
+    if (show === 'all') return null;
+    const units = store.snapshot.state?.tableState.units ?? [];
+    if (show === 'side') {
+      const lastCard = [...store.snapshot.log].reverse().find((e) => e.kind === 'card');
+      const side = lastCard?.kind === 'card' ? lastCard.draw.card.first : undefined;
+      return new Set(side ? units.filter((u) => u.side === side).map((u) => u.id) : []);
+    }
+    if (fixedUnits) return new Set(fixedUnits);
+    return new Set(focus ? [focus] : []);
+  }
+
 
   if (!fromUrl) {
     // Asked at start and after every reconnect (the service may have restarted with another file, or the

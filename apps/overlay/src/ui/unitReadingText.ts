@@ -3,7 +3,7 @@
  * where an optional rule sets it) and the cost of building hasty works. Plain strings, tested in node; the
  * page puts them in text nodes.
  */
-import type { CommandReading, HastyWorksReading } from '@muster/rules';
+import type { CommandReading, HastyWorksReading, MoraleReading } from '@muster/rules';
 
 /** "Hasty works: 3 move actions (in woods)": MOVE actions to build hasty works where the unit stands. */
 export function hastyWorksText(h: HastyWorksReading): string {
@@ -14,9 +14,16 @@ export function hastyWorksText(h: HastyWorksReading): string {
 export function commandText(cmd: CommandReading, nameOf: (unitId: string) => string): string {
   return [
     `Brigade formation with: ${cmd.brigadeFormationUnitIds.map(nameOf).join(', ') || 'none'}.`,
-    `Commander in range: ${cmd.commanderInRangeId ?? 'none'}.`,
-    cmd.attachedCommanderId ? `Attached: ${cmd.attachedCommanderId}.` : '',
+    `Commander in range: ${cmd.commanderInRangeId === undefined ? 'none' : nameOf(cmd.commanderInRangeId)}${cmd.commanderDistanceIn !== undefined ? ` (${cmd.commanderDistanceIn.toFixed(1)}")` : ''}.`,
+    cmd.inCommand !== undefined ? `${cmd.inCommand ? 'In command' : 'Out of command'}${cmd.commandRadiusIn !== undefined ? ` (radius ${cmd.commandRadiusIn}")` : ''}.` : '',
+    cmd.attachedCommanderId ? `Attached: ${nameOf(cmd.attachedCommanderId)}.` : '',
     cmd.ordersLeft !== undefined ? `Orders left: ${cmd.ordersLeft}.` : '',
     cmd.ordersPerTurn !== undefined ? `Orders per turn: ${cmd.ordersPerTurn}.` : '',
   ].filter((s) => s !== '').join(' ');
+}
+
+/** "Morale: worn — stands lost 2; Worn at 2 (reached), Spent at 4" */
+export function moraleText(m: MoraleReading): string {
+  const thresholds = m.thresholds.map((t) => `${t.label} at ${t.at}${t.reached ? ' (reached)' : ''}`).join(', ');
+  return `Morale: ${m.state} — ${m.counted.label} ${m.counted.value}${thresholds ? `; ${thresholds}` : ''}`;
 }

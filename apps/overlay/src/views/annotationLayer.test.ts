@@ -52,3 +52,16 @@ describe('annotation layer', () => {
     expect(Math.min(...clipped.map((m) => m.renderOrder))).toBeLessThan(0); // the stencil quad draws first
   });
 });
+
+describe('annotation layer for the projector', () => {
+  it('draws outlines only when fills are off, and lists the styles drawn for the legend', () => {
+    const withFills = buildAnnotations(shapes, { layers: all, unitId: null });
+    const outlines = buildAnnotations(shapes, { layers: all, unitId: null, fills: false });
+    expect(withFills.styles).toEqual(['reach', 'arc', 'warning']);
+    expect(outlines.styles).toEqual(['reach', 'arc', 'warning']);
+    const count = (g: THREE.Group) => meshes(g).reduce((n, m) => n + (m.geometry.getAttribute('position')?.count ?? 0), 0);
+    expect(meshes(outlines.group).filter((m) => m.renderOrder === 10)).toHaveLength(0);
+    expect(count(outlines.group)).toBeLessThan(count(withFills.group));
+    expect(buildAnnotations(shapes, { layers: all, unitId: null, unitIds: new Set(['b']) }).styles).toEqual(['reach']);
+  });
+});

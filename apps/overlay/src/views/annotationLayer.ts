@@ -3,9 +3,10 @@
  * for the DOM label layer (crisp text at any zoom, and legible on a phone).
  */
 import * as THREE from 'three';
-import type { LayerId, LabelShape, Shape } from '@muster/rules';
+import type { LayerId, LabelShape, Shape, StyleId } from '@muster/rules';
 import { shapeOutline } from '../geometry/shapeOutline.ts';
 import { arrowHead, polylineStrip } from '../geometry/polylineStrip.ts';
+import { dashPolyline } from '../geometry/dashedLine.ts';
 import { addIfAny } from './meshFactory.ts';
 import { TriangleBatch, tableStencilMesh } from './triangleBatch.ts';
 import { LAYER_ORDER, STYLE_PAINT } from './palette.ts';
@@ -23,17 +24,29 @@ export interface AnnotationFilter {
   readonly strokeScale?: number;
   /** When given, annotations are cut at the table's edges. */
   readonly table?: { readonly widthIn: number; readonly depthIn: number };
+  /** False: outlines only, no area washes (the projector: light on the cloth only where a line is). */
+  readonly fills?: boolean;
+  /** Styles left out (the map's fire arcs while no unit is selected). */
+  readonly hiddenStyles?: ReadonlySet<StyleId>;
+  /** When set, only shapes about these units are drawn (not even shapes about no unit); beats `unitId`. */
+  readonly unitIds?: ReadonlySet<string> | null;
 }
 
 export function shapeVisible(shape: Shape, filter: AnnotationFilter): boolean {
   if (!filter.layers.has(shape.layer)) return false;
-  if (filter.unitId !== null && shape.unitId !== undefined && shape.unitId !== filter.unitId) return false;
+  if (filter.hiddenStyles?.has(shape.style)) return false;
+  // A focus set is strict: shapes about no unit (a commander's radius, table warnings) wait too.
+  if (filter.unitIds) return shape.unitId !== undefined && filter.unitIds.has(shape.unitId);
+  if (shape.unitId === undefined) return true;
+  if (filter.unitId !== null && shape.unitId !== filter.unitId) return false;
   return true;
 }
 
 export interface AnnotationBuild {
   readonly group: THREE.Group;
   readonly labels: readonly LabelShape[];
+  /** Styles actually drawn, in draw order: what the legend lists. */
+  readonly styles: readonly StyleId[];
 }
 
 export function buildAnnotations(shapes: readonly Shape[], filter: AnnotationFilter): AnnotationBuild {
@@ -41,6 +54,8 @@ export function buildAnnotations(shapes: readonly Shape[], filter: AnnotationFil
   group.name = 'annotations';
   const labels: LabelShape[] = [];
   const strokeScale = filter.strokeScale ?? 1;
+  const drawFills = filter.fills ?? true;
+  const styles = new Set<StyleId>();
   // Two batches (fills under the stands, strokes over them), each in layer order then shape order.
   // Fills of one layer and style form one depth group: where they overlap they blend once (a union), so
   // many arcs or reaches over the same ground stay readable instead of stacking to a solid colour.
@@ -65,15 +80,24 @@ export function buildAnnotations(shapes: readonly Shape[], filter: AnnotationFil
       lastKey = key;
       depthGroup += 1;
     }
-    if (outline.fill && paint.fill) fills.addPolygon(outline.fill, paint.fill, outline.hole, depthGroup);
+    if (drawFills && outline.fill && paint.fill) {
+      fills.addPolygon(outline.fill, paint.fill, outline.hole, depthGroup);
+      styles.add(shape.style);
+    }
     if (paint.strokeWidthIn > 0) {
       const widthIn = paint.strokeWidthIn * strokeScale;
-      for (const line of outline.strokes) strokes.addTriangles(polylineStrip(line, widthIn), paint.stroke);
+      // Dashes scale with the line so a bolder projector line keeps the same look.
+      const dash = paint.dashIn ? ([paint.dashIn[0] * Math.sqrt(strokeScale), paint.dashIn[1] * Math.sqrt(strokeScale)] as const) : null;
+      // An arrow's tip is left solid so the arrowhead sits on a drawn line.
+      for (const line of outline.strokes) {
+        for (const piece of dash ? dashPolyline(line, dash[0], dash[1]) : [line]) strokes.addTriangles(polylineStrip(piece, widthIn), paint.stroke);
+      }
       if (shape.kind === 'polyline' && shape.arrow) strokes.addTriangles(arrowHead(shape.points, Math.max(0.5, widthIn * 5)), paint.stroke);
+      styles.add(shape.style);
     }
   }
   addIfAny(group, fills.toMesh(RENDER_ORDER.annotationFill, { unionSameZ: true, clipToTable: filter.table !== undefined }));
   addIfAny(group, strokes.toMesh(RENDER_ORDER.annotationStroke, { clipToTable: filter.table !== undefined }));
   if (filter.table) group.add(tableStencilMesh(filter.table.widthIn, filter.table.depthIn, RENDER_ORDER.tableStencil));
-  return { group, labels };
+  return { group, labels, styles: STYLE_ORDER.filter((st) => styles.has(st)) };
 }

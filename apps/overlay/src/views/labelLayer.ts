@@ -20,6 +20,14 @@ export interface LabelSpec {
   readonly below?: readonly PointIn[];
 }
 
+/** A screen rectangle, CSS px. */
+export interface Rect {
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+}
+
 /** Gap between a unit and its label, CSS px. */
 const BELOW_GAP_PX = 3;
 
@@ -31,9 +39,11 @@ export class LabelLayer {
   readonly element: HTMLDivElement;
   private readonly nodes = new Map<string, HTMLDivElement>();
   private specs: readonly LabelSpec[] = [];
+  private widthPx = 0;
   private readonly sizes = new WeakMap<HTMLDivElement, { key: string; w: number; h: number }>();
 
-  constructor(container: HTMLElement) {
+  /** @param minFontPx smallest font, CSS px (0 on the projector: there sizes are true inches on the cloth). */
+  constructor(container: HTMLElement, private readonly minFontPx = MIN_FONT_PX) {
     this.element = document.createElement('div');
     this.element.className = 'label-layer';
     container.appendChild(this.element);
@@ -63,16 +73,19 @@ export class LabelLayer {
 
   /**
    * Re-positions every label; `pxPerIn` is the local scale used to size text given in inches. Labels are
-   * placed in order; one that would overlap an earlier one is nudged down a line, up to twice, and hidden
-   * if it still overlaps (the rules often put several "n dice" labels on the same spot).
+   * placed in order; one that would overlap an earlier one or an obstacle (the stands: text never sits on
+   * a miniature) moves to the nearest free place around its spot, a line or a width away, and is hidden
+   * if there is none (the rules often put several "n dice" labels on the same spot).
    */
-  layout(toScreen: (p: PointIn) => ScreenPointPx, pxPerIn: number): void {
+  layout(toScreen: (p: PointIn) => ScreenPointPx, pxPerIn: number, obstacles: readonly Rect[] = []): void {
+    this.widthPx = this.element.clientWidth;
     const placed: Rect[] = [];
+    const blocked = (r: Rect) => placed.some((q) => overlaps(q, r)) || obstacles.some((q) => overlaps(q, r));
     for (const s of this.specs) {
       const node = this.nodes.get(s.key);
       if (!node) continue;
       if (s.sizeIn !== undefined) {
-        const fontPx = `${Math.min(MAX_FONT_PX, Math.max(MIN_FONT_PX, s.sizeIn * pxPerIn)).toFixed(0)}px`;
+        const fontPx = `${Math.min(MAX_FONT_PX, Math.max(this.minFontPx, s.sizeIn * pxPerIn)).toFixed(0)}px`;
         if (node.style.fontSize !== fontPx) node.style.fontSize = fontPx;
       }
       const size = this.measure(node);
@@ -87,9 +100,22 @@ export class LabelLayer {
         x = p.xPx - size.w / 2;
         y = p.yPx - size.h / 2;
       }
-      let rect: Rect = { x, y, w: size.w, h: size.h };
-      for (let tries = 0; tries < 2 && placed.some((r) => overlaps(r, rect)); tries++) rect = { ...rect, y: rect.y + size.h };
-      const hidden = placed.some((r) => overlaps(r, rect));
+      // Kept inside the view: a name at the screen's edge moves in rather than being cut ("3rd Union Regim").
+      if (this.widthPx > 0) x = Math.max(2, Math.min(this.widthPx - size.w - 2, x));
+      const base: Rect = { x, y, w: size.w, h: size.h };
+      let rect = base;
+      if (blocked(rect)) {
+        const { w, h } = size;
+        const tries: [number, number][] = [[0, h], [0, -h], [0, 2 * h], [0, -2 * h], [w * 0.6 + 4, 0], [-w * 0.6 - 4, 0], [w * 0.6 + 4, h], [-w * 0.6 - 4, h], [0, 3 * h], [0, -3 * h]];
+        for (const [dx, dy] of tries) {
+          const r = { ...base, x: base.x + dx, y: base.y + dy };
+          if (!blocked(r)) {
+            rect = r;
+            break;
+          }
+        }
+      }
+      const hidden = blocked(rect);
       node.style.visibility = hidden ? 'hidden' : '';
       if (!hidden) placed.push(rect);
       node.style.transform = `translate(${rect.x.toFixed(1)}px, ${rect.y.toFixed(1)}px)`;
@@ -105,13 +131,6 @@ export class LabelLayer {
     this.sizes.set(node, fresh);
     return fresh;
   }
-}
-
-interface Rect {
-  readonly x: number;
-  readonly y: number;
-  readonly w: number;
-  readonly h: number;
 }
 
 function overlaps(a: Rect, b: Rect): boolean {

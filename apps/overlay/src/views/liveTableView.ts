@@ -3,8 +3,7 @@
  * stream overlay) is this with different options and a little chrome around it. Rebuilds only the groups
  * whose input changed (terrain, stands, annotations), and draws at most once per animation frame.
  */
-import type * as THREE from 'three';
-import type { LabelShape, LayerId, PointIn, Stand, TableState } from '@muster/rules';
+import type { LabelShape, LayerId, PointIn, Stand, StyleId, TableState } from '@muster/rules';
 import type { LiveState } from '@muster/protocol';
 import { multiplyHomography } from '@muster/table-mapping';
 import { screenPxToTable, tableToScreenPx, type Homography, type ScreenPointPx } from '../mapping/homography.ts';
@@ -12,11 +11,17 @@ import { fitTable, fitToHomography, panFit, zoomFitAt, type TableFit } from '../
 import { pointInPolygon, standFootprint } from '../geometry/standFootprint.ts';
 import type { LiveStore, LiveStoreSnapshot } from '../state/liveStore.ts';
 import { buildAnnotations } from './annotationLayer.ts';
-import { LabelLayer, type LabelSpec } from './labelLayer.ts';
+import { LabelLayer, type LabelSpec, type Rect } from './labelLayer.ts';
+import { LegendBox, statusLegend } from './legendBox.ts';
+import { statusWords } from '../ui/statusWords.ts';
+import * as THREE from 'three';
+import { TriangleBatch } from './triangleBatch.ts';
+import { addIfAny } from './meshFactory.ts';
+import { RENDER_ORDER } from './renderOrder.ts';
 import { disposeTree } from './meshFactory.ts';
 import { sidePaint } from './palette.ts';
 import { TableRenderer } from './tableRenderer.ts';
-import { buildChipsGroup, buildClothGroup, buildStandsGroup, buildTerrainGroup, buildUnknownTagsGroup, sidesOf, UNKNOWN_TAG_SIZE_IN } from './tableSceneBuilder.ts';
+import { STATUS_MARK_PAINT, buildChipsGroup, buildClothGroup, buildStandsGroup, buildTerrainGroup, buildUnknownTagsGroup, sidesOf, UNKNOWN_TAG_SIZE_IN } from './tableSceneBuilder.ts';
 import { installHooks, type MusterHooks } from './testHooks.ts';
 
 export interface LiveTableViewOptions {
@@ -43,6 +48,29 @@ export interface LiveTableViewOptions {
   readonly allowQuarterTurn?: boolean;
   /** Only annotations about the selected unit are drawn when true and a unit is selected. */
   readonly filterBySelection?: boolean;
+  /** Show a legend of the styles on screen (and of `legendExtras`). */
+  readonly legend?: boolean;
+  /** False: annotation outlines only, no area washes (the projector). Default true. */
+  readonly fills?: boolean;
+  /**
+   * Paint every stand footprint and every tag (plus this margin, inches) black over everything: the
+   * projector must never light a miniature, nor blind the camera reading the tags.
+   */
+  readonly standMaskMarginIn?: number;
+  /**
+   * Which units' shapes and labels to show, asked on every frame (the projector's focus); null: all (or
+   * the selection when `filterBySelection`).
+   */
+  readonly unitFilter?: () => ReadonlySet<string> | null;
+  /** Label sizes in table inches (the projector wants them true size on the cloth); defaults 0.7 / 0.6. */
+  readonly unitLabelSizeIn?: number;
+  readonly shapeLabelSizeIn?: number;
+  /** Smallest label font, CSS px; default 11. 0 on the projector. */
+  readonly labelMinPx?: number;
+  /** Draw the operator's status on the stands (and name it under the unit). Default: with the stands. */
+  readonly statusMarks?: boolean;
+  /** The cursor over the table for a pointer at `at` (over `stand`), when not dragging. */
+  readonly cursorAt?: (at: PointIn, stand: Stand | null) => string;
   /** A click (not a drag) on the table. */
   readonly onTableClick?: (at: PointIn, stand: Stand | null) => void;
   /**
@@ -62,28 +90,38 @@ export interface Calibration {
   readonly sizePx: { readonly widthPx: number; readonly heightPx: number };
 }
 
+const QUIET_STYLES: ReadonlySet<StyleId> = new Set<StyleId>(['arc', 'arc-artillery']);
+
 /** Movement under this many CSS px between press and release is a click, not a pan. */
 const CLICK_SLOP_PX = 6;
 
 export class LiveTableView {
   readonly renderer: TableRenderer;
   readonly labels: LabelLayer;
+  readonly legend: LegendBox | null;
   readonly hooks: MusterHooks;
+  private legendExtras: Parameters<LegendBox['set']>[1] = [];
+  private drawnStyles: readonly StyleId[] = [];
+  /** The fit's scale when the table was last fitted: zoom is kept between a little out and 12× in from it. */
+  private fittedPxPerIn = 0;
   private state: LiveState | null = null;
   private selectedUnitId: string | null = null;
   private layers: Set<LayerId>;
   private fit: TableFit | null = null;
   private userZoomed = false;
   private frameRequested = false;
+  /** Groups replaced since the last render, freed after it. */
+  private readonly retired: THREE.Object3D[] = [];
   private extraLabels: readonly LabelSpec[] = [];
   private annotationLabels: readonly LabelShape[] = [];
   // Inputs of the last build of each group, compared by identity (the store replaces what changed).
-  private built: { table?: unknown; terrain?: unknown; stands?: unknown; units?: unknown; occludedKey?: string; tracks?: unknown; clipTable?: unknown; shapes?: unknown; selection?: string | null; layersKey?: string } = {};
+  private built: { table?: unknown; terrain?: unknown; stands?: unknown; units?: unknown; occludedKey?: string; tracks?: unknown; clipTable?: unknown; shapes?: unknown; selection?: string | null; layersKey?: string; filterKey?: string; maskStands?: unknown; maskTracks?: unknown } = {};
 
   constructor(private readonly options: LiveTableViewOptions) {
     this.layers = new Set(options.layers);
     this.renderer = new TableRenderer(options.container, { background: options.background, onContextRestored: () => this.invalidate() });
-    this.labels = new LabelLayer(options.container);
+    this.labels = new LabelLayer(options.container, options.labelMinPx);
+    this.legend = options.legend ? new LegendBox(options.container, options.fills ?? true) : null;
     const view = this;
     this.hooks = installHooks({
       view: options.view,
@@ -119,9 +157,12 @@ export class LiveTableView {
     return this.selectedUnitId;
   }
 
+  /** Selects a unit; zoomed in, the view follows it so it stays in sight. */
   selectUnit(unitId: string | null): void {
     this.selectedUnitId = unitId;
     this.hooks.selectedUnitId = unitId;
+    const stands = unitId && this.userZoomed ? (this.state?.tableState.stands.filter((s) => s.unitId === unitId) ?? []) : [];
+    if (stands.length > 0) this.centreOn({ xIn: stands.reduce((a, s) => a + s.pose.xIn, 0) / stands.length, yIn: stands.reduce((a, s) => a + s.pose.yIn, 0) / stands.length });
     this.invalidate();
   }
 
@@ -141,8 +182,28 @@ export class LiveTableView {
    */
   setOverlay(name: 'measure' | 'draft' | 'backdrop', group: THREE.Group | null): void {
     const old = this.renderer.replaceLayer(name, group);
-    if (old) disposeTree(old);
+    if (old) this.retired.push(old);
     this.invalidate();
+  }
+
+  /** Legend lines a page adds for its own marks (a measurement, status on stands). */
+  setLegendExtras(extras: Parameters<LegendBox['set']>[1]): void {
+    this.legendExtras = extras;
+    this.legend?.set(this.drawnStyles, extras);
+  }
+
+  /** Keeps the zoom and moves the table so `p` is in the middle of the view (zoom follows the selection). */
+  centreOn(p: PointIn): void {
+    if (!this.fit || this.options.calibration?.(this.state)) return;
+    const now = tableToScreenPx(fitToHomography(this.fit), p);
+    const { widthPx, heightPx } = this.renderer.sizePx;
+    this.fit = panFit(this.fit, widthPx / 2 - now.xPx, heightPx / 2 - now.yPx);
+    this.invalidate();
+  }
+
+  /** True when the user has zoomed or panned away from the fitted table. */
+  get zoomed(): boolean {
+    return this.userZoomed;
   }
 
   setExtraLabels(labels: readonly LabelSpec[]): void {
@@ -169,7 +230,10 @@ export class LiveTableView {
       return multiplyHomography(scale, cal.homography);
     }
     const table = this.state?.tableState.table ?? { widthIn: 72, depthIn: 48 };
-    if (!this.fit) this.fit = fitTable(table, { widthPx, heightPx }, this.options.interactive ? 12 : 0, this.options.allowQuarterTurn ?? false);
+    if (!this.fit) {
+      this.fit = fitTable(table, { widthPx, heightPx }, this.options.interactive ? 12 : 0, this.options.allowQuarterTurn ?? false);
+      this.fittedPxPerIn = this.fit.pxPerIn;
+    }
     return fitToHomography(this.fit);
   }
 
@@ -244,6 +308,15 @@ export class LiveTableView {
       (this.built.stands !== ts.stands || this.built.units !== ts.units || this.built.selection !== this.selectedUnitId || this.built.occludedKey !== occludedKey)
     ) {
       this.swap('stands', buildStandsGroup(ts, this.selectedUnitId, occluded));
+      if (this.legend) {
+        const st = ts.units.map((u) => u.status ?? {});
+        this.setLegendExtras(
+          statusLegend(
+            { disordered: st.some((x) => x.disordered), prone: st.some((x) => x.prone), hit: st.some((x) => Object.values(x.hitsByStand ?? {}).some((n) => n > 0)) },
+            { disordered: STATUS_MARK_PAINT.disordered.color, prone: STATUS_MARK_PAINT.prone.color, hit: STATUS_MARK_PAINT.hit.color },
+          ),
+        );
+      }
       this.built.stands = ts.stands;
       this.built.units = ts.units;
       this.built.occludedKey = occludedKey;
@@ -256,13 +329,28 @@ export class LiveTableView {
     }
     const shapes = state.evaluation?.shapes ?? [];
     const layersKey = [...this.layers].sort().join(',');
-    if (this.built.shapes !== shapes || this.built.selection !== this.selectedUnitId || this.built.layersKey !== layersKey || this.built.clipTable !== ts.table) {
+    const unitIds = o.unitFilter?.() ?? null;
+    const filterKey = unitIds ? [...unitIds].sort().join(',') : '*';
+    if (o.standMaskMarginIn !== undefined && (this.built.maskStands !== ts.stands || this.built.maskTracks !== state.tracks)) {
+      this.swap('stand-mask', this.buildStandMask(state, o.standMaskMarginIn));
+      this.built.maskStands = ts.stands;
+      this.built.maskTracks = state.tracks;
+    }
+    if (this.built.shapes !== shapes || this.built.selection !== this.selectedUnitId || this.built.layersKey !== layersKey || this.built.clipTable !== ts.table || this.built.filterKey !== filterKey) {
       const build = buildAnnotations(shapes, {
         layers: this.layers,
         unitId: o.filterBySelection ? this.selectedUnitId : null,
+        unitIds,
         strokeScale: o.strokeScale ?? 1,
         table: ts.table,
+        fills: o.fills ?? true,
+        // Every unit's fire arcs at once bury the terrain (and, one per stand, are most of a software
+        // renderer's frame): they show for the selected unit only.
+        ...(o.filterBySelection && this.selectedUnitId === null ? { hiddenStyles: QUIET_STYLES } : {}),
       });
+      this.built.filterKey = filterKey;
+      this.drawnStyles = build.styles;
+      this.legend?.set(build.styles, this.legendExtras);
       this.built.clipTable = ts.table;
       this.swap('annotations', build.group);
       this.annotationLabels = build.labels;
@@ -272,9 +360,42 @@ export class LiveTableView {
     this.built.selection = this.selectedUnitId;
   }
 
+  /** Black footprints (stands grown by the margin, every live tag as a square) drawn over everything. */
+  private buildStandMask(state: LiveState, marginIn: number): THREE.Group {
+    const group = new THREE.Group();
+    const batch = new TriangleBatch();
+    const black = { color: 0x000000, opacity: 1 };
+    for (const s of state.tableState.stands) {
+      batch.addPolygon(standFootprint({ ...s, widthIn: s.widthIn + 2 * marginIn, depthIn: s.depthIn + 2 * marginIn }).corners, black);
+    }
+    const live = new Set(state.liveTrackIds);
+    const r = UNKNOWN_TAG_SIZE_IN / 2 + marginIn;
+    for (const t of state.tracks) {
+      if (!live.has(t.trackId)) continue;
+      const { xIn, yIn } = t.pose;
+      batch.addPolygon([{ xIn: xIn - r, yIn: yIn - r }, { xIn: xIn + r, yIn: yIn - r }, { xIn: xIn + r, yIn: yIn + r }, { xIn: xIn - r, yIn: yIn + r }], black);
+    }
+    addIfAny(group, batch.toMesh(RENDER_ORDER.standMask));
+    return group;
+  }
+
+  /** Screen boxes of every stand (and live tag), grown by `marginIn`: where labels must not go. */
+  private standObstacles(state: LiveState, h: Homography, marginIn: number): Rect[] {
+    const rect = (pts: readonly PointIn[]): Rect => {
+      const q = pts.map((p) => tableToScreenPx(h, p));
+      const x0 = Math.min(...q.map((p) => p.xPx));
+      const y0 = Math.min(...q.map((p) => p.yPx));
+      return { x: x0, y: y0, w: Math.max(...q.map((p) => p.xPx)) - x0, h: Math.max(...q.map((p) => p.yPx)) - y0 };
+    };
+    return state.tableState.stands.map((s) => rect(standFootprint({ ...s, widthIn: s.widthIn + 2 * marginIn, depthIn: s.depthIn + 2 * marginIn }).corners));
+  }
+
   private swap(name: string, group: THREE.Group): void {
     const old = this.renderer.replaceLayer(name, group);
-    if (old) disposeTree(old);
+    // Freed after the next render, not now: three deletes a shader program as soon as no material uses
+    // it, so freeing first would recompile (and relink, a blocking wait under SwiftShader) the same
+    // program for the replacement on every update.
+    if (old) this.retired.push(old);
   }
 
   private unknownTracks(state: LiveState): LiveState['tracks'] {
@@ -294,11 +415,14 @@ export class LiveTableView {
     }));
   }
 
-  private unitLabels(ts: TableState): LabelSpec[] {
+  private unitLabels(ts: TableState, evaluation: LiveState['evaluation']): LabelSpec[] {
     const sides = sidesOf(ts);
+    const only = this.options.unitFilter?.() ?? null;
+    const withStatus = this.options.statusMarks ?? true;
     const standsById = new Map(ts.stands.map((s) => [s.id, s]));
     const out: LabelSpec[] = [];
     for (const unit of ts.units) {
+      if (only && !only.has(unit.id)) continue;
       const stands = unit.standIds.map((id) => standsById.get(id)).filter((s): s is Stand => s !== undefined);
       if (stands.length === 0) continue;
       const cx = stands.reduce((a, s) => a + s.pose.xIn, 0) / stands.length;
@@ -308,10 +432,10 @@ export class LiveTableView {
         at: { xIn: cx, yIn: cy },
         // Under the unit on screen, so the name never hides a stand whichever way the unit or view turns.
         below: stands.flatMap((s) => standFootprint(s).corners),
-        text: unit.name,
+        text: withStatus ? [unit.name, ...statusWords(unit, evaluation?.units[unit.id]?.morale)].join(' · ') : unit.name,
         className: unit.id === this.selectedUnitId ? 'unit-label selected' : 'unit-label',
         color: sidePaint(unit.side, sides).text,
-        sizeIn: 0.7,
+        sizeIn: this.options.unitLabelSizeIn ?? 0.7,
       });
     }
     return out;
@@ -326,19 +450,21 @@ export class LiveTableView {
     const h = this.homography();
     this.renderer.setHomography(h);
     this.renderer.render();
+    for (const old of this.retired.splice(0)) disposeTree(old);
     this.hooks.lastRebuildMs = t1 - t0;
     this.hooks.lastRenderMs = performance.now() - t1;
     if (state) {
       // Placement order is priority order when labels collide: the operator's own measurement first.
       const labels: LabelSpec[] = [
         ...this.extraLabels,
-        ...(this.options.unitLabels ? this.unitLabels(state.tableState) : []),
+        ...(this.options.unitLabels ? this.unitLabels(state.tableState, state.evaluation) : []),
         ...(this.options.drawStands ? this.unknownTagLabels(state) : []),
-        ...this.annotationLabels.map((l) => ({ key: `shape:${l.id}`, at: l.at, text: l.text, className: `shape-label style-${l.style}`, sizeIn: l.sizeIn ?? 0.6 })),
+        ...this.annotationLabels.map((l) => ({ key: `shape:${l.id}`, at: l.at, text: l.text, className: `shape-label style-${l.style}`, sizeIn: this.options.shapeLabelSizeIn ?? l.sizeIn ?? 0.6 })),
       ];
       this.labels.setLabels(labels);
       const centre = { xIn: state.tableState.table.widthIn / 2, yIn: state.tableState.table.depthIn / 2 };
-      this.labels.layout((p) => tableToScreenPx(h, p), this.pxPerInAt(centre));
+      // Labels keep off the stands (a small margin on the projector, whose light must miss them).
+      this.labels.layout((p) => tableToScreenPx(h, p), this.pxPerInAt(centre), this.standObstacles(state, h, this.options.standMaskMarginIn ?? 0.05));
       this.hooks.lastSeq = state.seq;
       this.hooks.ready = true;
     }
@@ -371,7 +497,15 @@ export class LiveTableView {
     };
     canvas.addEventListener('wheel', (ev) => {
       ev.preventDefault();
-      this.fit = zoomFitAt(ensureFit(), Math.exp(-ev.deltaY * 0.0015), local(ev));
+      // One notch (deltaY ~100, or ~3 lines) is a tenth or so; a fast wheel cannot jump, and the zoom stays
+      // between a little out from the fitted table and 12× in from it.
+      const fit = ensureFit();
+      const delta = ev.deltaMode === 1 ? ev.deltaY * 33 : ev.deltaMode === 2 ? ev.deltaY * 300 : ev.deltaY;
+      const step = Math.min(1.25, Math.max(0.8, Math.exp(-delta * 0.001)));
+      const lo = (this.fittedPxPerIn || fit.pxPerIn) * 0.7;
+      const hi = (this.fittedPxPerIn || fit.pxPerIn) * 12;
+      const factor = Math.min(hi, Math.max(lo, fit.pxPerIn * step)) / fit.pxPerIn;
+      this.fit = zoomFitAt(fit, factor, local(ev));
       this.userZoomed = true;
       this.invalidate();
     }, { passive: false });
@@ -391,7 +525,14 @@ export class LiveTableView {
     });
     canvas.addEventListener('pointermove', (ev) => {
       const prev = pointers.get(ev.pointerId);
-      if (!prev) return;
+      if (!prev) {
+        if (this.options.cursorAt) {
+          const at = this.fromPagePx({ xPx: ev.clientX, yPx: ev.clientY });
+          const cursor = this.options.cursorAt(at, this.standAt(at));
+          if (canvas.style.cursor !== cursor) canvas.style.cursor = cursor;
+        }
+        return;
+      }
       const now = local(ev);
       pointers.set(ev.pointerId, now);
       if (pointers.size === 1 && drag) {

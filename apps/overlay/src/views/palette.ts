@@ -48,15 +48,17 @@ export interface SidePaint {
   readonly text: string;
 }
 
+// Sides told apart by lightness as well as hue (dark blue, light grey, orange, pink), so they stay apart
+// from each other and from an olive cloth under red-green colour blindness; red stands on olive did not.
 const SIDE_PAINTS: readonly SidePaint[] = [
   { fill: 0x2f5fd0, front: 0xffffff, text: '#cfe0ff' },
-  { fill: 0xc0392b, front: 0xffffff, text: '#ffd6cf' },
-  { fill: 0xd09a2f, front: 0x000000, text: '#ffe9bf' },
-  { fill: 0x8e44ad, front: 0xffffff, text: '#ecd4ff' },
+  { fill: 0xd8d4c8, front: 0x000000, text: '#f2efe6' },
+  { fill: 0xe69f00, front: 0x000000, text: '#ffe0a0' },
+  { fill: 0xcc79a7, front: 0x000000, text: '#ffd6ee' },
 ];
 
 /** Conventional colours for the usual names; any other side gets the next colour by first appearance. */
-const NAMED_SIDES: Record<string, number> = { union: 0, us: 0, north: 0, blue: 0, confederate: 1, csa: 1, south: 1, red: 1 };
+const NAMED_SIDES: Record<string, number> = { union: 0, us: 0, north: 0, blue: 0, confederate: 1, csa: 1, south: 1, grey: 1, gray: 1, red: 1 };
 
 export function sidePaint(side: SideId, allSides: readonly SideId[]): SidePaint {
   const named = NAMED_SIDES[side.toLowerCase()];
@@ -66,30 +68,41 @@ export function sidePaint(side: SideId, allSides: readonly SideId[]): SidePaint 
 
 export const UNKNOWN_SIDE_PAINT: SidePaint = { fill: 0x9a9a9a, front: 0x000000, text: '#eeeeee' };
 
-/** How a style is drawn: fill (for areas) and stroke. `strokeWidthIn` 0 means no stroke. */
+/**
+ * How a style is drawn: fill (for areas) and stroke. `strokeWidthIn` 0 means no stroke. `dashIn` (dash,
+ * gap, inches) backs the colour up with a pattern so two styles differ even to someone who cannot tell
+ * their colours apart; `legend` is what the legend calls it (a look, not a rule name).
+ */
 export interface StylePaint {
   readonly fill: Paint | null;
   readonly stroke: Paint;
   readonly strokeWidthIn: number;
+  readonly dashIn?: readonly [number, number];
+  readonly legend: string;
 }
 
+/**
+ * Colour-blind-safe picks (Okabe–Ito hues plus cyan, magenta and white), checked pairwise under
+ * deuteranopia, protanopia and tritanopia simulation in `palette.test.ts`. Pairs that still come close
+ * under one of them (charge vs arc, link broken vs reach) differ by dash.
+ */
 export const STYLE_PAINT: Record<StyleId, StylePaint> = {
-  reach: { fill: { color: 0x3ddc84, opacity: 0.32 }, stroke: { color: 0x3ddc84, opacity: 0.95 }, strokeWidthIn: 0.12 },
-  'reach-road': { fill: { color: 0xf2d16b, opacity: 0.25 }, stroke: { color: 0xf2d16b, opacity: 0.9 }, strokeWidthIn: 0.1 },
-  blocked: { fill: { color: 0xff3b30, opacity: 0.3 }, stroke: { color: 0xff3b30, opacity: 0.9 }, strokeWidthIn: 0.1 },
-  // Arcs are fill only: a unit's stands each give an arc, and their outlines crossing is noise; the
-  // fills are unioned per style so the covered ground reads as one area.
-  arc: { fill: { color: 0xff9f1c, opacity: 0.22 }, stroke: { color: 0xff9f1c, opacity: 0.85 }, strokeWidthIn: 0 },
-  'arc-artillery': { fill: { color: 0xff6f3c, opacity: 0.2 }, stroke: { color: 0xff6f3c, opacity: 0.85 }, strokeWidthIn: 0 },
-  target: { fill: null, stroke: { color: 0xffd400, opacity: 0.9 }, strokeWidthIn: 0.12 },
-  'target-priority': { fill: null, stroke: { color: 0xff2d55, opacity: 1 }, strokeWidthIn: 0.18 },
-  charge: { fill: { color: 0xff2d55, opacity: 0.22 }, stroke: { color: 0xff2d55, opacity: 0.95 }, strokeWidthIn: 0.12 },
-  link: { fill: null, stroke: { color: 0x5ac8fa, opacity: 0.9 }, strokeWidthIn: 0.1 },
-  'link-broken': { fill: null, stroke: { color: 0xff9500, opacity: 0.9 }, strokeWidthIn: 0.1 },
-  formation: { fill: null, stroke: { color: 0xffffff, opacity: 0.7 }, strokeWidthIn: 0.06 },
-  label: { fill: null, stroke: { color: 0xffffff, opacity: 1 }, strokeWidthIn: 0 },
-  warning: { fill: { color: 0xff3b30, opacity: 0.25 }, stroke: { color: 0xff3b30, opacity: 1 }, strokeWidthIn: 0.15 },
-  measure: { fill: null, stroke: { color: 0xffffff, opacity: 1 }, strokeWidthIn: 0.1 },
+  reach: { fill: { color: 0x33e0ff, opacity: 0.2 }, stroke: { color: 0x33e0ff, opacity: 0.95 }, strokeWidthIn: 0.12, legend: 'Move: where it can go' },
+  'reach-road': { fill: { color: 0x56b4e9, opacity: 0.16 }, stroke: { color: 0x56b4e9, opacity: 0.9 }, strokeWidthIn: 0.1, dashIn: [1, 0.5], legend: 'Move by road' },
+  blocked: { fill: { color: 0xffa0a0, opacity: 0.22 }, stroke: { color: 0xffa0a0, opacity: 0.9 }, strokeWidthIn: 0.1, dashIn: [0.2, 0.25], legend: 'May not go' },
+  // Arcs are outlined (dashed) over a faint fill: the fills of one style blend once where they overlap,
+  // and the outline says where the arc ends without washing the cloth.
+  arc: { fill: { color: 0xf0e442, opacity: 0.1 }, stroke: { color: 0xf0e442, opacity: 0.85 }, strokeWidthIn: 0.06, dashIn: [0.5, 0.35], legend: 'Fire arc' },
+  'arc-artillery': { fill: { color: 0xf0e442, opacity: 0.1 }, stroke: { color: 0xf0e442, opacity: 0.85 }, strokeWidthIn: 0.08, dashIn: [1.4, 0.35], legend: 'Artillery arc' },
+  target: { fill: null, stroke: { color: 0xffffff, opacity: 0.9 }, strokeWidthIn: 0.1, dashIn: [0.45, 0.3], legend: 'Can fire at' },
+  'target-priority': { fill: null, stroke: { color: 0xffffff, opacity: 1 }, strokeWidthIn: 0.2, legend: 'Must fire at' },
+  charge: { fill: { color: 0xe69f00, opacity: 0.18 }, stroke: { color: 0xe69f00, opacity: 0.95 }, strokeWidthIn: 0.14, legend: 'Charge reach' },
+  link: { fill: null, stroke: { color: 0x56b4e9, opacity: 0.9 }, strokeWidthIn: 0.1, legend: 'Command link' },
+  'link-broken': { fill: null, stroke: { color: 0xff4fd8, opacity: 0.95 }, strokeWidthIn: 0.1, dashIn: [0.3, 0.3], legend: 'Link broken' },
+  formation: { fill: null, stroke: { color: 0xffffff, opacity: 0.7 }, strokeWidthIn: 0.06, dashIn: [0.15, 0.2], legend: 'Formation' },
+  label: { fill: null, stroke: { color: 0xffffff, opacity: 1 }, strokeWidthIn: 0, legend: 'Label' },
+  warning: { fill: { color: 0xffa0a0, opacity: 0.25 }, stroke: { color: 0xffa0a0, opacity: 1 }, strokeWidthIn: 0.15, legend: 'Warning' },
+  measure: { fill: null, stroke: { color: 0xffffff, opacity: 1 }, strokeWidthIn: 0.1, legend: 'Measure' },
 };
 
 /** Draw order of layers, bottom first: areas of reach under arcs under lines and labels. */

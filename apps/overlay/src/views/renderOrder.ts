@@ -15,4 +15,6 @@ export const RENDER_ORDER = {
   annotationStroke: 30,
   measure: 40,
   draft: 50,
+  /** Projector: black over every stand and tag, above all light. */
+  standMask: 60,
 } as const;

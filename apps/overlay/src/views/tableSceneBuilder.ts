@@ -6,6 +6,7 @@ import * as THREE from 'three';
 import type { SideId, TableState, Terrain } from '@muster/rules';
 import { standFootprint } from '../geometry/standFootprint.ts';
 import { polylineStrip } from '../geometry/polylineStrip.ts';
+import { dashPolyline } from '../geometry/dashedLine.ts';
 import { addIfAny } from './meshFactory.ts';
 import { TriangleBatch } from './triangleBatch.ts';
 import { AREA_PAINT, ELEVATION_EDGE, ELEVATION_PAINT, LINEAR_PAINT, ROAD_PAINT, TABLE_CLOTH, UNKNOWN_SIDE_PAINT, sidePaint } from './palette.ts';
@@ -66,7 +67,12 @@ export function buildStandsGroup(state: TableState, selectedUnitId: string | nul
   const selection = new TriangleBatch();
   const sides = sidesOf(state);
   const sideOfUnit = new Map<string, SideId>();
-  for (const u of state.units) sideOfUnit.set(u.id, u.side);
+  const statusOfUnit = new Map<string, NonNullable<TableState['units'][number]['status']>>();
+  const marks = new TriangleBatch();
+  for (const u of state.units) {
+    sideOfUnit.set(u.id, u.side);
+    if (u.status) statusOfUnit.set(u.id, u.status);
+  }
   for (const c of state.commanders) sideOfUnit.set(c.id, c.side);
   for (const stand of state.stands) {
     const side = sideOfUnit.get(stand.unitId);
@@ -102,13 +108,55 @@ export function buildStandsGroup(state: TableState, selectedUnitId: string | nul
       { xIn: mid.xIn + half.xIn * scale, yIn: mid.yIn + half.yIn * scale },
     ];
     batch.addTriangles(polylineStrip(ends, markIn), { color: paint.front, opacity: 0.9 * opacity });
+    const status = statusOfUnit.get(stand.unitId);
+    if (status) addStatusMarks(marks, stand, fp, status);
     if (selectedUnitId !== null && stand.unitId === selectedUnitId) {
       selection.addTriangles(polylineStrip([...fp.corners, fp.corners[0]], 0.12), { color: 0xffff00, opacity: 1 });
     }
   }
   addIfAny(group, batch.toMesh(RENDER_ORDER.stand));
   addIfAny(group, selection.toMesh(RENDER_ORDER.selection));
+  addIfAny(group, marks.toMesh(RENDER_ORDER.selection));
   return group;
+}
+
+/** How the operator's status is drawn on a stand: a shape each, so it reads without colour too. */
+export const STATUS_MARK_PAINT = {
+  /** Dashed ring just outside the base. */
+  disordered: { color: 0xe69f00, widthIn: 0.12, dashIn: [0.3, 0.2] as const, marginIn: 0.14 },
+  /** A bar along the back edge. */
+  prone: { color: 0xcc79a7, widthIn: 0.22 },
+  /** A white cross with a dark rim over the base, one per hit stand. */
+  hit: { color: 0xffffff, rim: 0x111111, widthIn: 0.14 },
+} as const;
+
+function addStatusMarks(batch: TriangleBatch, stand: TableState['stands'][number], fp: ReturnType<typeof standFootprint>, status: NonNullable<TableState['units'][number]['status']>): void {
+  const [fl, bl, br, fr] = fp.corners;
+  if (status.disordered) {
+    const m = STATUS_MARK_PAINT.disordered;
+    const c = stand.pose;
+    const grow = (p: { xIn: number; yIn: number }) => {
+      const dx = p.xIn - c.xIn;
+      const dy = p.yIn - c.yIn;
+      const d = Math.hypot(dx, dy) || 1;
+      return { xIn: p.xIn + (dx / d) * m.marginIn * 1.4, yIn: p.yIn + (dy / d) * m.marginIn * 1.4 };
+    };
+    const ring = [fl, bl, br, fr, fl].map(grow);
+    for (const piece of dashPolyline(ring, m.dashIn[0], m.dashIn[1])) batch.addTriangles(polylineStrip(piece, m.widthIn), { color: m.color, opacity: 1 });
+  }
+  if (status.prone) {
+    const m = STATUS_MARK_PAINT.prone;
+    const inward = { xIn: fp.forward.xIn * m.widthIn * 0.6, yIn: fp.forward.yIn * m.widthIn * 0.6 };
+    batch.addTriangles(polylineStrip([{ xIn: bl.xIn + inward.xIn, yIn: bl.yIn + inward.yIn }, { xIn: br.xIn + inward.xIn, yIn: br.yIn + inward.yIn }], m.widthIn), { color: m.color, opacity: 1 });
+  }
+  if ((status.hitsByStand?.[stand.id] ?? 0) > 0) {
+    const m = STATUS_MARK_PAINT.hit;
+    const shrink = (p: { xIn: number; yIn: number }) => ({ xIn: stand.pose.xIn + (p.xIn - stand.pose.xIn) * 0.7, yIn: stand.pose.yIn + (p.yIn - stand.pose.yIn) * 0.7 });
+    for (const [a, b] of [[fl, br], [fr, bl]] as const) {
+      batch.addTriangles(polylineStrip([shrink(a), shrink(b)], m.widthIn * 2), { color: m.rim, opacity: 0.9 });
+    }
+    for (const [a, b] of [[fl, br], [fr, bl]] as const) batch.addTriangles(polylineStrip([shrink(a), shrink(b)], m.widthIn), { color: m.color, opacity: 1 });
+  }
 }
 
 /** Size of the mark drawn for a tag the roster does not know, inches. */
