@@ -9,26 +9,12 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getRuleset } from '@muster/rules';
-import { main } from '../../../apps/server/src/cli/main.ts';
+import { runRulesCli as runCli } from '../runRulesCli.ts';
 import { parseRoster, rosterRulesetProblems } from '../../../apps/server/src/roster/index.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const scene = join(root, 'fixtures/rules/fire-and-fury-regimental/in/skirmish.json');
 const rosterFile = join(root, 'fixtures/rosters/fire-and-fury-regimental-example.yaml');
-
-async function runCli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
-  try {
-    const code = await main(['rules', ...args]);
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
 
 afterEach(() => vi.restoreAllMocks());
 

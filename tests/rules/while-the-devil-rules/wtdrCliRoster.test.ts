@@ -7,27 +7,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getRuleset } from '@muster/rules';
-import { main } from '../../../apps/server/src/cli/main.ts';
+import { runRulesCli as runCli } from '../runRulesCli.ts';
 import { parseRoster } from '../../../apps/server/src/roster/loadRoster.ts';
 import { rosterRulesetProblems } from '../../../apps/server/src/roster/rosterRulesetProblems.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const scene = join(root, 'fixtures/rules/while-the-devil-rules/in/battle.json');
 const example = join(root, 'fixtures/rosters/while-the-devil-rules-example.yaml');
-
-async function runCli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
-  try {
-    const code = await main(['rules', ...args]);
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
 
 afterEach(() => vi.restoreAllMocks());
 
