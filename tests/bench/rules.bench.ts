@@ -3,6 +3,8 @@
  * - a full `evaluate` with The Devil to Pay (target <= 5 ms median),
  * - re-evaluation through a `RulesSession` after one unit moves (target <= 1 ms median),
  * - `parseTableState` on the same table (validation cost per camera frame),
+ * - a full `evaluate` with each other rule set on its own scene of about 100 stands (tiled copies of its
+ *   golden scene), target well under 10 ms,
  * - the geometry primitives the rule set leans on, per operation in microseconds: edge-to-edge distance
  *   of every stand pair, sight lines between stands, stand-in-arc tests.
  * Medians over repeated runs, milliseconds. Each is reported twice: wall-clock (what a frame waits) and
@@ -23,6 +25,10 @@ import {
   standDiagonalWedge,
 } from '@muster/rules';
 import { largeScene, LARGE_SCENE_STANDS, LARGE_SCENE_UNITS } from '../../fixtures/rules/largeScene.ts';
+import { tileScene } from '../../fixtures/rules/tileScene.ts';
+import { battle as wtdrBattle } from '../../fixtures/rules/while-the-devil-rules/makeScenes.ts';
+import { vbBenchScene } from '../../fixtures/rules/volley-and-bayonet/benchScene.ts';
+import { skirmishScene as ffrSkirmish } from '../../fixtures/rules/fire-and-fury-regimental/scenes.ts';
 import { median, percentile, round } from './stats.ts';
 
 /** Run `fn` `runs` times after `warmup` untimed runs; wall and CPU milliseconds per run. */
@@ -96,6 +102,25 @@ export async function run(): Promise<Record<string, unknown>> {
   // The first 200 updates warm the JIT on the incremental path (steady state, as for full evaluation).
   const upd = timeWallAndCpu((i) => void session.update(chain[i]!), SESSION_TIMED_MOVES, SESSION_WARMUP_MOVES);
 
+  process.stderr.write('rules: the other rule sets...\n');
+  const otherRulesets: Record<string, unknown> = {};
+  const otherScenes: [string, TableState][] = [
+    ['while-the-devil-rules', tileScene(wtdrBattle(true), 3)],
+    ['volley-and-bayonet', vbBenchScene()],
+    ['fire-and-fury-regimental', tileScene(ffrSkirmish(true), 3)],
+  ];
+  for (const [id, scene] of otherScenes) {
+    const rs = getRuleset(id);
+    const t = timeWallAndCpu(() => void evaluate(scene, rs), 60, 60);
+    otherRulesets[id] = {
+      stands: scene.stands.length,
+      units: scene.units.length,
+      fullEvaluationMedianMs: round(median(t.wallMs)),
+      fullEvaluationCpuMedianMs: round(median(t.cpuMs)),
+      warnings: evaluate(scene, rs).warnings.length,
+    };
+  }
+
   process.stderr.write('rules: geometry primitives...\n');
   const corners = state.stands.map((st) => standCorners(st));
   const pairs = (corners.length * (corners.length - 1)) / 2;
@@ -133,6 +158,7 @@ export async function run(): Promise<Record<string, unknown>> {
     sessionUpdateOneUnitMovedCpuMedianMs: round(median(upd.cpuMs)),
     sessionUpdateTargetMs: 1,
     sessionIsIncremental: session.incremental,
+    otherRulesets,
     parseTableStateMedianMs: round(median(parse.wallMs)),
     parseTableStateCpuMedianMs: round(median(parse.cpuMs)),
     loadAverage1m: round(os.loadavg()[0] ?? 0, 2),
