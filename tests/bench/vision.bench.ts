@@ -19,6 +19,8 @@ import { scoreDetection, truthPredictions, type DetectionScore } from '../../fix
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { median, round } from './stats.ts';
+import { runGameSequence } from './visionSequence.ts';
+import { tiltedCamera } from '../../fixtures/generator/gameSequence.ts';
 
 // A forced GC before each RSS reading, so garbage not yet collected is not counted as growth.
 setFlagsFromString('--expose-gc');
@@ -262,12 +264,41 @@ async function replay(profile: TableProfile): Promise<Record<string, unknown>> {
   };
 }
 
+/** Full-frame recall on still frames seen by a camera tilted 25° from straight down (far tags smaller). */
+async function tiltedRecall(profile: TableProfile, widthPx: number, heightPx: number): Promise<Record<string, unknown>> {
+  const camera = tiltedCamera(profile, widthPx, heightPx, 25);
+  const det = await createFrameDetector(profile);
+  const scores: DetectionScore[] = [];
+  const wall: number[] = [];
+  for (const seed of [101, 202]) {
+    log(`tilted 25°: rendering frame seed ${seed}`);
+    const r = await renderTableFrame({ profile, tags: scatterStands(profile, STANDS, seed) }, camera, { seed, ...effects });
+    const t = timed(() => det.detect(r.frame));
+    wall.push(t.wallMs);
+    scores.push(scoreDetection(t.value, r.truth));
+  }
+  det.dispose();
+  return { frame: `${widthPx}x${heightPx}`, tagSizeIn: profile.markerSizeIn, tiltDeg: 25, fullFrameMedianWallMs: round(median(wall), 1), accuracy: summarise(pool(scores)) };
+}
+
+/**
+ * Parts, all by default; `MUSTER_BENCH_VISION_PARTS=sequences,tilt` (any of resolutions, sequences,
+ * tilt, replay) runs only those.
+ */
 export async function run(): Promise<Record<string, unknown>> {
+  const parts = new Set((process.env['MUSTER_BENCH_VISION_PARTS'] ?? 'resolutions,sequences,tilt,replay').split(','));
   const large = loadTableProfile(fileURLToPath(new URL('../../calibration/tables/large-72x48.json', import.meta.url)));
   const oneInch = parseTableProfile({ ...tableProfileToJson(large), markerSize: 1 }, 'large-72x48 with 1 in tags');
   const out: Record<string, unknown> = {};
-  out['1080p'] = await resolution('1080p', oneInch, 1920, 1080);
-  out['4k'] = await resolution('4k', large, 3840, 2160);
-  out['replay'] = await replay(oneInch);
+  if (parts.has('resolutions')) {
+    out['1080p'] = await resolution('1080p', oneInch, 1920, 1080);
+    out['4k'] = await resolution('4k', large, 3840, 2160);
+  }
+  if (parts.has('sequences')) {
+    out['game1080p'] = await runGameSequence('game 1080p', oneInch, cameraLookingDown(oneInch, 1920, 1080));
+    out['game4k'] = await runGameSequence('game 4k', large, cameraLookingDown(large, 3840, 2160));
+  }
+  if (parts.has('tilt')) out['tilted4k'] = await tiltedRecall(large, 3840, 2160);
+  if (parts.has('replay')) out['replay'] = await replay(oneInch);
   return out;
 }

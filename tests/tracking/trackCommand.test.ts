@@ -170,7 +170,8 @@ units:
     stands: [{ tag: 10 }, { tag: 11 }, { tag: 12 }]
 `);
     const r = await muster(['track', clip, '--table', table, '--roster', roster, '--json']);
-    expect(r.stderr).toBe('');
+    // Warnings go to stderr, once, when they start (stdout keeps only the JSON lines).
+    expect(r.stderr).toBe('warning: frame 10: tag 13 is not in the roster; tracking it as unknown\n');
     const { frames, summary } = parse(r.stdout);
     expect(summary.unknownIds).toEqual([13]);
     const firstWith13 = frames.findIndex((f) => f.markers.some((m) => m.id === 13));

@@ -257,8 +257,10 @@ describe('muster markers', () => {
     expect(readFileSync(out, 'utf8')).toContain('width="8.5in"');
   });
 
-  it('refuses roster tags outside the profile dictionary', async () => {
-    await expect(runMarkers(['--roster', roster, '--out', join(dir, 'x.pdf')])).rejects.toThrow(/not in DICT_4X4_50/);
+  it('refuses roster tags outside the profile dictionary, naming a profile that holds them', async () => {
+    // Without --table a profile that holds them is picked (tests/cli/commands.test.ts); a given one is kept.
+    await expect(runMarkers(['--roster', roster, '--table', join(repoRoot, 'calibration/tables/default-72x48.json'), '--out', join(dir, 'x.pdf')]))
+      .rejects.toThrow(/tags 50, .* cannot be stands on .*default-72x48\.json \(DICT_4X4_50, .*use --table calibration\/tables\/large-72x48\.json/);
     await expect(runMarkers(['--out', join(dir, 'x.png')])).rejects.toThrow(/\.pdf or \.svg/);
   });
 });

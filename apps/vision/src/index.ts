@@ -12,7 +12,10 @@ export { loadCv, type Cv } from './cv/loadCv.ts';
 // Frame sources: cameras, recordings, folders, and the queue an outside source (the phone page) fills.
 export { decodeImage } from './sources/decodeImage.ts';
 export { type FrameSource, QueuedFrameSource } from './sources/frameSource.ts';
-export { frameSourceKind, openFrameSource } from './sources/openFrameSource.ts';
+export { frameSourceKind, openFrameSource, type OpenFrameSourceOptions } from './sources/openFrameSource.ts';
+export { FfmpegFrameSource, type CameraOptions } from './sources/ffmpegSource.ts';
+export { CAMERA_FORMATS, checkCameraSettings, hasCameraSettings, type CameraFormat, type CameraSettings } from './sources/webcamSpec.ts';
+export { listCameras, type CameraListing } from './sources/cameraListing.ts';
 
 // Table profile: the table's size, anchors and dictionary.
 export { loadTableProfile, parseTableProfile, type TableProfile, TableProfileError } from './profile/tableProfile.ts';
@@ -25,6 +28,8 @@ export { createFrameDetector, type FrameDetector } from './detect/frameDetector.
 export { createNewestFrameLoop } from './pipeline/newestFrameLoop.ts';
 export { createResilientScanner, createTrackedDetect, type ResilientScanner } from './pipeline/resilientScanner.ts';
 export { createScanBackoff } from './pipeline/scanBackoff.ts';
+export { createTrackingEngine, DEFAULT_STALE_SEARCH, type EnginePlan, type TrackingEngine, type TrackingEngineOptions } from './pipeline/trackingEngine.ts';
+export { createThreadedTrackingEngine, type ThreadedTrackingEngine, type ThreadedTrackingEngineOptions } from './pipeline/threadedTrackingEngine.ts';
 
 // Tracking: tag tracks with smoothing and occlusion, and the offline tracker of a recording.
 export { normalizeDeg } from './track/angles.ts';

@@ -9,6 +9,7 @@ import type { Demo } from './loadDemo.ts';
 import { openTrackedDetector } from './openTrackedDetector.ts';
 import { closeServedGame, type ServedGame, type StartedSource } from './runningLive.ts';
 import { undoOnError } from './undoOnError.ts';
+import { log } from '../log/logger.ts';
 
 export function openDemoSource(demo: Demo, served: ServedGame, dataDir: string): Promise<StartedSource> {
   return demo.source === 'frames' ? openDemoFrames(demo, served, dataDir) : Promise.resolve(openTruthSource(demo, served));
@@ -34,7 +35,7 @@ async function openDemoFrames(demo: Demo, served: ServedGame, dataDir: string): 
     playFps: fps,
     speed: demo.speed,
     ...(demo.cacheFps !== undefined ? { cacheFps: demo.cacheFps } : {}),
-    onLog: (line) => console.error(`muster: ${line}`),
+    onLog: (line) => log.info(line),
   });
   const frameLoop = newestFrameDetection(served.pipeline, detector);
   frames.start((frame) => {

@@ -5,6 +5,7 @@
 import type { FrameSource, LensModel } from '@muster/vision';
 import type { FrameDetectionLoop } from './detectFrames.ts';
 import type { LiveServer } from './liveServer.ts';
+import { log } from '../log/logger.ts';
 
 /** Resolves when the source has ended. */
 export async function pumpCameraFrames(spec: string, frames: FrameSource, lens: LensModel | null, live: LiveServer, frameLoop: FrameDetectionLoop): Promise<void> {
@@ -16,16 +17,17 @@ export async function pumpCameraFrames(spec: string, frames: FrameSource, lens: 
         // Every frame would fail the same way: say it once, clearly, and keep serving what we have.
         if (!lensMismatchReported) {
           lensMismatchReported = true;
-          console.error(
-            `muster: camera frames are ${frame.widthPx}×${frame.heightPx} but the lens calibration is for ` +
+          log.warn(
+            `camera frames are ${frame.widthPx}×${frame.heightPx} but the lens calibration is for ` +
               `${lens.imageWidthPx}×${lens.imageHeightPx}; set the camera to that size or calibrate again at this one`,
           );
         }
         continue;
       }
-      frameLoop.offer(frame);
+      // A recording waits for each frame to be published; a live camera's loop returns at once.
+      await frameLoop.offer(frame);
     }
   } catch (err) {
-    console.error(`muster: camera ${spec} ended: ${(err as Error).message}`);
+    log.warn(`camera ${spec} ended: ${(err as Error).message}`);
   }
 }

@@ -13,6 +13,7 @@ import { openGame } from './openGame.ts';
 import { runningLive } from './runningLive.ts';
 import { startPipeline } from './startPipeline.ts';
 import { undoOnError } from './undoOnError.ts';
+import { log } from '../log/logger.ts';
 
 export async function startDemo(src: DemoLiveOptions, options: LiveOptions): Promise<RunningLive> {
   const demo = await loadDemo(src);
@@ -32,7 +33,7 @@ export async function startDemo(src: DemoLiveOptions, options: LiveOptions): Pro
     () =>
       serveLive(pipeline, options, {
         // The demo must always start: a bad saved projector calibration is reported, not fatal.
-        projector: openProjectorCalibration(store, { tolerateBadSaved: true, warn: (m) => console.error(`muster: ${m}`) }),
+        projector: openProjectorCalibration(store, { tolerateBadSaved: true, warn: (m) => log.warn(m) }),
       }),
     () => {
       pipeline.close();

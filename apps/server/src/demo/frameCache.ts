@@ -4,8 +4,10 @@
  * One file per frame: `<k>.gray.z`, the 8-bit grayscale pixels deflated, with a small JSON header line.
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
-import { deflateSync, inflateSync } from 'node:zlib';
+import { deflateSync, inflate, inflateSync } from 'node:zlib';
 import { writeFileAtomic } from '../persist/writeFileAtomic.ts';
 import type { GrayFrame } from '@muster/vision';
 
@@ -39,6 +41,18 @@ export function writeFrame(spec: FrameCacheSpec, k: number, data: Uint8Array): v
 }
 
 /** Reads cached frame k as a GrayFrame stamped with `seq` and `captureTimeMs`. */
+const inflateAsync = promisify(inflate);
+
+/**
+ * `readFrame` off the main thread (file read and inflate on libuv's pool): a 4K frame's inflate takes a
+ * main thread tens of ms, which the service's frame loop needs for routing.
+ */
+export async function readFrameAsync(spec: FrameCacheSpec, k: number, seq: number, captureTimeMs: number): Promise<GrayFrame> {
+  const data = new Uint8Array(await inflateAsync(await readFile(framePath(spec, k))));
+  if (data.length !== spec.widthPx * spec.heightPx) throw new Error(`cached frame ${framePath(spec, k)} has the wrong size; delete ${spec.dir}`);
+  return { widthPx: spec.widthPx, heightPx: spec.heightPx, data, seq, captureTimeMs };
+}
+
 export function readFrame(spec: FrameCacheSpec, k: number, seq: number, captureTimeMs: number): GrayFrame {
   const data = new Uint8Array(inflateSync(readFileSync(framePath(spec, k))));
   if (data.length !== spec.widthPx * spec.heightPx) throw new Error(`cached frame ${framePath(spec, k)} has the wrong size; delete ${spec.dir}`);

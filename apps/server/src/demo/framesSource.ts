@@ -3,7 +3,7 @@
  * sink (detector → pipeline) one at a time at `playFps`, the battle looping.
  *
  * Two ways to get the frames:
- * - `live` (default, 1080p and 4K): each frame is rendered when it is due, by the fast renderer
+ * - `live` (default, 1080p and 4K): each frame is rendered when it is due, on a render thread, by the fast renderer
  *   (`fixtures/generator/fastTableRenderer.ts`; `npm run bench -- demoRender`: 16–20 ms per 1080p frame of
  *   the demo, 36–70 ms at 4K, after 1–2.5 s / 4–8 s to render the static background once), at the battle
  *   time of that moment. No cache, no wait.
@@ -19,9 +19,11 @@ import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { GrayFrame } from '@muster/vision';
 import type { DemoScript } from './demoScript.ts';
-import { frameCacheDir, hasFrame, readFrame, type FrameCacheSpec } from './frameCache.ts';
+import { frameCacheDir, hasFrame, readFrameAsync, type FrameCacheSpec } from './frameCache.ts';
+import type { FromRenderWorker, RenderWorkerData, ToRenderWorker } from './renderWorkerMain.ts';
 
 export interface FramesSourceOptions {
   readonly script: DemoScript;
@@ -115,18 +117,25 @@ export function createFramesSource(options: FramesSourceOptions): FramesSource {
       const t0 = Date.now();
       let seq = 0;
       let next = t0;
+      let reading = false;
       const tick = (): void => {
         if (stopped) return;
-        if (newestCached >= 0) {
+        // Read and inflated off the main thread; a tick while the last frame is still being read is skipped.
+        if (newestCached >= 0 && !reading) {
           const tS = (((Date.now() - t0) / 1000) * speed) % options.script.loopS;
           const k = Math.min(Math.floor(tS * cacheFps) % spec.frames, newestCached);
-          try {
-            // Stamped when the decoded frame is in hand, as a camera driver would deliver it.
-            const frame = readFrame(spec, k, seq, 0);
-            sink({ ...frame, seq: seq++, captureTimeMs: Date.now() });
-          } catch (err) {
-            log(`demo frame ${k}: ${(err as Error).message}`);
-          }
+          reading = true;
+          readFrameAsync(spec, k, seq, 0).then(
+            (frame) => {
+              reading = false;
+              // Stamped when the decoded frame is in hand, as a camera driver would deliver it.
+              if (!stopped) sink({ ...frame, seq: seq++, captureTimeMs: Date.now() });
+            },
+            (err: unknown) => {
+              reading = false;
+              log(`demo frame ${k}: ${(err as Error).message}`);
+            },
+          );
         }
         next += 1000 / playFps;
         const wait = next - Date.now();
@@ -154,9 +163,12 @@ export function createFramesSource(options: FramesSourceOptions): FramesSource {
 }
 
 /**
- * Live mode: one fast renderer (static background rendered once), each frame rendered at the battle time
- * it is due. With `cacheFps` the battle time is stepped at that rate as in cache mode (tests use it to
- * hold one moment); without it the battle moves smoothly.
+ * Live mode: one fast renderer (static background rendered once) on a render thread of its own
+ * (`renderWorkerMain.ts`), each frame rendered at the battle time it is due. The main thread only asks
+ * for a frame and hands the pixels on; a tick that comes while the last frame is still being rendered
+ * is skipped (the renderer cannot keep up: newest wins, as with a camera). With `cacheFps` the battle time
+ * is stepped at that rate as in cache mode (tests use it to hold one moment); without it the battle moves
+ * smoothly.
  */
 function createLiveFramesSource(options: FramesSourceOptions): FramesSource {
   const playFps = options.playFps ?? 5;
@@ -172,43 +184,50 @@ function createLiveFramesSource(options: FramesSourceOptions): FramesSource {
   };
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
+  let worker: Worker | null = null;
   return {
     mode: 'live',
     spec,
     // Nothing to wait for: every frame of the loop is available.
     cached: () => spec.frames,
     start(sink): void {
-      void (async () => {
-        // Loaded here so that `muster start` without frames does not load the generator.
-        const [{ loadRoster }, { loadTableProfile }, { cameraLookingDown }, { createFastTableRenderer }, { DEMO_EFFECTS, demoTags }] = await Promise.all([
-          import('../roster/loadRoster.ts'),
-          import('@muster/vision'),
-          import('../../../../fixtures/generator/renderTableFrame.ts'),
-          import('../../../../fixtures/generator/fastTableRenderer.ts'),
-          import('./demoFrames.ts'),
-        ]);
-        const roster = await loadRoster(options.rosterPath);
-        const profile = loadTableProfile(options.tablePath);
-        const renderer = await createFastTableRenderer(profile, cameraLookingDown(profile, options.widthPx, options.heightPx), {
-          seed: 1000,
-          ...DEMO_EFFECTS,
-          // A little noise that changes every frame, like a camera's.
-          frameNoiseSigma: 1,
-        });
+      const workerData: RenderWorkerData = {
+        scriptPath: options.scriptPath,
+        rosterPath: options.rosterPath,
+        tablePath: options.tablePath,
+        widthPx: options.widthPx,
+        heightPx: options.heightPx,
+      };
+      const w = new Worker(new URL('./renderWorker.mjs', import.meta.url), { workerData });
+      worker = w;
+      let rendering = false;
+      let seq = 0;
+      w.on('error', (err) => log(`demo frames cannot be rendered: ${err.message}`));
+      w.on('message', (m: FromRenderWorker) => {
         if (stopped) return;
+        if (m.type === 'ready') {
+          startTicking();
+          return;
+        }
+        rendering = false;
+        if (m.type === 'failed') {
+          log(`demo frame ${m.seq}: ${m.message}`);
+          return;
+        }
+        // Stamped when the frame is in hand, as a camera driver would deliver it.
+        sink({ widthPx: options.widthPx, heightPx: options.heightPx, data: new Uint8Array(m.data), seq: m.seq, captureTimeMs: Date.now() });
+      });
+      const startTicking = (): void => {
         const t0 = Date.now();
-        let seq = 0;
         let next = t0;
         const tick = (): void => {
           if (stopped) return;
           let tS = (((Date.now() - t0) / 1000) * speed) % options.script.loopS;
           if (stepFps !== undefined) tS = Math.floor(tS * stepFps) / stepFps;
-          try {
-            const { frame } = renderer.render({ tags: demoTags(options.script, roster, tS) }, seq);
-            // Stamped when the frame is in hand, as a camera driver would deliver it.
-            sink({ ...frame, seq: seq++, captureTimeMs: Date.now() });
-          } catch (err) {
-            log(`demo frame at ${tS.toFixed(1)} s: ${(err as Error).message}`);
+          if (!rendering) {
+            rendering = true;
+            const request: ToRenderWorker = { type: 'render', seq: seq++, tS };
+            w.postMessage(request);
           }
           next += 1000 / playFps;
           const wait = next - Date.now();
@@ -216,11 +235,13 @@ function createLiveFramesSource(options: FramesSourceOptions): FramesSource {
           timer = setTimeout(tick, Math.max(0, wait));
         };
         tick();
-      })().catch((err: unknown) => log(`demo frames cannot be rendered: ${(err as Error).message}`));
+      };
     },
     async stop(): Promise<void> {
       stopped = true;
       if (timer !== null) clearTimeout(timer);
+      await worker?.terminate();
+      worker = null;
     },
   };
 }

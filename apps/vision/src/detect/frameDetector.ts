@@ -18,9 +18,9 @@ import { detectorParamsFor, expectedTagSidePx, validateDetectorParams, type Dete
 import { createArucoDetector, type ArucoDetector, type RawMarker } from './arucoDetector.ts';
 import { applyHomography, homographyFromPoints, type Homography } from '@muster/table-mapping';
 import { markerPose } from './markerPose.ts';
-import { buildMosaic } from './mosaic.ts';
+import { buildMosaic, type WindowPx } from './mosaic.ts';
 import { markerCells } from './markerCells.ts';
-import { refineFromPrediction } from './refineFromPrediction.ts';
+import { readCells, refineEdges, refineFromPrediction } from './refineFromPrediction.ts';
 import type { BackgroundScanner } from './scanProtocol.ts';
 import { undistortFlatPx, type LensModel } from '../calibrate/lensModel.ts';
 import { approximateLensModel, correctParallaxIn, solveCameraPose, type CameraPose } from '../calibrate/cameraPose.ts';
@@ -29,6 +29,12 @@ import { approximateLensModel, correctParallaxIn, solveCameraPose, type CameraPo
 export interface TagPrediction {
   readonly id: number;
   readonly cornersPx: readonly [PointPx, PointPx, PointPx, PointPx];
+  /**
+   * Where the edge re-measurement fails, how far around the corners' box to search with ArUco, px.
+   * Default: `searchMarginTagSides` × the tag's side. `null`: re-measure only, no window (a hidden tag
+   * whose window did not fit this frame's search budget).
+   */
+  readonly windowMarginPx?: number | null;
 }
 
 export interface FrameDetectorOptions {
@@ -83,7 +89,7 @@ export interface FrameDetector {
   /** Detections only (no homography/pose): used by the background scanner. */
   detectRaw(frame: GrayFrame): RawMarker[];
   /** Tracked mode of the last frame: tags re-measured from their edges, and windows sent to ArUco. */
-  readonly lastTrackedStats: { readonly edgeRefined: number; readonly arucoWindows: number } | null;
+  readonly lastTrackedStats: { readonly edgeRefined: number; readonly arucoWindows: number; readonly windowAreaPx: number } | null;
   /** The last good homography (image px → table in; undistorted px with a `lens`), or null. */
   readonly homography: Homography | null;
   /**
@@ -131,6 +137,33 @@ function tagSideIn(h: Homography, c: Float64Array): number {
   return sum / 4;
 }
 
+/**
+ * Windows that overlap become their bounding box when that costs less area than the two apart (each
+ * overlapping pixel would otherwise be searched twice); repeated until nothing merges.
+ */
+export function mergeOverlappingWindows(windows: readonly WindowPx[]): WindowPx[] {
+  const out = windows.map((w) => ({ ...w }));
+  const area = (w: WindowPx): number => Math.max(0, w.u1 - w.u0) * Math.max(0, w.v1 - w.v0);
+  let merged = true;
+  while (merged) {
+    merged = false;
+    for (let i = 0; i < out.length && !merged; i++) {
+      for (let j = i + 1; j < out.length; j++) {
+        const a = out[i]!;
+        const b = out[j]!;
+        if (a.u0 >= b.u1 || b.u0 >= a.u1 || a.v0 >= b.v1 || b.v0 >= a.v1) continue;
+        const u = { u0: Math.min(a.u0, b.u0), v0: Math.min(a.v0, b.v0), u1: Math.max(a.u1, b.u1), v1: Math.max(a.v1, b.v1) };
+        if (area(u) > area(a) + area(b)) continue;
+        out[i] = u;
+        out.splice(j, 1);
+        merged = true;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 /** Merge detections of the same id at the same place (overlapping mosaic windows). */
 function dedupeSamePlace(markers: RawMarker[], tolPx: number): RawMarker[] {
   const out: RawMarker[] = [];
@@ -171,6 +204,8 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
   let lastTrackedStats: FrameDetector['lastTrackedStats'] = null;
   /** Tags of the newest background scan (image px of the scanned frame). */
   let scanMarkers: RawMarker[] = [];
+  /** Ids of quads rejected as the wrong size since the newest scan arrived. */
+  const wrongSizeSinceScan = new Set<number>();
 
   const ensureParams = (frame: GrayFrame): void => {
     const key = `${frame.widthPx}x${frame.heightPx}`;
@@ -211,15 +246,15 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
   const detectTracked = (frame: GrayFrame, predictions: readonly TagPrediction[]): RawMarker[] => {
     ensureParams(frame);
     const tagSidePx = expectedTagSidePx(profile, frame.widthPx, frame.heightPx);
-    const windows: { u0: number; v0: number; u1: number; v1: number }[] = [];
-    const addWindow = (us: number[], vs: number[]): void => {
+    let windows: WindowPx[] = [];
+    const addWindow = (us: number[], vs: number[], marginPx: number | undefined): void => {
       const side = Math.max(Math.max(...us) - Math.min(...us), Math.max(...vs) - Math.min(...vs), tagSidePx * 0.5);
-      const m = side * marginSides + 4;
+      const m = (marginPx ?? side * marginSides) + 4;
       windows.push({ u0: Math.min(...us) - m, v0: Math.min(...vs) - m, u1: Math.max(...us) + m, v1: Math.max(...vs) + m });
     };
     const refined: RawMarker[] = [];
     const cellsPerSide = profile.markerBits + 2;
-    const tryTag = (id: number, corners: Float64Array): void => {
+    const tryTag = (id: number, corners: Float64Array, marginPx?: number | null): void => {
       if (edgeRefine) {
         const r = refineFromPrediction(frame, corners, { cellsPerSide, expectedCells: markerCells(cv, profile.dictionary, profile.markerBits, id) });
         if (r) {
@@ -227,26 +262,33 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
           return;
         }
       }
-      addWindow([corners[0]!, corners[2]!, corners[4]!, corners[6]!], [corners[1]!, corners[3]!, corners[5]!, corners[7]!]);
+      if (marginPx === null) return;
+      addWindow([corners[0]!, corners[2]!, corners[4]!, corners[6]!], [corners[1]!, corners[3]!, corners[5]!, corners[7]!], marginPx);
     };
     for (const p of predictions) {
       if (!Number.isInteger(p.id) || p.id < 0 || p.id >= profile.dictionaryIds) {
         throw new Error(`prediction for id ${p.id}: not an id of ${profile.dictionary} (0..${profile.dictionaryIds - 1})`);
       }
-      tryTag(p.id, Float64Array.from(p.cornersPx.flatMap((c) => [c.uPx, c.vPx])));
+      tryTag(p.id, Float64Array.from(p.cornersPx.flatMap((c) => [c.uPx, c.vPx])), p.windowMarginPx);
     }
     for (const [id, c] of lastAnchorCorners) tryTag(id, c);
     const scanner = options.backgroundScanner;
     if (scanner) {
       scanner.offer(frame);
       const scan = scanner.take();
-      if (scan) scanMarkers = scan.markers;
+      if (scan) {
+        scanMarkers = scan.markers;
+        wrongSizeSinceScan.clear();
+      }
       const predicted = new Set(predictions.map((p) => p.id));
       for (const m of scanMarkers) {
-        if (standIds.has(m.id) && !predicted.has(m.id)) tryTag(m.id, m.corners);
+        // A scan's quad already found to be of the wrong size (a base) is not searched again until the next scan.
+        if (standIds.has(m.id) && !predicted.has(m.id) && !wrongSizeSinceScan.has(m.id)) tryTag(m.id, m.corners);
       }
     }
-    lastTrackedStats = { edgeRefined: refined.length, arucoWindows: windows.length };
+    // Overlapping windows (neighbours under one hand, a stale tag's growing search) are searched once.
+    windows = mergeOverlappingWindows(windows);
+    lastTrackedStats = { edgeRefined: refined.length, arucoWindows: windows.length, windowAreaPx: windows.reduce((a, w) => a + (w.u1 - w.u0) * (w.v1 - w.v0), 0) };
     if (windows.length === 0) return refined;
     const mosaic = buildMosaic(frame, windows);
     useParamsFor(Math.max(mosaic.widthPx, mosaic.heightPx));
@@ -261,6 +303,47 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
       if (back) mapped.push({ id: m.id, corners: back });
     }
     return dedupeSamePlace([...refined, ...mapped], Math.max(2, tagSidePx * 0.2));
+  };
+
+  /** Stand tags by their cell pattern (row-major from the top-left corner, with the border). */
+  let standByCells: Map<string, number> | null = null;
+  const cellsPerSide = profile.markerBits + 2;
+  /**
+   * For each wrong-size quad about the size of a base (1.4–3× the tag), the tag it surrounds: the quad
+   * shrunk to the tag's size about its centre, re-measured from the tag's own edges, its cells read and
+   * looked up among the stand ids in all four turns (an exact match of every cell, border included). A
+   * tag found this way whose id is already among the frame's tags is left out.
+   */
+  const recoverTagsInsideBases = <M extends { id: number; corners: Float64Array; ideal: Float64Array }>(
+    frame: GrayFrame,
+    all: readonly M[],
+    stands: readonly M[],
+    wrongSize: readonly (M & { readonly sizeRatio: number })[],
+  ): (M & { readonly from: M })[] => {
+    standByCells ??= new Map([...standIds].map((id) => [markerCells(cv, profile.dictionary, profile.markerBits, id).join(''), id]));
+    const seen = new Set([...stands.map((m) => m.id), ...all.filter((m) => anchorById.has(m.id)).map((m) => m.id)]);
+    const out: (M & { readonly from: M })[] = [];
+    for (const q of wrongSize) {
+      if (q.sizeRatio < 1.4 || q.sizeRatio > 3) continue;
+      const c = q.corners;
+      const cu = (c[0]! + c[2]! + c[4]! + c[6]!) / 4;
+      const cvv = (c[1]! + c[3]! + c[5]! + c[7]!) / 4;
+      const k = 1 / q.sizeRatio;
+      const inner = Float64Array.from(c, (x, i) => (i % 2 === 0 ? cu + (x - cu) * k : cvv + (x - cvv) * k));
+      const edges = refineEdges(frame, inner, { cellsPerSide });
+      if (!edges) continue;
+      for (let turn = 0; turn < 4; turn++) {
+        const corners = Float64Array.from({ length: 8 }, (_, i) => edges[(i + 2 * turn) % 8]!);
+        const cells = readCells(frame, corners, cellsPerSide);
+        const id = cells ? standByCells.get(cells.join('')) : undefined;
+        if (id === undefined) continue;
+        const ideal = lens ? undistortFlatPx(corners, lens) : corners;
+        const sizeOk = homography !== null && Math.abs(tagSideIn(homography, ideal) / profile.markerSizeIn - 1) <= maxSizeError;
+        if (sizeOk && !seen.has(id) && !out.some((o) => o.id === id)) out.push({ ...q, id, corners, ideal, from: q });
+        break;
+      }
+    }
+    return out;
   };
 
   const detect = (frame: GrayFrame, predictions?: readonly TagPrediction[]): FrameDetection => {
@@ -349,18 +432,30 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
 
     // Stand tags of the right size; an id seen twice is reported and left out (which one is real?).
     const stands: (typeof raw)[number][] = [];
-    const wrongSize: number[] = [];
+    const wrongSize: ((typeof raw)[number] & { readonly sizeRatio: number })[] = [];
     if (homography) {
       for (const m of raw) {
         if (!standIds.has(m.id)) continue;
         // A dark stand base around a white sticker can decode as a (wrong) tag twice the real size:
         // the printed size is known, so a quad of the wrong size is not a tag.
         const sideIn = tagSideIn(homography, m.ideal);
-        if (Math.abs(sideIn / profile.markerSizeIn - 1) > maxSizeError) wrongSize.push(m.id);
+        if (Math.abs(sideIn / profile.markerSizeIn - 1) > maxSizeError) wrongSize.push({ ...m, sizeRatio: sideIn / profile.markerSizeIn });
         else stands.push(m);
       }
     }
-    if (wrongSize.length > 0) warnings.push(`ignored quads of the wrong size for a stand tag (ids ${wrongSize.join(', ')})`);
+    for (const q of wrongSize) wrongSizeSinceScan.add(q.id);
+    if (wrongSize.length > 0) {
+      // A dark base around a white sticker: ArUco keeps the base's quad (twice the tag, decoded as some
+      // other id) and drops the real tag inside it as too close. Read the tag inside such a quad.
+      const recovered = recoverTagsInsideBases(frame, raw, stands, wrongSize);
+      if (recovered.length > 0) {
+        const rescued = new Set(recovered.map((m) => m.id));
+        warnings.push(`read tag(s) ${[...rescued].join(', ')} inside a quad of the wrong size (a dark base around the tag)`);
+        stands.push(...recovered);
+      }
+      const ignored = wrongSize.filter((q) => !recovered.some((r) => r.from === q)).map((q) => q.id);
+      if (ignored.length > 0) warnings.push(`ignored quads of the wrong size for a stand tag (ids ${ignored.join(', ')})`);
+    }
     const counts = new Map<number, number>();
     for (const m of stands) counts.set(m.id, (counts.get(m.id) ?? 0) + 1);
     for (const [id, n] of anchorCounts) if (n > 1) counts.set(id, n);

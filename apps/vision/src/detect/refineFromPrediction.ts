@@ -86,6 +86,15 @@ function intersect(a: Line, b: Line): [number, number] | null {
  * `predicted`, or null when the tag is not clearly there.
  */
 export function refineFromPrediction(frame: GrayFrame, predicted: ArrayLike<number>, opts: RefineOptions): Float64Array | null {
+  const out = refineEdges(frame, predicted, opts);
+  return out && verifyCells(frame, out, opts) ? out : null;
+}
+
+/**
+ * Steps 1–2 only: the corners re-measured from the edges, or null; the id is not checked (see
+ * `readCells` to find out which tag it is).
+ */
+export function refineEdges(frame: GrayFrame, predicted: ArrayLike<number>, opts: Omit<RefineOptions, 'expectedCells'>): Float64Array | null {
   const n = opts.cellsPerSide;
   const c = predicted;
   const cu = (c[0]! + c[2]! + c[4]! + c[6]!) / 4;
@@ -176,7 +185,82 @@ export function refineFromPrediction(frame: GrayFrame, predicted: ArrayLike<numb
     out[2 * k] = p[0];
     out[2 * k + 1] = p[1];
   }
-  return verifyCells(frame, out, opts) ? out : null;
+  return out;
+}
+
+/** Homography from cell coordinates (0..n across the black square) to image pixels, or null. */
+function cellsToImage(corners: Float64Array, n: number): Homography | null {
+  try {
+    return homographyFromPoints(
+      [
+        [0, 0],
+        [n, 0],
+        [n, n],
+        [0, n],
+      ],
+      [
+        [corners[0]!, corners[1]!],
+        [corners[2]!, corners[3]!],
+        [corners[4]!, corners[5]!],
+        [corners[6]!, corners[7]!],
+      ],
+    );
+  } catch {
+    return null;
+  }
+}
+
+/** Mean of 4 points in the middle of the cell (robust to blur at the cell edges). */
+function cellValue(frame: GrayFrame, h: Homography, col: number, row: number): number {
+  let s = 0;
+  for (const [dx, dy] of [
+    [0.35, 0.35],
+    [0.65, 0.35],
+    [0.35, 0.65],
+    [0.65, 0.65],
+  ] as const) {
+    const [u, v] = applyHomography(h, col + dx, row + dy);
+    s += sample(frame, u, v);
+  }
+  return s / 4;
+}
+
+/**
+ * Read a tag's cells through its corners without knowing its id: 1 = white, row-major from the corner
+ * given first, `cellsPerSide`² values including the border. The black level is the border ring's, the
+ * white level the quiet zone's; null when the contrast is too low, the border is not all black or the
+ * quiet zone not white (not a tag).
+ */
+export function readCells(frame: GrayFrame, corners: Float64Array, cellsPerSide: number): Uint8Array | null {
+  const n = cellsPerSide;
+  const h = cellsToImage(corners, n);
+  if (!h) return null;
+  const values = new Float64Array(n * n);
+  for (let r = 0; r < n; r++) for (let col = 0; col < n; col++) values[r * n + col] = cellValue(frame, h, col, r);
+  const quiet = [cellValue(frame, h, n / 2 - 0.5, -0.75), cellValue(frame, h, n / 2 - 0.5, n - 0.25), cellValue(frame, h, -0.75, n / 2 - 0.5), cellValue(frame, h, n - 0.25, n / 2 - 0.5)];
+  let black = 0;
+  let blackCount = 0;
+  for (let r = 0; r < n; r++) {
+    for (let col = 0; col < n; col++) {
+      if (r === 0 || col === 0 || r === n - 1 || col === n - 1) {
+        black += values[r * n + col]!;
+        blackCount++;
+      }
+    }
+  }
+  black /= blackCount;
+  const white = quiet.reduce((a, b) => a + b, 0) / quiet.length;
+  if (!(white - black > 30)) return null;
+  const threshold = (white + black) / 2;
+  if (quiet.some((q) => !(q > threshold))) return null;
+  const cells = new Uint8Array(n * n);
+  for (let i = 0; i < n * n; i++) cells[i] = values[i]! > threshold ? 1 : 0;
+  for (let r = 0; r < n; r++) {
+    for (let col = 0; col < n; col++) {
+      if ((r === 0 || col === 0 || r === n - 1 || col === n - 1) && cells[r * n + col] === 1) return null;
+    }
+  }
+  return cells;
 }
 
 /** Read the tag's cells through its corners and compare with the expected pattern. */

@@ -97,4 +97,48 @@ describe('newest-frame-wins loop', () => {
     await new Promise((r) => setImmediate(r));
     expect(processed).toEqual([4]);
   });
+
+  it('with asynchronous work (another thread), runs one frame at a time and then the newest offered meanwhile', async () => {
+    const started: number[] = [];
+    const outcomes: FrameOutcome[] = [];
+    const errors: number[] = [];
+    const finish: (() => void)[] = [];
+    const loop = createNewestFrameLoop<LoopFrame>({
+      process: (f) => {
+        started.push(f.seq);
+        if (f.seq === 3) return Promise.reject(new Error('thread failed'));
+        return new Promise<void>((resolve) => finish.push(resolve));
+      },
+      onOutcome: (o) => outcomes.push(o),
+      onError: (_err, f) => errors.push(f.seq),
+    });
+    const settle = async (): Promise<void> => {
+      for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+    };
+    loop.offer(frame(0));
+    await settle();
+    expect(started).toEqual([0]);
+    // While frame 0 is away, 1 and 2 arrive: 1 is replaced by 2 and never started.
+    loop.offer(frame(1));
+    loop.offer(frame(2));
+    await settle();
+    expect(started).toEqual([0]);
+    finish.shift()!();
+    await settle();
+    expect(started).toEqual([0, 2]);
+    expect(outcomes.map((o) => [o.frameSeq, o.droppedBefore])).toEqual([[0, 0]]);
+    finish.shift()!();
+    await settle();
+    expect(outcomes.map((o) => [o.frameSeq, o.droppedBefore])).toEqual([[0, 0], [2, 1]]);
+    // A rejected frame is reported and the loop goes on.
+    loop.offer(frame(3));
+    await settle();
+    expect(errors).toEqual([3]);
+    loop.offer(frame(4));
+    await settle();
+    expect(started).toEqual([0, 2, 3, 4]);
+    finish.shift()!();
+    await settle();
+    expect(loop.stats()).toEqual({ offered: 5, processed: 4, dropped: 1 });
+  });
 });

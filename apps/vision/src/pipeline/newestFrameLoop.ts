@@ -30,8 +30,12 @@ export interface FrameOutcome {
 }
 
 export interface NewestFrameLoopOptions<F extends LoopFrame> {
-  /** The per-frame work; synchronous. An exception goes to `onError` and the loop goes on. */
-  process(frame: F): void;
+  /**
+   * The per-frame work. Synchronous, or a promise (work on another thread): then no other frame is
+   * processed until it settles, and frames offered meanwhile replace one another as usual. An exception
+   * (or rejection) goes to `onError` and the loop goes on.
+   */
+  process(frame: F): void; // (a returned promise is awaited, see above; `void` so any callback fits)
   /** Called after each processed frame (also when `process` threw). */
   onOutcome?(outcome: FrameOutcome): void;
   onError?(err: unknown, frame: F): void;
@@ -61,6 +65,8 @@ export function createNewestFrameLoop<F extends LoopFrame>(options: NewestFrameL
   const now = options.now ?? Date.now;
   let waiting: F | null = null;
   let scheduled = false;
+  /** An asynchronous `process` is under way. */
+  let busy = false;
   let closed = false;
   let offered = 0;
   let processed = 0;
@@ -73,20 +79,42 @@ export function createNewestFrameLoop<F extends LoopFrame>(options: NewestFrameL
     waiting = null;
     if (frame === null || closed) return;
     const startMs = now();
+    // Frames dropped while this one is processed (on another thread) count for the next one.
+    const droppedBefore = droppedSinceProcessed;
+    droppedSinceProcessed = 0;
+    const finish = (): void => {
+      processed++;
+      const outcome: FrameOutcome = {
+        frameSeq: frame.seq,
+        waitedMs: startMs - frame.captureTimeMs,
+        latencyMs: now() - frame.captureTimeMs,
+        droppedBefore,
+      };
+      options.onOutcome?.(outcome);
+    };
+    let work: unknown;
     try {
-      options.process(frame);
+      work = options.process(frame) as unknown;
     } catch (err) {
       options.onError?.(err, frame);
     }
-    processed++;
-    const outcome: FrameOutcome = {
-      frameSeq: frame.seq,
-      waitedMs: startMs - frame.captureTimeMs,
-      latencyMs: now() - frame.captureTimeMs,
-      droppedBefore: droppedSinceProcessed,
-    };
-    droppedSinceProcessed = 0;
-    options.onOutcome?.(outcome);
+    if (!(work instanceof Promise)) {
+      finish();
+      return;
+    }
+    busy = true;
+    work.then(
+      () => {},
+      (err: unknown) => options.onError?.(err, frame),
+    ).finally(() => {
+      busy = false;
+      finish();
+      // The newest frame offered while this one was on the other thread goes next.
+      if (waiting !== null && !closed && !scheduled) {
+        scheduled = true;
+        defer(runNewest);
+      }
+    });
   };
 
   return {
@@ -98,7 +126,7 @@ export function createNewestFrameLoop<F extends LoopFrame>(options: NewestFrameL
         droppedSinceProcessed++;
       }
       waiting = frame;
-      if (!scheduled) {
+      if (!scheduled && !busy) {
         scheduled = true;
         defer(runNewest);
       }

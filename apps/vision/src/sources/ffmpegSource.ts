@@ -1,8 +1,9 @@
 /**
- * Frames from ffmpeg: video files, USB webcams (V4L2), IP cameras (RTSP, MJPEG over HTTP). ffmpeg decodes
- * and converts to `-f rawvideo -pix_fmt gray` on stdout; we cut stdout into exact frame-sized chunks. The
- * frame size is read from ffmpeg's own description of its output stream (so a camera is opened once,
- * not probed first), or forced with `widthPx`/`heightPx` (ffmpeg scales).
+ * Frames from ffmpeg: video files, webcams (V4L2, AVFoundation, DirectShow: `webcamSpec.ts`), IP cameras
+ * (RTSP, MJPEG over HTTP). ffmpeg decodes and converts to `-f rawvideo -pix_fmt gray` on stdout; we cut
+ * stdout into exact frame-sized chunks. The frame size is read from ffmpeg's own description of its
+ * output stream (so a camera is opened once, not probed first), or forced with `widthPx`/`heightPx`
+ * (ffmpeg scales).
  *
  * Recorded input (a file) plays once, at decode speed, every frame, with `captureTimeMs` from the frame
  * rate; a live input (camera, URL) stamps frames with the wall clock, drops frames the consumer is too
@@ -16,6 +17,7 @@
 import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { QueuedFrameSource } from './frameSource.ts';
+import { parseWebcamSpec, webcamInputArgs, webcamSpec, webcamSpecHint, type CameraFormat, type WebcamDevice } from './webcamSpec.ts';
 
 export interface BackoffOptions {
   /** First wait before reopening, ms. Default 250. */
@@ -109,6 +111,11 @@ export class FfmpegFrameSource extends QueuedFrameSource {
     };
     this.setStatus('connecting', `opening ${options.live ? 'the camera' : 'the file'}, waiting for the first frame`);
     this.start();
+  }
+
+  /** The ffmpeg arguments that open the input (what was asked of the camera). */
+  get inputArgs(): readonly string[] {
+    return this.options.inputArgs;
   }
 
   /** The running ffmpeg's pid (tests kill it to check the reopen). */
@@ -301,9 +308,21 @@ export function createVideoFileSource(path: string, options: VideoFileOptions = 
 }
 
 export interface CameraOptions {
+  /**
+   * Webcam: the capture size asked of the camera (`-video_size`). IP camera: the frames are scaled to it
+   * (the stream decides its own size).
+   */
   readonly widthPx?: number;
   readonly heightPx?: number;
+  /** Webcam: the capture frame rate asked of the camera (`-framerate`). Not used by an IP camera. */
   readonly fps?: number;
+  /**
+   * Webcam: the camera's own encoding (V4L2 `-input_format`, DirectShow `-vcodec`/`-pixel_format`,
+   * AVFoundation `-pixel_format` for yuyv only; see `webcamSpec.ts`). An IP camera refuses it.
+   */
+  readonly format?: CameraFormat;
+  /** Webcam: what errors and status call it. Default: its spec (a DirectShow index resolved to a name keeps the spec given). */
+  readonly description?: string;
   readonly backoff?: BackoffOptions;
   readonly ffmpegPath?: string;
   /** No frame data for this long (ms) once streaming: a stall, ffmpeg is restarted. Default 3000; ffmpeg's own network I/O timeout is 1 s more. */
@@ -312,14 +331,23 @@ export interface CameraOptions {
   readonly openTimeoutMs?: number;
 }
 
-/** A USB webcam through V4L2, e.g. `/dev/video0`. Size and rate, when given, are asked of the camera. */
-export function createWebcamSource(device: string, options: CameraOptions = {}): FfmpegFrameSource {
-  const input = ['-f', 'v4l2'];
-  if (options.fps !== undefined) input.push('-framerate', String(options.fps));
-  if (options.widthPx !== undefined && options.heightPx !== undefined) input.push('-video_size', `${options.widthPx}x${options.heightPx}`);
-  input.push('-i', device);
-  const { widthPx: _w, heightPx: _h, ...rest } = options;
-  return new FfmpegFrameSource({ ...rest, inputArgs: input, description: device, live: true });
+/**
+ * A webcam through ffmpeg's capture input for its platform: a spec (`/dev/video0`, `avfoundation:0`,
+ * `dshow:Integrated Webcam`, `0`; see `parseWebcamSpec`) or a parsed `WebcamDevice`. Size, rate and
+ * format, when given, are asked of the camera. A DirectShow index must be resolved to a name first
+ * (`resolveWebcamDevice`; `openFrameSource` does it).
+ */
+export function createWebcamSource(device: string | WebcamDevice, options: CameraOptions = {}, platform: string = process.platform): FfmpegFrameSource {
+  let parsed: WebcamDevice;
+  if (typeof device === 'string') {
+    const p = parseWebcamSpec(device, platform);
+    if (p === null) throw new Error(`${device}: not a webcam; name one as ${webcamSpecHint(platform)}`);
+    parsed = p;
+  } else parsed = device;
+  const { widthPx, heightPx, fps, format, description, ...rest } = options;
+  const settings = { ...(widthPx !== undefined ? { widthPx } : {}), ...(heightPx !== undefined ? { heightPx } : {}), ...(fps !== undefined ? { fps } : {}), ...(format !== undefined ? { format } : {}) };
+  const input = webcamInputArgs(parsed, settings);
+  return new FfmpegFrameSource({ ...rest, inputArgs: input, description: description ?? (typeof device === 'string' ? device : webcamSpec(parsed)), live: true });
 }
 
 const rtspTimeoutOptions = new Map<string, string | null>();
@@ -347,6 +375,9 @@ export function rtspSocketTimeoutOption(ffmpegPath: string): string | null {
  * stream over `http(s)://...` (multipart/x-mixed-replace, as most cheap cameras and phone apps serve).
  */
 export function createIpCameraSource(url: string, options: CameraOptions = {}): FfmpegFrameSource {
+  if (options.format !== undefined || options.fps !== undefined) {
+    throw new Error(`${url}: frame rate and format cannot be asked of an IP camera: the stream decides (set them in the camera's own settings)`);
+  }
   // ffmpeg's own I/O timeouts (microseconds) end a read that never returns: a camera that accepts the
   // connection and never answers would otherwise hold ffmpeg for minutes (the TCP timeout). A second
   // longer than the stall watchdog, so a stream that stops mid-way is caught (and named) by the

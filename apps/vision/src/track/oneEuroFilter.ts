@@ -32,24 +32,35 @@ function smoothingFactor(cutoffHz: number, dtS: number): number {
 export function createOneEuroFilter(params: OneEuroParams): OneEuroFilter {
   let last: { value: number; timeMs: number } | null = null;
   let rate = 0;
+  /** Samples since the start (or reset). */
+  let samples = 0;
   return {
     filter(value, timeMs) {
       if (last === null || timeMs <= last.timeMs) {
         // First sample, or a repeated/out-of-order timestamp: nothing to estimate a speed from.
-        if (last === null) last = { value, timeMs };
+        if (last === null) {
+          last = { value, timeMs };
+          samples = 1;
+        }
         return last.value;
       }
+      samples++;
       const dtS = (timeMs - last.timeMs) / 1000;
       const rawRate = (value - last.value) / dtS;
       rate += smoothingFactor(params.dCutoffHz, dtS) * (rawRate - rate);
       const cutoff = params.minCutoffHz + params.beta * Math.abs(rate);
-      const filtered = last.value + smoothingFactor(cutoff, dtS) * (value - last.value);
+      // Warm-up: until the filter has seen 1/α samples it is the plain mean of them (equal weights),
+      // not the first sample plus a small share of the rest; so a stand that has just stopped (the
+      // tracker restarts the filter there) is averaged over its first still frames at once.
+      const alpha = Math.max(smoothingFactor(cutoff, dtS), 1 / samples);
+      const filtered = last.value + alpha * (value - last.value);
       last = { value: filtered, timeMs };
       return filtered;
     },
     reset() {
       last = null;
       rate = 0;
+      samples = 0;
     },
     get ratePerS() {
       return rate;

@@ -1,22 +1,28 @@
 /**
  * The live pipeline over a frame source: detect (with the tracker's predictions as ROI hints), then
- * track. Used by `muster track` on recordings; the service composes the same three parts.
+ * track. Used by `muster track` on recordings with the same tracking engine as the service
+ * (`pipeline/trackingEngine.ts`).
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FrameDetection, GrayFrame } from '../pipeline/types.ts';
 import type { TagPrediction, Tracker, TrackSnapshot } from './tracker.ts';
 
 /**
- * What the tracker needs from a detector (V1's `createFrameDetector` fits): with `predictions` the detector
- * may search only around them; without (`undefined`) it searches the whole frame.
+ * What the loop needs from a detector: with `predictions` it may search only around them; without
+ * (`undefined`) it searches the whole frame. The tracking engine (`createTrackingEngine`) fits, and
+ * also takes each frame's outcome (`frameDone`) to pace its background scans.
  */
 export interface FrameDetectorLike {
   detect(frame: GrayFrame, predictions?: readonly TagPrediction[]): FrameDetection | Promise<FrameDetection>;
+  frameDone?(outcome: { readonly latencyMs: number; readonly droppedBefore: number }): void;
 }
 
 export interface TrackFramesOptions {
   /**
-   * Search the whole frame every this many frames (new stands only appear in a full search); the frames
-   * between search only around the tracker's predictions. 1 = always full frame. Default 10.
+   * Comparison mode for benches (the policy before the tracking engine): search the whole frame every
+   * this many frames, and whenever nothing is predicted or a track is held stale. Unset (default): every
+   * frame is searched around the predictions and the detector finds new stands its own way (the
+   * engine's background scans).
    */
   readonly fullScanEveryFrames?: number;
 }
@@ -27,18 +33,14 @@ export interface TrackedFrame {
   readonly snapshot: TrackSnapshot;
   /** Wall time spent on this frame (detect + track), ms. */
   readonly processingMs: number;
-  /** True when this frame was searched whole, false when only around predictions. */
+  /** True when this frame was searched whole by the loop (comparison mode only). */
   readonly fullScan: boolean;
 }
 
 /**
- * The ROI policy in one place, for push-style loops too (the service): returns the predictions to hand
- * the detector for frame number `frameIndex` (counted from 0), or `undefined` for a whole-frame search:
- * on every `fullScanEveryFrames`-th frame, when nothing is predicted (a detector that only looks around
- * predictions would never find the first tag), and while any prediction is stale.
- *
- * @example
- * detector.detect(frame, predictionsForFrame(tracker.predictions(frame.captureTimeMs), n++, 10));
+ * The old ROI policy, kept for comparison in benches: returns the predictions to hand the detector for
+ * frame number `frameIndex` (counted from 0), or `undefined` for a whole-frame search: on every
+ * `fullScanEveryFrames`-th frame, when nothing is predicted, and while any prediction is stale.
  */
 export function predictionsForFrame(
   predictions: readonly TagPrediction[],
@@ -53,9 +55,8 @@ export function predictionsForFrame(
 }
 
 /**
- * Detect + track over a source. A frame is searched whole when it is a scan frame, when nothing is
- * tracked yet, or when a track is held stale (its stand may have been put down somewhere else: find it
- * there at once rather than at the next scan).
+ * Detect + track over a source, one frame after another (a recording: nothing is dropped). Between
+ * frames the event loop gets a turn, so a background scan's result is taken as soon as it is done.
  */
 export async function* trackFrames(
   source: AsyncIterable<GrayFrame>,
@@ -63,16 +64,20 @@ export async function* trackFrames(
   tracker: Tracker,
   options: TrackFramesOptions = {},
 ): AsyncGenerator<TrackedFrame> {
-  const every = options.fullScanEveryFrames ?? 10;
-  predictionsForFrame([], 0, every); // validates `every` before the first frame
+  const every = options.fullScanEveryFrames;
+  if (every !== undefined) predictionsForFrame([], 0, every); // validates `every` before the first frame
   let n = 0;
   for await (const frame of source) {
     const start = performance.now();
-    const predictions = predictionsForFrame(tracker.predictions(frame.captureTimeMs), n++, every);
-    const fullScan = predictions === undefined;
+    const predicted = tracker.predictions(frame.captureTimeMs);
+    const predictions = every === undefined ? predicted : predictionsForFrame(predicted, n, every);
+    n++;
     const detection = await detector.detect(frame, predictions);
     const snapshot = tracker.update(detection);
-    yield { frame, detection, snapshot, processingMs: performance.now() - start, fullScan };
+    const processingMs = performance.now() - start;
+    detector.frameDone?.({ latencyMs: processingMs, droppedBefore: 0 });
+    yield { frame, detection, snapshot, processingMs, fullScan: predictions === undefined };
+    await nextTurn();
   }
 }
 

@@ -117,7 +117,7 @@ describe('createTracker', () => {
       expect(snap.tracks[0]!.stale).toBe(true);
       expect(snap.tracks[0]!.pose).toEqual(held.pose);
     }
-    expect(tracker.predictions()).toEqual([{ id: 7, cornersPx: held.cornersPx, stale: true }]);
+    expect(tracker.predictions()).toEqual([{ id: 7, cornersPx: held.cornersPx, stale: true, lastSeenMs: held.lastSeenMs }]);
     // Still gone past the hold time: the track ends.
     let endedAt = -1;
     for (let i = 37; i < 45 && endedAt < 0; i++) {

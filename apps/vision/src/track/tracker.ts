@@ -7,6 +7,7 @@ import type { PoseIn } from '@muster/rules';
 import type { FrameDetection, MarkerObservation, PointPx } from '../pipeline/types.ts';
 import { createAngleOneEuroFilter } from './angleOneEuroFilter.ts';
 import { createOneEuroFilter, type OneEuroFilter } from './oneEuroFilter.ts';
+import { createMotionGate, type MotionGate } from './motionGate.ts';
 import { resolveTrackerConfig, type TrackerConfig, type TrackerConfigInput } from './trackerConfig.ts';
 
 export type CornersPx = readonly [PointPx, PointPx, PointPx, PointPx];
@@ -66,6 +67,8 @@ export interface TagPrediction {
   readonly cornersPx: CornersPx;
   /** The tag was not seen in the latest frame; the corners are its last sighting. */
   readonly stale: boolean;
+  /** When the tag was last seen (capture time, ms): how far a stale one may have gone since. */
+  readonly lastSeenMs?: number;
 }
 
 export interface Tracker {
@@ -97,6 +100,9 @@ interface TrackState {
   seenInUpdate: number;
   cornersPx: CornersPx;
   velocityPxPerMs: PointPx;
+  /** Still or moving, per measurement (see motionGate.ts). */
+  positionGate: MotionGate;
+  headingGate: MotionGate;
 }
 
 interface PendingUnknown {
@@ -119,6 +125,13 @@ function shift(c: CornersPx, du: number, dv: number): CornersPx {
   const s = (p: PointPx): PointPx => ({ uPx: p.uPx + du, vPx: p.vPx + dv });
   return [s(c[0]), s(c[1]), s(c[2]), s(c[3])];
 }
+
+const positionDiff = (a: readonly number[], b: readonly number[]): number[] => [a[0]! - b[0]!, a[1]! - b[1]!];
+/** Heading difference wrapped into (−180, 180]. */
+const headingDiff = (a: readonly number[], b: readonly number[]): number[] => {
+  const d = (((a[0]! - b[0]!) % 360) + 360) % 360;
+  return [d > 180 ? d - 360 : d];
+};
 
 function poseOf(m: MarkerObservation): PoseIn {
   return { xIn: m.xIn, yIn: m.yIn, headingDeg: m.headingDeg };
@@ -171,7 +184,11 @@ export function createTracker(input: TrackerConfigInput = {}): Tracker {
       seenInUpdate: updateNo,
       cornersPx: m.cornersPx,
       velocityPxPerMs: { uPx: 0, vPx: 0 },
+      positionGate: createMotionGate(config.minMotionIn, positionDiff),
+      headingGate: createMotionGate(config.minMotionDeg, headingDiff),
     };
+    s.positionGate.classify([m.xIn, m.yIn], t, false);
+    s.headingGate.classify([m.headingDeg], t, false);
     s.fx.filter(m.xIn, t);
     s.fy.filter(m.yIn, t);
     s.fh.filter(m.headingDeg, t);
@@ -203,6 +220,24 @@ export function createTracker(input: TrackerConfigInput = {}): Tracker {
     } else {
       s.velocityPxPerMs = { uPx: 0, vPx: 0 };
     }
+    // No lag: a measurement that moved (beyond the track's own noise, or along its velocity) is reported
+    // as measured and the smoothing restarts from it; the One-Euro filter steadies only what holds
+    // still. So a moving stand is not trailed by the filter, and one that stops is exact from its first
+    // still frame. After a gap (a hand passed) a reading near the held pose is smoothed, not snapped to.
+    if (jumped) {
+      s.positionGate.reset();
+      s.headingGate.reset();
+    }
+    // A slow stand moves less than the gate per frame: restart the smoothing too once the smoothed
+    // pose trails the measurement by more than the gate, so its lag stays within the noise.
+    const afterGap = s.seenInUpdate !== updateNo - 1;
+    const pos = s.positionGate.classify([m.xIn, m.yIn], t, afterGap);
+    if (pos === 'moving' || (pos === 'still' && Math.hypot(m.xIn - s.pose.xIn, m.yIn - s.pose.yIn) > s.positionGate.gate())) {
+      s.fx.reset();
+      s.fy.reset();
+    }
+    const head = s.headingGate.classify([m.headingDeg], t, afterGap);
+    if (head === 'moving' || (head === 'still' && Math.abs(headingDiff([m.headingDeg], [s.pose.headingDeg])[0]!) > s.headingGate.gate())) s.fh.reset();
     s.pose = {
       xIn: s.fx.filter(m.xIn, t),
       yIn: s.fy.filter(m.yIn, t),
@@ -336,16 +371,17 @@ export function createTracker(input: TrackerConfigInput = {}): Tracker {
     const target = atMs ?? (lastFrameMs ?? 0) + frameIntervalMs;
     // Ids still proving themselves are predicted too: a detector that searches only around predictions
     // would otherwise see them only in full-frame scans, and they could never persist.
-    const candidates: TagPrediction[] = [...pending].map(([id, p]) => ({ id, cornersPx: p.cornersPx, stale: p.seenInUpdate !== updateNo }));
+    const candidates: TagPrediction[] = [...pending].map(([id, p]) => ({ id, cornersPx: p.cornersPx, stale: p.seenInUpdate !== updateNo, lastSeenMs: p.lastSeenMs }));
     return [...tracks.values()]
       .sort((a, b) => a.markerId - b.markerId)
       .map((s): TagPrediction => {
-        if (s.stale) return { id: s.markerId, cornersPx: s.cornersPx, stale: true };
+        if (s.stale) return { id: s.markerId, cornersPx: s.cornersPx, stale: true, lastSeenMs: s.lastSeenMs };
         const ahead = Math.min(Math.max(target - s.lastSeenMs, 0), config.maxPredictAheadMs);
         return {
           id: s.markerId,
           cornersPx: shift(s.cornersPx, s.velocityPxPerMs.uPx * ahead, s.velocityPxPerMs.vPx * ahead),
           stale: false,
+          lastSeenMs: s.lastSeenMs,
         };
       })
       .concat(candidates)

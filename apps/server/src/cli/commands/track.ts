@@ -6,23 +6,34 @@
  * frame. That line format is a contract (scripts and the bench read it): add fields, never rename.
  */
 import { CliError } from '../cliError.ts';
+import { warningText } from '../colour.ts';
+import { numberValue, parseCommandArgs, type CommandSpec } from '../commandArgs.ts';
+import { outputClosed } from '../outputClosed.ts';
+import { createProgress, progressShown } from '../progress.ts';
+import { recordingFrameCount } from '../recordingLength.ts';
+import { rosterDoesNotFit, tagsNotStands } from '../tableForRoster.ts';
 import { loadRoster, rosterTagIds, RosterError } from '../../roster/index.ts';
 import { frameSourceKind, openFrameSource } from '@muster/vision';
 import type { FrameSource } from '@muster/vision';
 import { createTracker } from '@muster/vision';
 import { median, trackFrames, trackJsonLine } from '@muster/vision';
-import { createFrameDetector } from '@muster/vision';
+import { createTrackingEngine } from '@muster/vision';
 import { loadTableProfile, TableProfileError, type TableProfile } from '@muster/vision';
 
-export const summary = 'track tags through a recording (folder of frames or video) and print poses per frame';
-
-const USAGE = `usage: muster track <folder-of-frames|video> --table <profile.json> [--roster army.yaml] [--fps N] [--json]
-
-  <folder|video>     frames in name order (png/jpg/...) or a video file ffmpeg reads
-  --table <file>     table profile: size, dictionary, anchors (see calibration/tables/)
-  --roster <file>    army file: only its tags count at once, others must persist first
-  --fps <n>          replay rate of a folder of frames (default 30)
-  --json             one JSON line per frame and a summary line (else a short text line per frame)`;
+const SPEC = {
+  command: 'track',
+  synopsis: ['<folder-of-frames|video> --table <profile.json> [--roster army.yaml] [--fps N] [--json]'],
+  positionals: [{ name: '<folder|video>', help: 'frames in name order (png/jpg/...) or a video file ffmpeg reads' }],
+  tooMany: (p: readonly string[]) => `one recording at a time (got "${p[0]}" and "${p[1]}")`,
+  options: {
+    table: { type: 'string', arg: '<file>', help: 'table profile: size, dictionary, anchors (see calibration/tables/)' },
+    roster: { type: 'string', arg: '<file>', help: 'army file: only its tags count at once, others must persist first' },
+    fps: { type: 'string', arg: '<n>', help: 'replay rate of a folder of frames, or of a video that does not give its own (default 30)' },
+    json: { type: 'boolean', help: 'one JSON line per frame and a summary line (else a short text line per frame)' },
+    progress: { type: 'boolean', help: 'show progress with the time left on stderr even when it is not a terminal\n(on a terminal it is always shown; never on stdout)' },
+  },
+  notes: 'Warnings (unknown or duplicate tags, lost anchors) go to stderr, each once when it starts; the\nsummary line lists the unknown and duplicate ids.',
+} as const satisfies CommandSpec;
 
 export interface TrackOptions {
   input?: string;
@@ -30,43 +41,23 @@ export interface TrackOptions {
   roster?: string;
   fps?: number;
   json: boolean;
-  help: boolean;
+  progress: boolean;
 }
 
 export function parseTrackArgs(args: readonly string[]): TrackOptions {
-  const o: TrackOptions = { json: false, help: false };
-  const value = (name: string, i: number, a: string): [string, number] => {
-    if (a.includes('=')) return [a.slice(a.indexOf('=') + 1), i];
-    const v = args[i + 1];
-    if (v === undefined || v.startsWith('--')) throw new CliError(`${name} needs a value (${USAGE.split('\n')[0]})`);
-    return [v, i + 1];
+  const { values: v, positionals } = parseCommandArgs(SPEC, args);
+  return {
+    ...(positionals[0] !== undefined ? { input: positionals[0] } : {}),
+    ...(v.table !== undefined ? { table: v.table } : {}),
+    ...(v.roster !== undefined ? { roster: v.roster } : {}),
+    ...(v.fps !== undefined ? { fps: numberValue(v.fps, '--fps', { above: 0, example: '25' }) } : {}),
+    json: v.json,
+    progress: v.progress,
   };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const name = a.split('=')[0]!;
-    if (a === '--json') o.json = true;
-    else if (a === '--help' || a === '-h') o.help = true;
-    else if (name === '--table') [o.table, i] = value(name, i, a);
-    else if (name === '--roster') [o.roster, i] = value(name, i, a);
-    else if (name === '--fps') {
-      let v: string;
-      [v, i] = value(name, i, a);
-      const fps = Number(v);
-      if (!(Number.isFinite(fps) && fps > 0)) throw new CliError(`--fps must be a number > 0 (got "${v}")`);
-      o.fps = fps;
-    } else if (a.startsWith('-')) throw new CliError(`unknown option ${a} (options: --table <file>, --roster <file>, --fps <n>, --json)`);
-    else if (o.input !== undefined) throw new CliError(`one recording at a time (got "${o.input}" and "${a}")`);
-    else o.input = a;
-  }
-  return o;
 }
 
 export async function run(args: string[]): Promise<number> {
   const o = parseTrackArgs(args);
-  if (o.help) {
-    console.log(USAGE);
-    return 0;
-  }
   if (o.input === undefined) throw new CliError('give a folder of frames or a video file to track');
   if (o.table === undefined) throw new CliError('--table <profile.json> is required (the table profile for this camera)');
 
@@ -95,20 +86,21 @@ export async function run(args: string[]): Promise<number> {
       throw err;
     }
   }
-  if (knownIds !== undefined) {
-    // A roster tag the table's dictionary cannot hold would never be seen: say so now, not after a silent run.
-    const standIds = new Set(profile.standIds);
-    const unseeable = knownIds.filter((id) => !standIds.has(id));
-    if (unseeable.length > 0) {
-      throw new CliError(
-        `${o.roster}: tag${unseeable.length > 1 ? 's' : ''} ${unseeable.slice(0, 8).join(', ')}${unseeable.length > 8 ? ', ...' : ''} cannot be stands on ${o.table} ` +
-          `(${profile.dictionary}, anchors ${profile.anchors.map((a) => a.id).join(', ')}); use a profile with a larger dictionary`,
-      );
-    }
+  // A roster tag the table's dictionary cannot hold would never be seen: say so now, not after a silent run.
+  if (knownIds !== undefined && tagsNotStands(profile, knownIds).length > 0) {
+    throw new CliError(rosterDoesNotFit(o.roster ?? 'the roster', o.table, profile, knownIds));
   }
-  const detector = await createFrameDetector(profile);
+  // The service's tracking engine: ROI search around the tracks, paced full-frame scans on a worker.
+  const fps = o.fps ?? 30;
+  const detector = await createTrackingEngine(profile, { fps, onWarning: (m) => console.error(`muster: ${m}`) });
   const tracker = createTracker(knownIds === undefined ? {} : { knownIds });
-  const source: FrameSource = await openFrameSource(o.input, o.fps !== undefined ? { fps: o.fps } : {});
+  let source: FrameSource;
+  try {
+    source = await openFrameSource(o.input, o.fps !== undefined ? { fps: o.fps } : {});
+  } catch (err) {
+    await detector.dispose();
+    throw err;
+  }
 
   const sourceErrors = new Set<unknown>();
   source.on('error', (err) => sourceErrors.add(err));
@@ -117,27 +109,40 @@ export async function run(args: string[]): Promise<number> {
   const unknownSeen = new Set<number>();
   const duplicatesSeen = new Set<number>();
   const out = process.stdout;
+  // Counting a video's frames costs an ffprobe run: only when the count is shown.
+  const total = progressShown(o.progress) ? await recordingFrameCount(o.input, kind) : undefined;
+  const progress = createProgress({ label: 'track', unit: 'frames', ...(total !== undefined ? { total } : {}), force: o.progress });
+  // Warnings go to stderr once each, when they start (not on every frame they last).
+  let warningsShown = new Set<string>();
   let last;
   try {
     for await (const t of trackFrames(source, detector, tracker)) {
+      // The reader went away (`| head`): stop reading the recording, end quietly.
+      if (outputClosed()) break;
       msPerFrame.push(t.processingMs);
       last = t.snapshot;
       for (const u of t.snapshot.unknownIds) unknownSeen.add(u.id);
       for (const id of t.snapshot.duplicateIds) duplicatesSeen.add(id);
+      for (const w of t.snapshot.warnings) if (!warningsShown.has(w)) progress.note(warningText(`frame ${t.frame.seq}: ${w}`));
+      warningsShown = new Set(t.snapshot.warnings);
       if (o.json) out.write(`${JSON.stringify(trackJsonLine(t))}\n`);
       else {
         const stale = t.snapshot.tracks.filter((k) => k.stale).length;
-        out.write(`frame ${t.frame.seq}: ${t.processingMs.toFixed(1)} ms, ${t.snapshot.tracks.length} tags${stale ? ` (${stale} held)` : ''}${t.snapshot.warnings.length ? `; ${t.snapshot.warnings.join('; ')}` : ''}\n`);
+        out.write(`frame ${t.frame.seq}: ${t.processingMs.toFixed(1)} ms, ${t.snapshot.tracks.length} tags${stale ? ` (${stale} held)` : ''}\n`);
       }
+      progress.update(msPerFrame.length);
     }
+    progress.finish(!outputClosed());
   } catch (err) {
     // A recording that cannot be decoded is the user's input, not a bug; anything else is a bug.
     if (sourceErrors.has(err)) throw new CliError((err as Error).message);
     throw err;
   } finally {
+    progress.finish(false);
     await source.close();
-    detector.dispose();
+    await detector.dispose();
   }
+  if (outputClosed()) return 0;
   if (msPerFrame.length === 0) throw new CliError(`${o.input}: no frames`);
   const summaryLine = {
     summary: true,
