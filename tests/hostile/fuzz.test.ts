@@ -37,7 +37,7 @@ describe('fuzzing the service', () => {
     const bugLog: string[] = [];
     const original = console.error;
     const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
-      if (String(args[0]).startsWith('muster server')) bugLog.push(args.map(String).join(' ').slice(0, 300));
+      if (String(args[0]).includes('muster server')) bugLog.push(args.map(String).join(' ').slice(0, 300));
       original(...args);
     });
     const rssBefore = process.memoryUsage().rss;

@@ -10,3 +10,18 @@ export class CliError extends Error {
     this.exitCode = exitCode;
   }
 }
+
+/**
+ * A command ends early with this text on stdout (exit 0: `--help`, `--version`) or stderr (a usage shown
+ * because the command line was incomplete, exit 2). `main` prints it.
+ */
+export class CliExit extends Error {
+  readonly text: string;
+  readonly exitCode: number;
+  constructor(text: string, exitCode: number) {
+    super(text);
+    this.name = 'CliExit';
+    this.text = text;
+    this.exitCode = exitCode;
+  }
+}

@@ -5,7 +5,7 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RunningServer } from '../http/createServer.ts';
+import type { RunningServer, TlsCredentials } from '../http/createServer.ts';
 import type { LivePipeline } from '../live/livePipeline.ts';
 import type { DataStore } from '../persist/dataStore.ts';
 
@@ -48,6 +48,8 @@ export interface CameraLiveOptions {
   /** Projector calibration JSON (`muster calibrate projector`); saved likewise, served at `/api/projector`. */
   readonly projectorPath?: string;
   readonly fps?: number;
+  /** What to ask of a webcam (`--camera-size`, `--camera-fps`, `--camera-format`); refused for other sources. */
+  readonly camera?: { readonly widthPx?: number; readonly heightPx?: number; readonly fps?: number; readonly format?: 'mjpeg' | 'yuyv' | 'h264' };
 }
 
 export interface LiveOptions {
@@ -59,6 +61,8 @@ export interface LiveOptions {
   readonly viewsDir?: string;
   /** Default: a fresh random token. */
   readonly operatorToken?: string;
+  /** Serve https and wss with this certificate (PEM, its chain after it) and key; default plain http. */
+  readonly tls?: TlsCredentials;
   readonly rulesetId?: string;
   /** Extra server options (tests: hub thresholds). */
   readonly hubHighWaterBytes?: number;

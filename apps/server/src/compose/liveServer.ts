@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { startServer, type RunningServer } from '../http/createServer.ts';
+import { startServer, type RunningServer, type TlsCredentials } from '../http/createServer.ts';
 import { createOperatorToken } from '../http/operatorToken.ts';
 import type { GrayFrame } from '@muster/vision';
 import type { LivePipeline } from '../live/livePipeline.ts';
@@ -14,6 +14,8 @@ import { DEFAULT_VIEWS_DIR, type LiveOptions } from './liveOptions.ts';
 
 export interface LiveServerOptions {
   readonly operatorToken?: string;
+  /** https/wss with this certificate and key (`--https`); default http. */
+  readonly tls?: TlsCredentials;
   readonly host?: string;
   readonly port?: number;
   readonly viewsDir: string;
@@ -41,6 +43,7 @@ export async function startLiveServer(pipeline: LivePipeline, options: LiveServe
   const server = await startServer({
     backend: pipeline,
     operatorToken,
+    ...(options.tls ? { tls: options.tls } : {}),
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 8080,
     viewsDir: options.viewsDir,
@@ -70,6 +73,7 @@ export function serveLive(
 ): Promise<LiveServer> {
   return startLiveServer(pipeline, {
     ...(options.operatorToken !== undefined ? { operatorToken: options.operatorToken } : {}),
+    ...(options.tls ? { tls: options.tls } : {}),
     ...(options.host !== undefined ? { host: options.host } : {}),
     ...(options.port !== undefined ? { port: options.port } : {}),
     viewsDir: options.viewsDir ?? DEFAULT_VIEWS_DIR,

@@ -9,7 +9,7 @@ import { detectFrameLoop } from './detectFrames.ts';
 import type { CameraLiveOptions, LiveOptions, RunningLive } from './liveOptions.ts';
 import { serveLive } from './liveServer.ts';
 import { loadCalibrations, saveLensCalibration } from './loadCalibrations.ts';
-import { openCamera } from './openCamera.ts';
+import { openCamera, sourceFrameRate } from './openCamera.ts';
 import { openCameraStore } from './openCameraStore.ts';
 import { openGame } from './openGame.ts';
 import { openTrackedDetector } from './openTrackedDetector.ts';
@@ -18,6 +18,7 @@ import { pumpCameraFrames } from './pumpCameraFrames.ts';
 import { runningLive } from './runningLive.ts';
 import { startPipeline } from './startPipeline.ts';
 import { startSteps } from './undoOnError.ts';
+import { log } from '../log/logger.ts';
 
 export async function startCamera(src: CameraLiveOptions, options: LiveOptions): Promise<RunningLive> {
   const { store, roster, profile, tableDoc } = openCameraStore(src, options.dataDir);
@@ -48,11 +49,11 @@ export async function startCamera(src: CameraLiveOptions, options: LiveOptions):
     }),
   );
   steps.opened(() => pipeline.close());
-  const detector = await steps.step(() => openTrackedDetector(profile, { fps: src.fps, lens: calibrations.lens, fullFirst: true }));
+  const detector = await steps.step(async () => openTrackedDetector(profile, { fps: await sourceFrameRate(src), lens: calibrations.lens, fullFirst: true }));
   steps.opened(() => detector.dispose());
-  const camera = await steps.step(() => openCamera(src.spec, src.fps));
+  const camera = await steps.step(() => openCamera(src));
   steps.opened(() => camera.source.close());
-  camera.source.on('error', (err) => console.error(`muster: camera ${src.spec}: ${err.message}`));
+  camera.source.on('error', (err) => log.warn(`camera ${src.spec}: ${err.message}`));
   // Health says what the camera is doing (connecting, reconnecting with the last error, ended), also
   // while no frame comes: the pipeline's watchdog republishes when it changes.
   pipeline.setCameraStatus(camera.status);

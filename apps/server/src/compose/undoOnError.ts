@@ -7,13 +7,14 @@
  * undo (`opened`), each step runs through `step`, and a failing step undoes everything registered so
  * far, newest first. An undo that throws is said on stderr and does not hide the step's error.
  */
+import { log } from '../log/logger.ts';
 export type Undo = () => void | Promise<void>;
 
 async function runUndo(undo: Undo): Promise<void> {
   try {
     await undo();
   } catch (err) {
-    console.error(`muster: while undoing a failed start: ${(err as Error).message}`);
+    log.warn(`while undoing a failed start: ${(err as Error).message}`);
   }
 }
 

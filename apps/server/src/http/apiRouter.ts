@@ -10,6 +10,7 @@ import type { ServiceBackend } from './backend.ts';
 import { requireOperator } from './requireOperator.ts';
 import { addActionRoutes } from './routes/actionRoutes.ts';
 import { addFrameRoute } from './routes/frameRoute.ts';
+import { addHistoryRoute } from './routes/historyRoute.ts';
 import { addProjectorRoutes } from './routes/projectorRoutes.ts';
 import { addStateRoutes } from './routes/stateRoutes.ts';
 import { sendError } from './sendError.ts';
@@ -31,6 +32,7 @@ export function createApiRouter(options: ApiOptions): Router {
   addProjectorRoutes(api, options.projector, operatorOnly);
   addActionRoutes(api, backend, operatorOnly);
   addFrameRoute(api, options.latestFrame);
+  addHistoryRoute(api, backend);
   api.use((_req, res) => sendError(res, 'not-found', 'no such API endpoint'));
   return api;
 }

@@ -37,4 +37,9 @@ export interface ServiceBackend {
   perform(action: OperatorMessage): ActionResult;
   /** 'state' after each publication, 'log' for each non-pose log entry. Returns the unsubscribe. */
   subscribe(listener: (event: BackendEvent) => void): () => void;
+  /**
+   * The log index the published state is as of, when that is not the newest entry (a replay); the
+   * default moment of `GET /api/history`. Absent: the newest entry.
+   */
+  logCursor?(): number;
 }

@@ -13,6 +13,7 @@
  *   GET  /api/projector       the projector calibration in use (null without one)
  *   PUT  /api/projector       operator: replace it (validated, saved atomically)
  *   GET  /api/log?from=&limit=   game log entries
+ *   GET  /api/history?unit=   where a unit's stands stood (and before their last move), from the log
  *   POST /api/actions         operator: any operator message of the ws protocol (set-unit-status, ...)
  *   GET  /api/frame.jpg       the newest camera frame as JPEG (404 before the first frame / without frames)
  * Operator calls carry `Authorization: Bearer <token>`.
@@ -23,6 +24,7 @@
  * "Limits and hardening".
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import express from 'express';
 import type { GrayFrame } from '@muster/vision';
 import type { ProjectorCalibrationSource } from '../persist/projectorCalibrationStore.ts';
@@ -38,9 +40,17 @@ import { acceptUpgrades, type UpgradeHandler, type UpgradeStats } from './wsUpgr
 /** Most ws clients on `/ws` at once, by default; more get 503 (`--max-clients`). */
 export const DEFAULT_MAX_CLIENTS = 64;
 
+/** A certificate (PEM; intermediates after it) and its private key (PEM), for https and wss. */
+export interface TlsCredentials {
+  readonly certPem: string;
+  readonly keyPem: string;
+}
+
 export interface ServerOptions {
   readonly backend: ServiceBackend;
   readonly operatorToken: string;
+  /** Serve https (and wss) instead of http. */
+  readonly tls?: TlsCredentials;
   /** Default 127.0.0.1. */
   readonly host?: string;
   /** Default 8080; 0 picks a free port. */
@@ -71,10 +81,11 @@ export interface ServerOptions {
 }
 
 export interface RunningServer {
-  /** e.g. http://127.0.0.1:8080 */
+  /** e.g. http://127.0.0.1:8080 (https://… with `tls`) */
   readonly url: string;
   readonly port: number;
   readonly hub: LiveHub;
+  /** The listening server (an https.Server, a subclass of tls.Server, with `tls`). */
   readonly http: Server;
   /** ws upgrades refused so far (Host, Origin, client cap). */
   upgradeStats(): UpgradeStats;
@@ -96,14 +107,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Errors from body parsing (too large, bad encoding) and bugs: always a JSON error, never a stack.
   app.use(jsonErrorHandler);
 
-  const http = createHttpServer(app);
+  // An https server is an http server whose connections are TLS first: the same express app, the same
+  // upgrade handling (wss), the same limits.
+  const http: Server = options.tls ? (createHttpsServer({ cert: options.tls.certPem, key: options.tls.keyPem }, app) as unknown as Server) : createHttpServer(app);
   const { wss, stats } = acceptUpgrades(http, hub, {
     maxPayloadBytes: options.wsMaxPayloadBytes ?? 1024 * 1024,
     maxClients: options.maxClients ?? DEFAULT_MAX_CLIENTS,
     policy,
     otherUpgrade: options.otherUpgrade,
   });
-  const { port, url } = await listen(http, options.port ?? 8080, host);
+  const { port, url } = await listen(http, options.port ?? 8080, host, options.tls ? 'https' : 'http');
   return {
     url,
     port,

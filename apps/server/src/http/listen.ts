@@ -5,7 +5,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export async function listen(http: Server, port: number, host: string): Promise<{ readonly port: number; readonly url: string }> {
+export async function listen(http: Server, port: number, host: string, scheme: 'http' | 'https' = 'http'): Promise<{ readonly port: number; readonly url: string }> {
   await new Promise<void>((resolve, reject) => {
     const onError = (err: Error): void => reject(err);
     http.once('error', onError);
@@ -16,5 +16,5 @@ export async function listen(http: Server, port: number, host: string): Promise<
   });
   const bound = (http.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
-  return { port: bound, url: `http://${shownHost}:${bound}` };
+  return { port: bound, url: `${scheme}://${shownHost}:${bound}` };
 }

@@ -29,6 +29,7 @@ import {
 import { ActionError, type ServiceBackend } from './backend.ts';
 import { tokenMatches } from './operatorToken.ts';
 import { TokenBucket, type RateLimit } from './tokenBucket.ts';
+import { serverLog } from '../log/logger.ts';
 
 /** Incoming messages per client: 20 a second sustained, bursts of 60 (an operator clicks a few a second). */
 export const DEFAULT_MESSAGE_RATE: RateLimit = { perSecond: 20, burst: 60 };
@@ -50,7 +51,7 @@ export interface LiveHubOptions {
   readonly drainCheckMs?: number;
   /** ws-level ping interval; a client that missed two pongs is dropped (dead TCP). Default 20000 ms. */
   readonly heartbeatMs?: number;
-  /** Errors that are bugs (not client mistakes) go here. Default console.error. */
+  /** Errors that are bugs (not client mistakes) go here. Default: the server log (`muster server: …`). */
   readonly onInternalError?: (err: unknown) => void;
   /** Incoming message budget per client (`DEFAULT_MESSAGE_RATE`); over it: `rate-limited`, close 1008. */
   readonly messageRate?: RateLimit;
@@ -105,7 +106,7 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
   const { backend, operatorToken } = options;
   const highWater = options.highWaterBytes ?? 256 * 1024;
   const dropBytes = options.dropBytes ?? 16 * 1024 * 1024;
-  const onInternalError = options.onInternalError ?? ((err: unknown) => console.error('muster server:', err));
+  const onInternalError = options.onInternalError ?? ((err: unknown) => serverLog.error('internal error:', err));
   const messageRate = options.messageRate ?? DEFAULT_MESSAGE_RATE;
   const messageCostBytes = options.messageCostBytes ?? DEFAULT_MESSAGE_COST_BYTES;
   const errorReplyRate = options.errorReplyRate ?? DEFAULT_ERROR_REPLY_RATE;

@@ -8,6 +8,7 @@ import type { Evaluation, Ruleset, RulesSession, TableState } from '@muster/rule
 import type { EvaluatedStateRef } from '@muster/protocol';
 import { createRulesWorker, type RulesResult, type RulesWorker } from '../rules/rulesWorker.ts';
 import type { RulesWorkerData } from '../rules/rulesWorkerProtocol.ts';
+import { log } from '../log/logger.ts';
 
 /** How long a rules-worker crash stays among the health warnings. */
 const WORKER_WARNING_MS = 60_000;
@@ -58,7 +59,7 @@ export function createRulesStage(options: RulesStageOptions): RulesStage {
         },
         onWarning: (message) => {
           workerWarning = { message, atMs: options.now() };
-          console.error(`muster: ${message}`);
+          log.warn(message);
         },
       })
     : null;

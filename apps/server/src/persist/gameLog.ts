@@ -16,6 +16,7 @@ import { GameLogBusyError, GameLogError } from './gameLogError.ts';
 import { openLogFile } from './gameLogFile.ts';
 import { SparseLineIndex } from './gameLogIndex.ts';
 import { scanLogFile } from './gameLogScan.ts';
+import { log } from '../log/logger.ts';
 
 export interface GameLogOptions {
   /** Entries kept in memory. Default 2000. */
@@ -64,7 +65,7 @@ export function openGameLog<T extends { readonly index: number }>(file: string, 
   const keep = options.keepInMemory ?? 2000;
   const index = new SparseLineIndex(options.indexStep ?? 128);
   const scan = scanLogFile<T>(file, keep, index);
-  const onProblem = options.onProblem ?? ((p: string) => console.error(`muster: ${p}`));
+  const onProblem = options.onProblem ?? ((p: string) => log.warn(p));
   for (const p of scan.problems) onProblem(p);
   const disk = openLogFile(file, { tail: scan.tail, intactBytes: scan.intactBytes, chunkBytes: options.readChunkBytes });
   const gate = createReadGate(file, options.maxFileReads ?? 2, options.maxWaitingFileReads ?? 6);

@@ -19,6 +19,7 @@ import type { LiveState } from '@muster/protocol';
 import { createTuioFrames, DEFAULT_MAX_PACKET_BYTES } from './tuioFrames.ts';
 import type { TableSizeIn } from './tuioMapping.ts';
 import { formatTuioTarget } from './tuioTarget.ts';
+import { log as serviceLog } from '../log/logger.ts';
 
 export interface TuioOutputOptions {
   /** Where the TUIO client listens (from `parseTuioTarget`). */
@@ -32,7 +33,7 @@ export interface TuioOutputOptions {
   readonly keepAliveMs?: number;
   /** Largest datagram; a frame above it is split into several bundles. Default 1472 bytes. */
   readonly maxPacketBytes?: number;
-  /** Where the one-time network and state warnings go. Default `console.warn`. */
+  /** Where the one-time network and state warnings go. Default: the service log, level warn. */
   readonly log?: (message: string) => void;
 }
 
@@ -81,7 +82,7 @@ export function startTuioOutput(options: TuioOutputOptions): TuioOutput {
   const target = formatTuioTarget({ host, port });
   const keepAliveMs = options.keepAliveMs ?? 1000;
   const maxPacketBytes = options.maxPacketBytes ?? DEFAULT_MAX_PACKET_BYTES;
-  const log = options.log ?? ((m: string) => console.warn(m));
+  const log = options.log ?? ((m: string) => serviceLog.warn(m));
   const logged = new Set<string>();
   const logOnce = (key: string, message: string): void => {
     if (logged.has(key)) return;

@@ -13,62 +13,60 @@ import { loadLensModel } from '@muster/vision';
 import { undistortImage } from '@muster/vision';
 import { writeFileAtomic } from '../../persist/writeFileAtomic.ts';
 import { loadCv } from '@muster/vision';
-import { CliError } from '../cliError.ts';
-import { PROJECTOR_USAGE, runProjector } from './calibrate/projector.ts';
+import { CliError, CliExit } from '../cliError.ts';
+import { PROJECTOR_SPEC, runProjector } from './calibrate/projector.ts';
+import { commandUsage, numberValue, parseCommandArgs, type CommandSpec } from '../commandArgs.ts';
+import { createProgress } from '../progress.ts';
+import { musterVersion } from '../version.ts';
 
-export const summary = 'lens calibration from photos of the ChArUco board, projector calibration (calibrate lens | undistort | projector)';
+const LENS_SPEC = {
+  command: 'calibrate lens',
+  synopsis: ['--images <folder | image files...> [options]'],
+  positionals: [{ name: '<image files...>', help: 'more photos, after --images or instead of it' }],
+  maxPositionals: Infinity,
+  options: {
+    images: { type: 'string', multiple: true, arg: '<path>', help: 'a folder of photos (png, jpg, tif, webp, bmp) or a photo file; repeatable, and\nfurther files may follow it' },
+    board: {
+      type: 'string',
+      arg: '<file>',
+      help: 'ChArUco board definition (default: 5x7 squares, 30 mm, 22 mm markers, DICT_4X4_50,\nas in calibration/boards/charuco-5x7.json)',
+    },
+    out: {
+      type: 'string',
+      arg: '<file>',
+      help: 'where to save the calibration (default calibration/lens/lens.json); written\natomically, so a failed run keeps the previous file',
+    },
+    k3: { type: 'boolean', help: 'also estimate the k3 radial term (wide-angle lenses; needs many varied photos)' },
+    'min-views': { type: 'string', arg: '<n>', help: 'refuse with fewer usable photos than this (default 4)' },
+    progress: { type: 'boolean', help: 'show progress with the time left on stderr even when it is not a terminal' },
+  },
+  notes: 'Take 10-20 photos with the board flat, filling different parts of the frame, tilted up to ~40 degrees.',
+} as const satisfies CommandSpec;
 
-const USAGE = `usage: muster calibrate lens --images <folder | image files...> [options]
+const UNDISTORT_SPEC = {
+  command: 'calibrate undistort',
+  synopsis: ['--lens <lens.json> --image <photo> --out <file.png>'],
+  options: {
+    lens: { type: 'string', arg: '<file>', help: 'the lens calibration (muster calibrate lens)' },
+    image: { type: 'string', arg: '<file>', help: 'a photo taken with that camera at that resolution' },
+    out: { type: 'string', arg: '<file>', help: 'where to write it: .png, .jpg, .tif or .webp' },
+  },
+  notes: 'Writes the photo with the lens distortion removed: straight edges must come out straight.',
+} as const satisfies CommandSpec;
 
-  --images <paths...>  a folder of photos (png, jpg, tif, webp, bmp) or the photo files themselves
-  --board <file>       ChArUco board definition (default: 5x7 squares, 30 mm, 22 mm markers, DICT_4X4_50,
-                       as in calibration/boards/charuco-5x7.json)
-  --out <file>         where to save the calibration (default calibration/lens/lens.json); written
-                       atomically, so a failed run keeps the previous file
-  --k3                 also estimate the k3 radial term (wide-angle lenses; needs many varied photos)
-  --min-views <n>      refuse with fewer usable photos than this (default 4)
+const SUBCOMMANDS = ['lens', 'undistort', 'projector'] as const;
 
-Take 10-20 photos with the board flat, filling different parts of the frame, tilted up to ~40 degrees.
-
-usage: muster calibrate undistort --lens <lens.json> --image <photo> --out <file.png>
-
-  Writes the photo with the lens distortion removed: straight edges must come out straight.
-
-${PROJECTOR_USAGE}`;
+const USAGE = [
+  'usage: muster calibrate lens|undistort|projector [options]',
+  '',
+  commandUsage(LENS_SPEC),
+  '',
+  commandUsage(UNDISTORT_SPEC),
+  '',
+  commandUsage(PROJECTOR_SPEC),
+].join('\n');
 
 const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.tif', '.tiff', '.webp', '.bmp']);
-
-interface LensArgs {
-  images: string[];
-  board: string | undefined;
-  out: string;
-  k3: boolean;
-  minViews: number;
-}
-
-function parseLensArgs(args: string[]): LensArgs {
-  const parsed: LensArgs = { images: [], board: undefined, out: 'calibration/lens/lens.json', k3: false, minViews: 4 };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as string;
-    const value = (): string => {
-      const v = args[++i];
-      if (v === undefined || v.startsWith('--')) throw new CliError(`${a} needs a value\n${USAGE}`);
-      return v;
-    };
-    if (a === '--images') {
-      while (args[i + 1] !== undefined && !(args[i + 1] as string).startsWith('--')) parsed.images.push(args[++i] as string);
-      if (parsed.images.length === 0) throw new CliError('--images needs a folder or image files');
-    } else if (a === '--board') parsed.board = value();
-    else if (a === '--out') parsed.out = value();
-    else if (a === '--k3') parsed.k3 = true;
-    else if (a === '--min-views') {
-      parsed.minViews = Number(value());
-      if (!Number.isInteger(parsed.minViews) || parsed.minViews < 1) throw new CliError('--min-views must be a positive integer');
-    } else throw new CliError(`unknown option "${a}" (see muster calibrate --help)`);
-  }
-  if (parsed.images.length === 0) throw new CliError('--images is required (a folder of board photos or the files)');
-  return parsed;
-}
 
 function expandImages(paths: string[]): string[] {
   const files: string[] = [];
@@ -96,14 +94,7 @@ const OUTPUT_FORMATS: Record<string, 'png' | 'jpeg' | 'tiff' | 'webp'> = {
 };
 
 async function runUndistort(args: string[]): Promise<number> {
-  const opts: Record<string, string> = {};
-  for (let i = 0; i < args.length; i += 2) {
-    const flag = args[i] as string;
-    const v = args[i + 1];
-    if (!['--lens', '--image', '--out'].includes(flag)) throw new CliError(`unknown option "${flag}" (see muster calibrate --help)`);
-    if (v === undefined || v.startsWith('--')) throw new CliError(`${flag} needs a value`);
-    opts[flag.slice(2)] = v;
-  }
+  const { values: opts } = parseCommandArgs(UNDISTORT_SPEC, args);
   const { lens: lensPath, image: imagePath, out } = opts;
   if (!lensPath || !imagePath || !out) throw new CliError('undistort needs --lens, --image and --out');
   if (!/\.(png|jpe?g|tiff?|webp)$/i.test(out)) throw new CliError('--out must end in .png, .jpg, .tif or .webp');
@@ -132,18 +123,22 @@ async function runUndistort(args: string[]): Promise<number> {
 
 export async function run(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub === undefined || sub === '--help' || sub === '-h') {
-    console.log(USAGE);
-    return sub === undefined ? 2 : 0;
-  }
+  if (sub === '--help' || sub === '-h') throw new CliExit(USAGE, 0);
+  if (sub === '--version') throw new CliExit(`muster ${musterVersion()}`, 0);
+  if (sub === undefined) throw new CliError(`which calibration? muster calibrate ${SUBCOMMANDS.join('|')} (muster calibrate --help)`);
+  if (sub.startsWith('-')) throw new CliError(`unknown option ${sub}; valid options: -h/--help, --version, or first a subcommand: ${SUBCOMMANDS.join(', ')} (muster calibrate --help)`);
   if (sub === 'projector') return runProjector(rest);
-  if (sub !== 'lens' && sub !== 'undistort') throw new CliError(`unknown subcommand "${sub}" (known: lens, undistort, projector)`);
-  if (rest.includes('--help') || rest.includes('-h')) {
-    console.log(USAGE);
-    return 0;
-  }
   if (sub === 'undistort') return runUndistort(rest);
-  const opts = parseLensArgs(rest);
+  if (sub !== 'lens') throw new CliError(`unknown subcommand "${sub}" (known: ${SUBCOMMANDS.join(', ')}; muster calibrate --help)`);
+  const { values: v, positionals } = parseCommandArgs(LENS_SPEC, rest);
+  const opts = {
+    images: [...v.images, ...positionals],
+    board: v.board,
+    out: v.out ?? 'calibration/lens/lens.json',
+    k3: v.k3,
+    minViews: v['min-views'] === undefined ? 4 : numberValue(v['min-views'], '--min-views', { min: 1, integer: true }),
+  };
+  if (opts.images.length === 0) throw new CliError('--images is required (a folder of board photos or the files)');
   let board: CharucoBoardSpec = DEFAULT_CHARUCO_BOARD;
   if (opts.board !== undefined) {
     try {
@@ -157,6 +152,7 @@ export async function run(args: string[]): Promise<number> {
   const cv = await loadCv();
   const detector = createCharucoCornerDetector(cv, board);
   const views: CalibrationView[] = [];
+  const progress = createProgress({ label: 'calibrate lens: reading photos', unit: 'photos', total: files.length, force: v.progress });
   let size: { widthPx: number; heightPx: number } | undefined;
   try {
     for (const [i, file] of files.entries()) {
@@ -174,16 +170,19 @@ export async function run(args: string[]): Promise<number> {
         );
       }
       const found = detector.detect(image);
-      process.stderr.write(`[${i + 1}/${files.length}] ${file}: ${found.ids.length} corners (${found.markerCount} markers)\n`);
+      progress.note(`[${i + 1}/${files.length}] ${file}: ${found.ids.length} corners (${found.markerCount} markers)`);
+      progress.update(i + 1);
       const rel = relative(process.cwd(), file);
       views.push({ label: rel && !rel.startsWith('..') ? rel : file, ids: found.ids, cornersPx: found.cornersPx });
     }
+    progress.finish();
   } finally {
+    progress.finish(false);
     detector.delete();
   }
   if (size === undefined) throw new CliError('no images given');
 
-  process.stderr.write(`calibrating (${views.length} photos read)...\n`);
+  if (progress.shown) process.stderr.write(`calibrate lens: solving from ${views.length} photos...\n`);
   let result;
   try {
     result = calibrateLens(cv, views, size, board, { minViews: opts.minViews, estimateK3: opts.k3 });

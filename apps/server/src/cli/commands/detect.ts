@@ -6,7 +6,8 @@
  * "corners":[[u,v],[u,v],[u,v],[u,v]]}],"warnings":[]}`. The homography maps image pixels (origin at the
  * top-left pixel's corner) to table inches and is null when too few anchors were seen; x, y are the tag
  * centre in inches, heading in degrees CCW from +x, corners in image pixels in OpenCV order; anchors
- * are not listed among markers.
+ * are not listed among markers. Warnings also go to stderr, one `warning:` line each (the readable output
+ * keeps them off stdout).
  *
  * `--lens <calibration.json>` (from `muster calibrate lens`): corners are undistorted before the geometry,
  * so x, y, heading are corrected and the homography then maps *undistorted* pixels to table inches (the
@@ -18,12 +19,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { CliError } from '../cliError.ts';
+import { warn } from '../colour.ts';
+import { numberValue, parseCommandArgs, type CommandSpec } from '../commandArgs.ts';
 import { loadTableProfile, TableProfileError, type TableProfile } from '@muster/vision';
 import { createFrameDetector } from '@muster/vision';
 import { loadLensModel, type LensModel } from '@muster/vision';
 import type { FrameDetection, GrayFrame } from '@muster/vision';
-
-export const summary = 'find the ArUco tags in one image and print their table positions';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../../../..');
 const defaultTable = join(repoRoot, 'calibration/tables/default-72x48.json');
@@ -31,14 +32,18 @@ const defaultTable = join(repoRoot, 'calibration/tables/default-72x48.json');
 /** Images above this are refused from their header, before decoding (a grey pixel costs ~5 bytes in detection). */
 export const DEFAULT_MAX_MEGAPIXELS = 40;
 
-const usage = `usage: muster detect <image> [--table <profile.json>] [--lens <calibration.json>] [--json]
-
-  <image>          a PNG/JPEG/TIFF/WebP photo or frame of the table (read with sharp, converted to grey)
-  --table <file>   table profile (default calibration/tables/default-72x48.json)
-  --lens <file>    lens calibration (muster calibrate lens) for this camera and resolution: removes
-                   lens distortion before positions are computed
-  --json           print one JSON object instead of a table
-  --max-megapixels <n>  refuse larger images before decoding them (default ${DEFAULT_MAX_MEGAPIXELS}; 4K is 8.3)`;
+const SPEC = {
+  command: 'detect',
+  synopsis: ['<image> [--table <profile.json>] [--lens <calibration.json>] [--json]'],
+  positionals: [{ name: '<image>', help: 'a PNG/JPEG/TIFF/WebP photo or frame of the table (read with sharp, converted to grey)' }],
+  tooMany: (p: readonly string[]) => `one image at a time (got ${p[0]} and ${p[1]})`,
+  options: {
+    table: { type: 'string', arg: '<file>', help: 'table profile (default calibration/tables/default-72x48.json)' },
+    lens: { type: 'string', arg: '<file>', help: 'lens calibration (muster calibrate lens) for this camera and resolution: removes\nlens distortion before positions are computed' },
+    json: { type: 'boolean', help: 'print one JSON object instead of a table (its warnings are on stderr as well)' },
+    'max-megapixels': { type: 'string', arg: '<n>', help: `refuse larger images before decoding them (default ${DEFAULT_MAX_MEGAPIXELS}; 4K is 8.3)` },
+  },
+} as const satisfies CommandSpec;
 
 /**
  * Read an image file into an 8-bit grey frame; a clear CliError for a missing or unreadable file, and for
@@ -96,39 +101,17 @@ function readable(d: FrameDetection, imagePath: string, profile: TableProfile): 
       (m) => `${String(m.id).padStart(5)} ${m.xIn.toFixed(2).padStart(10)} ${m.yIn.toFixed(2).padStart(10)} ${m.headingDeg.toFixed(1).padStart(15)}`,
     ),
   ];
-  for (const w of d.warnings) lines.push(`warning: ${w}`);
   return lines.join('\n');
 }
 
 export async function run(args: string[]): Promise<number> {
-  let image: string | undefined;
-  let table = defaultTable;
-  let json = false;
-  let lensPath: string | undefined;
-  let maxMegapixels = DEFAULT_MAX_MEGAPIXELS;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--help' || a === '-h') {
-      console.log(usage);
-      return 0;
-    } else if (a === '--json') json = true;
-    else if (a === '--table') {
-      const v = args[++i];
-      if (v === undefined) throw new CliError('--table needs a profile file, e.g. --table calibration/tables/default-72x48.json');
-      table = v;
-    } else if (a === '--lens') {
-      const v = args[++i];
-      if (v === undefined) throw new CliError('--lens needs a lens calibration file, e.g. --lens calibration/lens/my-webcam-1080p.json');
-      lensPath = v;
-    } else if (a === '--max-megapixels') {
-      const v = Number(args[++i]);
-      if (!(v > 0)) throw new CliError('--max-megapixels needs a number greater than 0, e.g. --max-megapixels 100');
-      maxMegapixels = v;
-    } else if (a.startsWith('--')) throw new CliError(`unknown option ${a} (see muster detect --help)`);
-    else if (image === undefined) image = a;
-    else throw new CliError(`one image at a time (got ${image} and ${a})`);
-  }
-  if (image === undefined) throw new CliError('no image given (usage: muster detect <image> [--table <profile.json>] [--lens <calibration.json>] [--json])');
+  const { values: v, positionals } = parseCommandArgs(SPEC, args);
+  const image = positionals[0];
+  if (image === undefined) throw new CliError(`no image given (usage: muster detect ${SPEC.synopsis[0]})`);
+  const table = v.table ?? defaultTable;
+  const lensPath = v.lens;
+  const maxMegapixels = v['max-megapixels'] === undefined ? DEFAULT_MAX_MEGAPIXELS : numberValue(v['max-megapixels'], '--max-megapixels', { above: 0, example: '100' });
+  const json = v.json;
 
   let profile: TableProfile;
   try {
@@ -153,6 +136,8 @@ export async function run(args: string[]): Promise<number> {
   try {
     const detection = detector.detect(frame);
     console.log(json ? JSON.stringify(detectionToJson(detection)) : readable(detection, image, profile));
+    // Warnings go to stderr, apart from the result (with --json they are in the object as well).
+    for (const w of detection.warnings) warn(w);
   } finally {
     detector.dispose();
   }

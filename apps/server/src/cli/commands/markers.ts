@@ -2,8 +2,7 @@
  * `muster markers --roster army.yaml --out tags.pdf` prints every tag at true size with its label and a
  * cutting outline, the table's anchors and the ChArUco calibration board, with scale bars on each page.
  */
-import { dirname, extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { extname } from 'node:path';
 import { DEFAULT_CHARUCO_BOARD, loadCharucoBoardSpec, type CharucoBoardSpec } from '@muster/vision';
 import { writeFileAtomic } from '../../persist/writeFileAtomic.ts';
 import { loadCv } from '@muster/vision';
@@ -16,57 +15,60 @@ import { renderSvg } from '@muster/vision';
 import type { PaperName, Sheet } from '@muster/vision';
 import { loadTableProfile, type TableProfile } from '@muster/vision';
 import { loadRoster } from '../../roster/loadRoster.ts';
-import type { Roster } from '../../roster/roster.ts';
+import { rosterTagIds, type Roster } from '../../roster/roster.ts';
 import { CliError } from '../cliError.ts';
+import { parseCommandArgs, type CommandSpec } from '../commandArgs.ts';
+import { DEFAULT_TABLE_PATH, idList, rosterDoesNotFit, shippedTableFor, shownPath, tagsNotStands } from '../tableForRoster.ts';
 
-export const summary = 'print tags, anchors and the calibration board at true size (PDF or SVG)';
+const SPEC = {
+  command: 'markers',
+  synopsis: ['[--roster <army.yaml>] [--table <profile.json>] [--out <tags.pdf | tags.svg>] [options]'],
+  options: {
+    roster: { type: 'string', arg: '<file>', help: 'army file (YAML or JSON); one tag per stand, commander and status token' },
+    table: {
+      type: 'string',
+      arg: '<file>',
+      help:
+        'table profile: dictionary, tag size, anchors. Default calibration/tables/default-72x48.json\n' +
+        '(DICT_4X4_50), or, when the roster has ids it cannot hold, the smallest profile in\n' +
+        'calibration/tables/ that holds them (it says which: start --camera needs the same one)',
+    },
+    paper: { type: 'string', arg: '<name>', help: 'letter (default) or a4' },
+    board: { type: 'string', arg: '<file>', help: 'ChArUco board definition to print (default calibration/boards/charuco-5x7.json layout)' },
+    'no-anchors': { type: 'boolean', help: 'leave out the anchor tags' },
+    'no-board': { type: 'boolean', help: 'leave out the calibration board page' },
+    out: { type: 'string', arg: '<file>', help: '.pdf (one document) or .svg (one file per page: name.svg, name-2.svg, ...);\ndefault tags.pdf in the current directory' },
+  },
+  notes: 'Print at 100% ("actual size"); check the 1 inch and 50 mm bars on each page with a ruler.',
+} as const satisfies CommandSpec;
 
-const DEFAULT_TABLE = join(dirname(fileURLToPath(import.meta.url)), '../../../../../calibration/tables/default-72x48.json');
-
-const USAGE = `usage: muster markers --out <tags.pdf | tags.svg> [options]
-
-  --roster <file>   army file (YAML or JSON); one tag per stand, commander and status token
-  --table <file>    table profile: dictionary, tag size, anchors (default calibration/tables/default-72x48.json)
-  --paper <name>    letter (default) or a4
-  --board <file>    ChArUco board definition to print (default calibration/boards/charuco-5x7.json layout)
-  --no-anchors      leave out the anchor tags
-  --no-board        leave out the calibration board page
-  --out <file>      .pdf (one document) or .svg (one file per page: name.svg, name-2.svg, ...)
-
-Print at 100% ("actual size"); check the 1 inch and 50 mm bars on each page with a ruler.`;
-
-interface MarkersArgs {
-  roster?: string;
-  table: string;
-  paper: PaperName;
-  board?: string;
-  anchors: boolean;
-  boardPage: boolean;
-  out?: string;
-}
-
-function parseArgs(args: string[]): MarkersArgs {
-  const a: MarkersArgs = { table: DEFAULT_TABLE, paper: 'letter', anchors: true, boardPage: true };
-  for (let i = 0; i < args.length; i++) {
-    const flag = args[i] as string;
-    const value = (): string => {
-      const v = args[++i];
-      if (v === undefined || v.startsWith('--')) throw new CliError(`${flag} needs a value`);
-      return v;
-    };
-    if (flag === '--roster') a.roster = value();
-    else if (flag === '--table') a.table = value();
-    else if (flag === '--paper') {
-      const p = value().toLowerCase();
-      if (p !== 'letter' && p !== 'a4') throw new CliError(`--paper must be letter or a4 (got "${p}")`);
-      a.paper = p;
-    } else if (flag === '--board') a.board = value();
-    else if (flag === '--no-anchors') a.anchors = false;
-    else if (flag === '--no-board') a.boardPage = false;
-    else if (flag === '--out') a.out = value();
-    else throw new CliError(`unknown option "${flag}" (see muster markers --help)`);
-  }
-  return a;
+/**
+ * The profile to print with: `--table` as given (refused, naming one that fits, when it cannot hold the
+ * roster's tags), else the default, else the smallest shipped profile holding the roster, said on stderr
+ * because the same profile must then go to `start --camera --table`.
+ */
+function pickTable(tablePath: string | undefined, rosterPath: string | undefined, roster: Roster | undefined): { profile: TableProfile; path: string } {
+  const load = (path: string): TableProfile => {
+    try {
+      return loadTableProfile(path);
+    } catch (err) {
+      throw new CliError((err as Error).message);
+    }
+  };
+  const ids = roster ? rosterTagIds(roster) : [];
+  const path = tablePath ?? DEFAULT_TABLE_PATH;
+  const profile = load(path);
+  if (tagsNotStands(profile, ids).length === 0) return { profile, path };
+  const shown = tablePath ?? shownPath(DEFAULT_TABLE_PATH);
+  if (tablePath !== undefined) throw new CliError(rosterDoesNotFit(rosterPath ?? 'the roster', shown, profile, ids));
+  const fit = shippedTableFor(ids);
+  if (fit === undefined) throw new CliError(rosterDoesNotFit(rosterPath ?? 'the roster', shown, profile, ids));
+  const beyond = tagsNotStands(profile, ids);
+  process.stderr.write(
+    `muster markers: tags ${idList(beyond)} are not in ${profile.dictionary} (the default table profile); printing with ` +
+      `${shownPath(fit.path)} (${fit.profile.dictionary}): give start --camera and track the same --table, or base your table profile on it\n`,
+  );
+  return { profile: fit.profile, path: fit.path };
 }
 
 /** Pages as files: the SVG path for page i (1-based). */
@@ -77,25 +79,24 @@ export function svgPagePath(out: string, page: number): string {
 }
 
 export async function run(args: string[]): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    console.log(USAGE);
-    return 0;
-  }
-  const opts = parseArgs(args);
-  if (opts.out === undefined) throw new CliError(`--out is required\n${USAGE}`);
-  const format = extname(opts.out).toLowerCase();
-  if (format !== '.pdf' && format !== '.svg') throw new CliError(`--out must end in .pdf or .svg (got "${opts.out}")`);
+  const { values: v } = parseCommandArgs(SPEC, args);
+  const out = v.out ?? 'tags.pdf';
+  const format = extname(out).toLowerCase();
+  if (format !== '.pdf' && format !== '.svg') throw new CliError(`--out must end in .pdf or .svg (got "${out}")`);
+  const paperName = (v.paper ?? 'letter').toLowerCase();
+  if (paperName !== 'letter' && paperName !== 'a4') throw new CliError(`--paper must be letter or a4 (got "${v.paper}")`);
+  const paper: PaperName = paperName;
+  const opts = { anchors: !v['no-anchors'], boardPage: !v['no-board'] };
 
-  let profile: TableProfile;
   let roster: Roster | undefined;
   let board: CharucoBoardSpec = DEFAULT_CHARUCO_BOARD;
   try {
-    profile = loadTableProfile(opts.table);
-    if (opts.roster !== undefined) roster = await loadRoster(opts.roster);
-    if (opts.board !== undefined) board = loadCharucoBoardSpec(opts.board);
+    if (v.roster !== undefined) roster = await loadRoster(v.roster);
+    if (v.board !== undefined) board = loadCharucoBoardSpec(v.board);
   } catch (err) {
     throw new CliError((err as Error).message);
   }
+  const { profile } = pickTable(v.table, v.roster, roster);
   if (!roster && !opts.anchors && !opts.boardPage) throw new CliError('nothing to print: give --roster, or keep the anchors or the board');
 
   const cv = await loadCv();
@@ -103,8 +104,8 @@ export async function run(args: string[]): Promise<number> {
   let sheets: Sheet[];
   try {
     items = [...(roster ? rosterTagItems(cv, roster, profile) : []), ...(opts.anchors ? anchorTagItems(cv, profile) : [])];
-    sheets = items.length > 0 ? layoutTagSheets(items, opts.paper) : [];
-    if (opts.boardPage) sheets.push(charucoBoardSheet(cv, board, opts.paper));
+    sheets = items.length > 0 ? layoutTagSheets(items, paper) : [];
+    if (opts.boardPage) sheets.push(charucoBoardSheet(cv, board, paper));
   } catch (err) {
     throw new CliError((err as Error).message);
   }
@@ -113,15 +114,15 @@ export async function run(args: string[]): Promise<number> {
 
   const written: string[] = [];
   if (format === '.pdf') {
-    writeFileAtomic(opts.out, renderPdf(sheets, title));
-    written.push(opts.out);
+    writeFileAtomic(out, renderPdf(sheets, title));
+    written.push(out);
   } else {
     sheets.forEach((s, i) => {
-      const path = svgPagePath(opts.out as string, i + 1);
+      const path = svgPagePath(out, i + 1);
       writeFileAtomic(path, renderSvg(s));
       written.push(path);
     });
   }
-  console.log(`${items.length} tags on ${sheets.length} ${opts.paper} page(s)${opts.boardPage ? ' (last: calibration board)' : ''}: ${written.join(', ')}`);
+  console.log(`${items.length} tags on ${sheets.length} ${paper} page(s)${opts.boardPage ? ' (last: calibration board)' : ''}: ${written.join(', ')}`);
   return 0;
 }

@@ -9,68 +9,26 @@ import type { DiceBreakdown, Evaluation, Refusal, TableState, UnitEvaluation } f
 import type { Ruleset } from '@muster/rules';
 import { DEFAULT_RULESET_ID, evaluate, getRuleset, installedRulesets, parseTableStateFor, TableStateError } from '@muster/rules';
 import { CliError } from '../cliError.ts';
+import { numberValue, parseCommandArgs, type CommandSpec } from '../commandArgs.ts';
 import { formatRulesetParams } from '../formatRulesetParams.ts';
 
 /** Table states above this are refused before they are read: parsing JSON costs ~50× its size in memory. */
 export const DEFAULT_MAX_INPUT_MB = 8;
 
-export const summary = 'evaluate a table-state JSON file with a rule set (--list for rule sets)';
-
-const USAGE = `usage: muster rules <state.json> [--ruleset <id>] [--json | --unit <id>]
-       muster rules --list
-       muster rules --params <id>
-
-  <state.json>      a table state (schema: packages/rules/schema/table-state.schema.json); - reads stdin
-  --ruleset <id>    rule set to apply (default ${DEFAULT_RULESET_ID}; see --list)
-  --json            print the whole evaluation as JSON instead of a table
-  --unit <id>       print one unit in detail: every fire and charge option with its dice modifiers
-                    and every refusal with its reason
-  --list            print the installed rule-set ids, one per line
-  --params <id>     print the parameters, unit fields and status fields a rule set reads, with the
-                    numbers its document does not give and where to find them
-  --max-input-mb <n>  refuse a state file larger than this (default ${DEFAULT_MAX_INPUT_MB} MB; a 1,000-stand table is well under 1 MB)`;
-
-interface Options {
-  file?: string;
-  maxInputMb: number;
-  unitId?: string;
-  rulesetId: string;
-  json: boolean;
-  list: boolean;
-  paramsOf?: string;
-  help: boolean;
-}
-
-function parseArgs(args: string[]): Options {
-  const o: Options = { rulesetId: DEFAULT_RULESET_ID, json: false, list: false, help: false, maxInputMb: DEFAULT_MAX_INPUT_MB };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--json') o.json = true;
-    else if (a === '--list') o.list = true;
-    else if (a === '--help' || a === '-h') o.help = true;
-    else if (a === '--params' || a.startsWith('--params=')) {
-      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i];
-      if (!v) throw new CliError('--params needs a rule-set id (see muster rules --list)');
-      o.paramsOf = v;
-    }
-    else if (a === '--ruleset' || a.startsWith('--ruleset=')) {
-      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i];
-      if (!v) throw new CliError('--ruleset needs an id (see muster rules --list)');
-      o.rulesetId = v;
-    } else if (a === '--unit' || a.startsWith('--unit=')) {
-      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i];
-      if (!v) throw new CliError('--unit needs a unit id');
-      o.unitId = v;
-    } else if (a === '--max-input-mb' || a.startsWith('--max-input-mb=')) {
-      const v = Number(a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i]);
-      if (!(v > 0)) throw new CliError('--max-input-mb needs a size in MB greater than 0, e.g. --max-input-mb 64');
-      o.maxInputMb = v;
-    } else if (a.startsWith('-') && a !== '-') throw new CliError(`unknown option ${a} (options: --ruleset <id>, --json, --unit <id>, --list, --params <id>, --max-input-mb <n>)`);
-    else if (o.file !== undefined) throw new CliError(`one state file at a time (got "${o.file}" and "${a}")`);
-    else o.file = a;
-  }
-  return o;
-}
+const SPEC = {
+  command: 'rules',
+  synopsis: ['<state.json> [--ruleset <id>] [--json | --unit <id>]', '--list', '--params <id>'],
+  positionals: [{ name: '<state.json>', help: 'a table state (schema: packages/rules/schema/table-state.schema.json); - reads stdin' }],
+  tooMany: (p: readonly string[]) => `one state file at a time (got "${p[0]}" and "${p[1]}")`,
+  options: {
+    ruleset: { type: 'string', arg: '<id>', help: `rule set to apply (default ${DEFAULT_RULESET_ID}; see --list)` },
+    json: { type: 'boolean', help: 'print the whole evaluation as JSON instead of a table' },
+    unit: { type: 'string', arg: '<id>', help: 'print one unit in detail: every fire and charge option with its dice modifiers\nand every refusal with its reason' },
+    list: { type: 'boolean', help: 'print the installed rule-set ids, one per line' },
+    params: { type: 'string', arg: '<id>', help: 'print the parameters, unit fields and status fields a rule set reads, with the\nnumbers its document does not give and where to find them' },
+    'max-input-mb': { type: 'string', arg: '<n>', help: `refuse a state file larger than this (default ${DEFAULT_MAX_INPUT_MB} MB; a 1,000-stand table is well under 1 MB)` },
+  },
+} as const satisfies CommandSpec;
 
 function tooLarge(label: string, bytes: number | null, maxMb: number): CliError {
   const size = bytes === null ? `more than ${maxMb} MB` : `${(bytes / 1e6).toFixed(1)} MB`;
@@ -127,8 +85,17 @@ function isRefusal(x: unknown): x is Refusal {
   return typeof x === 'object' && x !== null && (x as { ok?: unknown }).ok === false;
 }
 
+/** A breakdown's total in its own unit: '6d' (dice, '6d@5+' with a hit number), '8pts' (points), '-1' (a die modifier). */
 function dice(b: DiceBreakdown): string {
-  return `${b.dice}d`;
+  if (b.kind === 'points') return `${b.dice}pts`;
+  if (b.kind === 'modifier') return `${b.dice >= 0 ? '+' : ''}${b.dice}`;
+  return `${b.dice}d${b.hitOn !== undefined ? `@${b.hitOn}+` : ''}`;
+}
+
+function breakdownTotal(b: DiceBreakdown): string {
+  if (b.kind === 'points') return `${b.dice} points (base ${b.baseDice})`;
+  if (b.kind === 'modifier') return `die modifier ${b.dice >= 0 ? '+' : ''}${b.dice} (base ${b.baseDice})`;
+  return `${b.dice} dice (base ${b.baseDice})${b.hitOn !== undefined ? `, each hits on ${b.hitOn}+` : ''}`;
 }
 
 function inches(v: number): string {
@@ -169,7 +136,7 @@ export function formatEvaluation(state: TableState, ev: Evaluation, title: strin
 }
 
 function breakdownLines(label: string, b: DiceBreakdown): string[] {
-  const out = [`${label}: ${b.dice} dice (base ${b.baseDice})`];
+  const out = [`${label}: ${breakdownTotal(b)}`];
   for (const m of b.modifiers) out.push(`      ${m.dice >= 0 ? '+' : ''}${m.dice}  ${m.label}  [${m.source}]`);
   for (const m of b.limits) out.push(`      limit ${m.dice >= 0 ? '+' : ''}${m.dice}  ${m.label}  [${m.source}]`);
   return out;
@@ -232,20 +199,18 @@ function rulesetOrCliError(id: string): Ruleset {
 }
 
 export async function run(args: string[]): Promise<number> {
-  const o = parseArgs(args);
-  if (o.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  if (o.list) {
+  const { values: v, positionals } = parseCommandArgs(SPEC, args);
+  const maxInputMb = v['max-input-mb'] === undefined ? DEFAULT_MAX_INPUT_MB : numberValue(v['max-input-mb'], '--max-input-mb', { above: 0, example: '64' });
+  if (v.list) {
     for (const r of installedRulesets) console.log(r.id);
     return 0;
   }
-  if (o.paramsOf !== undefined) {
-    console.log(formatRulesetParams(rulesetOrCliError(o.paramsOf)));
+  if (v.params !== undefined) {
+    console.log(formatRulesetParams(rulesetOrCliError(v.params)));
     return 0;
   }
-  if (o.file === undefined) throw new CliError('missing <state.json> (usage: muster rules <state.json> [--ruleset <id>] [--json] | --list)');
+  const o = { file: positionals[0], rulesetId: v.ruleset ?? DEFAULT_RULESET_ID, unitId: v.unit, json: v.json, maxInputMb };
+  if (o.file === undefined) throw new CliError('missing <state.json> (usage: muster rules <state.json> [--ruleset <id>] [--json] | --list | --params <id>; muster rules --help)');
   const ruleset = rulesetOrCliError(o.rulesetId);
   const state = await loadTableState(o.file, o.maxInputMb, ruleset);
   const ev = evaluate(state, ruleset);

@@ -3,48 +3,47 @@
  * replayed in a loop) on http://127.0.0.1:8080, building the views first if they are missing.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { frameSourceKind } from '@muster/vision';
 import { CliError } from '../cliError.ts';
+import { warn } from '../colour.ts';
+import { parseCommandArgs, type CommandSpec } from '../commandArgs.ts';
 import { attachTuioOutput, parseTuioTarget } from '../../tuio/index.ts';
 import { REPO_ROOT, startLive, viewsBuilt, type RunningLive } from '../../compose/startLive.ts';
+import { cameraSettingsFromFlags } from '../../compose/openCamera.ts';
+import { resolveOperatorToken } from '../../config/resolveOperatorToken.ts';
+import { resolveStartValues } from '../../config/resolveStartValues.ts';
+import { resolveTls } from '../../config/resolveTls.ts';
+import { START_OPTION_TABLE } from '../../config/startOptions.ts';
+import { configureLogging, log } from '../../log/logger.ts';
+import { lanUrls } from '../../http/lanUrls.ts';
 
-export const summary = 'start the live service (no options: the built-in demo battle on http://127.0.0.1:8080)';
+/**
+ * The options of `muster start`: declared once in `config/startOptions.ts` (flag, `MUSTER_*` variable,
+ * config-file key, checks, help), parsed and listed in the help from there.
+ */
+const OPTIONS = START_OPTION_TABLE;
 
-const HELP = `usage: muster start [options]
+const SPEC = {
+  command: 'start',
+  synopsis: ['[options]'],
+  options: OPTIONS,
+  notes:
+    'Every option can also be set by its environment variable (MUSTER_ and the name in capitals,\n' +
+    '- as _: MUSTER_PORT, MUSTER_ALLOW_HOST=a,b, MUSTER_HTTPS=1) or in a YAML/JSON config file (the\n' +
+    'names as keys: "port: 8443"), --config <file> or <data>/muster.yaml. A flag wins over the\n' +
+    'environment, which wins over the file. The operator token is kept in <data>/operator-token.',
+} as const satisfies CommandSpec;
 
-  --port <n>              HTTP/ws port (default 8080; if taken and not given, the next free one up to 8090)
-  --host <addr>           address to bind (default 127.0.0.1; use 0.0.0.0 to serve the LAN)
-  --data <dir>            data directory (default .muster-data in the current directory)
-  --demo-source <kind>    frames (default: frames of the battle rendered live by the project's generator,
-                          through the real detector) or truth (ground-truth poses straight to the tracker)
-  --demo <file>           demo script (default fixtures/demo/opening-battle.demo.json)
-  --fps <n>               demo frames per second (default 5 for frames, 10 for truth)
-  --resolution <r>        rendered frame size for --demo-source frames: 1080p (default) or 4k
-  --speed <x>             demo replay speed (default 1)
-  --ruleset <id>          rule set (default devil-to-pay)
-  --token-file <file>     read the operator token from this file (first line; at least 8 characters)
-                          (default: $MUSTER_TOKEN when set, else a random one; the token is printed at start)
-  --token <text>          operator token on the command line: works, but shows in the process list (ps)
-  --max-clients <n>       most ws viewers at once (default 64); more get 503 until one leaves
-  --allow-host <name>     also answer requests for this Host name (repeatable; default: only localhost
-                          and loopback addresses when bound to loopback, any Host otherwise; given with a
-                          non-loopback --host, only localhost, IP addresses and the names listed)
-  --allow-origin <origin> let pages of this origin (e.g. https://table.example:8443) open the ws (repeatable;
-                          default: only the service's own pages and non-browser clients)
-  --tuio <host:port>      also send the tracked tags as TUIO 1.1 (/tuio/2Dobj over OSC/UDP) to this
-                          address, for reacTIVision clients (e.g. --tuio localhost:3333)
-  --no-build              do not build the views when they are missing
-  --camera <spec>         camera mode: /dev/videoN, rtsp:// or http:// URL, a video file or a folder of frames
-                          or 'phone' (open /phone.html?token=… on the phone: it sends its camera over the ws /camera)
-  --table <file>          table profile JSON (camera mode; saved in the data directory, so needed once)
-  --roster <file>         army file YAML/JSON (camera mode; saved likewise)
-  --lens <file>           lens calibration from 'muster calibrate lens' (camera mode; saved likewise): corners
-                          are undistorted before they are mapped to the table
-  --projector <file>      projector calibration from 'muster calibrate projector' (camera mode; saved
-                          likewise): served at /api/projector, used by /projector.html
-`;
+/** Whether `--camera` names a live source (webcam, IP camera, phone) rather than a recording. */
+async function isLiveCamera(spec: string): Promise<boolean> {
+  if (spec === 'phone') return true;
+  try {
+    return ['webcam', 'ip-camera'].includes(await frameSourceKind(spec));
+  } catch {
+    return false; // a camera that does not exist is reported when it is opened
+  }
+}
 
 function positiveNumber(value: string | undefined, name: string, dflt: number, max: number): number {
   if (value === undefined) return dflt;
@@ -53,40 +52,8 @@ function positiveNumber(value: string | undefined, name: string, dflt: number, m
   return n;
 }
 
-/**
- * The operator token: `--token-file` (first line, trimmed) or `--token`, else `$MUSTER_TOKEN`, else none
- * (a random one is made). `--token` is taken but warned about: every user of the machine sees it in `ps`.
- */
-function readOperatorToken(flag: string | undefined, file: string | undefined): string | undefined {
-  if (flag !== undefined && file !== undefined) throw new CliError('give the operator token once: --token or --token-file');
-  let token: string | undefined;
-  let from: string;
-  if (file !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(resolve(file), 'utf8');
-    } catch (err) {
-      throw new CliError(`--token-file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
-    token = (text.split(/\r?\n/)[0] ?? '').trim();
-    from = `--token-file ${file}`;
-  } else if (flag !== undefined) {
-    console.error('muster start: warning: --token shows the operator token to every user of this machine (ps); use MUSTER_TOKEN=… or --token-file <file> instead');
-    token = flag;
-    from = '--token';
-  } else {
-    const env = process.env.MUSTER_TOKEN;
-    if (env === undefined || env === '') return undefined;
-    token = env.trim();
-    from = 'MUSTER_TOKEN';
-  }
-  if (token.length < 8) throw new CliError(`the operator token (${from}) must be at least 8 characters`);
-  if (/\s/.test(token)) throw new CliError(`the operator token (${from}) must not contain spaces`);
-  return token;
-}
-
 async function buildViews(): Promise<boolean> {
-  console.error('muster: building the views (apps/overlay) once; this takes a little while...');
+  log.info('building the views (apps/overlay) once; this takes a little while...');
   return new Promise((done) => {
     const child = spawn('npm', ['run', 'build', '-w', '@muster/overlay'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     const timer = setTimeout(() => child.kill('SIGTERM'), 300_000);
@@ -102,54 +69,26 @@ async function buildViews(): Promise<boolean> {
 }
 
 export async function run(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        data: { type: 'string' },
-        'demo-source': { type: 'string' },
-        demo: { type: 'string' },
-        fps: { type: 'string' },
-        resolution: { type: 'string' },
-        speed: { type: 'string' },
-        ruleset: { type: 'string' },
-        token: { type: 'string' },
-        'token-file': { type: 'string' },
-        'max-clients': { type: 'string' },
-        'allow-host': { type: 'string', multiple: true },
-        'allow-origin': { type: 'string', multiple: true },
-        tuio: { type: 'string' },
-        'no-build': { type: 'boolean' },
-        camera: { type: 'string' },
-        table: { type: 'string' },
-        roster: { type: 'string' },
-        lens: { type: 'string' },
-        projector: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    });
-  } catch (err) {
-    throw new CliError((err as Error).message);
-  }
-  const v = parsed.values;
-  if (v.help) {
-    console.log(HELP);
-    return 0;
-  }
+  // Flags, then MUSTER_* variables, then the config file (config/resolveStartValues.ts).
+  const settings = resolveStartValues(parseCommandArgs(SPEC, args).values);
+  const v = settings.values;
+  configureLogging({ format: (v['log-format'] as 'text' | 'json' | 'auto' | undefined) ?? 'text' });
+  for (const w of settings.warnings) warn(w);
   if (v.camera === undefined && (v.table !== undefined || v.roster !== undefined || v.lens !== undefined || v.projector !== undefined)) {
     throw new CliError('--table, --roster, --lens and --projector go with --camera (without --camera the built-in demo runs)');
   }
+  let cameraSettings;
+  try {
+    cameraSettings = cameraSettingsFromFlags({ size: v['camera-size'], fps: v['camera-fps'], format: v['camera-format'] });
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+  if (cameraSettings !== undefined && v.camera === undefined) throw new CliError('--camera-size, --camera-fps and --camera-format go with --camera (a webcam)');
   const demoSource = v['demo-source'] ?? 'frames';
   if (demoSource !== 'truth' && demoSource !== 'frames') throw new CliError(`--demo-source must be truth or frames, got "${demoSource}"`);
   const explicitPort = v.port !== undefined;
   const port = v.port === undefined ? 8080 : Number(v.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be an integer 0..65535, got "${v.port}"`);
-  const operatorToken = readOperatorToken(v.token, v['token-file']);
   const maxClients = v['max-clients'] === undefined ? undefined : Number(v['max-clients']);
   if (maxClients !== undefined && (!Number.isInteger(maxClients) || maxClients < 1 || maxClients > 10_000)) {
     throw new CliError(`--max-clients must be an integer 1..10000, got "${v['max-clients']}"`);
@@ -165,16 +104,23 @@ export async function run(args: string[]): Promise<number> {
     if (name.length === 0 || /[\s/?#@]/.test(name)) throw new CliError(`--allow-host takes a host name or address (or *), got "${name}"`);
   }
   const fps = v.fps === undefined ? undefined : positiveNumber(v.fps, 'fps', 10, 60);
+  if (fps !== undefined && v.camera !== undefined && (await isLiveCamera(v.camera))) {
+    warn(`--fps ${v.fps} is not used: ${v.camera} is a live camera and sends at its own rate (--fps is the demo's rate, or a recording's)`);
+  }
   const resolution = v.resolution ?? '1080p';
   if (resolution !== '1080p' && resolution !== '4k') throw new CliError(`--resolution must be 1080p or 4k, got "${resolution}"`);
   const frameSize = resolution === '4k' ? { widthPx: 3840, heightPx: 2160 } : { widthPx: 1920, heightPx: 1080 };
   const speed = positiveNumber(v.speed, 'speed', 1, 100);
   const dataDir = resolve(v.data ?? '.muster-data');
+  // The token: given (flag, MUSTER_TOKEN, file), else the one kept in the data directory.
+  const operatorToken = resolveOperatorToken(settings, dataDir);
+  for (const w of operatorToken.warnings) warn(w);
+  const tls = resolveTls(settings, dataDir);
   const tuioTarget = v.tuio === undefined ? null : parseTuioTarget(v.tuio);
 
   if (!v['no-build'] && !viewsBuilt()) {
     const ok = await buildViews();
-    if (!ok) console.error('muster: building the views failed; the service runs and its pages say how to build them');
+    if (!ok) log.warn('building the views failed; the service runs and its pages say how to build them');
   }
 
   let live: RunningLive | null = null;
@@ -189,6 +135,7 @@ export async function run(args: string[]): Promise<number> {
           ...(v.lens !== undefined ? { lensPath: resolve(v.lens) } : {}),
           ...(v.projector !== undefined ? { projectorPath: resolve(v.projector) } : {}),
           ...(fps !== undefined ? { fps } : {}),
+          ...(cameraSettings !== undefined ? { camera: cameraSettings } : {}),
         } : {
           mode: 'demo',
           demoSource,
@@ -200,7 +147,8 @@ export async function run(args: string[]): Promise<number> {
         dataDir,
         host: v.host ?? '127.0.0.1',
         port: port + attempt,
-        ...(operatorToken !== undefined ? { operatorToken } : {}),
+        operatorToken: operatorToken.token,
+        ...(tls ? { tls: { certPem: tls.certPem, keyPem: tls.keyPem } } : {}),
         ...(maxClients !== undefined ? { maxClients } : {}),
         ...(allowHosts.length > 0 ? { allowHosts } : {}),
         ...(allowOrigins.length > 0 ? { allowOrigins } : {}),
@@ -216,7 +164,18 @@ export async function run(args: string[]): Promise<number> {
     }
   }
 
-  const tuio = tuioTarget ? attachTuioOutput(live.pipeline, { ...tuioTarget, log: (m) => console.error(`muster: ${m}`) }) : null;
+  // Listen for the stop before saying the service runs: a supervisor (or a test) may send SIGTERM as soon
+  // as it reads the banner, and a handler installed after the write can miss it.
+  const stopAsked = new Promise<void>((done) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  const tuio = tuioTarget ? attachTuioOutput(live.pipeline, { ...tuioTarget, log: (m) => log.warn(m) }) : null;
   const url = live.url;
   const token = encodeURIComponent(live.operatorToken);
   const views = viewsBuilt();
@@ -229,8 +188,10 @@ export async function run(args: string[]): Promise<number> {
       `  projector:  ${url}/projector.html`,
       `  overlay:    ${url}/overlay.html`,
       `  health:     ${url}/api/health`,
+      ...lanUrls(url).map((lan) => `  network:    ${lan}  (phones: ${lan}/phone.html?token=${token})`),
       `  ws:         ${url.replace(/^http/, 'ws')}/ws`,
-      `  operator token: ${live.operatorToken}`,
+      `  operator token: ${live.operatorToken} (${operatorToken.from})`,
+      ...(tls ? [`  https:      ${tls.from}; certificate SHA-256 ${tls.fingerprint}, valid to ${tls.validTo}`] : []),
       `  data:       ${live.store.dir}`,
       ...(tuio ? [`  tuio:       udp://${tuio.target} (TUIO 1.1 /tuio/2Dobj)`] : []),
       ...(views ? [] : ['  (views not built: the pages explain how; npm run build -w @muster/overlay)']),
@@ -238,16 +199,8 @@ export async function run(args: string[]): Promise<number> {
     ].join('\n'),
   );
 
-  await new Promise<void>((done) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      done();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-  console.error('muster: stopping');
+  await stopAsked;
+  log.info('stopping');
   await tuio?.close();
   await live.stop();
   return 0;

@@ -6,6 +6,7 @@ import type { Router } from 'express';
 import type { GameLogEntry } from '@muster/protocol';
 import type { ServiceBackend } from '../backend.ts';
 import { sendError } from '../sendError.ts';
+import { serverLog } from '../../log/logger.ts';
 
 /** `clients`: connected ws clients, reported in health. */
 export function addStateRoutes(api: Router, backend: ServiceBackend, clients: () => number): void {
@@ -47,7 +48,7 @@ export function addStateRoutes(api: Router, backend: ServiceBackend, clients: ()
         return;
       }
       // The message names the data directory's file: for the server log, not for any client.
-      console.error('muster server: GET /api/log:', (err as Error).message ?? err);
+      serverLog.error(`GET /api/log: ${(err as Error).message ?? String(err)}`);
       sendError(res, 'internal', 'reading the game log failed (see the server log)');
       return;
     }

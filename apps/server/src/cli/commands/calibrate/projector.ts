@@ -5,6 +5,7 @@
  * command in `commands/`) does not show it as a command of its own; `calibrate.ts` dispatches here.
  */
 import { CliError } from '../../cliError.ts';
+import { numberValue, parseCommandArgs, type CommandSpec } from '../../commandArgs.ts';
 import { loadTableProfile, TableProfileError, type TableProfile } from '@muster/vision';
 import { loadLensModel, type LensModel } from '@muster/vision';
 import { loadGrayImage } from '@muster/vision';
@@ -13,20 +14,30 @@ import { calibrateProjector, projectorCalibrationJson, ProjectorCalibrationInput
 import { MIN_PROJECTOR_SIZE_PX } from '@muster/table-mapping';
 import { loadCv } from '@muster/vision';
 
-export const PROJECTOR_USAGE = `usage: muster calibrate projector --frame <photo> --table <profile.json> [options]
-
-  Open /projector.html?calibrate=1 full-screen on the projector (it prints the size it draws at), take
-  one photo with the table camera showing the pattern and the table anchors, then run this.
-
-  --frame <file>            the camera photo of the projected pattern (PNG, JPEG, TIFF, WebP)
-  --table <file>            the table profile (its anchors tie the camera to the table)
-  --projector-size <WxH>    the projector's resolution, as the pattern page prints it (default 1920x1080)
-  --out <file>              where to save (default calibration/projector/projector.json); written
-                            atomically, so a failed run keeps the previous file
-  --lens <file>             lens calibration of the camera (muster calibrate lens) for this resolution
-  --anchors-frame <file>    a second photo, same camera, without the pattern, when the projection hides
-                            the anchors in the first
-  --max-residual-px <n>     refuse a fit whose RMS residual is above this, projector px (default 2)`;
+export const PROJECTOR_SPEC = {
+  command: 'calibrate projector',
+  synopsis: ['--frame <photo> --table <profile.json> [options]'],
+  options: {
+    frame: { type: 'string', arg: '<file>', help: 'the camera photo of the projected pattern (PNG, JPEG, TIFF, WebP)' },
+    table: { type: 'string', arg: '<file>', help: 'the table profile (its anchors tie the camera to the table)' },
+    'projector-size': { type: 'string', arg: '<WxH>', help: "the projector's resolution, as the pattern page prints it (default 1920x1080)" },
+    out: {
+      type: 'string',
+      arg: '<file>',
+      help: 'where to save (default calibration/projector/projector.json); written\natomically, so a failed run keeps the previous file',
+    },
+    lens: { type: 'string', arg: '<file>', help: 'lens calibration of the camera (muster calibrate lens) for this resolution' },
+    'anchors-frame': {
+      type: 'string',
+      arg: '<file>',
+      help: 'a second photo, same camera, without the pattern, when the projection hides\nthe anchors in the first',
+    },
+    'max-residual-px': { type: 'string', arg: '<n>', help: 'refuse a fit whose RMS residual is above this, projector px (default 2)' },
+  },
+  notes:
+    'Open /projector.html?calibrate=1 full-screen on the projector (it prints the size it draws at), take\n' +
+    'one photo with the table camera showing the pattern and the table anchors, then run this.',
+} as const satisfies CommandSpec;
 
 interface ProjectorArgs {
   frame: string | undefined;
@@ -39,47 +50,34 @@ interface ProjectorArgs {
   maxResidualPx: number;
 }
 
-function parseArgs(args: string[]): ProjectorArgs {
-  const parsed: ProjectorArgs = {
-    frame: undefined, table: undefined, widthPx: 1920, heightPx: 1080, out: 'calibration/projector/projector.json', lens: undefined, anchorsFrame: undefined, maxResidualPx: 2,
-  };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const value = (): string => {
-      const v = args[++i];
-      if (v === undefined || v.startsWith('--')) throw new CliError(`${a} needs a value (see muster calibrate projector --help)`);
-      return v;
-    };
-    if (a === '--frame') parsed.frame = value();
-    else if (a === '--table') parsed.table = value();
-    else if (a === '--out') parsed.out = value();
-    else if (a === '--lens') parsed.lens = value();
-    else if (a === '--anchors-frame') parsed.anchorsFrame = value();
-    else if (a === '--projector-size') {
-      const v = value();
-      const m = /^(\d+)x(\d+)$/i.exec(v);
-      const w = Number(m?.[1]);
-      const h = Number(m?.[2]);
-      if (!m || w < MIN_PROJECTOR_SIZE_PX.widthPx || h < MIN_PROJECTOR_SIZE_PX.heightPx) {
-        throw new CliError(`--projector-size must be WIDTHxHEIGHT in pixels, at least ${MIN_PROJECTOR_SIZE_PX.widthPx}x${MIN_PROJECTOR_SIZE_PX.heightPx} (got "${v}")`);
-      }
-      parsed.widthPx = w;
-      parsed.heightPx = h;
-    } else if (a === '--max-residual-px') {
-      const v = value();
-      parsed.maxResidualPx = Number(v);
-      if (!(parsed.maxResidualPx > 0) || !Number.isFinite(parsed.maxResidualPx)) throw new CliError(`--max-residual-px must be a positive number (got "${v}")`);
-    } else throw new CliError(`unknown option "${a}" (see muster calibrate projector --help)`);
+function parseProjectorArgs(args: string[]): ProjectorArgs {
+  const { values: v } = parseCommandArgs(PROJECTOR_SPEC, args);
+  let widthPx = 1920;
+  let heightPx = 1080;
+  if (v['projector-size'] !== undefined) {
+    const m = /^(\d+)x(\d+)$/i.exec(v['projector-size']);
+    widthPx = Number(m?.[1]);
+    heightPx = Number(m?.[2]);
+    if (!m || widthPx < MIN_PROJECTOR_SIZE_PX.widthPx || heightPx < MIN_PROJECTOR_SIZE_PX.heightPx) {
+      throw new CliError(
+        `--projector-size must be WIDTHxHEIGHT in pixels, at least ${MIN_PROJECTOR_SIZE_PX.widthPx}x${MIN_PROJECTOR_SIZE_PX.heightPx} (got "${v['projector-size']}")`,
+      );
+    }
   }
-  return parsed;
+  return {
+    frame: v.frame,
+    table: v.table,
+    widthPx,
+    heightPx,
+    out: v.out ?? 'calibration/projector/projector.json',
+    lens: v.lens,
+    anchorsFrame: v['anchors-frame'],
+    maxResidualPx: v['max-residual-px'] === undefined ? 2 : numberValue(v['max-residual-px'], '--max-residual-px', { above: 0 }),
+  };
 }
 
 export async function runProjector(args: string[]): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    console.log(PROJECTOR_USAGE);
-    return 0;
-  }
-  const opts = parseArgs(args);
+  const opts = parseProjectorArgs(args);
   if (opts.frame === undefined) throw new CliError('--frame is required: the camera photo of the projected pattern');
   if (opts.table === undefined) throw new CliError('--table is required: the table profile whose anchors are in the photo');
   let profile: TableProfile;
