@@ -32,6 +32,7 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   replay: { summary: 'play a recorded game back from its data directory through the views, read-only (--speed, --from)', load: () => import('./commands/replay.ts') },
   rules: { summary: 'evaluate a table-state JSON file with a rule set (--list for rule sets)', load: () => import('./commands/rules.ts') },
   start: { summary: 'start the live service (no options: the built-in demo battle on http://127.0.0.1:8080)', load: () => import('./commands/start.ts') },
+  tables: { summary: 'index page for several tables on one network: status, rules, turn and view links of each', load: () => import('./commands/tables.ts') },
   track: { summary: 'track tags through a recording (folder of frames or video) and print poses per frame', load: () => import('./commands/track.ts') },
 };
 
