@@ -3,7 +3,7 @@
  * layer, pan/zoom and picking, shapes filtered to the selected unit.
  */
 import { LiveTableView, type LiveTableViewOptions } from '../views/liveTableView.ts';
-import { ALL_LAYERS } from './layerMenu.ts';
+import { ALL_LAYERS, ghostsFromUrl } from './layerMenu.ts';
 
 type PageChoices = Omit<LiveTableViewOptions, 'background' | 'drawCloth' | 'drawTerrain' | 'drawStands' | 'unitLabels' | 'layers' | 'interactive' | 'filterBySelection'>;
 
@@ -18,6 +18,8 @@ export function fullTableView(options: PageChoices): LiveTableView {
     interactive: true,
     filterBySelection: true,
     legend: true,
+    // Ghosts are on unless the URL says `?ghosts=0`.
+    ghosts: ghostsFromUrl(new URLSearchParams(location.search), true),
     ...options,
   });
 }

@@ -11,6 +11,12 @@ export function layersFromUrl(params: URLSearchParams): Set<LayerId> {
   return new Set(ALL_LAYERS.filter((l) => asked.includes(l)));
 }
 
+/** `?ghosts=1` / `?ghosts=0` on a page's URL; `otherwise` when absent. */
+export function ghostsFromUrl(params: URLSearchParams, otherwise: boolean): boolean {
+  const v = params.get('ghosts');
+  return v === null ? otherwise : v === '1' || v === 'true' || v === 'on';
+}
+
 /** What each layer holds, in players' words (the menu's text and tooltip). */
 const LAYER_WORDS: Record<LayerId, [string, string]> = {
   movement: ['Movement', 'Where each unit can move, by road, and where it may not go'],
@@ -31,6 +37,12 @@ export function layerMenu(view: LiveTableView): HTMLElement {
     input.addEventListener('change', () => view.setLayerVisible(layer, input.checked));
     const [label, tip] = LAYER_WORDS[layer];
     box.append(h('label', { title: tip }, input, ` ${label}`));
+  }
+  if (view.ghostsVisible !== null) {
+    const input = h('input', { type: 'checkbox', checked: view.ghostsVisible });
+    input.dataset.layer = 'ghosts';
+    input.addEventListener('change', () => view.setGhostsVisible(input.checked));
+    box.append(h('label', { title: 'Where each stand stood before its last move (from the game log), outlined, with a line to where it is now' }, input, ' Before its move'));
   }
   return h('details', { className: 'layers' }, h('summary', {}, 'Layers'), box);
 }

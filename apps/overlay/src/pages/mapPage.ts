@@ -7,6 +7,8 @@ import { ageText, connectionBanner, h, startLive } from './bootstrap.ts';
 import { fullTableView } from './fullTableView.ts';
 import { layerMenu } from './layerMenu.ts';
 import { gameHud } from './gameHud.ts';
+import { replayTimelineBar } from './replayTimelineBar.ts';
+import { turnPngButton } from './turnPng.ts';
 
 const { store } = startLive();
 const status = h('span', { className: 'status' }, 'connecting…');
@@ -29,7 +31,9 @@ const view = fullTableView({
 });
 fitButton.addEventListener('click', () => view.resetZoom());
 gameHud(stage, store, { className: 'hud hud-map' });
-topbar.append(layerMenu(view), fitButton);
+topbar.append(layerMenu(view), fitButton, turnPngButton(view));
+// In a replay: the timeline of turns and actions, with where it is now (viewers cannot seek).
+void replayTimelineBar(stage, store);
 
 const warnings = h('span', { className: 'warning-pill' });
 warnings.id = 'warnings';

@@ -31,12 +31,16 @@ import { takeOperatorToken } from './operatorToken.ts';
 import { FocusChannel } from './focusChannel.ts';
 import { measureGroup } from './measureDrawing.ts';
 import { gameHud } from './gameHud.ts';
+import { replayTimelineBar } from './replayTimelineBar.ts';
+import { turnPngButton } from './turnPng.ts';
 import { poolOddsText } from '../ui/diceOdds.ts';
 import { cardText } from '../ui/cardText.ts';
+import { logEntryText } from '../ui/logEntryText.ts';
 import { statusWords, readableId } from '../ui/statusWords.ts';
 import { moraleText } from '../ui/unitReadingText.ts';
 import { breakdownAmount } from '../ui/formatBreakdown.ts';
 import { pointInPolygon } from '../geometry/standFootprint.ts';
+import { isGhostStand } from '../geometry/ghostMarks.ts';
 
 const token = takeOperatorToken();
 const message = h('div', { className: 'message', role: 'status' });
@@ -86,7 +90,9 @@ const view = fullTableView({
 gameHud(stage, store, { className: 'hud hud-map' });
 const fitButton = h('button', { type: 'button', title: 'Fit the table to the view (F)' }, 'Fit');
 fitButton.addEventListener('click', () => view.resetZoom());
-topbar.append(layerMenu(view), cameraBackdropControl(view, store), fitButton);
+topbar.append(layerMenu(view), cameraBackdropControl(view, store), fitButton, turnPngButton(view));
+// In a replay: the timeline, and with the token seek (click a turn or an action) and pause/play.
+void replayTimelineBar(stage, store, { token, onMessage: say });
 
 // ---- tools -----------------------------------------------------------------------------------------------
 const modeButtons = new Map<Mode, HTMLButtonElement>();
@@ -363,7 +369,8 @@ function startMeasureDrag(at: PointIn): DragHandler | null {
     if (phase === 'cancel') return;
     measureIds = [];
     const toStand = view.standAt(to);
-    const target = toStand && toStand.unitId !== fromStand?.unitId ? toStand : null;
+    // Snap to another unit, or between a unit and its own ghost ("how far did it move?").
+    const target = toStand && (toStand.unitId !== fromStand?.unitId || isGhostStand(toStand) !== isGhostStand(fromStand)) ? toStand : null;
     const end = target ? standEdgePoint(target, fromStand ? fromStand.pose : at) : to;
     const start = fromStand ? standEdgePoint(fromStand, end) : at;
     measureLine = { from: start, to: end, fromStand, toStand: target };
@@ -393,18 +400,19 @@ function drawMeasure(): void {
     view.setOverlay('measure', measureGroup(from, to));
     const mid = { xIn: (from.xIn + to.xIn) / 2, yIn: (from.yIn + to.yIn) / 2 };
     view.setExtraLabels([{ key: 'measure', at: mid, text: `${d.toFixed(1)}"`, className: 'measure-label' }]);
-    const names = `${fromStand ? unitName(state, fromStand.unitId) : 'point'} → ${toStand ? unitName(state, toStand.unitId) : 'point'}`;
-    const verdict = toStand ? rangeVerdict(state, toStand.unitId) : '';
+    const names = `${fromStand ? standName(state, fromStand) : 'point'} → ${toStand ? standName(state, toStand) : 'point'}`;
+    const verdict = toStand && !isGhostStand(toStand) ? rangeVerdict(state, toStand.unitId) : '';
     measureOut.textContent = `${names}: ${d.toFixed(2)}" ${tol.text}${verdict ? `. ${verdict}` : ''}`;
     focusChannel.publishMeasure({ from, to, text: `${d.toFixed(1)}"` });
     return;
   }
-  const stands = measureIds.map((id) => state?.tableState.stands.find((s) => s.id === id)).filter((s): s is Stand => s !== undefined);
+  // A clicked ghost measures like the stand as it stood.
+  const stands = measureIds.map((id) => view.standById(id)).filter((s): s is Stand => s !== null);
   if (stands.length < 2 || !state) {
     view.setOverlay('measure', null);
     view.setExtraLabels([]);
     focusChannel.publishMeasure(null);
-    measureOut.textContent = stands.length === 1 && state ? `From ${unitName(state, stands[0]!.unitId)}: click a second stand.` : '';
+    measureOut.textContent = stands.length === 1 && state ? `From ${standName(state, stands[0]!)}: click a second stand.` : '';
     return;
   }
   const [a, b] = stands as [Stand, Stand];
@@ -414,8 +422,8 @@ function drawMeasure(): void {
   view.setOverlay('measure', measureGroup(d.fromPoint, d.toPoint));
   const mid = { xIn: (d.fromPoint.xIn + d.toPoint.xIn) / 2, yIn: (d.fromPoint.yIn + d.toPoint.yIn) / 2 };
   view.setExtraLabels([{ key: 'measure', at: mid, text: `${d.distanceIn.toFixed(2)}"`, className: 'measure-label' }]);
-  const verdict = a.unitId !== b.unitId ? rangeVerdict(state, b.unitId) : '';
-  measureOut.textContent = `${unitName(state, a.unitId)} → ${unitName(state, b.unitId)}: ${text}, edge to edge${verdict ? `. ${verdict}` : ''}`;
+  const verdict = a.unitId !== b.unitId && !isGhostStand(a) && !isGhostStand(b) ? rangeVerdict(state, b.unitId) : '';
+  measureOut.textContent = `${standName(state, a)} → ${standName(state, b)}: ${text}, edge to edge${verdict ? `. ${verdict}` : ''}`;
   focusChannel.publishMeasure({ from: d.fromPoint, to: d.toPoint, text: `${d.distanceIn.toFixed(1)}"` });
 }
 
@@ -426,6 +434,11 @@ const statusBox = h('div');
 let renderedUnitEval: UnitEvaluation | undefined;
 let renderedUnitId: string | null = null;
 let renderedUnitWarnings = '';
+
+/** The unit's name, and "(before its move)" for a ghost. */
+function standName(state: LiveState, stand: Stand): string {
+  return isGhostStand(stand) ? `${unitName(state, stand.unitId)} (before its move)` : unitName(state, stand.unitId);
+}
 
 function unitName(state: LiveState, id: string): string {
   return state.tableState.units.find((u) => u.id === id)?.name ?? id;
@@ -727,27 +740,7 @@ async function rollDice(dice: number, reason?: string, unitId?: string, hitOn?: 
 const GLYPHS = ['⚀', '⚁', '⚂', '⚃', '⚄', '⚅'];
 
 function logText(e: GameLogEntry): string {
-  const state = store.snapshot.state;
-  const unitOf = (id: string) => (state ? unitName(state, id) : id);
-  const standText = (standId: string | null) => {
-    const stand = standId ? state?.tableState.stands.find((s) => s.id === standId) : undefined;
-    return stand ? `a stand of ${unitOf(stand.unitId)}` : standId ?? 'no stand';
-  };
-  switch (e.kind) {
-    case 'card': return `Card: ${cardText(e.draw.card)}${e.draw.turnEnded ? ' — turn ends' : ''}`;
-    case 'dice': return `Dice${e.roll.reason ? ` (${e.roll.reason})` : ''}: ${e.roll.faces.join(' ')} → ${e.roll.hits} hit${e.roll.hits === 1 ? '' : 's'} on ${e.roll.hitOn}+`;
-    case 'unit-status': {
-      const unit = state?.tableState.units.find((u) => u.id === e.unitId);
-      const words = statusWords({ standIds: unit?.standIds ?? Object.keys(e.status.hitsByStand ?? {}), status: e.status });
-      return `${unitOf(e.unitId)}: ${words.length ? words.join(', ') : 'status cleared'}`;
-    }
-    case 'terrain': return 'Terrain edited';
-    case 'assign-tag': return `Tag ${e.markerId} given to ${standText(e.standId)}`;
-    case 'turn': return `Turn ${e.turn} begins`;
-    case 'note': return e.text;
-    case 'pose': return `Moved ${standText(e.standId)}`;
-    case 'stand-removed': return `Removed ${standText(e.standId)}`;
-  }
+  return logEntryText(e, store.snapshot.state);
 }
 let renderedLog: unknown;
 function renderLog(): void {

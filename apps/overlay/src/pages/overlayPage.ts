@@ -13,7 +13,7 @@ import type { LiveState } from '@muster/protocol';
 import { invertHomography, toHomography } from '@muster/table-mapping';
 import { LiveTableView, type Calibration } from '../views/liveTableView.ts';
 import { connectionBanner, h, startLive } from './bootstrap.ts';
-import { layersFromUrl } from './layerMenu.ts';
+import { ghostsFromUrl, layersFromUrl } from './layerMenu.ts';
 import { gameHud } from './gameHud.ts';
 import { FocusChannel } from './focusChannel.ts';
 
@@ -40,8 +40,15 @@ const view = new LiveTableView({
   // Stream text is read on a phone-sized video: never smaller than this.
   labelMinPx: 18,
   statusMarks: params.get('status') !== '0',
+  ghosts: ghostsFromUrl(params, false),
   ...(params.get('focus') === '1' ? { unitFilter: () => (focus ? new Set([focus]) : new Set<string>()) } : {}),
 });
+// In a replay ghosts are what the overlay is for ("where was it before it moved?"): on unless `?ghosts=0`.
+if (params.get('ghosts') === null) {
+  void fetch('/api/replay').then((res) => {
+    if (res.ok) view.setGhostsVisible(true);
+  }).catch(() => {});
+}
 if (params.get('focus') === '1') {
   new FocusChannel().onFocus((unitId) => {
     focus = unitId;

@@ -24,7 +24,7 @@ import { LiveTableView, type Calibration } from '../views/liveTableView.ts';
 import { addIfAny, trianglesMesh } from '../views/meshFactory.ts';
 import { RENDER_ORDER } from '../views/renderOrder.ts';
 import { connectionBanner, h, startLive } from './bootstrap.ts';
-import { layersFromUrl } from './layerMenu.ts';
+import { ghostsFromUrl, layersFromUrl } from './layerMenu.ts';
 import { showCalibrationPattern } from './projectorCalibrationPattern.ts';
 import { calibrationFromServed } from './projectorCalibrationSource.ts';
 import { FocusChannel } from './focusChannel.ts';
@@ -80,6 +80,8 @@ function startProjector(): void {
     interactive: false,
     calibration: () => fromUrl ?? served,
     unitFilter: () => shownUnits(),
+    // Off unless asked (`?ghosts=1`): light on the cloth where nothing stands is a distraction in play.
+    ghosts: ghostsFromUrl(params, false),
   });
   if (params.get('hud') === '1') gameHud(stage, store, { className: 'hud hud-projector' });
 

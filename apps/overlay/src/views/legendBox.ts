@@ -97,3 +97,17 @@ export function statusLegend(present: { readonly disordered: boolean; readonly p
   if (present.hit) out.push({ key: 'status-hit', text: 'Hit', swatch: mk((s) => s.append(el('rect', { x: '6', y: '2', width: '22', height: '10', fill: '#777' }), el('path', { d: 'M9 3 L25 11 M25 3 L9 11', stroke: cssColor(paint.hit), 'stroke-width': '2' }))) });
   return out;
 }
+
+/** The legend line for ghosts: an outline footprint with a thin dashed line to where the stand is now. */
+export function ghostLegend(color: number): { key: string; text: string; swatch: Node } {
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('width', '34');
+  svg.setAttribute('height', '14');
+  svg.setAttribute('aria-hidden', 'true');
+  const rect = document.createElementNS(SVG, 'rect');
+  for (const [k, v] of Object.entries({ x: '2', y: '3', width: '12', height: '8', fill: 'none', stroke: cssColor(color), 'stroke-width': '1.5' })) rect.setAttribute(k, v);
+  const line = document.createElementNS(SVG, 'line');
+  for (const [k, v] of Object.entries({ x1: '14', y1: '7', x2: '32', y2: '7', stroke: cssColor(color), 'stroke-width': '1', 'stroke-dasharray': '3 2' })) line.setAttribute(k, v);
+  svg.append(rect, line);
+  return { key: 'ghost', text: 'Before its move', swatch: svg };
+}

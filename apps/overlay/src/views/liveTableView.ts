@@ -12,14 +12,17 @@ import { pointInPolygon, standFootprint } from '../geometry/standFootprint.ts';
 import type { LiveStore, LiveStoreSnapshot } from '../state/liveStore.ts';
 import { buildAnnotations } from './annotationLayer.ts';
 import { LabelLayer, type LabelSpec, type Rect } from './labelLayer.ts';
-import { LegendBox, statusLegend } from './legendBox.ts';
+import { LegendBox, ghostLegend, statusLegend } from './legendBox.ts';
+import { ghostMarks, isGhostStand, type Ghost, type GhostMark } from '../geometry/ghostMarks.ts';
+import { GhostFeed } from '../net/ghostFeed.ts';
+import { buildGhostGroup } from './ghostLayer.ts';
 import { statusWords } from '../ui/statusWords.ts';
 import * as THREE from 'three';
 import { TriangleBatch } from './triangleBatch.ts';
 import { addIfAny } from './meshFactory.ts';
 import { RENDER_ORDER } from './renderOrder.ts';
 import { disposeTree } from './meshFactory.ts';
-import { sidePaint } from './palette.ts';
+import { GHOST_PAINT, sidePaint } from './palette.ts';
 import { TableRenderer } from './tableRenderer.ts';
 import { STATUS_MARK_PAINT, buildChipsGroup, buildClothGroup, buildStandsGroup, buildTerrainGroup, buildUnknownTagsGroup, sidesOf, UNKNOWN_TAG_SIZE_IN } from './tableSceneBuilder.ts';
 import { installHooks, type MusterHooks } from './testHooks.ts';
@@ -79,6 +82,11 @@ export interface LiveTableViewOptions {
    * real drag or 'cancel' (a press that did not move is handled as a click).
    */
   readonly onDragStart?: (at: PointIn) => DragHandler | null;
+  /**
+   * Ghosts (where each stand stood before its last move, from `GET /api/ghosts`): absent, the page has
+   * none; otherwise whether the layer starts shown (`setGhostsVisible` switches it).
+   */
+  readonly ghosts?: boolean;
 }
 
 /** Follows one drag gesture on the table. */
@@ -89,6 +97,8 @@ export interface Calibration {
   readonly homography: Homography;
   readonly sizePx: { readonly widthPx: number; readonly heightPx: number };
 }
+
+const filterKeyOf = (ids: ReadonlySet<string> | null): string => (ids ? [...ids].sort().join(',') : '*');
 
 const QUIET_STYLES: ReadonlySet<StyleId> = new Set<StyleId>(['arc', 'arc-artillery']);
 
@@ -114,8 +124,13 @@ export class LiveTableView {
   private readonly retired: THREE.Object3D[] = [];
   private extraLabels: readonly LabelSpec[] = [];
   private annotationLabels: readonly LabelShape[] = [];
+  private ghostFeed: GhostFeed | null = null;
+  private ghosts: readonly Ghost[] = [];
+  private ghostsShown = false;
+  /** The ghosts as drawn now (empty when the layer is off). */
+  private drawnGhosts: readonly GhostMark[] = [];
   // Inputs of the last build of each group, compared by identity (the store replaces what changed).
-  private built: { table?: unknown; terrain?: unknown; stands?: unknown; units?: unknown; occludedKey?: string; tracks?: unknown; clipTable?: unknown; shapes?: unknown; selection?: string | null; layersKey?: string; filterKey?: string; maskStands?: unknown; maskTracks?: unknown } = {};
+  private built: { table?: unknown; terrain?: unknown; stands?: unknown; units?: unknown; occludedKey?: string; tracks?: unknown; clipTable?: unknown; shapes?: unknown; selection?: string | null; layersKey?: string; filterKey?: string; maskStands?: unknown; maskTracks?: unknown; ghosts?: unknown; ghostStands?: unknown; ghostFilterKey?: string } = {};
 
   constructor(private readonly options: LiveTableViewOptions) {
     this.layers = new Set(options.layers);
@@ -136,7 +151,15 @@ export class LiveTableView {
       tableToScreenPx: (xIn, yIn) => view.toPagePx({ xIn, yIn }),
       screenPxToTable: (xPx, yPx) => view.fromPagePx({ xPx, yPx }),
       standAt: (xPx, yPx) => view.standAt(view.fromPagePx({ xPx, yPx })),
+      ghosts: [],
     });
+    if (options.ghosts !== undefined) {
+      this.ghostFeed = new GhostFeed((ghosts) => {
+        this.ghosts = ghosts;
+        this.invalidate();
+      });
+      this.ghostsShown = options.ghosts;
+    }
     options.store.subscribe((s) => this.onStore(s));
     this.onStore(options.store.snapshot);
     new ResizeObserver(() => {
@@ -172,6 +195,25 @@ export class LiveTableView {
     this.invalidate();
   }
 
+  /** Shows or hides the ghosts (a page without them ignores this). */
+  setGhostsVisible(visible: boolean): void {
+    if (!this.ghostFeed) return;
+    this.ghostsShown = visible;
+    if (visible) this.ghostFeed.request();
+    this.invalidate();
+  }
+
+  /** null: this view has no ghost layer. */
+  get ghostsVisible(): boolean | null {
+    return this.ghostFeed ? this.ghostsShown : null;
+  }
+
+  /** A live stand, or a ghost (`ghost:<stand id>`) as drawn now. */
+  standById(id: string): Stand | null {
+    if (isGhostStand({ id })) return this.drawnGhosts.find((g) => g.stand.id === id)?.stand ?? null;
+    return this.state?.tableState.stands.find((s) => s.id === id) ?? null;
+  }
+
   get visibleLayers(): ReadonlySet<LayerId> {
     return this.layers;
   }
@@ -189,7 +231,11 @@ export class LiveTableView {
   /** Legend lines a page adds for its own marks (a measurement, status on stands). */
   setLegendExtras(extras: Parameters<LegendBox['set']>[1]): void {
     this.legendExtras = extras;
-    this.legend?.set(this.drawnStyles, extras);
+    this.legend?.set(this.drawnStyles, this.allLegendExtras());
+  }
+
+  private allLegendExtras(): Parameters<LegendBox['set']>[1] {
+    return this.drawnGhosts.length > 0 ? [...(this.legendExtras ?? []), ghostLegend(GHOST_PAINT.color)] : this.legendExtras;
   }
 
   /** Keeps the zoom and moves the table so `p` is in the middle of the view (zoom follows the selection). */
@@ -256,9 +302,12 @@ export class LiveTableView {
     return screenPxToTable(this.homography(), { xPx: p.xPx - rect.left, yPx: p.yPx - rect.top });
   }
 
-  /** The stand whose footprint contains the point, else the nearest within half an inch. */
+  /**
+   * The stand whose footprint contains the point, else a ghost whose footprint does (live stands first:
+   * one standing over its own ghost is the stand), else the nearest of either within half an inch.
+   */
   standAt(p: PointIn): Stand | null {
-    const stands = this.state?.tableState.stands ?? [];
+    const stands = [...(this.state?.tableState.stands ?? []), ...this.drawnGhosts.map((g) => g.stand)];
     let nearest: Stand | null = null;
     let nearestIn = 0.5;
     for (const s of stands) {
@@ -284,6 +333,8 @@ export class LiveTableView {
   private onStore(s: LiveStoreSnapshot): void {
     this.hooks.connection = s.connection;
     if (s.state !== this.state) {
+      // New poses may mean new ghosts (a replay moved to another moment, a stand moved).
+      if (this.ghostFeed && this.ghostsShown && s.state && s.state.tableState.stands !== this.state?.tableState.stands) this.ghostFeed.request();
       if (s.state && this.state && s.state.tableState.table !== this.state.tableState.table && !this.userZoomed) this.fit = null;
       this.state = s.state;
       this.invalidate();
@@ -327,6 +378,17 @@ export class LiveTableView {
       this.swap('chips', buildChipsGroup(state.tracks.flatMap((t) => (t.chip && live.has(t.trackId) ? [{ chip: t.chip, pose: t.pose }] : []))));
       this.built.tracks = state.tracks;
     }
+    const ghostFilterKey = `${this.ghostsShown}|${filterKeyOf(o.unitFilter?.() ?? null)}`;
+    if (this.ghostFeed && (this.built.ghosts !== this.ghosts || this.built.ghostStands !== ts.stands || this.built.ghostFilterKey !== ghostFilterKey)) {
+      const only = o.unitFilter?.() ?? null;
+      this.drawnGhosts = this.ghostsShown ? ghostMarks(only ? this.ghosts.filter((g) => only.has(g.unitId)) : this.ghosts, ts.stands) : [];
+      this.swap('ghosts', buildGhostGroup(this.drawnGhosts, o.strokeScale ?? 1));
+      this.hooks.ghosts = this.drawnGhosts.map((g) => ({ standId: g.standId, unitId: g.stand.unitId, ...g.stand.pose }));
+      this.legend?.set(this.drawnStyles, this.allLegendExtras());
+      this.built.ghosts = this.ghosts;
+      this.built.ghostStands = ts.stands;
+      this.built.ghostFilterKey = ghostFilterKey;
+    }
     const shapes = state.evaluation?.shapes ?? [];
     const layersKey = [...this.layers].sort().join(',');
     const unitIds = o.unitFilter?.() ?? null;
@@ -350,7 +412,7 @@ export class LiveTableView {
       });
       this.built.filterKey = filterKey;
       this.drawnStyles = build.styles;
-      this.legend?.set(build.styles, this.legendExtras);
+      this.legend?.set(build.styles, this.allLegendExtras());
       this.built.clipTable = ts.table;
       this.swap('annotations', build.group);
       this.annotationLabels = build.labels;

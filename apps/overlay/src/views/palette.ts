@@ -105,6 +105,12 @@ export const STYLE_PAINT: Record<StyleId, StylePaint> = {
   measure: { fill: null, stroke: { color: 0xffffff, opacity: 1 }, strokeWidthIn: 0.1, legend: 'Measure' },
 };
 
+/**
+ * Ghosts (where a stand stood before its last move): a lavender outline and a thin dashed line to where it
+ * is now. Outline only, so a ghost never reads as a stand, and lavender is none of the styles' hues.
+ */
+export const GHOST_PAINT = { color: 0xc9b8ff, opacity: 0.95, outlineWidthIn: 0.1, linkWidthIn: 0.05, linkDashIn: [0.3, 0.2] as const };
+
 /** Draw order of layers, bottom first: areas of reach under arcs under lines and labels. */
 export const LAYER_ORDER = ['movement', 'charge', 'fire', 'formation', 'command', 'measure', 'warnings', 'labels'] as const;
 

@@ -9,6 +9,8 @@ export const RENDER_ORDER = {
   road: 3,
   linear: 4,
   annotationFill: 10,
+  /** Where stands stood before their last move: under the live stands, which cover a ghost they overlap. */
+  ghost: 15,
   stand: 20,
   standFront: 21,
   selection: 22,

@@ -27,6 +27,8 @@ export interface MusterHooks {
   screenPxToTable(xPx: number, yPx: number): { xIn: number; yIn: number };
   /** The stand under a page point, if any. */
   standAt(xPx: number, yPx: number): Stand | null;
+  /** The ghosts drawn now: each stand's pose before its last move (table inches, degrees). */
+  ghosts: { standId: string; unitId: string; xIn: number; yIn: number; headingDeg: number }[];
 }
 
 declare global {

@@ -11,6 +11,7 @@ import { requireOperator } from './requireOperator.ts';
 import { addActionRoutes } from './routes/actionRoutes.ts';
 import { addFrameRoute } from './routes/frameRoute.ts';
 import { addHistoryRoute } from './routes/historyRoute.ts';
+import { addReplayRoutes } from '../replay/replayRoutes.ts';
 import { addProjectorRoutes } from './routes/projectorRoutes.ts';
 import { addStateRoutes } from './routes/stateRoutes.ts';
 import { sendError } from './sendError.ts';
@@ -33,6 +34,7 @@ export function createApiRouter(options: ApiOptions): Router {
   addActionRoutes(api, backend, operatorOnly);
   addFrameRoute(api, options.latestFrame);
   addHistoryRoute(api, backend);
+  addReplayRoutes(api, backend, operatorOnly);
   api.use((_req, res) => sendError(res, 'not-found', 'no such API endpoint'));
   return api;
 }

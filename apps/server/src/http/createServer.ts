@@ -14,6 +14,8 @@
  *   PUT  /api/projector       operator: replace it (validated, saved atomically)
  *   GET  /api/log?from=&limit=   game log entries
  *   GET  /api/history?unit=   where a unit's stands stood (and before their last move), from the log
+ *   GET  /api/ghosts          every stand's pose before its last move (the views' ghosts), from the log
+ *   GET  /api/replay          a replay's timeline and where it is (404 on a live service); POST: seek/pause/play (operator)
  *   POST /api/actions         operator: any operator message of the ws protocol (set-unit-status, ...)
  *   GET  /api/frame.jpg       the newest camera frame as JPEG (404 before the first frame / without frames)
  * Operator calls carry `Authorization: Bearer <token>`.

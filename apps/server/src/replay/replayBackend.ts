@@ -37,7 +37,21 @@ export interface ReplayBackend extends ServiceBackend {
   /** Says in health how the replay is going (e.g. `speed 4×`, `ended`); republishes. */
   setStatus(text: string): void;
   setClientCounter(count: () => number): void;
+  /** Seek, pause and play for `POST /api/replay` (set by `startReplay`, which owns the player). */
+  setControl(control: ReplayControl): void;
+  replayControl(): ReplayControl | null;
   close(): void;
+}
+
+/** How the replay is driven (read-only for the record: it only chooses which moment is shown). */
+export interface ReplayControl {
+  /** Where it is and whether it is playing. */
+  status(): { readonly position: number; readonly length: number; readonly playing: boolean; readonly speed: number };
+  pause(): void;
+  /** Plays on from the current position at `speed` (default: the last speed, else 1). */
+  play(speed?: number): void;
+  /** Shows the game after the first `position` entries (clamped); playing goes on from there. */
+  seek(position: number): void;
 }
 
 const RECENT_LOG = 50;
@@ -58,6 +72,7 @@ export function createReplayBackend(options: ReplayBackendOptions): ReplayBacken
   const rules = createRulesStage({ ruleset: options.ruleset, rulesUnavailableReason: options.rulesNote, now, onResult: () => {} });
   const listeners = new Set<(event: BackendEvent) => void>();
   let clientCount = (): number => 0;
+  let control: ReplayControl | null = null;
   let status = '';
   let position = 0;
   let game: RecordedGame = timeline.gameAt(0);
@@ -172,6 +187,10 @@ export function createReplayBackend(options: ReplayBackendOptions): ReplayBacken
     setClientCounter(count) {
       clientCount = count;
     },
+    setControl(c: ReplayControl): void {
+      control = c;
+    },
+    replayControl: () => control,
     close(): void {
       listeners.clear();
       rules.close();

@@ -3,6 +3,9 @@
  * written) → timeline → replay backend → the live service's own server and views → the player.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { OPERATOR_TOKEN_FILE, operatorTokenProblem } from '../config/storedOperatorToken.ts';
 import { startServer, type RunningServer } from '../http/createServer.ts';
 import { DEFAULT_VIEWS_DIR } from '../compose/liveOptions.ts';
 import { loadRuleset } from '../rules/loadRuleset.ts';
@@ -32,7 +35,10 @@ export interface ReplayOptions {
   readonly maxClients?: number;
   readonly allowHosts?: readonly string[];
   readonly allowOrigins?: readonly string[];
-  /** Default: a random one nobody is told (every operator action is refused anyway). */
+  /**
+   * The token for `POST /api/replay` (seek, pause, play; every game action is refused anyway). Default:
+   * the data directory's `operator-token` when there is one, else a random one nobody is told.
+   */
   readonly operatorToken?: string;
   /** Reading the log: bytes read of all. */
   readonly onProgress?: (bytesRead: number, totalBytes: number) => void;
@@ -47,9 +53,21 @@ export interface RunningReplay {
   readonly rulesNote: string;
   /** Corrupt lines skipped in the log. */
   readonly problems: readonly string[];
-  /** Null when held (`speed` 0). */
+  /** Null when held (`speed` 0) or paused. */
   readonly player: ReplayPlayer | null;
+  /** The token `POST /api/replay` takes. */
+  readonly operatorToken: string;
   stop(): Promise<void>;
+}
+
+/** `<data>/operator-token`'s first line when it is there and a valid token; null otherwise. */
+function storedTokenOf(dataDir: string): string | null {
+  try {
+    const token = readFileSync(join(dataDir, OPERATOR_TOKEN_FILE), 'utf8').split('\n')[0]!.trim();
+    return operatorTokenProblem(token) === null ? token : null;
+  } catch {
+    return null;
+  }
 }
 
 export async function startReplay(options: ReplayOptions): Promise<RunningReplay> {
@@ -61,8 +79,10 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
   const rules = await loadRuleset(options.rulesetId ?? record.roster.ruleset);
   const backend = createReplayBackend({ record, timeline, ruleset: rules.ruleset, rulesNote: rules.note, problems: problems.slice(0, 5) });
   backend.moveTo(from);
-  // Operator actions are refused anyway; nobody needs this token.
-  const operatorToken = options.operatorToken ?? randomBytes(18).toString('base64url');
+  // Operator actions are refused anyway; the token only drives the replay (POST /api/replay: seek, pause,
+  // play). The recorded service's own token when the data directory keeps one (read, never made), so
+  // the operator's usual URL works; else a random one.
+  const operatorToken = options.operatorToken ?? storedTokenOf(options.dataDir) ?? randomBytes(18).toString('base64url');
   const port = options.port ?? 8080;
   let server: RunningServer | null = null;
   for (let attempt = 0; server === null; attempt++) {
@@ -85,10 +105,36 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
   }
   const running = server;
   backend.setClientCounter(() => running.hub.clientCount());
-  const speed = options.speed ?? 1;
-  const player = speed > 0 ? startReplayPlayer({ backend, timeline, speed, ...(options.maxGapMs !== undefined ? { maxGapMs: options.maxGapMs } : {}) }) : null;
+  let speed = options.speed ?? 1;
+  const play = (): ReplayPlayer => startReplayPlayer({ backend, timeline, speed, ...(options.maxGapMs !== undefined ? { maxGapMs: options.maxGapMs } : {}) });
+  let player: ReplayPlayer | null = speed > 0 ? play() : null;
   if (!player) backend.setStatus('held (speed 0)');
   let stopped = false;
+  backend.setControl({
+    status: () => ({ position: backend.position(), length: timeline.length, playing: player !== null && !player.ended(), speed }),
+    pause(): void {
+      player?.stop();
+      player = null;
+      backend.setStatus(`paused at ${speed}×`);
+    },
+    play(newSpeed?: number): void {
+      if (stopped) return;
+      if (newSpeed !== undefined) speed = newSpeed;
+      if (speed <= 0) speed = 1;
+      player?.stop();
+      player = play();
+    },
+    seek(position: number): void {
+      if (stopped) return;
+      const wasPlaying = player !== null && !player.ended();
+      player?.stop();
+      player = null;
+      backend.moveTo(Math.max(0, Math.min(timeline.length, Math.floor(position))));
+      // The player keeps its own record clock: a new one starts from the new position.
+      if (wasPlaying) player = play();
+      else backend.setStatus(`held at ${speed > 0 ? `${speed}×` : 'speed 0'}`);
+    },
+  });
   return {
     url: running.url,
     server: running,
@@ -97,7 +143,10 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
     record,
     rulesNote: rules.note,
     problems,
-    player,
+    get player() {
+      return player;
+    },
+    operatorToken,
     async stop(): Promise<void> {
       if (stopped) return;
       stopped = true;

@@ -83,7 +83,7 @@ export async function run(args: string[]): Promise<number> {
     `  from:       ${replay.backend.logCursor() < 0 ? 'the first entry' : `entry ${replay.backend.logCursor()}`}, ${speed === 0 ? 'held' : `at ${speed}×`}`,
     `  rules:      ${replay.rulesNote}`,
     `  map:        ${url}/map.html`,
-    `  operator:   ${url}/operator.html (actions are refused: a replay changes nothing)`,
+    `  operator:   ${url}/operator.html?token=${encodeURIComponent(replay.operatorToken)} (seek, pause and play; game actions are refused: a replay changes nothing)`,
     `  projector:  ${url}/projector.html`,
     `  overlay:    ${url}/overlay.html`,
     `  history:    ${url}/api/history?unit=<unit id> (where it stood before it moved)`,

@@ -8,6 +8,10 @@
  *   index=<n>                             …or the moment after log entry n
  *   gapS=<s>                              a pause this long between pose entries ends a move (default 3)
  *
+ * `GET /api/ghosts` (same `at`/`index`/`gapS`): the views' ghosts, every stand on the table whose last
+ * move started from somewhere on the table, with that earlier pose (`from`) and its pose now (`to`). One
+ * small answer for the whole roster, so a view asks again only when the stands move.
+ *
  * The positions are read from the log through `backend.log` (old entries from disk, off the main thread),
  * once: an index kept here is brought up to date on each request.
  */
@@ -43,6 +47,37 @@ function knownStand(roster: unknown, standId: string): string | null {
 
 const event = (e: StandEvent | null): unknown =>
   e === null ? null : { index: e.index, time: new Date(e.timeMs).toISOString(), timeMs: e.timeMs, turn: e.turn, pose: e.pose };
+
+/** Every stand id in the roster with its unit (or commander) id. */
+function rosterStands(roster: unknown): { standId: string; unitId: string }[] {
+  const r = (roster ?? {}) as RosterLike;
+  return [
+    ...(r.units ?? []).flatMap((u) => (u.stands ?? []).map((s) => ({ standId: s.id, unitId: u.id }))),
+    ...(r.commanders ?? []).flatMap((c) => (c.stand ? [{ standId: c.stand.id, unitId: c.id }] : [])),
+  ];
+}
+
+type Moment = { gapS: number; atMs?: number; index?: number };
+
+/** `gapS`, `at` and `index` from a query; a sentence saying what to give instead when one is bad. */
+function momentQuery(text: (name: string) => string | undefined): Moment | string {
+  const gapText = text('gapS');
+  const gapS = gapText === undefined ? 3 : Number(gapText);
+  if (!Number.isFinite(gapS) || gapS <= 0 || gapS > 86_400) return `gapS must be a number of seconds in (0, 86400] (got "${gapText}")`;
+  const atText = text('at');
+  const indexText = text('index');
+  if (atText !== undefined && indexText !== undefined) return 'give at=<time> or index=<log index>, not both';
+  if (atText !== undefined) {
+    const atMs = /^\d+$/.test(atText) ? Number(atText) : /^\d{4}-\d{2}-\d{2}/.test(atText) ? Date.parse(atText) : NaN;
+    if (!Number.isFinite(atMs)) return `at must be an ISO time (2026-11-24T15:04:05Z) or ms since the epoch (got "${atText}")`;
+    return { gapS, atMs };
+  }
+  if (indexText !== undefined) {
+    if (!/^\d+$/.test(indexText)) return `index must be a log index, a whole number ≥ 0 (got "${indexText}")`;
+    return { gapS, index: Number(indexText) };
+  }
+  return { gapS };
+}
 
 export function addHistoryRoute(api: Router, backend: ServiceBackend): void {
   const history = createPositionHistory();
@@ -152,5 +187,31 @@ export function addHistoryRoute(api: Router, backend: ServiceBackend): void {
       gapS,
       stands,
     });
+  });
+
+  api.get('/ghosts', async (req, res) => {
+    const q = req.query as Record<string, unknown>;
+    const moment = momentQuery((name) => (typeof q[name] === 'string' ? (q[name] as string) : undefined));
+    if (typeof moment === 'string') {
+      sendError(res, 'invalid-message', moment);
+      return;
+    }
+    try {
+      await catchUp();
+    } catch (err) {
+      const retryAfterS = (err as { retryAfterS?: unknown }).retryAfterS;
+      if (typeof retryAfterS === 'number') res.setHeader('Retry-After', String(Math.max(1, Math.ceil(retryAfterS))));
+      sendError(res, 'internal', typeof retryAfterS === 'number' ? `too many reads of old log entries at once; try again in ${retryAfterS} s` : 'reading the game log failed (see the server log)', typeof retryAfterS === 'number' ? 503 : 500);
+      return;
+    }
+    const atIndex = moment.atMs !== undefined ? history.indexAtTime(moment.atMs) : (moment.index ?? backend.logCursor?.() ?? history.lastIndex());
+    const at = history.momentAt(atIndex);
+    const ghosts = rosterStands(backend.roster()).flatMap(({ standId, unitId }) => {
+      const h = history.stand(standId, atIndex, { gapMs: moment.gapS * 1000, maxPath: 1 });
+      // Only a stand on the table now, whose last move began on the table (one that came on has no "before").
+      if (h.current === null || h.current.pose === null || h.lastMove === null || h.lastMove.from === null) return [];
+      return [{ standId, unitId, from: event(h.lastMove.from), to: event(h.lastMove.to) }];
+    });
+    res.json({ at: at ? { index: at.index, time: new Date(at.timeMs).toISOString(), timeMs: at.timeMs, turn: at.turn } : null, gapS: moment.gapS, ghosts });
   });
 }
