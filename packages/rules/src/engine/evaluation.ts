@@ -93,6 +93,24 @@ export interface ChargeRefusal extends Refusal {
   readonly targetUnitId: string;
 }
 
+/**
+ * Several units charging one target together (The Devil to Pay, Charge: Melee Modifiers note and Melee
+ * Example 3): one attacking side, every attacker's stands and own modifiers, the charge order once.
+ */
+export interface CombinedChargeReading {
+  readonly targetUnitId: string;
+  /** Units that may each charge the target, in table order; the pool is for all of them charging. */
+  readonly attackerUnitIds: readonly string[];
+  readonly attacker: DiceBreakdown;
+  /** The target's own dice (not reinforced). */
+  readonly defender: DiceBreakdown;
+  /** Units that may reinforce the defence against at least one of the attackers. */
+  readonly reinforcerIds: readonly string[];
+  /** Defender dice with every one of `reinforcerIds`, when one attacker's option already reads that set. */
+  readonly reinforcedDefender?: DiceBreakdown;
+  readonly source: string;
+}
+
 export interface CommandReading {
   /** Units of the same brigade linked in brigade formation with this one (1.5" chains). */
   readonly brigadeFormationUnitIds: readonly string[];
@@ -170,6 +188,19 @@ export interface UnitEvaluation {
   readonly morale?: MoraleReading;
 }
 
+/**
+ * A commander's own reading, for rule sets whose commanders hold orders (The Devil to Pay, Commanders:
+ * Superb 3, Capable 2, Weak 1 Orders per turn).
+ */
+export interface CommanderReading {
+  readonly commanderId: string;
+  /** Orders the commander receives at each Reload. */
+  readonly ordersPerTurn: number;
+  /** The rule set's quality word the number comes from, e.g. 'superb'. */
+  readonly quality?: string;
+  readonly source: string;
+}
+
 export interface EvaluationWarning {
   readonly code: string;
   readonly message: string;
@@ -183,4 +214,8 @@ export interface Evaluation {
   readonly units: Readonly<Record<string, UnitEvaluation>>;
   readonly shapes: readonly Shape[];
   readonly warnings: readonly EvaluationWarning[];
+  /** Per commander id, for rule sets that read commanders apart from units; absent otherwise. */
+  readonly commanders?: Readonly<Record<string, CommanderReading>>;
+  /** Targets that two or more units may charge, with the pool if they all do; only when there are any. */
+  readonly combinedCharges?: readonly CombinedChargeReading[];
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { ChargeTargetOption, DiceBreakdown } from '../../engine/evaluation.ts';
 import type { Formation, TableState } from '../../model/tableState.ts';
 import { buildContext } from './context.ts';
-import { canReinforce, chargeOptions, meleeDice, meleeOutcome, meleeParticipantOf } from './charge.ts';
+import { canReinforce, chargeOptions, combinedCharges, meleeDice, meleeOutcome, meleeParticipantOf } from './charge.ts';
+import { devilToPay } from './index.ts';
 import { ARTILLERY_BASE, CAVALRY_BASE, INFANTRY_BASE, grid, stateOf, unitAt } from '../../../../../fixtures/rules/devil-to-pay/movementChargeTestScenes.ts';
 import type { UnitSpec } from '../../../../../fixtures/rules/devil-to-pay/movementChargeTestScenes.ts';
 
@@ -59,6 +60,71 @@ describe('chargeOptions: the rulebook melee examples (Charge: Melee)', () => {
     expect(attack.dice).toBe(13);
     const defence = meleeDice([meleeParticipantOf(ctx, 'def'), meleeParticipantOf(ctx, 'r')], { chargeOrder: false });
     expect(defence.dice).toBe(10);
+  });
+
+  it('Example 3 through evaluate: one combined pool of 13 dice with the charge order once, against a reinforced 10', () => {
+    const a1 = unitAt({ id: 'a1', side: 'union' }, { xIn: 28, yIn: 10, headingDeg: 90 }, grid(5, 2, INFANTRY_BASE));
+    const a2 = unitAt({ id: 'a2', side: 'union' }, { xIn: 32, yIn: 10, headingDeg: 90 }, grid(5, 2, INFANTRY_BASE));
+    const reinforcer = unitAt({ id: 'r', side: 'csa' }, { xIn: 30, yIn: 16, headingDeg: 270 }, grid(5, 5, INFANTRY_BASE));
+    const ev = devilToPay.evaluate(stateOf([a1, a2, CS(), reinforcer]));
+    // Each option alone carries the charge order: adding them would give 14, one too many.
+    const single = ['a1', 'a2'].map((a) => ev.units[a]!.charge.find((c) => c.ok && c.targetUnitId === 'def'));
+    expect(single.map((o) => o && o.ok && o.attacker.dice)).toEqual([7, 7]);
+    const combined = ev.combinedCharges?.find((c) => c.targetUnitId === 'def');
+    expect(combined).toMatchObject({ attackerUnitIds: ['a1', 'a2'], reinforcerIds: ['r'] });
+    expect(combined!.attacker.baseDice).toBe(10);
+    expect(combined!.attacker.modifiers.filter((m) => m.label === 'Charge order')).toHaveLength(1);
+    expect(combined!.attacker.dice).toBe(13);
+    expect(combined!.defender.dice).toBe(5);
+    expect(combined!.reinforcedDefender?.dice).toBe(10);
+    expect(combined!.source).toMatch(/only applied once.*Example 3/);
+    // The combined pool is what meleeDice gives for both attackers together.
+    const ctx = buildContext(stateOf([a1, a2, CS(), reinforcer]));
+    expect(combined!.attacker.dice).toBe(meleeDice([meleeParticipantOf(ctx, 'a1'), meleeParticipantOf(ctx, 'a2')], { chargeOrder: true }).dice);
+    // A session says the same, and drops the pool when a2 falls back out of reach.
+    const session = devilToPay.createSession!();
+    const state = stateOf([a1, a2, CS(), reinforcer]);
+    expect(session.update(state)).toEqual(ev);
+    const back = { ...state, stands: state.stands.map((st) => (st.unitId === 'a2' ? { ...st, pose: { ...st.pose, yIn: st.pose.yIn - 10 } } : st)) };
+    const after = session.update(back);
+    expect(after).toEqual(devilToPay.evaluate(back));
+    // (def and r, facing a1, may now both charge it: that pool stays.)
+    expect(after.combinedCharges?.map((c) => c.targetUnitId)).toEqual(['a1']);
+  });
+
+  it('combines no pool for a target only one unit may charge, and keeps the charge order off when no option had it', () => {
+    expect(devilToPay.evaluate(stateOf([US(), CS()])).combinedCharges).toBeUndefined();
+    const a1 = unitAt({ id: 'a1', side: 'union' }, { xIn: 28, yIn: 10, headingDeg: 90 }, grid(5, 2, INFANTRY_BASE));
+    const a2 = unitAt({ id: 'a2', side: 'union' }, { xIn: 32, yIn: 10, headingDeg: 90 }, grid(5, 2, INFANTRY_BASE));
+    const ctx = buildContext(stateOf([a1, a2, CS()]));
+    const led = ['a1', 'a2'].map((id) => ({ unitId: id, charge: chargeOptions(ctx, id, { chargeOrder: false }).charge }));
+    const [c] = combinedCharges(led);
+    expect(c!.attacker.modifiers.some((m) => m.label === 'Charge order')).toBe(false);
+    expect(c!.attacker.dice).toBe(12);
+    expect(c!.reinforcerIds).toEqual([]);
+    expect(c!.reinforcedDefender).toBeUndefined();
+  });
+});
+
+describe('a charge cannot pass through another enemy unit (Terrain, Linear terrain exceptions: Enemy troop formations)', () => {
+  it('refuses the unit behind the first enemy with the blocker named, and still offers the first', () => {
+    // att faces +y; def 4" ahead; a two-stand 'back' unit right behind def, within the 6" reach.
+    const back = unitAt({ id: 'back', side: 'csa' }, { xIn: 30, yIn: 16.25, headingDeg: 270 }, grid(2, 1, INFANTRY_BASE));
+    const ctx = buildContext(stateOf([US(), CS(), back]));
+    const r = chargeOptions(ctx, 'att').charge;
+    expect(r.find((c) => c.targetUnitId === 'def')).toMatchObject({ ok: true });
+    const behind = r.find((c) => c.targetUnitId === 'back');
+    expect(behind).toMatchObject({ ok: false, reason: 'charge/path-through-enemy' });
+    expect(behind && !behind.ok && behind.detail).toMatch(/\(def\) stands on the charge path; one cannot move through an enemy troop formation/);
+    // Without def in between, 'back' may be charged.
+    const open = chargeOptions(buildContext(stateOf([US(), back])), 'att').charge.find((c) => c.targetUnitId === 'back');
+    expect(open).toMatchObject({ ok: true });
+  });
+
+  it('does not count an enemy beside the target, off the path, as in the way', () => {
+    const beside = unitAt({ id: 'beside', side: 'csa' }, { xIn: 42, yIn: 14, headingDeg: 270 }, grid(2, 1, INFANTRY_BASE));
+    const r = chargeOptions(buildContext(stateOf([US(), CS(), beside])), 'att').charge.find((c) => c.targetUnitId === 'def');
+    expect(r).toMatchObject({ ok: true });
   });
 });
 

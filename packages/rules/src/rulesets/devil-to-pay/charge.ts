@@ -2,7 +2,7 @@
  * The Devil to Pay (2018), CHARGE: which enemies a unit may charge, what disorders the charge, and the melee
  * dice on both sides (formation, general and universal modifiers).
  */
-import type { ChargeRefusal, ChargeTargetOption, DiceBreakdown, DiceModifier } from '../../engine/evaluation.ts';
+import type { ChargeRefusal, ChargeTargetOption, CombinedChargeReading, DiceBreakdown, DiceModifier } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
 import type { Formation, Unit } from '../../model/tableState.ts';
 import type { PointIn } from '../../model/units.ts';
@@ -72,6 +72,9 @@ export function meleeUnitModifiers(p: MeleeParticipant): DiceModifier[] {
   return mods;
 }
 
+/** The label of the once-only charge order line in an attacker's breakdown. */
+export const CHARGE_ORDER_LABEL = 'Charge order';
+
 /**
  * Dice for one side of a melee: one die per eligible stand of every unit on that side, each unit's own
  * modifiers, and the charge order +1 once for the attacking side when the charge used an order (not when an
@@ -88,7 +91,7 @@ export function meleeDice(side: readonly MeleeParticipant[], opts: { readonly ch
   }
   if (opts.chargeOrder && side.length > 0) {
     // General Modifiers note: "the Charge Order modifier is only applied once (regardless of the number of units engaged)".
-    modifiers.push({ label: 'Charge order', dice: CHARGE_ORDER_DICE, source: MELEE_GENERAL_SOURCE });
+    modifiers.push({ label: CHARGE_ORDER_LABEL, dice: CHARGE_ORDER_DICE, source: MELEE_GENERAL_SOURCE });
   }
   const raw = baseDice + modifiers.reduce((acc, m) => acc + m.dice, 0);
   const limits: DiceModifier[] = raw < 0 ? [{ label: 'No fewer than 0 dice', dice: -raw, source: 'dice cannot be negative' }] : [];
@@ -266,6 +269,18 @@ export function chargeOptions(ctx: DtpContext, unitId: string, params: ChargeOpt
       [front.frontLeft, { xIn: front.frontLeft.xIn + dx, yIn: front.frontLeft.yIn + dy }],
       [front.frontRight, { xIn: front.frontRight.xIn + dx, yIn: front.frontRight.yIn + dy }],
     ];
+    // Terrain, Linear terrain exceptions: "One cannot move through an enemy troop formation." Another enemy
+    // unit on the straight charge path refuses the charge (no route around it is sought).
+    const blocker = enemyOnPath(ctx, info, enemy, paths);
+    if (blocker) {
+      charge.push({
+        ok: false,
+        targetUnitId,
+        reason: 'charge/path-through-enemy',
+        detail: `${blocker.unit.name} (${blocker.unit.id}) stands on the charge path; one cannot move through an enemy troop formation (${SRC_THROUGH_ENEMY})`,
+      });
+      continue;
+    }
     const disorderedBy: string[] = [];
     let attackingObstacle: string | undefined;
     for (const line of ctx.state.terrain.linear) {
@@ -327,6 +342,86 @@ export function chargeOptions(ctx: DtpContext, unitId: string, params: ChargeOpt
     shapes.push({ id: `${unitId}/charge/${targetUnitId}`, kind: 'polyline', layer: 'charge', style: 'charge', unitId, side, points: [front.center, target], arrow: true });
   }
   return { charge, shapes };
+}
+
+const SRC_THROUGH_ENEMY = 'Terrain, Linear terrain exceptions: Enemy troop formations';
+
+/**
+ * How far short of the target each path is tested for other enemies, inches: a unit standing against the
+ * target's flank touches the path's very end without being in the way.
+ */
+const PATH_END_CLEARANCE_IN = 0.5;
+
+/** Another enemy unit (not the target) whose stands meet one of the charge paths, short of their ends. */
+function enemyOnPath(ctx: DtpContext, attacker: UnitInfo, target: UnitInfo, paths: readonly (readonly [PointIn, PointIn])[]): UnitInfo | undefined {
+  let shortened: [PointIn, PointIn][] | undefined;
+  for (const other of ctx.enemiesOf(attacker.unit.id)) {
+    if (other === target || other.stands.length === 0 || boxGapIn(other.box, attacker.box) > CHARGE_REACH_IN + 1) continue;
+    shortened ??= paths.map(([a, b]): [PointIn, PointIn] => {
+      const len = hypot2(b.xIn - a.xIn, b.yIn - a.yIn);
+      const k = len > PATH_END_CLEARANCE_IN ? (len - PATH_END_CLEARANCE_IN) / len : 0;
+      return [a, { xIn: a.xIn + (b.xIn - a.xIn) * k, yIn: a.yIn + (b.yIn - a.yIn) * k }];
+    });
+    if (other.stands.some((st) => shortened!.some(([a, b]) => segmentTouchesPolygon(a, b, st.corners)))) return other;
+  }
+  return undefined;
+}
+
+const SRC_COMBINED = 'The Devil to Pay (2018), Charge: Melee Modifiers, 2. General Modifiers (note: the Charge Order modifier is only applied once); Charge: Melee, Example 3';
+
+/**
+ * The attacking side when every unit that may charge one target does (Melee Modifiers note; Melee Example
+ * 3): each option's breakdown without its charge order line, summed, and the charge order once (when any
+ * option had it), never below 0 dice. Only targets with two or more attackers; targets and attackers in
+ * the order given (table order). A unit's own melee modifiers do not depend on who else charges, so this is
+ * exactly `meleeDice` over all the attackers.
+ */
+export function combinedCharges(units: readonly { readonly unitId: string; readonly charge: readonly (ChargeTargetOption | ChargeRefusal)[] }[]): CombinedChargeReading[] {
+  const byTarget = new Map<string, { attackerUnitIds: string[]; options: DtpChargeTargetOption[] }>();
+  for (const u of units) {
+    for (const o of u.charge) {
+      if (!o.ok) continue;
+      let g = byTarget.get(o.targetUnitId);
+      if (!g) byTarget.set(o.targetUnitId, (g = { attackerUnitIds: [], options: [] }));
+      g.attackerUnitIds.push(u.unitId);
+      g.options.push(o as DtpChargeTargetOption);
+    }
+  }
+  const out: CombinedChargeReading[] = [];
+  // Targets in the order given; a target not among `units` after them, in the order first charged.
+  const order = units.map((u) => u.unitId).filter((id) => byTarget.has(id));
+  for (const id of byTarget.keys()) if (!order.includes(id)) order.push(id);
+  for (const targetUnitId of order) {
+    const g = byTarget.get(targetUnitId)!;
+    if (g.options.length < 2) continue;
+    let baseDice = 0;
+    let chargeOrder: DiceModifier | undefined;
+    const modifiers: DiceModifier[] = [];
+    const reinforcers = new Set<string>();
+    for (const o of g.options) {
+      baseDice += o.attacker.baseDice;
+      for (const m of o.attacker.modifiers) {
+        if (m.label === CHARGE_ORDER_LABEL) chargeOrder ??= m;
+        else modifiers.push(m);
+      }
+      for (const r of o.reinforcerIds ?? []) reinforcers.add(r);
+    }
+    if (chargeOrder) modifiers.push(chargeOrder);
+    const raw = baseDice + modifiers.reduce((acc, m) => acc + m.dice, 0);
+    const limits: DiceModifier[] = raw < 0 ? [{ label: 'No fewer than 0 dice', dice: -raw, source: 'dice cannot be negative' }] : [];
+    const reinforcerIds = [...reinforcers];
+    const full = reinforcerIds.length > 0 ? g.options.find((o) => (o.reinforcerIds ?? []).length === reinforcerIds.length && o.reinforcedDefender) : undefined;
+    out.push({
+      targetUnitId,
+      attackerUnitIds: g.attackerUnitIds,
+      attacker: { baseDice, modifiers, dice: Math.max(0, raw), limits },
+      defender: g.options[0]!.defender,
+      reinforcerIds,
+      ...(full?.reinforcedDefender ? { reinforcedDefender: full.reinforcedDefender } : {}),
+      source: SRC_COMBINED,
+    });
+  }
+  return out;
 }
 
 /**

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Commander, Stand } from '../../model/tableState.ts';
 import { buildContext } from './context.ts';
 import { evaluateCommand, commanderOrdersPerTurn, unitOrdersPerTurn } from './command.ts';
+import { devilToPay } from './index.ts';
 import { scene, type SceneUnit } from '../../../../../fixtures/rules/devil-to-pay/fireTestScene.ts';
 
 function commanderAt(xIn: number, yIn: number, extra: Partial<Commander> = {}): { commander: Commander; stand: Stand } {
@@ -49,5 +50,24 @@ describe('command', () => {
     expect(['superb', 'capable', 'weak'].map((q) => commanderOrdersPerTurn(q as 'weak'))).toEqual([3, 2, 1]);
     expect(unitOrdersPerTurn({ brigadeId: 'b1' })).toBe(2);
     expect(unitOrdersPerTurn({ brigadeId: 'b1', independent: true })).toBe(3);
+  });
+
+  it('reports each commander\'s orders per turn by quality in the evaluation, on or off the table', () => {
+    const superb = commanderAt(13.75, 8, { quality: 'superb' });
+    const weakOff = { ...commanderAt(0, 0, { id: 'cdr2', quality: 'weak', brigadeId: 'b2' }).commander, standId: undefined };
+    const state = scene([u('a', 10), u('b', 17.5)], {}, [superb]);
+    const withOff = { ...state, commanders: [...state.commanders, weakOff] };
+    const ev = devilToPay.evaluate(withOff);
+    expect(ev.commanders).toEqual({
+      cdr: { commanderId: 'cdr', ordersPerTurn: 3, quality: 'superb', source: 'Commanders, Orders and Brigade Formation (p. 6)' },
+      cdr2: { commanderId: 'cdr2', ordersPerTurn: 1, quality: 'weak', source: 'Commanders, Orders and Brigade Formation (p. 6)' },
+    });
+    const capable = { ...withOff, commanders: [{ ...superb.commander, quality: 'capable' as const }] };
+    expect(devilToPay.evaluate(capable).commanders?.cdr?.ordersPerTurn).toBe(2);
+    // The session says the same, and a table without commanders has no commanders field.
+    const session = devilToPay.createSession!();
+    expect(session.update(withOff)).toEqual(ev);
+    expect(session.update(capable)).toEqual(devilToPay.evaluate(capable));
+    expect('commanders' in devilToPay.evaluate(scene([u('a', 10)]))).toBe(false);
   });
 });

@@ -2,9 +2,9 @@
  * The Devil to Pay command (Actions and Orders p. 3; Commanders p. 6; Brigades p. 15): orders per turn,
  * the commander's order radius, brigade formation chains, and attached commanders.
  */
-import type { CommandReading } from '../../engine/evaluation.ts';
+import type { CommandReading, CommanderReading } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
-import type { CommanderQuality, Unit } from '../../model/tableState.ts';
+import type { Commander, CommanderQuality, Unit } from '../../model/tableState.ts';
 import { closestPointsBetweenPolygons, polygonToPolygonDistanceIn } from '../../geometry/distance.ts';
 import { boxGapExceeds, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
 
@@ -29,6 +29,27 @@ export function unitOrdersPerTurn(unit: Pick<Unit, 'independent' | 'brigadeId' |
 /** Orders a commander receives at each Reload (Turn Sequence 1a). */
 export function commanderOrdersPerTurn(quality: CommanderQuality): number {
   return COMMANDER_ORDERS[quality];
+}
+
+const SRC_COMMANDER_ORDERS = 'Commanders, Orders and Brigade Formation (p. 6)';
+
+/** The same list of commanders gives the same readings object (a session re-assembles often). Weak: no leak. */
+const COMMANDER_READINGS = new WeakMap<readonly Commander[], Readonly<Record<string, CommanderReading>>>();
+
+/**
+ * Each commander's orders per turn by quality (Commanders: Superb 3, Capable 2, Weak 1), by commander id.
+ * Whether he is on the table does not matter: a commander off the table still holds his orders.
+ */
+export function commanderReadings(commanders: readonly Commander[]): Readonly<Record<string, CommanderReading>> {
+  let r = COMMANDER_READINGS.get(commanders);
+  if (!r) {
+    const out: Record<string, CommanderReading> = {};
+    for (const c of commanders) {
+      out[c.id] = { commanderId: c.id, ordersPerTurn: commanderOrdersPerTurn(c.quality), quality: c.quality, source: SRC_COMMANDER_ORDERS };
+    }
+    COMMANDER_READINGS.set(commanders, (r = out));
+  }
+  return r;
 }
 
 interface StandPair {

@@ -11,11 +11,11 @@ import { buildContext, type DtpContext } from './context.ts';
 import { evaluateFire, fireAtTarget } from './fire/fire.ts';
 import { buildFireScene, type FireScene } from './fire/fireScene.ts';
 import { fireShapes } from './fire/fireShapes.ts';
-import { chargeOptions, type ChargeOptionsResult } from './charge.ts';
+import { chargeOptions, combinedCharges, type ChargeOptionsResult } from './charge.ts';
 import { movementOptions } from './movement/movementOptions.ts';
 import type { MovementResult } from './movement/movementResult.ts';
 import { evaluateRally } from './rally.ts';
-import { evaluateCommand } from './command.ts';
+import { commanderReadings, evaluateCommand } from './command.ts';
 import { optionalRuleParts } from './optionalRules.ts';
 
 export const DTP_RULESET_ID = 'devil-to-pay';
@@ -105,7 +105,16 @@ export function assemble(state: TableState, parts: ReadonlyMap<string, UnitParts
     warnings.push(...p.warnings);
   }
   shapes.push(...commandShapes);
-  return { rulesetId: DTP_RULESET_ID, units, shapes, warnings };
+  const combined = combinedCharges(state.units.map((u) => units[u.id]!));
+  return {
+    rulesetId: DTP_RULESET_ID,
+    units,
+    shapes,
+    warnings,
+    // Commanders hold orders of their own (Commanders, p. 6): listed when the table has any.
+    ...(state.commanders.length > 0 ? { commanders: commanderReadings(state.commanders) } : {}),
+    ...(combined.length > 0 ? { combinedCharges: combined } : {}),
+  };
 }
 
 /** Full evaluation of a table state. Pure. */

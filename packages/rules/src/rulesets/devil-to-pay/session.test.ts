@@ -89,6 +89,28 @@ describe('devil to pay session', () => {
     }
   });
 
+  it('lists a far enemy as out of range as it leaves, re-enters, moves and changes side far away', () => {
+    // Every enemy on the table is in the fire list, so a unit appearing or vanishing 60" away changes it
+    // although no changed box comes near the firer.
+    const base = scene([
+      { id: 'f', side: 'a', xIn: 10, yIn: 10, headingDeg: 90 },
+      { id: 't', side: 'b', xIn: 80, yIn: 50, headingDeg: 270, stands: 2 },
+    ]);
+    const session = devilToPay.createSession!();
+    const ev0 = session.update(base);
+    expect(ev0).toEqual(devilToPay.evaluate(base));
+    expect(ev0.units.f!.fire).toEqual([expect.objectContaining({ ok: false, targetUnitId: 't', reason: 'fire/target-out-of-range' })]);
+    const offTable = { ...base, stands: base.stands.filter((st) => st.unitId !== 't') };
+    expect(session.update(offTable)).toEqual(devilToPay.evaluate(offTable));
+    expect(session.update(offTable).units.f!.fire).toEqual([]);
+    expect(session.update(base)).toEqual(devilToPay.evaluate(base));
+    const moved = { ...base, stands: base.stands.map((st) => (st.unitId === 't' ? { ...st, pose: { ...st.pose, xIn: st.pose.xIn - 5 } } : st)) };
+    expect(session.update(moved)).toEqual(devilToPay.evaluate(moved));
+    const turned = { ...moved, units: moved.units.map((u) => (u.id === 't' ? { ...u, side: 'a' } : u)) };
+    expect(session.update(turned)).toEqual(devilToPay.evaluate(turned));
+    expect(session.update(turned).units.f!.fire).toEqual([]);
+  });
+
   it('starts afresh when the terrain changes', () => {
     const rng = createRng(7);
     const state = randomTable(rng, 6);

@@ -63,7 +63,7 @@ function movementLookIn(info: UnitInfo, reading: DtpFormationReading): number {
 }
 /** How far charge looks: enemies reported out to 12" (+1 box slack), friends in the 6" path (charge.ts). */
 const CHARGE_LOOK_IN = Math.max(12 + 1, CHARGE_REACH_IN + 1) + 1;
-/** Slack on the fire candidate distance (fire/fire.ts's `fireCandidates` compares box gaps with the longest range). */
+/** Slack on the fire candidate distance (fire/fire.ts's `fireOptions` traces pairs whose box gap is within the longest range). */
 const FIRE_LOOK_SLACK_IN = 0.01;
 
 /** Field by field what the earlier text keys compared (numbers and their text form alike). */
@@ -249,6 +249,8 @@ export function createDtpSession(): RulesSession {
       const changedBoxes: BoxIn[] = [];
       /** The side of the unit each changed box belongs to (its side then: old box, old side). */
       const changedSides: string[] = [];
+      /** Sides of units that came onto or left the table (or changed side) in this update. */
+      const presenceChangedSides = new Set<string>();
       const changedHulls: { hull: readonly PointIn[]; box: BoxIn }[] = [];
       const brigadeTags = (unit: Unit, attachedCommanderId: string | undefined): string[] => {
         const tags = unit.brigadeId !== undefined ? [unit.brigadeId] : [];
@@ -264,6 +266,12 @@ export function createDtpSession(): RulesSession {
           continue;
         }
         changedIds.add(id);
+        // Every enemy on the table is in a unit's fire list (out of range or not): a unit that comes onto or
+        // leaves the table, or changes side, changes the lists of the other sides wherever it stands.
+        if (!c || c.stands.length > 0 !== info.stands.length > 0 || c.unit.side !== info.unit.side) {
+          if (c) presenceChangedSides.add(c.unit.side);
+          presenceChangedSides.add(info.unit.side);
+        }
         const brigades = brigadeTags(info.unit, info.attachedCommanderId);
         for (const b of c?.brigades ?? []) brigadeCache.delete(b);
         for (const b of brigades) brigadeCache.delete(b);
@@ -283,6 +291,7 @@ export function createDtpSession(): RulesSession {
       units.forEach((c, id) => {
         if (ctx.units.has(id)) return;
         changedIds.add(id);
+        presenceChangedSides.add(c.unit.side);
         for (const b of c.brigades) brigadeCache.delete(b);
         if (c.box.minXIn <= c.box.maxXIn) {
           changedBoxes.push(c.box);
@@ -292,6 +301,11 @@ export function createDtpSession(): RulesSession {
         units.delete(id);
       });
       if (last && changedIds.size === 0) return last;
+      /** Whether a unit of another side than `side` came onto or left the table (see above). */
+      const enemyPresenceChanged = (side: string): boolean => {
+        for (const s of presenceChangedSides) if (s !== side) return true;
+        return false;
+      };
       const changedNear = (box: BoxIn, withinIn: number): boolean => {
         for (const b of changedBoxes) if (boxGapIn(box, b) <= withinIn) return true;
         return false;
@@ -406,7 +420,7 @@ export function createDtpSession(): RulesSession {
       };
       const fireOf = (id: string, c: UnitCache, info: UnitInfo): (FireTargetOption | FireRefusal)[] => {
         // Candidates are enemies within range: a friend's move reaches the list only through a dropped pair.
-        if (!c.fire || fireDirty.has(id) || changedEnemyNear(info.box, info.unit.side, c.fireReachIn + FIRE_LOOK_SLACK_IN)) {
+        if (!c.fire || fireDirty.has(id) || enemyPresenceChanged(info.unit.side) || changedEnemyNear(info.box, info.unit.side, c.fireReachIn + FIRE_LOOK_SLACK_IN)) {
           const options = fireOptions(ctx, id, pair);
           // Listed again but the same options (the usual case for a unit in range of a move): keep the old
           // list, so the unit's evaluation is reused as is.

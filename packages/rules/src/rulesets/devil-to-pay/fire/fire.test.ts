@@ -3,6 +3,7 @@ import type { TableState } from '../../../model/tableState.ts';
 import { buildContext } from '../context.ts';
 import { evaluateFire } from './fire.ts';
 import { buildFireScene } from './fireScene.ts';
+import { maxRangeIn, weaponRow } from '../tables/fireTables.ts';
 import { facingPair, fireOn, fireOption, modifierLabels, rect, scene, type SceneUnit } from '../../../../../../fixtures/rules/devil-to-pay/fireTestScene.ts';
 
 const fire = fireOn;
@@ -176,6 +177,28 @@ describe('fire: unit refusals and target priority', () => {
     const byId = new Map(opts.map((o) => [o.targetUnitId, o]));
     expect(byId.get('near')).toMatchObject({ ok: true, priority: true });
     expect(byId.get('far')).toMatchObject({ ok: false, reason: 'fire/target-priority' });
-    expect(byId.has('distant')).toBe(false);
+    // 'distant' is ~50" away, beyond every infantry band: refused with a reason, not left out.
+    const longestIn = maxRangeIn(weaponRow(state.units[0]!.weapon)!);
+    expect(longestIn).toBeLessThan(45);
+    expect(byId.get('distant')).toMatchObject({ ok: false, reason: 'fire/target-out-of-range' });
+    const distant = byId.get('distant');
+    expect(distant && !distant.ok ? distant.detail : '').toContain(`more than ${longestIn}" away, beyond the ${longestIn}" band`);
+    expect(opts.map((o) => o.targetUnitId)).toEqual(['near', 'far', 'distant']);
+  });
+
+  it('refuses a target far beyond the longest range with one stable refusal', () => {
+    const f = { id: 'f', xIn: 40, yIn: 10, headingDeg: 90 };
+    const ctx0 = buildContext(scene([f]));
+    const longestIn = maxRangeIn(weaponRow(ctx0.units.get('f')!.unit.weapon)!);
+    const state = scene([
+      f,
+      { id: 'gone', side: 'confederate', xIn: 40, yIn: 10 + longestIn + 30, headingDeg: 270, stands: 2 },
+    ]);
+    const ctx = buildContext(state);
+    const opts = evaluateFire(ctx, buildFireScene(ctx), 'f');
+    expect(opts).toEqual([expect.objectContaining({ ok: false, targetUnitId: 'gone', reason: 'fire/target-out-of-range' })]);
+    // The same refusal object for the same weapon and target, wherever the target stands out of range.
+    const moved = buildContext(scene([f, { id: 'gone', side: 'confederate', xIn: 10, yIn: 10 + longestIn + 35, headingDeg: 270, stands: 2 }]));
+    expect(evaluateFire(moved, buildFireScene(moved), 'f')[0]).toBe(opts[0]);
   });
 });

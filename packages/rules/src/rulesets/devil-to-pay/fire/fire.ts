@@ -9,7 +9,7 @@ import type { DiceModifier, FireRefusal, FireTargetOption } from '../../../engin
 import { pointToPolygonDistanceIn } from '../../../geometry/distance.ts';
 import { pointInPolygon } from '../../../geometry/intersect.ts';
 import { linearCrossings } from '../../../geometry/lineOfSight.ts';
-import { boxGapIn, unionBoxes, type DtpContext, type StandInfo, type UnitInfo } from '../context.ts';
+import { boxGapIn, unionBoxes, type DtpContext, type StandInfo } from '../context.ts';
 import { bandAt, maxRangeIn, weaponRow, FIRE_TABLE_SOURCE_ARTILLERY, FIRE_TABLE_SOURCE_INFANTRY, type WeaponRow } from '../tables/fireTables.ts';
 import { universalModifiers } from '../universalModifiers.ts';
 import { SRC_SHARPSHOOTERS } from '../optionalRules.ts';
@@ -160,15 +160,6 @@ export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string,
   };
 }
 
-/** Enemy units close enough to be worth a pairwise test (box gap within the weapon's longest range). */
-export function fireCandidates(ctx: DtpContext, unitId: string): UnitInfo[] {
-  const firer = ctx.units.get(unitId)!;
-  const row = weaponRow(firer.unit.weapon);
-  if (!row) return [];
-  const maxIn = maxRangeIn(row);
-  return ctx.enemiesOf(unitId).filter((e) => e.stands.length > 0 && boxGapIn(firer.box, e.box) <= maxIn);
-}
-
 /**
  * Target priority (p. 20): when any target is within 12", the closest must be fired at; the others are
  * refused with 'fire/target-priority'. Options keep their input order.
@@ -210,7 +201,8 @@ const OVERRULED = new WeakMap<FireTargetOption, WeakMap<FireTargetOption, FireRe
 
 /**
  * All fire options of one unit: a single '*' refusal when it cannot fire at all, else one entry per enemy
- * unit within its weapon's longest range, with target priority applied.
+ * unit on the table (an enemy beyond its weapon's longest range is 'fire/target-out-of-range'), with target
+ * priority applied.
  */
 export function evaluateFire(
   ctx: DtpContext,
@@ -229,5 +221,37 @@ export function fireOptions(
 ): (FireTargetOption | FireRefusal)[] {
   const refusal = unitFireRefusal(ctx, unitId);
   if (refusal) return [refusal];
-  return applyTargetPriority(fireCandidates(ctx, unitId).map((e) => pair(unitId, e.unit.id)));
+  const firer = ctx.units.get(unitId)!;
+  const row = weaponRow(firer.unit.weapon) as WeaponRow;
+  const maxIn = maxRangeIn(row);
+  // Every enemy on the table is listed: a pair within reach by box is traced, any other is refused outright
+  // (its box, and so every stand, lies beyond the longest band), in the enemies' order.
+  const options: (FireTargetOption | FireRefusal)[] = [];
+  let beyond: Map<string, FireRefusal> | undefined;
+  for (const e of ctx.enemiesOf(unitId)) {
+    if (e.stands.length === 0) continue;
+    if (boxGapIn(firer.box, e.box) <= maxIn) options.push(pair(unitId, e.unit.id));
+    else options.push((beyond ??= beyondRangeRefusals(row)).get(e.unit.id) ?? beyondLongestRange(row, maxIn, e.unit.id, beyond));
+  }
+  return applyTargetPriority(options);
+}
+
+/**
+ * Refusals for enemies wholly beyond a weapon's longest band, one object per weapon row and target: the
+ * detail depends on neither unit's position, so a session keeps the same object (and the firer's list)
+ * while the target moves about out of range.
+ */
+const BEYOND_RANGE = new WeakMap<WeaponRow, Map<string, FireRefusal>>();
+
+function beyondRangeRefusals(row: WeaponRow): Map<string, FireRefusal> {
+  let byTarget = BEYOND_RANGE.get(row);
+  if (!byTarget) BEYOND_RANGE.set(row, (byTarget = new Map()));
+  return byTarget;
+}
+
+function beyondLongestRange(row: WeaponRow, maxIn: number, targetId: string, byTarget: Map<string, FireRefusal>): FireRefusal {
+  const table = row.class === 'infantry' ? FIRE_TABLE_SOURCE_INFANTRY : FIRE_TABLE_SOURCE_ARTILLERY;
+  const r = refusal(targetId, 'fire/target-out-of-range', `Every stand is more than ${maxIn}" away, beyond the ${maxIn}" band, the longest for ${row.name} (${table}).`);
+  byTarget.set(targetId, r);
+  return r;
 }
