@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { getRuleset, normalizeDeg, parseTableStateFor, TableStateError, type Evaluation, type PointIn, type TableState } from '@muster/rules';
+import { getRuleset, parseTableStateFor, TableStateError, type Evaluation, type PointIn, type TableState } from '@muster/rules';
+import { transformTable } from '../conformance/tableTransforms.ts';
 import { skirmishScene } from '../../../fixtures/rules/fire-and-fury-regimental/scenes.ts';
 
 const ruleset = getRuleset('fire-and-fury-regimental');
@@ -71,18 +72,7 @@ describe('a missing parameter is named, and entering it changes the output', () 
 
 type Move = { map: (p: PointIn) => PointIn; turnDeg: number };
 function transform(state: TableState, m: Move, table: TableState['table']): TableState {
-  const pts = (ps: readonly PointIn[]) => ps.map(m.map);
-  return {
-    ...state,
-    table,
-    stands: state.stands.map((s) => ({ ...s, pose: { ...m.map(s.pose), headingDeg: normalizeDeg(s.pose.headingDeg + m.turnDeg) } })),
-    terrain: {
-      areas: state.terrain.areas.map((a) => ({ ...a, vertices: pts(a.vertices) })),
-      linear: state.terrain.linear.map((l) => ({ ...l, points: pts(l.points) })),
-      roads: state.terrain.roads.map((r) => ({ ...r, points: pts(r.points) })),
-      elevations: state.terrain.elevations.map((e) => ({ ...e, vertices: pts(e.vertices) })),
-    },
-  };
+  return transformTable(state, m.map, m.turnDeg, table);
 }
 const r3 = (v: number) => Math.round(v * 1e3) / 1e3;
 function decisions(ev: Evaluation): unknown {

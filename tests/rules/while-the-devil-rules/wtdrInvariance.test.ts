@@ -7,29 +7,13 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { getRuleset, normalizeDeg, parseTableState, type Evaluation, type PointIn, type TableState } from '@muster/rules';
+import { getRuleset, parseTableState, type Evaluation, type TableState } from '@muster/rules';
+import { transformTable as transform } from '../conformance/tableTransforms.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const ruleset = getRuleset('while-the-devil-rules');
 const load = (): TableState => parseTableState(JSON.parse(readFileSync(join(root, 'fixtures/rules/while-the-devil-rules/in/battle.json'), 'utf8')));
 
-function transform(state: TableState, map: (p: PointIn) => PointIn, turnDeg: number, table: TableState['table']): TableState {
-  const pts = (ps: readonly PointIn[]) => ps.map(map);
-  return {
-    ...state,
-    table,
-    stands: state.stands.map((s) => {
-      const c = map(s.pose);
-      return { ...s, pose: { xIn: c.xIn, yIn: c.yIn, headingDeg: normalizeDeg(s.pose.headingDeg + turnDeg) } };
-    }),
-    terrain: {
-      areas: state.terrain.areas.map((a) => ({ ...a, vertices: pts(a.vertices) })),
-      linear: state.terrain.linear.map((l) => ({ ...l, points: pts(l.points) })),
-      roads: state.terrain.roads.map((r) => ({ ...r, points: pts(r.points) })),
-      elevations: state.terrain.elevations.map((e) => ({ ...e, vertices: pts(e.vertices) })),
-    },
-  };
-}
 
 const r3 = (v: number) => Math.round(v * 1e3) / 1e3;
 

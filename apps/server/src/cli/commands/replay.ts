@@ -11,6 +11,7 @@ import { RecordError } from '../../replay/readRecord.ts';
 import { POSITION_FORMS } from '../../replay/replayPosition.ts';
 import { startReplay, type RunningReplay } from '../../replay/startReplay.ts';
 import { viewsBuilt } from '../../compose/startLive.ts';
+import { stopSignal } from '../stopSignal.ts';
 
 const SPEC = {
   command: 'replay',
@@ -91,16 +92,9 @@ export async function run(args: string[]): Promise<number> {
     ...(viewsBuilt() ? [] : ['  (views not built: the pages explain how; npm run build -w @muster/overlay)']),
     'Press Ctrl+C to stop.',
   ];
+  const stopAsked = stopSignal();
   process.stdout.write(`${lines.join('\n')}\n`);
-  await new Promise<void>((done) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      done();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await stopAsked;
   await replay.stop();
   return 0;
 }

@@ -17,6 +17,7 @@ import { resolveTls } from '../../config/resolveTls.ts';
 import { START_OPTION_TABLE } from '../../config/startOptions.ts';
 import { configureLogging, log } from '../../log/logger.ts';
 import { lanUrls } from '../../http/lanUrls.ts';
+import { stopSignal } from '../stopSignal.ts';
 
 /**
  * The options of `muster start`: declared once in `config/startOptions.ts` (flag, `MUSTER_*` variable,
@@ -166,15 +167,7 @@ export async function run(args: string[]): Promise<number> {
 
   // Listen for the stop before saying the service runs: a supervisor (or a test) may send SIGTERM as soon
   // as it reads the banner, and a handler installed after the write can miss it.
-  const stopAsked = new Promise<void>((done) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      done();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  const stopAsked = stopSignal();
   const tuio = tuioTarget ? attachTuioOutput(live.pipeline, { ...tuioTarget, log: (m) => log.warn(m) }) : null;
   const url = live.url;
   const token = encodeURIComponent(live.operatorToken);

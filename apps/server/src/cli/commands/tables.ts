@@ -8,6 +8,7 @@ import { CliError } from '../cliError.ts';
 import { numberValue, parseCommandArgs, type CommandSpec } from '../commandArgs.ts';
 import { startHub } from '../../hub/hubServer.ts';
 import { checkedTables, tableFromFlag, tablesFromFile, TableListError, type HubTable } from '../../hub/tableList.ts';
+import { stopSignal } from '../stopSignal.ts';
 
 const SPEC = {
   command: 'tables',
@@ -39,15 +40,7 @@ export async function run(args: string[]): Promise<number> {
   const timeoutMs = v['timeout-ms'] === undefined ? 1500 : numberValue(v['timeout-ms'], '--timeout-ms', { integer: true, min: 50, max: 60_000 });
   const host = v.host ?? '127.0.0.1';
 
-  const stopAsked = new Promise<void>((done) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      done();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  const stopAsked = stopSignal();
   let hub;
   try {
     hub = await startHub({ tables, host, port, timeoutMs });
