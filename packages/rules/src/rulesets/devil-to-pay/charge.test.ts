@@ -25,6 +25,7 @@ describe('chargeOptions: the rulebook melee examples (Charge: Melee)', () => {
     const t = okTarget(stateOf([US(), CS()]));
     expect(t.attacker.baseDice).toBe(5);
     expect(t.attacker.dice).toBe(6);
+    expect([t.attacker.hitOn, t.defender.hitOn]).toEqual([4, 4]); // Melee: "4, 5 or 6 scoring a hit"
     expect(labels(t.attacker)).toEqual(['Charge order +1']);
     expect(t.defender.dice).toBe(5);
     expect(t.distanceIn).toBeCloseTo(2.5, 5);

@@ -31,6 +31,7 @@ import {
 } from './tables/meleeTables.ts';
 import { DISORDERS_CHARGE_AREA, DISORDERS_CHARGE_LINEAR } from './tables/movementTables.ts';
 import { hypot2 } from '../../geometry/hypot.ts';
+import { HIT_ON } from './tables/diceTables.ts';
 
 /** One unit's part in a melee: everything its dice depend on. */
 export interface MeleeParticipant {
@@ -95,7 +96,7 @@ export function meleeDice(side: readonly MeleeParticipant[], opts: { readonly ch
   }
   const raw = baseDice + modifiers.reduce((acc, m) => acc + m.dice, 0);
   const limits: DiceModifier[] = raw < 0 ? [{ label: 'No fewer than 0 dice', dice: -raw, source: 'dice cannot be negative' }] : [];
-  return { baseDice, modifiers, dice: Math.max(0, raw), limits };
+  return { hitOn: HIT_ON, baseDice, modifiers, dice: Math.max(0, raw), limits };
 }
 
 /** Stands that fight in a melee: on the table, no hit, not limbers or horse holders (Charge: Eligible Stands). */
@@ -414,7 +415,7 @@ export function combinedCharges(units: readonly { readonly unitId: string; reado
     out.push({
       targetUnitId,
       attackerUnitIds: g.attackerUnitIds,
-      attacker: { baseDice, modifiers, dice: Math.max(0, raw), limits },
+      attacker: { hitOn: HIT_ON, baseDice, modifiers, dice: Math.max(0, raw), limits },
       defender: g.options[0]!.defender,
       reinforcerIds,
       ...(full?.reinforcedDefender ? { reinforcedDefender: full.reinforcedDefender } : {}),

@@ -7,8 +7,9 @@ import type { CommanderQuality } from '../../model/tableState.ts';
 import { rollDice, rollDie, type DiceRoll } from '../../dice/rollDice.ts';
 import type { Rng } from '../../dice/rng.ts';
 
-/** 4, 5 or 6 scores a hit (Fire p. 23, Melee, Rally: "4, 5 or 6 removes a hit"). */
-export const HIT_ON = 4;
+import { HIT_ON } from './tables/diceTables.ts';
+
+export { HIT_ON };
 /** Shot from the Saddle: on a '6' the commander is removed (Commanders, p. 6). */
 export const SHOT_FROM_SADDLE_ON = 6;
 /** Skedaddle distance: 3D6 inches (Skedaddle, Process 1). */

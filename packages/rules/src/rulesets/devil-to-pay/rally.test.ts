@@ -23,6 +23,7 @@ describe('rally', () => {
     expect(nearestEnemyDistanceIn(ctx, 'r')).toBeCloseTo(18, 6);
     const d = dice(result);
     expect(d.baseDice).toBe(2);
+    expect(d.hitOn).toBe(4); // Rally: "Any rolls of a 4, 5 or 6 removes a hit"
     expect(d.modifiers.map((m) => [m.label.split(' (')[0], m.dice])).toEqual([['Beyond 12" of enemy', 1], ['Crack', 1]]);
     expect(d.dice).toBe(4);
   });

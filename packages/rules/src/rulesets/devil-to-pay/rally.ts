@@ -5,6 +5,7 @@ import type { DiceBreakdown, DiceModifier, Refusal } from '../../engine/evaluati
 import { polygonToPolygonDistanceIn } from '../../geometry/distance.ts';
 import { boxGapIn, type DtpContext } from './context.ts';
 import { universalModifiers } from './universalModifiers.ts';
+import { HIT_ON } from './tables/diceTables.ts';
 
 const SRC_RALLY = 'Rally (p. 28)';
 
@@ -85,5 +86,5 @@ export function evaluateRally(ctx: DtpContext, unitId: string, nearestEnemyIn?: 
   const raw = RALLY_BASE_DICE + modifiers.reduce((s, m) => s + m.dice, 0);
   const limits: DiceModifier[] = [];
   if (raw < 0) limits.push({ label: 'No dice: cannot rally', dice: -raw, source: `${SRC_RALLY}: Prone ("can make it impossible to rally")` });
-  return { baseDice: RALLY_BASE_DICE, modifiers, dice: Math.max(0, raw), limits };
+  return { hitOn: HIT_ON, baseDice: RALLY_BASE_DICE, modifiers, dice: Math.max(0, raw), limits };
 }

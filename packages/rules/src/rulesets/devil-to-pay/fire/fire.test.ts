@@ -21,6 +21,7 @@ describe('fire: the rule book example', () => {
     expect(o.rangeIn).toBeCloseTo(14, 6);
     expect(o.band).toBe('24"');
     expect(o.breakdown.baseDice).toBe(5);
+    expect(o.breakdown.hitOn).toBe(4); // Fire: "4, 5 or 6 scoring a hit"
     expect(labels(o)).toEqual(['Range 14.0" (24" band), Rifled Musket:-2', 'Open woods:-1', 'Crack:1']);
     expect(o.breakdown.dice).toBe(3);
     expect(o.breakdown.modifiers.every((m) => m.source.length > 0)).toBe(true);

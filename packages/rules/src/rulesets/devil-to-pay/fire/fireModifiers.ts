@@ -10,6 +10,7 @@ import { headingToVector } from '../../../geometry/angles.ts';
 import { segmentToSegmentDistanceIn } from '../../../geometry/distance.ts';
 import type { DtpContext, StandInfo, UnitInfo } from '../context.ts';
 import { FIRE_AREA_DICE, FIRE_OBSTACLE_DICE } from '../tables/fireTables.ts';
+import { HIT_ON } from '../tables/diceTables.ts';
 
 const SRC_FORMATION = 'Fire Modifiers, 2. Formation Modifiers (p. 22)';
 const SRC_GENERAL = 'Fire Modifiers, 3. General Modifiers (p. 22)';
@@ -39,7 +40,7 @@ export function applyLimits(firer: UnitInfo, base: number, modifiers: readonly D
       dice = 2;
     }
   }
-  return { baseDice: base, modifiers, dice, limits };
+  return { hitOn: HIT_ON, baseDice: base, modifiers, dice, limits };
 }
 
 /** Whether the firer's command stand is behind the target's front-line trace (Flanking Fire note). */
