@@ -266,25 +266,8 @@ export function readCells(frame: GrayFrame, corners: Float64Array, cellsPerSide:
 /** Read the tag's cells through its corners and compare with the expected pattern. */
 function verifyCells(frame: GrayFrame, corners: Float64Array, opts: RefineOptions): boolean {
   const n = opts.cellsPerSide;
-  let h: Homography;
-  try {
-    h = homographyFromPoints(
-      [
-        [0, 0],
-        [n, 0],
-        [n, n],
-        [0, n],
-      ],
-      [
-        [corners[0]!, corners[1]!],
-        [corners[2]!, corners[3]!],
-        [corners[4]!, corners[5]!],
-        [corners[6]!, corners[7]!],
-      ],
-    );
-  } catch {
-    return false;
-  }
+  const h = cellsToImage(corners, n);
+  if (!h) return false;
   const cellValue = (col: number, row: number): number => {
     // Mean of 4 points in the middle of the cell (robust to blur at the cell edges).
     let s = 0;

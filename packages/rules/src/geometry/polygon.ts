@@ -96,6 +96,13 @@ export function boxesOverlap(a: BoundingBoxIn, b: BoundingBoxIn, marginIn = 0): 
   );
 }
 
+/** Gap between two boxes, inches (0 when they overlap): never more than the true distance of what they hold. */
+export function boxesGapIn(a: BoundingBoxIn, b: BoundingBoxIn): number {
+  const dx = Math.max(0, b.minXIn - a.maxXIn, a.minXIn - b.maxXIn);
+  const dy = Math.max(0, b.minYIn - a.maxYIn, a.minYIn - b.maxYIn);
+  return Math.hypot(dx, dy);
+}
+
 /** Convex hull (Andrew's monotone chain), counter-clockwise, without collinear points. */
 export function convexHull(points: readonly PointIn[]): PointIn[] {
   const pts = sortSmall([...points], (a, b) => a.xIn - b.xIn || a.yIn - b.yIn);

@@ -13,6 +13,7 @@ import type { PointIn } from '../../model/units.ts';
 import { standCenter, standPolygon } from '../../geometry/footprint.ts';
 import { closestPointsBetweenPolygons } from '../../geometry/distance.ts';
 import { pointInPolygon, segmentTouchesPolygonBoundary } from '../../geometry/intersect.ts';
+import { boxesGapIn, pointsBoundingBox } from '../../geometry/polygon.ts';
 import type { FfrContext, FfrUnitInfo } from './context.ts';
 import { COMMAND_RADIUS } from './tables/commandTable.ts';
 import { DENSE_WOODS } from './tables/terrainClasses.ts';
@@ -60,26 +61,6 @@ function throughDenseWoods(ctx: FfrContext, a: PointIn, b: PointIn): boolean {
   return ctx.areas.some((ar) => DENSE_WOODS.includes(ar.kind) && (pointInPolygon(a, ar.vertices) || pointInPolygon(b, ar.vertices) || segmentTouchesPolygonBoundary(a, b, ar.vertices)));
 }
 
-/** Gap between the bounding boxes of two polygons, inches: never more than their true distance. */
-function boxGapIn(a: readonly PointIn[], b: readonly PointIn[]): number {
-  let aMinX = Infinity, aMinY = Infinity, aMaxX = -Infinity, aMaxY = -Infinity;
-  for (const p of a) {
-    if (p.xIn < aMinX) aMinX = p.xIn;
-    if (p.xIn > aMaxX) aMaxX = p.xIn;
-    if (p.yIn < aMinY) aMinY = p.yIn;
-    if (p.yIn > aMaxY) aMaxY = p.yIn;
-  }
-  let bMinX = Infinity, bMinY = Infinity, bMaxX = -Infinity, bMaxY = -Infinity;
-  for (const p of b) {
-    if (p.xIn < bMinX) bMinX = p.xIn;
-    if (p.xIn > bMaxX) bMaxX = p.xIn;
-    if (p.yIn < bMinY) bMinY = p.yIn;
-    if (p.yIn > bMaxY) bMaxY = p.yIn;
-  }
-  const dx = Math.max(0, bMinX - aMaxX, aMinX - bMaxX);
-  const dy = Math.max(0, bMinY - aMaxY, aMinY - bMaxY);
-  return Math.hypot(dx, dy);
-}
 
 export interface CommandResult {
   readonly byUnit: ReadonlyMap<string, UnitCommand>;
@@ -116,7 +97,7 @@ export function evaluateCommand(ctx: FfrContext): CommandResult {
       const keep = l.attachedToUnitId === unit.id || (l.commander.brigadeId === unit.brigadeId && unit.brigadeId !== undefined);
       for (const poly of targets) {
         // Cheap lower bound first: most leader-stand pairs are far apart and need no exact distance.
-        const lower = boxGapIn(l.polygon, poly);
+        const lower = boxesGapIn(pointsBoundingBox(l.polygon), pointsBoundingBox(poly));
         if (best ? lower >= best.d : !keep && lower > COMMAND_RADIUS.clearIn) continue;
         const cp = closestPointsBetweenPolygons(l.polygon, poly);
         const d = l.attachedToUnitId === unit.id ? 0 : cp.distanceIn;
