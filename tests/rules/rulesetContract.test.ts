@@ -8,32 +8,14 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { installedRulesets, parseTableState, type LayerId, type StyleId, type TableState } from '@muster/rules';
+import { deepFreeze, LAYERS, nonFinite, STYLES } from './evaluationChecks.ts';
+import { installedRulesets, parseTableState, type TableState } from '@muster/rules';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const inDir = join(root, 'fixtures/rules/in');
 const names = readdirSync(inDir).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
 
-const LAYERS: readonly LayerId[] = ['movement', 'fire', 'charge', 'command', 'formation', 'labels', 'measure', 'warnings'];
-const STYLES: readonly StyleId[] = [
-  'reach', 'reach-road', 'blocked', 'arc', 'arc-artillery', 'target', 'target-priority', 'charge',
-  'link', 'link-broken', 'formation', 'label', 'warning', 'measure',
-];
 
-function deepFreeze<T>(x: T): T {
-  if (typeof x === 'object' && x !== null && !Object.isFrozen(x)) {
-    Object.freeze(x);
-    for (const v of Object.values(x)) deepFreeze(v);
-  }
-  return x;
-}
-
-/** Paths of numbers that are NaN or infinite anywhere in a value. */
-function nonFinite(x: unknown, path = ''): string[] {
-  if (typeof x === 'number') return Number.isFinite(x) ? [] : [path];
-  if (typeof x !== 'object' || x === null) return [];
-  return Object.entries(x).flatMap(([k, v]) => nonFinite(v, `${path}.${k}`));
-}
 
 /** Every `{ ok: false, reason }` inside a value. */
 function refusals(x: unknown): { reason: unknown }[] {

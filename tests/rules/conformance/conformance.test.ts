@@ -10,15 +10,14 @@
  * the suite then checks that it really still fails, so a fixed gap must be taken off the list.
  */
 import { describe, expect, it } from 'vitest';
+import { deepFreeze, LAYERS, nonFinite, STYLES } from '../evaluationChecks.ts';
 import {
   installedRulesets,
   parseTableStateFor,
   TableStateError,
   type Evaluation,
-  type LayerId,
   type Ruleset,
   type RulesetFieldSpec,
-  type StyleId,
   type TableState,
 } from '@muster/rules';
 import { CONFORMANCE_SCENES, type ConformanceScene } from './scenes.ts';
@@ -35,27 +34,8 @@ const KNOWN_GAPS: Readonly<Record<string, string>> = {
     'so listing the units backwards names another unit (e.g. modifier-melee-force-even: cuirassiers vs reiters)',
 };
 
-const LAYERS: readonly LayerId[] = ['movement', 'fire', 'charge', 'command', 'formation', 'labels', 'measure', 'warnings'];
-const STYLES: readonly StyleId[] = [
-  'reach', 'reach-road', 'blocked', 'arc', 'arc-artillery', 'target', 'target-priority', 'charge',
-  'link', 'link-broken', 'formation', 'label', 'warning', 'measure',
-];
 const REASON = /^[a-z]+(-[a-z]+)*\/[a-z0-9]+(-[a-z0-9]+)*$/;
 
-function deepFreeze<T>(x: T): T {
-  if (typeof x === 'object' && x !== null && !Object.isFrozen(x)) {
-    Object.freeze(x);
-    for (const v of Object.values(x)) deepFreeze(v);
-  }
-  return x;
-}
-
-/** Paths of numbers that are NaN or infinite anywhere in a value. */
-function nonFinite(x: unknown, path = ''): string[] {
-  if (typeof x === 'number') return Number.isFinite(x) ? [] : [path];
-  if (typeof x !== 'object' || x === null) return [];
-  return Object.entries(x).flatMap(([k, v]) => nonFinite(v, `${path}.${k}`));
-}
 
 /** Every object inside a value (itself included) that satisfies `keep`, with its path. */
 function collect(x: unknown, keep: (o: Record<string, unknown>) => boolean, path = ''): { path: string; o: Record<string, unknown> }[] {
