@@ -231,7 +231,7 @@ export const START_OPTION_TABLE = {
     kind: 'choice',
     arg: '<f>',
     choices: ['text', 'json', 'auto'],
-    help: 'server log lines on stderr: text (default: time, level, message), json (one object\na line), or auto (json unless stderr is a terminal)',
+    help: 'server log lines on stderr: auto (default: json unless stderr is a terminal), text\n(time, level, name, message), or json (one object a line)',
   },
   'camera': {
     type: 'string',

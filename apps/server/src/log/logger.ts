@@ -1,16 +1,21 @@
 /**
- * The service's log: one line per event on stderr, with the time and the level, for a service that runs
- * all day (journald, `docker logs`, a terminal). Two formats:
+ * The service's log, on pino (levels, ISO timestamps, error serialisation) and pino-pretty (the terminal
+ * form). One line per event on stderr, for a service that runs all day (journald, `docker logs`, a
+ * terminal). Two forms:
  *
- *   text (default):  2026-11-24T15:31:02.123Z WARN  muster: camera /dev/video0 ended: no frames
- *   json (`--log-format json`, `MUSTER_LOG_FORMAT=json`): one JSON object a line,
- *                    {"time":"2026-11-24T15:31:02.123Z","level":"warn","name":"muster","msg":"camera …"}
+ *   json:  {"level":"warn","time":"2026-11-24T15:31:02.123Z","name":"muster","msg":"camera …"}
+ *          (an error adds `err: { type, message, stack }`)
+ *   text:  [2026-11-24T15:31:02.123Z] WARN (muster): camera /dev/video0 ended: no frames
+ *          (coloured only when stderr is a terminal and NO_COLOR is unset)
  *
- * `auto` is json when stderr is not a terminal (a pipe, a file, journald) and text on a terminal.
- * Messages keep the words they had as bare `console.error` lines (`muster: …`, `muster server: …`), so a
- * text line still contains them. Lines go out through `console.error`, which writes stderr synchronously
- * (a line said just before a crash is not lost) and lets tests that spy on it see them.
+ * `auto`, the default, is json when stderr is not a terminal (a pipe, a file, journald, `docker logs`)
+ * and text on a terminal. Messages keep the words they had as bare `console.error` lines.
+ *
+ * Lines go out synchronously through `settings.write` (by default `console.error`), so a line said just
+ * before a crash is not lost, and tests can collect them. pino's worker-thread transports are not used.
  */
+import { pino, type Logger as PinoLogger } from 'pino';
+import { prettyFactory } from 'pino-pretty';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFormat = 'text' | 'json';
@@ -21,20 +26,23 @@ export interface Logger {
   debug(message: string, err?: unknown): void;
   info(message: string, err?: unknown): void;
   warn(message: string, err?: unknown): void;
-  /** `err`, when given, is appended (its stack in text, `{ name, message, stack }` in json). */
+  /** `err`, when given, is appended (an Error as `err: { type, message, stack }`, anything else as `detail`). */
   error(message: string, err?: unknown): void;
 }
 
 interface LogSettings {
   format: LogFormat;
   minLevel: LogLevel;
+  /** Colour in the text form (ANSI); never in json. */
+  colour: boolean;
   now: () => Date;
   write: (line: string) => void;
 }
 
 const settings: LogSettings = {
-  format: 'text',
+  format: resolveLogFormat('auto'),
   minLevel: 'info',
+  colour: process.stderr.isTTY === true && !process.env.NO_COLOR,
   now: () => new Date(),
   write: (line) => console.error(line),
 };
@@ -44,12 +52,21 @@ export function resolveLogFormat(format: LogFormat | 'auto', stderrIsTty = proce
   return format === 'auto' ? (stderrIsTty ? 'text' : 'json') : format;
 }
 
-/** Sets the format and lowest level for every logger of the process (`muster start` does it once). */
-export function configureLogging(options: { format?: LogFormat | 'auto'; minLevel?: LogLevel; now?: () => Date; write?: (line: string) => void }): void {
+/** Sets the form, lowest level and colour for every logger of the process (`muster start` does it once). */
+export function configureLogging(options: {
+  format?: LogFormat | 'auto';
+  minLevel?: LogLevel;
+  colour?: boolean;
+  now?: () => Date;
+  write?: (line: string) => void;
+}): void {
   if (options.format !== undefined) settings.format = resolveLogFormat(options.format);
   if (options.minLevel !== undefined) settings.minLevel = options.minLevel;
+  if (options.colour !== undefined) settings.colour = options.colour;
   if (options.now !== undefined) settings.now = options.now;
   if (options.write !== undefined) settings.write = options.write;
+  root = null;
+  children.clear();
 }
 
 /** The current settings (tests restore them). */
@@ -57,23 +74,47 @@ export function loggingSettings(): Readonly<LogSettings> {
   return { ...settings };
 }
 
-function errorText(err: unknown): string {
-  if (err instanceof Error) return err.stack ?? `${err.name}: ${err.message}`;
-  return typeof err === 'string' ? err : JSON.stringify(err) ?? String(err);
+let root: PinoLogger | null = null;
+const children = new Map<string, PinoLogger>();
+
+/** The process's pino logger for the current settings, made on first use after each `configureLogging`. */
+function rootLogger(): PinoLogger {
+  if (root) return root;
+  const pretty =
+    settings.format === 'text'
+      ? prettyFactory({ colorize: settings.colour, translateTime: "UTC:yyyy-mm-dd'T'HH:MM:ss.l'Z'", ignore: 'pid,hostname' })
+      : null;
+  const destination = {
+    write(chunk: string): void {
+      settings.write((pretty ? pretty(chunk) : chunk).trimEnd());
+    },
+  };
+  root = pino(
+    {
+      level: settings.minLevel,
+      base: null,
+      timestamp: () => `,"time":"${settings.now().toISOString()}"`,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    destination,
+  );
+  return root;
 }
 
-function errorJson(err: unknown): unknown {
-  if (err instanceof Error) return { name: err.name, message: err.message, ...(err.stack ? { stack: err.stack } : {}) };
-  return typeof err === 'string' ? err : String(err);
-}
-
-/** One log line, without the newline. */
-export function formatLogLine(format: LogFormat, time: Date, level: LogLevel, name: string, message: string, err?: unknown): string {
-  if (format === 'json') {
-    return JSON.stringify({ time: time.toISOString(), level, name, msg: message, ...(err !== undefined ? { err: errorJson(err) } : {}) });
+function childLogger(name: string): PinoLogger {
+  let child = children.get(name);
+  if (!child) {
+    child = rootLogger().child({ name });
+    children.set(name, child);
   }
-  const text = err === undefined ? message : `${message} ${errorText(err)}`;
-  return `${time.toISOString()} ${level.toUpperCase().padEnd(5)} ${name}: ${text}`;
+  return child;
+}
+
+/** What pino logs beside the message: an Error under `err` (pino's serialiser), anything else as `detail`. */
+function extraFields(err: unknown): Record<string, unknown> {
+  if (err === undefined) return {};
+  if (err instanceof Error) return { err };
+  return { detail: typeof err === 'string' ? err : (JSON.stringify(err) ?? String(err)) };
 }
 
 /**
@@ -82,8 +123,7 @@ export function formatLogLine(format: LogFormat, time: Date, level: LogLevel, na
  */
 export function createLogger(name: string): Logger {
   const at = (level: LogLevel) => (message: string, err?: unknown): void => {
-    if (LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(settings.minLevel)) return;
-    settings.write(formatLogLine(settings.format, settings.now(), level, name, message, err));
+    childLogger(name)[level](extraFields(err), message);
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }

@@ -73,7 +73,7 @@ export async function run(args: string[]): Promise<number> {
   // Flags, then MUSTER_* variables, then the config file (config/resolveStartValues.ts).
   const settings = resolveStartValues(parseCommandArgs(SPEC, args).values);
   const v = settings.values;
-  configureLogging({ format: (v['log-format'] as 'text' | 'json' | 'auto' | undefined) ?? 'text' });
+  configureLogging({ format: (v['log-format'] as 'text' | 'json' | 'auto' | undefined) ?? 'auto' });
   for (const w of settings.warnings) warn(w);
   if (v.camera === undefined && (v.table !== undefined || v.roster !== undefined || v.lens !== undefined || v.projector !== undefined)) {
     throw new CliError('--table, --roster, --lens and --projector go with --camera (without --camera the built-in demo runs)');
