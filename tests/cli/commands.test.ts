@@ -195,7 +195,7 @@ describe('the README\'s first step: muster markers --roster fixtures/rosters/ope
     expect(r.code).toBe(0);
     const ids = rosterTagIds(await loadRoster(roster));
     expect(Math.max(...ids)).toBeGreaterThan(49); // beyond the default DICT_4X4_50
-    expect(r.stdout).toBe(`${ids.length + 4} tags on 3 letter page(s) (last: calibration board): tags.pdf\n`);
+    expect(r.stdout).toBe(`${ids.length + 4} tags on 4 letter page(s) (last: calibration board): tags.pdf\n`); // 3 pages of tags (a line for the unit type under each), then the board
     expect(r.stderr.trimEnd().split('\n')).toEqual([
       expect.stringMatching(/tags 50, 51, .* are not in DICT_4X4_50 .*calibration\/tables\/large-72x48\.json \(DICT_4X4_250\): give start --camera and track the same --table/),
     ]);

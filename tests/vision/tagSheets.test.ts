@@ -308,6 +308,9 @@ describe('tag sheets in full Unicode', () => {
       expect(runs).toContain(`${label} (command)`);
     }
     expect(runs).toContain('Muster tags: Bataille de Québec');
+    // Each stand's tag also says what the unit is: the arm and weapon of the army file.
+    expect(runs.filter((r) => r === 'infantry, rifled musket').length).toBeGreaterThanOrEqual(LABELS.length * 2);
+    expect(runs).toContain('artillery, 3 inch rifle');
     // 日本 is outside DejaVu Sans: printed (and extracted) as two replacement marks, never dropped.
     expect(runs).toContain('\u{fffd}\u{fffd}');
     expect(runs).toContain('token: \u{fffd}\u{fffd}');
@@ -325,6 +328,18 @@ describe('tag sheets in full Unicode', () => {
     expect(font.numGlyphs).toBeLessThan(120);
     expect(font.length1).toBeLessThan(30_000);
     expect(bytes.length).toBeLessThan(30_000);
+  });
+
+  it("muster markers prints each stand's troop type from a rule set's army file", async () => {
+    const out = join(dir, 'wtdr.pdf');
+    const roster = join(repoRoot, 'fixtures/rosters/while-the-devil-rules-example.yaml');
+    const table = join(repoRoot, 'calibration/tables/large-72x48.json');
+    const { result } = await quietAll(() => runMarkers(['--roster', roster, '--table', table, '--out', out, '--no-board']));
+    expect(result).toBe(0);
+    const runs = (await extractPdfText(readFileSync(out))).flat().map((r) => r.str);
+    expect(runs).toContain('swedish brigade');
+    expect(runs).toContain('commanded shot');
+    expect(runs).not.toContain('swedish-brigade');
   });
 
   it('centres labels with the widths the reader uses', async () => {

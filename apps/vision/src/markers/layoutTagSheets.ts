@@ -11,6 +11,8 @@ export interface TagItem {
   readonly tagId: number;
   /** Printed under the tag, e.g. the unit and stand. */
   readonly label: string;
+  /** A third line under the label, e.g. the unit's type ('harquebusier', 'infantry, rifled musket'). */
+  readonly detail?: string;
   /** Side of the black square, inches (the detector's markerSize / anchor size). */
   readonly sizeIn: number;
   readonly modules: MarkerModules;
@@ -80,7 +82,7 @@ function tagShapes(p: Placed, x: number, y: number): Shape[] {
     ...markerFillRects(p.item.modules, cutX + q, y + q, p.item.sizeIn),
   ];
   const idText = `#${p.item.tagId}`;
-  const lines = p.item.label ? [idText, p.item.label] : [idText];
+  const lines = [idText, ...(p.item.label ? [p.item.label] : []), ...(p.item.detail ? [p.item.detail] : [])];
   lines.forEach((text, i) => {
     const size = fitTextSizeIn(text, p.cellW);
     shapes.push({ kind: 'text', xIn: x + p.cellW / 2, yIn: y + cut + LABEL_LINE_IN * (i + 1) - 0.02, sizeIn: size, text, centred: true });
@@ -101,9 +103,10 @@ export function layoutTagSheets(items: readonly TagItem[], paper: PaperName): Sh
   for (const item of items) {
     if (!(item.sizeIn > 0)) throw new Error(`tag ${item.tagId}: size must be positive`);
     const cut = item.sizeIn + 2 * quietZoneIn(item);
-    const labelW = Math.min(1.6, 0.8 * MAX_LABEL_SIZE_IN * Math.max(textWidthEm(item.label), MIN_LABEL_EM));
+    const labelEm = Math.max(textWidthEm(item.label), item.detail ? textWidthEm(item.detail) : 0, MIN_LABEL_EM);
+    const labelW = Math.min(1.6, 0.8 * MAX_LABEL_SIZE_IN * labelEm);
     const cellW = Math.max(cut, labelW);
-    const cellH = cut + 2 * LABEL_LINE_IN + 0.02;
+    const cellH = cut + (item.detail ? 3 : 2) * LABEL_LINE_IN + 0.02;
     if (cellW > usableW || cellH > bottom - top) throw new Error(`tag ${item.tagId} (${item.sizeIn} in) does not fit on ${paper} paper`);
     if (x > 0 && x + cellW > usableW) {
       x = 0;
