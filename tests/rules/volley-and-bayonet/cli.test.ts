@@ -38,13 +38,14 @@ describe('muster rules --ruleset volley-and-bayonet', () => {
     expect(r.out).toContain('33rd Foot');
     const j = await runCli(bare, '--ruleset', 'volley-and-bayonet', '--json');
     const ev = JSON.parse(j.out) as { warnings: { code: string; parameterId?: string }[] };
-    expect(ev.warnings.filter((w) => w.code === 'parameter/missing').map((w) => w.parameterId)).toEqual(['fire-arc-corner-deg', 'range-measured-from']);
+    // Fire's two, then the support distance once for each unit charging guns.
+    expect([...new Set(ev.warnings.filter((w) => w.code === 'parameter/missing').map((w) => w.parameterId))]).toEqual(['fire-arc-corner-deg', 'range-measured-from', 'artillery-support-in']);
   });
 
   it('--params lists the numbers the document does not give and where to find them', async () => {
     const r = await runCli('--params', 'volley-and-bayonet');
     expect(r.code).toBe(0);
-    for (const id of ['fire-arc-corner-deg', 'range-measured-from', 'mounted-melee-hit-number', 'save-skirmish-order', 'troop-type', 'strength-points-lost']) expect(r.out).toContain(id);
+    for (const id of ['fire-arc-corner-deg', 'range-measured-from', 'mounted-melee-hit-number', 'artillery-support-in', 'save-skirmish-order', 'troop-type', 'wing', 'strength-points-lost']) expect(r.out).toContain(id);
     expect(r.out).toMatch(/not in the document/i);
   });
 

@@ -43,8 +43,15 @@ describe('volley-and-bayonet golden scenes', () => {
     const without = ruleset.evaluate(load('skirmish-at-the-fence-no-parameters'));
     expect(Object.values(withP.units).some((u) => u.fire.some((f) => f.ok))).toBe(true);
     expect(Object.values(without.units).every((u) => u.fire.length === 0)).toBe(true);
-    expect(without.warnings.filter((w) => w.code === 'parameter/missing').map((w) => w.parameterId)).toEqual(['fire-arc-corner-deg', 'range-measured-from']);
-    // Movement, command, charges and morale do not need them.
+    // Fire needs the arc and the measuring point; each unit charging a gun needs the support distance.
+    const missing = without.warnings.filter((w) => w.code === 'parameter/missing');
+    expect(missing.map((w) => w.parameterId).slice(0, 2)).toEqual(['fire-arc-corner-deg', 'range-measured-from']);
+    expect(new Set(missing.slice(2).map((w) => w.parameterId))).toEqual(new Set(['artillery-support-in']));
+    const guns = new Set(load('skirmish-at-the-fence-no-parameters').units.filter((x) => /artillery|howitzer/.test(String(x.rulesetFields?.['troop-type']))).map((x) => x.id));
+    const gunCharges = Object.values(without.units).filter((u) => u.charge.some((c) => c.ok && guns.has(c.targetUnitId)));
+    expect(gunCharges.length).toBeGreaterThan(0);
+    expect(missing.slice(2).map((w) => w.unitId).sort()).toEqual(gunCharges.map((u) => u.unitId).sort());
+    // Movement, command, charges (other than at guns) and morale do not need them.
     expect(without.units.r23!.movement).toEqual(withP.units.r23!.movement);
     expect(without.units.r33!.charge).toEqual(withP.units.r33!.charge);
     expect(without.units.md1!.morale).toEqual(withP.units.md1!.morale);

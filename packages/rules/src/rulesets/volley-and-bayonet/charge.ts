@@ -12,14 +12,29 @@ import { angleDiffDeg, vectorToHeadingDeg } from '../../geometry/angles.ts';
 import { closestPointsBetweenPolygons, polygonToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
 import { elevationLevelAt } from '../../geometry/lineOfSight.ts';
 import { pointInPolygon } from '../../geometry/intersect.ts';
-import { MOUNTED_MELEE_HIT_PARAM, SAVE_PARAMS } from './declarations.ts';
+import { ARTILLERY_SUPPORT_PARAM, MOUNTED_MELEE_HIT_PARAM, SAVE_PARAMS } from './declarations.ts';
 import { countsStationary, standDice, weaponRow } from './combat.ts';
-import { boxesApart, type VbContext, type VbStand, type VbUnit } from './context.ts';
+import { boxesApart, type Blocker, type VbContext, type VbStand, type VbUnit } from './context.ts';
 import { walkCost } from './movement/costWalk.ts';
 import { blockersFor } from './movement/movement.ts';
 import { moverProfile, standRate } from './movement/standMovement.ts';
 import { terrainNear, type VbTerrain } from './movement/terrainScene.ts';
-import { ATTACK_DICE_SOURCE, HIT_NUMBERS, LIGHT_DRAGOON_SHOCK_NOTE, MOUNTED_INFANTRY_DISORDERED_NOTE, SAVE_LABELS, SAVES_SOURCE, SHOCK_HIT_MOD, SHOCK_SOURCE, type SaveCondition } from './tables/combat.ts';
+import {
+  ATTACK_DICE_SOURCE,
+  HIT_NUMBERS,
+  LIGHT_DRAGOON_SHOCK_NOTE,
+  MELEE_RESULTS_SOURCE,
+  MELEE_RETREAT_MOVE_FRACTION,
+  MELEE_ROUT_MOVE_FRACTION,
+  MOUNTED_INFANTRY_DISORDERED_NOTE,
+  NO_ELITES_TIE_MOD,
+  ROUT_SP_LOSS_PER_STAND,
+  SAVE_LABELS,
+  SAVES_SOURCE,
+  SHOCK_HIT_MOD,
+  SHOCK_SOURCE,
+  type SaveCondition,
+} from './tables/combat.ts';
 import { CHARGE_FACING_SOURCE, OBLIQUE_DEG, OUT_OF_COMMAND_SOURCE, PAID_FACING_CHANGE_FRACTION } from './tables/movementRates.ts';
 import { COLLAPSE_SOURCE, MORALE_MODIFIERS, MORALE_SOURCE, type MoraleCondition } from './tables/morale.ts';
 import { AREA_KIND_CLASS, LINEAR_KIND_CLASS } from './tables/terrain.ts';
@@ -48,6 +63,35 @@ function meleeHitOn(ctx: VbContext, info: VbUnit, s: VbStand): number | undefine
   return w ? HIT_NUMBERS[w].shortHitOn : undefined;
 }
 
+/** The morale after the Morale table's modifiers for these conditions. */
+function modifiedMorale(morale: number, conds: readonly MoraleCondition[]): number {
+  let v = morale;
+  for (const c of conds) v += MORALE_MODIFIERS[c].mod;
+  return v;
+}
+
+/**
+ * What Melee Results (p. 5) does for this side: its tie roll-off (a d6 plus its best modified morale, no
+ * elites 1 less) and what befalls it if it loses, by the markers it has now (half move back disordered,
+ * a rout of a full move with 1 SP lost per stand, or removal when already routed).
+ */
+function meleeResultLines(ctx: VbContext, side: string, info: VbUnit, s: VbStand, conds: readonly MoraleCondition[]): DiceModifier[] {
+  const out: DiceModifier[] = [];
+  if (info.morale !== undefined) {
+    const v = modifiedMorale(info.morale, conds) + (info.abilities.has('NE') ? NO_ELITES_TIE_MOD : 0);
+    out.push({ label: `${side} in a tie: a d6 + ${v} (best modified morale${info.abilities.has('NE') ? `, ${NO_ELITES_TIE_MOD} no elites (NE)` : ''}); the higher total wins`, dice: 0, source: MELEE_RESULTS_SOURCE });
+  } else out.push({ label: `${side} in a tie: a d6 + its best modified morale (no morale rating)`, dice: 0, source: MELEE_RESULTS_SOURCE });
+  const rate = standRate(ctx, info, s);
+  const move = (fraction: number): string => ('rateIn' in rate ? ` (${rate.rateIn * fraction}")` : '');
+  let loses: string;
+  if (info.routed) loses = `routs${move(MELEE_ROUT_MOVE_FRACTION)} and is removed from play`;
+  else if (info.disordered) {
+    loses = `routs a full move to the rear${move(MELEE_ROUT_MOVE_FRACTION)}, takes the ${info.permanentlyDisordered ? 'yellow' : 'red'} marker it lacks and loses ${ROUT_SP_LOSS_PER_STAND} SP per stand${s.type === 'artillery' ? '; the guns are abandoned' : ''}`;
+  } else loses = `is disordered and retreats a half move${move(MELEE_RETREAT_MOVE_FRACTION)} directly away, ignoring terrain`;
+  out.push({ label: `${side} if it loses (fewer hits, or every SP engaged lost): ${loses}`, dice: 0, source: MELEE_RESULTS_SOURCE });
+  return out;
+}
+
 function moraleLine(side: string, morale: number | undefined, conds: readonly MoraleCondition[]): DiceModifier {
   if (morale === undefined) return { label: `${side} morale check: no morale rating`, dice: 0, source: MORALE_SOURCE };
   let v = morale;
@@ -65,6 +109,21 @@ function saveLines(ctx: VbContext, conds: readonly SaveCondition[], who: string)
     const roll = numberParameter(ctx.state, SAVE_PARAMS[c]);
     return { label: `${who} saves: ${SAVE_LABELS[c]}${roll === undefined ? ` (save roll not entered: ${SAVE_PARAMS[c].id})` : `: saves on ${roll}+`}`, dice: 0, source: SAVES_SOURCE };
   });
+}
+
+/**
+ * Whether a gun is supported: a friendly infantry, detachment or mounted stand (of any unit, not a gun,
+ * commander or spacer) within `supportIn` of it, nearest point to nearest point (a reading; the distance is
+ * the parameter `artillery-support-in`).
+ */
+export function artillerySupported(ctx: VbContext, gun: VbStand, supportIn: number): boolean {
+  for (const s of ctx.allStands) {
+    if (s.side !== gun.side || s.unitId === undefined || s === gun) continue;
+    if (s.type === 'artillery' || s.type === 'command' || s.type === 'road-march-spacer' || s.type === 'transport') continue;
+    if (boxesApart(s.box, gun.box, supportIn)) continue;
+    if (polygonToPolygonDistanceIn(s.corners, gun.corners) <= supportIn + 1e-9) return true;
+  }
+  return false;
 }
 
 interface Pair {
@@ -98,15 +157,19 @@ export function evaluateCharge(
   else if (info.skirmishOrder) unitReason = { reason: 'charge/skirmishers', detail: 'skirmishers can NOT voluntarily enter into melee (Stand Types, p. 1)' };
   else if (exhausted(u.id)) unitReason = { reason: 'charge/brigade-exhausted', detail: `its brigade is exhausted: no moving into contact (${COLLAPSE_SOURCE})` };
   let mountedHitMissing = false;
+  let artillerySupportMissing = false;
   // Enemy bases each charger's centre may not cross (the target's own are dropped per target).
-  const blockersOf = chargers.map((s, i) => {
+  // Each charger's blockers and terrain, found on its first walk (most units have no enemy near).
+  const blockersCache: (Blocker[] | undefined)[] = [];
+  const blockersOf = (i: number): Blocker[] => {
     const r = rates[i]!;
-    return 'rateIn' in r ? blockersFor(ctx, s, u.side, r.rateIn + 2) : [];
-  });
-  const nearOf = chargers.map((s, i) => {
+    return (blockersCache[i] ??= 'rateIn' in r ? blockersFor(ctx, chargers[i]!, u.side, r.rateIn + 2) : []);
+  };
+  const nearCache: (VbTerrain | undefined)[] = [];
+  const nearOf = (i: number): VbTerrain => {
     const r = rates[i]!;
-    return terrainNear(terrain, s.center, 'rateIn' in r ? r.rateIn + 2 : 0);
-  });
+    return (nearCache[i] ??= terrainNear(terrain, chargers[i]!.center, 'rateIn' in r ? r.rateIn + 2 : 0));
+  };
   for (const target of ctx.units.values()) {
     if (target.unit.side === u.side || target.combatStands.length === 0) continue;
     const near = target.combatStands.some((t) => chargers.some((s) => !boxesApart(s.box, t.box, reachIn + 1)));
@@ -141,7 +204,7 @@ export function evaluateCharge(
         return;
       }
       candidates.sort((x, y) => x.d - y.d);
-      const blockers = blockersOf[i]!.filter((e) => e.unitId !== target.unit.id);
+      const blockers = blockersOf(i).filter((e) => e.unitId !== target.unit.id);
       let best: Pair | undefined;
       for (const { t } of candidates) {
         // Straight at the target: the front edge's nearest point to the target's nearest point.
@@ -153,7 +216,7 @@ export function evaluateCharge(
         const turn = d > 1e-9 && Math.abs(angleDiffDeg(dir, s.stand.pose.headingDeg)) > OBLIQUE_DEG + 1e-9;
         const allowance = rate.rateIn * (turn ? 1 - PAID_FACING_CHANGE_FRACTION : 1);
         const end = { xIn: s.center.xIn + (to.xIn - fc.xIn), yIn: s.center.yIn + (to.yIn - fc.yIn) };
-        const walk = walkCost(nearOf[i]!, s.center, end, moverProfile(info, s, rate.rateIn), allowance, blockers);
+        const walk = walkCost(nearOf(i), s.center, end, moverProfile(info, s, rate.rateIn), allowance, blockers);
         if (walk.reachedIn < d - 1e-6) {
           const why = walk.stoppedBy === 'enemy' ? 'charge/path-blocked' : walk.stoppedBy?.startsWith('impassable:') ? 'charge/impassable' : 'charge/out-of-reach';
           failure = { reason: why, detail: walk.stoppedBy === 'enemy' ? 'another enemy stand is in the way' : `${d.toFixed(1)}" away; terrain${turn ? ' and a facing change (half the move)' : ''} leave${turn ? '' : 's'} too little movement (${CHARGE_FACING_SOURCE})` };
@@ -213,6 +276,7 @@ export function evaluateCharge(
     if (pairs.some((p) => mounted(p.s)) && !info.abilities.has('MC') && target.abilities.has('MC') && target.category === 'cavalry') attConds.push('cavalry-vs-heavier-cavalry');
     if (first.t.type === 'artillery' && aspect === 'front') attConds.push('meleeing-artillery-from-front');
     attMods.push(moraleLine('Attacker', info.morale, attConds));
+    attMods.push(...meleeResultLines(ctx, 'Attacker', info, first.s, attConds));
     // Defender: the stands struck, with stationary dice if they hold it.
     const struck = [...new Set(pairs.map((p) => p.t))];
     let defBase = 0;
@@ -238,11 +302,17 @@ export function evaluateCharge(
     if ((first.t.type === 'infantry' || first.t.type === 'detachment' || first.t.type === 'artillery') && inWorks(first.t)) defConds.push('defending-works');
     if (target.unit.status?.attachedCommanderId !== undefined || ctx.commanders.some((c) => c.commander.attachedToUnitId === target.unit.id)) defConds.push('superior-commander-attached');
     if (target.disordered) defConds.push('disordered');
+    if (first.t.type === 'artillery') {
+      const supportIn = numberParameter(ctx.state, ARTILLERY_SUPPORT_PARAM);
+      if (supportIn === undefined) artillerySupportMissing = true;
+      else if (!artillerySupported(ctx, first.t, supportIn)) defConds.push('unsupported-artillery-meleed');
+    }
     if ((first.t.type === 'infantry' || first.t.type === 'detachment' || first.t.type === 'infantry-skirmisher') && pairs.some((p) => mounted(p.s))) defConds.push('infantry-meleed-by-mounted');
     if (aspect === 'flank') defConds.push('meleed-from-flank');
     if (target.roadMarch) defConds.push('meleed-in-road-march');
     if (target.routed) defConds.push('meleed-while-routed');
     defMods.push(moraleLine('Defender', target.morale, defConds));
+    defMods.push(...meleeResultLines(ctx, 'Defender', target, first.t, defConds));
     // Saves in melee (Saves, p. 5): buildings, works (not a sunken road against infantry), hits by disordered stands.
     const defSaves: SaveCondition[] = [];
     const tArea = ctx.state.terrain.areas.filter((a) => pointInPolygon(first.t.center, a.vertices));
@@ -264,5 +334,6 @@ export function evaluateCharge(
     }
   }
   if (mountedHitMissing) warnings.push(missingParameterWarning(MOUNTED_MELEE_HIT_PARAM, `${u.name}: hit number of mounted stands in melee`, u.id));
+  if (artillerySupportMissing) warnings.push(missingParameterWarning(ARTILLERY_SUPPORT_PARAM, `${u.name}: whether the guns it charges are supported`, u.id));
   return { charge, shapes, warnings };
 }

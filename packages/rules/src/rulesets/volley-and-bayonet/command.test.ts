@@ -27,6 +27,18 @@ describe('command and control (pp. 1-2)', () => {
     expect(r.readings.get('u')!.inCommand).toBe(false);
   });
 
+  it('the Army Commander (brigadeId "army") commands every stand of his side; a Wing Commander ("wing-<n>") only units of wing n', () => {
+    const stand = (id: string): UnitBuild['stands'] => [{ id, base: 'infantry', x: 10, y: 13, heading: 90 }];
+    const inWing = (wing: number | undefined): UnitBuild => ({ ...inf('u', 'b', stand('s')), fields: { 'troop-type': 'fast-infantry', morale: 5, 'strength-points': 3, ...(wing !== undefined ? { wing } : {}) } });
+    const army = command([inWing(undefined)], [{ id: 'ac', side: 'a', brigadeId: 'army', x: 10, y: 10 }]);
+    expect(army.readings.get('u')).toMatchObject({ inCommand: true, commanderInRangeId: 'ac', commandRadiusIn: 6 });
+    // The other side's Army Commander does not.
+    expect(command([inWing(undefined)], [{ id: 'ac', side: 'z', brigadeId: 'army', x: 10, y: 10 }]).readings.get('u')!.inCommand).toBe(false);
+    expect(command([inWing(2)], [{ id: 'wc', side: 'a', brigadeId: 'wing-2', x: 10, y: 10 }]).readings.get('u')).toMatchObject({ inCommand: true, commanderInRangeId: 'wc' });
+    expect(command([inWing(1)], [{ id: 'wc', side: 'a', brigadeId: 'wing-2', x: 10, y: 10 }]).readings.get('u')!.inCommand).toBe(false);
+    expect(command([inWing(undefined)], [{ id: 'wc', side: 'a', brigadeId: 'wing-2', x: 10, y: 10 }]).readings.get('u')!.inCommand).toBe(false);
+  });
+
   it('its own unit commander within 3"; command spreads through touching stands of the unit', () => {
     const r = command([
       inf('u', 'b', [

@@ -7,7 +7,6 @@ import { rulesetValue } from '../../engine/rulesetFields.ts';
 import type { PointIn } from '../../model/units.ts';
 import type { Commander, Stand, TableState, Unit } from '../../model/tableState.ts';
 import { standCenter, standCorners } from '../../geometry/footprint.ts';
-import { buildSightScene, type SightScene } from '../../geometry/lineOfSight.ts';
 import { boundingBox, offsetConvexPolygon, type BoundingBoxIn } from '../../geometry/polygon.ts';
 import {
   ABILITIES_FIELD,
@@ -21,6 +20,9 @@ import {
   STRENGTH_FIELD,
   TROOP_TYPE_FIELD,
   HITS_THIS_PHASE_STATUS,
+  WING_FIELD,
+  ARMY_COMMANDER_BRIGADE,
+  WING_COMMANDER_PREFIX,
   type Ability,
   type TroopType,
 } from './declarations.ts';
@@ -80,6 +82,8 @@ export interface VbUnit {
   readonly permanentlyDisordered: boolean;
   readonly routed: boolean;
   readonly poorlyTrained: boolean;
+  /** The wing it was assigned to at the start of the game (unit field `wing`), if any. */
+  readonly wing?: number;
   readonly spLost: number;
   readonly hitsThisPhase: number;
   readonly stands: readonly VbStand[];
@@ -101,7 +105,8 @@ export interface VbContext {
   /** Every stand on the table (units' and commanders'). */
   readonly allStands: readonly VbStand[];
   readonly standById: ReadonlyMap<string, VbStand>;
-  readonly sight: SightScene;
+  /** Each unit as read, with the warnings its reading gave (the session reuses unchanged ones). */
+  readonly readings: ReadonlyMap<string, UnitReading>;
   /** Problems found while reading the state (missing fields, odd bases), one per unit or stand. */
   readonly warnings: readonly EvaluationWarning[];
   /**
@@ -157,63 +162,86 @@ function vbStand(state: TableState, stand: Stand, type: VbStandType, footprintOk
 const bool = (u: Unit, spec: typeof STATIONARY_STATUS): boolean => rulesetValue(spec, u.status?.rulesetStatus) === true;
 const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
 
-export function buildContext(state: TableState): VbContext {
-  const standById = new Map(state.stands.map((s) => [s.id, s]));
+/** One unit read from the state, with the warnings its reading gave. */
+export interface UnitReading {
+  readonly info: VbUnit;
+  readonly warnings: readonly EvaluationWarning[];
+}
+
+/** Reads one unit: its fields and markers, its stands' types and footprints. */
+export function readUnit(state: TableState, u: Unit, standById: ReadonlyMap<string, Stand>): UnitReading {
+  const warnings: EvaluationWarning[] = [];
+  const troopType = rulesetValue(TROOP_TYPE_FIELD, u.rulesetFields) as TroopType | undefined;
+  if (troopType === undefined) {
+    warnings.push({ code: 'unit/no-troop-type', message: `${u.name}: no troop-type in rulesetFields; movement, fire and melee need it.`, unitId: u.id });
+  }
+  const category: UnitCategory = troopType ? TROOP_CATEGORY[troopType] : u.arm;
+  const abilities = new Set((rulesetValue(ABILITIES_FIELD, u.rulesetFields) as readonly Ability[] | undefined) ?? []);
+  const skirmishOrder = bool(u, SKIRMISH_STATUS);
+  const militia = abilities.has('MIL');
+  const permanentlyDisordered = militia || bool(u, PERMANENT_DISORDER_STATUS);
+  const routed = bool(u, ROUTED_STATUS);
+  const stands: VbStand[] = [];
+  for (const id of u.standIds) {
+    const s = standById.get(id);
+    if (!s) continue;
+    const { type, footprintOk } = classifyStand(s, category, skirmishOrder);
+    const vs = vbStand(state, s, type, footprintOk, u.side, { unitId: u.id });
+    if (!footprintOk && type !== 'transport') {
+      const size = STAND_SIZES[type as StandType];
+      warnings.push({
+        code: 'stand/footprint',
+        message: `${u.name}: stand ${s.id} is ${s.widthIn} x ${s.depthIn}", read as ${size.label} (${size.widthIn} x ${size.depthIn}", ${size.source}).`,
+        unitId: u.id,
+      });
+    }
+    stands.push(vs);
+  }
+  const info: VbUnit = {
+    unit: u,
+    ...(troopType !== undefined ? { troopType } : {}),
+    category,
+    ...(num(rulesetValue(MORALE_FIELD, u.rulesetFields)) !== undefined ? { morale: num(rulesetValue(MORALE_FIELD, u.rulesetFields))! } : {}),
+    ...(num(rulesetValue(STRENGTH_FIELD, u.rulesetFields)) !== undefined ? { strengthPoints: num(rulesetValue(STRENGTH_FIELD, u.rulesetFields))! } : {}),
+    abilities,
+    stationary: bool(u, STATIONARY_STATUS),
+    roadMarch: bool(u, ROAD_MARCH_STATUS) || stands.some((s) => s.type === 'road-march-spacer') || u.status?.limbered === true || u.status?.formation === 'march-column',
+    skirmishOrder: skirmishOrder || stands.some((s) => s.type === 'mounted-skirmisher'),
+    disordered: permanentlyDisordered || routed || u.status?.disordered === true,
+    permanentlyDisordered,
+    routed,
+    poorlyTrained: militia || abilities.has('PT'),
+    ...(num(rulesetValue(WING_FIELD, u.rulesetFields)) !== undefined ? { wing: num(rulesetValue(WING_FIELD, u.rulesetFields))! } : {}),
+    spLost: num(rulesetValue(SP_LOST_STATUS, u.status?.rulesetStatus)) ?? 0,
+    hitsThisPhase: num(rulesetValue(HITS_THIS_PHASE_STATUS, u.status?.rulesetStatus)) ?? 0,
+    stands,
+    combatStands: stands.filter((s) => s.type !== 'command' && s.type !== 'road-march-spacer'),
+    unitCommanders: stands.filter((s) => s.type === 'command'),
+    spacers: stands.filter((s) => s.type === 'road-march-spacer'),
+  };
+  return { info, warnings };
+}
+
+/**
+ * The context of a state. `reuse` may hand back a unit read from an earlier state of the same terrain and
+ * parameters when the unit and its stands are unchanged (the incremental session does), so only changed
+ * units are read again.
+ */
+export function buildContext(state: TableState, reuse?: (u: Unit) => UnitReading | undefined): VbContext {
+  const stateStandById = new Map(state.stands.map((s) => [s.id, s]));
   const warnings: EvaluationWarning[] = [];
   const units = new Map<string, VbUnit>();
+  const readings = new Map<string, UnitReading>();
   const allStands: VbStand[] = [];
   for (const u of state.units) {
-    const troopType = rulesetValue(TROOP_TYPE_FIELD, u.rulesetFields) as TroopType | undefined;
-    if (troopType === undefined) {
-      warnings.push({ code: 'unit/no-troop-type', message: `${u.name}: no troop-type in rulesetFields; movement, fire and melee need it.`, unitId: u.id });
-    }
-    const category: UnitCategory = troopType ? TROOP_CATEGORY[troopType] : u.arm;
-    const abilities = new Set((rulesetValue(ABILITIES_FIELD, u.rulesetFields) as readonly Ability[] | undefined) ?? []);
-    const skirmishOrder = bool(u, SKIRMISH_STATUS);
-    const militia = abilities.has('MIL');
-    const permanentlyDisordered = militia || bool(u, PERMANENT_DISORDER_STATUS);
-    const routed = bool(u, ROUTED_STATUS);
-    const stands: VbStand[] = [];
-    for (const id of u.standIds) {
-      const s = standById.get(id);
-      if (!s) continue;
-      const { type, footprintOk } = classifyStand(s, category, skirmishOrder);
-      const vs = vbStand(state, s, type, footprintOk, u.side, { unitId: u.id });
-      if (!footprintOk && type !== 'transport') {
-        const size = STAND_SIZES[type as StandType];
-        warnings.push({
-          code: 'stand/footprint',
-          message: `${u.name}: stand ${s.id} is ${s.widthIn} x ${s.depthIn}", read as ${size.label} (${size.widthIn} x ${size.depthIn}", ${size.source}).`,
-          unitId: u.id,
-        });
-      }
-      stands.push(vs);
-      allStands.push(vs);
-    }
-    units.set(u.id, {
-      unit: u,
-      ...(troopType !== undefined ? { troopType } : {}),
-      category,
-      ...(num(rulesetValue(MORALE_FIELD, u.rulesetFields)) !== undefined ? { morale: num(rulesetValue(MORALE_FIELD, u.rulesetFields))! } : {}),
-      ...(num(rulesetValue(STRENGTH_FIELD, u.rulesetFields)) !== undefined ? { strengthPoints: num(rulesetValue(STRENGTH_FIELD, u.rulesetFields))! } : {}),
-      abilities,
-      stationary: bool(u, STATIONARY_STATUS),
-      roadMarch: bool(u, ROAD_MARCH_STATUS) || stands.some((s) => s.type === 'road-march-spacer') || u.status?.limbered === true || u.status?.formation === 'march-column',
-      skirmishOrder: skirmishOrder || stands.some((s) => s.type === 'mounted-skirmisher'),
-      disordered: permanentlyDisordered || routed || u.status?.disordered === true,
-      permanentlyDisordered,
-      routed,
-      poorlyTrained: militia || abilities.has('PT'),
-      spLost: num(rulesetValue(SP_LOST_STATUS, u.status?.rulesetStatus)) ?? 0,
-      hitsThisPhase: num(rulesetValue(HITS_THIS_PHASE_STATUS, u.status?.rulesetStatus)) ?? 0,
-      stands,
-      combatStands: stands.filter((s) => s.type !== 'command' && s.type !== 'road-march-spacer'),
-      unitCommanders: stands.filter((s) => s.type === 'command'),
-      spacers: stands.filter((s) => s.type === 'road-march-spacer'),
-    });
+    const reading = reuse?.(u) ?? readUnit(state, u, stateStandById);
+    readings.set(u.id, reading);
+    warnings.push(...reading.warnings);
+    units.set(u.id, reading.info);
+    allStands.push(...reading.info.stands);
   }
   const commanders: VbCommander[] = state.commanders.map((c) => {
-    const s = c.standId !== undefined ? standById.get(c.standId) : undefined;
+    const s = c.standId !== undefined ? stateStandById.get(c.standId) : undefined;
     if (!s) return { commander: c };
     const vs = vbStand(state, s, 'command', fits(s, 'command'), c.side, { commanderId: c.id });
     allStands.push(vs);
@@ -232,7 +260,21 @@ export function buildContext(state: TableState): VbContext {
     }
     return hit;
   };
-  return { state, units, commanders, allStands, standById: new Map(allStands.map((s) => [s.stand.id, s])), sight: buildSightScene(state), warnings, grown };
+  return { state, units, readings, commanders, allStands, standById: new Map(allStands.map((s) => [s.stand.id, s])), warnings, grown };
+}
+
+/**
+ * Whether superior commander `c` is superior to the unit (Command and Control, p. 1): its brigade's
+ * commander, a commander attached to it, the Army Commander of its side (`brigadeId` "army") or the Wing
+ * Commander of its wing (`brigadeId` "wing-<n>" for units whose `wing` is n).
+ */
+export function superiorTo(c: Commander, info: VbUnit): boolean {
+  const u = info.unit;
+  if (c.side !== u.side) return false;
+  if (u.brigadeId !== undefined && c.brigadeId === u.brigadeId) return true;
+  if (c.attachedToUnitId === u.id || u.status?.attachedCommanderId === c.id) return true;
+  if (c.brigadeId === ARMY_COMMANDER_BRIGADE) return true;
+  return info.wing !== undefined && c.brigadeId === `${WING_COMMANDER_PREFIX}${info.wing}`;
 }
 
 /** True when two boxes are more than `gapIn` apart on either axis (a cheap reject before exact distances). */

@@ -59,6 +59,18 @@ export const DISMOUNTED_MOVE_PARAM: RulesetFieldSpec = {
   usedFor: 'movement reach of dismounted cavalry stands',
 };
 
+export const ARTILLERY_SUPPORT_PARAM: RulesetFieldSpec = {
+  id: 'artillery-support-in',
+  label: 'Distance within which a friendly infantry or mounted stand supports an artillery stand (Morale table: "Unsupported artillery being meleed", -1)',
+  type: 'number',
+  unit: 'in',
+  min: 0,
+  max: 12,
+  source: `${BASE_RULES}, supported artillery (the supplement lists the modifier but does not say what supports a gun)`,
+  notInDocument: true,
+  usedFor: "the defender's \"unsupported artillery\" morale modifier when guns are charged",
+};
+
 export const PT_STATIONARY_PARAM: RulesetFieldSpec = {
   id: 'poorly-trained-stationary',
   label: 'Stationary poorly trained infantry: no stationary bonus (the Attack Dice table prints none) or as regular infantry',
@@ -108,6 +120,7 @@ export const VB_PARAMETERS: readonly RulesetFieldSpec[] = [
   RANGE_FROM_PARAM,
   MOUNTED_MELEE_HIT_PARAM,
   DISMOUNTED_MOVE_PARAM,
+  ARTILLERY_SUPPORT_PARAM,
   PT_STATIONARY_PARAM,
   EXHAUSTION_ROUNDING_PARAM,
   ...Object.values(SAVE_PARAMS),
@@ -190,7 +203,26 @@ export const STRENGTH_FIELD: RulesetFieldSpec = {
   usedFor: 'the brigade exhaustion level',
 };
 
-export const VB_UNIT_FIELDS: readonly RulesetFieldSpec[] = [TROOP_TYPE_FIELD, MORALE_FIELD, STRENGTH_FIELD, ABILITIES_FIELD];
+/**
+ * The wing a unit was assigned to at the start of the game (Command and Control, p. 1: "A wing commander can
+ * command any stand assigned to its wing"). The table state's commanders carry a brigade only, so ranks are
+ * a convention on that field: a commander whose `brigadeId` is `army` is his side's Army Commander, and one
+ * whose `brigadeId` is `wing-<n>` is the Wing Commander of the units whose `wing` is n.
+ */
+export const WING_FIELD: RulesetFieldSpec = {
+  id: 'wing',
+  label: 'Wing the unit was assigned to at the start of the game (its Wing Commander has brigadeId "wing-<n>")',
+  type: 'integer',
+  min: 1,
+  max: 99,
+  source: cite('Command and Control', 1),
+};
+
+/** `brigadeId` of a side's Army Commander, and the prefix of a Wing Commander's (see `WING_FIELD`). */
+export const ARMY_COMMANDER_BRIGADE = 'army';
+export const WING_COMMANDER_PREFIX = 'wing-';
+
+export const VB_UNIT_FIELDS: readonly RulesetFieldSpec[] = [TROOP_TYPE_FIELD, MORALE_FIELD, STRENGTH_FIELD, ABILITIES_FIELD, WING_FIELD];
 
 const flag = (id: string, label: string, source: string): RulesetFieldSpec => ({ id, label, type: 'boolean', default: false, source });
 

@@ -6,16 +6,16 @@
 import type { Evaluation, EvaluationWarning, UnitEvaluation } from '../../engine/evaluation.ts';
 import { missingParameterWarning } from '../../engine/rulesetFields.ts';
 import type { Shape } from '../../engine/shapes.ts';
-import type { TableState } from '../../model/tableState.ts';
-import { buildContext } from './context.ts';
-import { evaluateCommand } from './command.ts';
-import { evaluateCharge } from './charge.ts';
+import type { TableState, Unit } from '../../model/tableState.ts';
+import { buildContext, type UnitReading, type VbContext, type VbUnit } from './context.ts';
+import { evaluateCommand, type CommandResult, type UnitCommand } from './command.ts';
+import { evaluateCharge, type ChargeResult } from './charge.ts';
 import { SAVE_PARAMS } from './declarations.ts';
-import { evaluateFire, fireSettings } from './fire/fire.ts';
+import { evaluateFire, fireSettings, type FireResult, type FireSettings } from './fire/fire.ts';
 import { readFormation } from './formation.ts';
 import { brigadeMorale, dangerZones, evaluateRally, moraleReading } from './morale.ts';
-import { evaluateMovement } from './movement/movement.ts';
-import { buildTerrain } from './movement/terrainScene.ts';
+import { evaluateMovement, type MovementResult } from './movement/movement.ts';
+import { buildTerrain, type VbTerrain } from './movement/terrainScene.ts';
 import type { SaveCondition } from './tables/combat.ts';
 
 export const VB_RULESET_ID = 'volley-and-bayonet';
@@ -23,15 +23,30 @@ export const VB_RULESET_ID = 'volley-and-bayonet';
 /** Below this formation confidence a warning asks the players to check the bases or set the formation. */
 export const FORMATION_WARNING_CONFIDENCE = 0.5;
 
-export function evaluateVolleyAndBayonet(state: TableState): Evaluation {
-  const ctx = buildContext(state);
+/**
+ * Where the incremental session (session.ts) plugs in: the context may reuse unchanged units, and each
+ * per-unit part may come from a cache. Without hooks every part is computed afresh.
+ */
+export interface EvaluationHooks {
+  readonly reuse?: (u: Unit) => UnitReading | undefined;
+  readonly command?: (ctx: VbContext, info: VbUnit) => UnitCommand;
+  /** Called once the context, command and brigade morale are known, before any unit's parts. */
+  readonly prepared?: (ctx: VbContext, terrain: VbTerrain, command: CommandResult, exhausted: (unitId: string) => boolean) => void;
+  readonly movement?: (info: VbUnit) => MovementResult;
+  readonly fire?: (info: VbUnit, settings: FireSettings) => FireResult;
+  readonly charge?: (info: VbUnit) => ChargeResult;
+}
+
+export function evaluateVolleyAndBayonet(state: TableState, hooks: EvaluationHooks = {}): Evaluation {
+  const ctx = buildContext(state, hooks.reuse);
   const terrain = buildTerrain(state);
-  const command = evaluateCommand(ctx);
+  const command = evaluateCommand(ctx, hooks.command ? (info) => hooks.command!(ctx, info) : undefined);
   const morale = brigadeMorale(ctx);
   const exhausted = (unitId: string): boolean => {
     const b = ctx.units.get(unitId)?.unit.brigadeId;
     return b !== undefined && morale.brigades.get(b)?.exhausted === true;
   };
+  hooks.prepared?.(ctx, terrain, command, exhausted);
   const fireCfg = fireSettings(ctx);
   const warnings: EvaluationWarning[] = [...ctx.warnings, ...fireCfg.warnings, ...morale.warnings];
   const shapes: Shape[] = [];
@@ -44,10 +59,11 @@ export function evaluateVolleyAndBayonet(state: TableState): Evaluation {
     else if (formation.source === 'geometry' && formation.confidence < FORMATION_WARNING_CONFIDENCE) {
       warnings.push({ code: 'formation/uncertain', message: `${u.name}: read as ${formation.name ?? formation.formation} (confidence ${formation.confidence}); check the bases or set the formation.`, unitId: u.id });
     }
-    const movement = evaluateMovement(ctx, terrain, info, command.standInCommand);
-    const fire = fireCfg.settings ? evaluateFire(ctx, fireCfg.settings, info, command.standInCommand, exhausted) : undefined;
+    const movement = hooks.movement ? hooks.movement(info) : evaluateMovement(ctx, terrain, info, command.standInCommand);
+    const settings = fireCfg.settings;
+    const fire = settings ? (hooks.fire ? hooks.fire(info, settings) : evaluateFire(ctx, settings, info, command.standInCommand, exhausted)) : undefined;
     fire?.missingSaves.forEach((c) => missingSaves.add(c));
-    const charge = evaluateCharge(ctx, terrain, info, command.standInCommand, exhausted);
+    const charge = hooks.charge ? hooks.charge(info) : evaluateCharge(ctx, terrain, info, command.standInCommand, exhausted);
     warnings.push(...movement.warnings, ...charge.warnings);
     const b = u.brigadeId !== undefined ? morale.brigades.get(u.brigadeId) : undefined;
     units[u.id] = {

@@ -13,7 +13,8 @@ import { polygonsOverlap } from '../../geometry/intersect.ts';
 import { EXHAUSTION_ROUNDING_PARAM } from './declarations.ts';
 import { weaponRow } from './combat.ts';
 import { TOUCH_TOLERANCE_IN } from './command.ts';
-import type { VbContext, VbUnit } from './context.ts';
+import { boxesApart, superiorTo, type VbContext, type VbUnit } from './context.ts';
+import { boundingBox } from '../../geometry/polygon.ts';
 import { DANGER_ZONE_HALF_WIDTH_IN, DANGER_ZONE_SOURCE, HIT_NUMBERS } from './tables/combat.ts';
 import { COLLAPSE_SOURCE, EXHAUSTION_FRACTION_BY_MORALE, EXHAUSTION_SOURCE, MORALE_MODIFIERS, MORALE_SOURCE, RALLY_SOURCE } from './tables/morale.ts';
 
@@ -141,10 +142,11 @@ export function dangerZones(ctx: VbContext): { shapes: Shape[]; warnings: Evalua
       const w = weaponRow(info, s);
       if (!w) continue;
       const zone = dangerZone(s.corners, s.stand.pose.headingDeg, HIT_NUMBERS[w].shortRangeIn);
+      const zoneBox = boundingBox(zone);
       shapes.push({ kind: 'polygon', id: `fire/danger/${s.stand.id}`, layer: 'fire', style: 'warning', unitId: info.unit.id, side: info.unit.side, vertices: zone });
       for (const e of ctx.units.values()) {
         if (e.unit.side === info.unit.side || threatened.has(`${s.stand.id}|${e.unit.id}`)) continue;
-        if (e.combatStands.some((t) => polygonsOverlap(t.corners, zone))) {
+        if (e.combatStands.some((t) => !boxesApart(t.box, zoneBox, 0) && polygonsOverlap(t.corners, zone))) {
           threatened.add(`${s.stand.id}|${e.unit.id}`);
           warnings.push({
             code: 'morale/danger-zone',
@@ -163,7 +165,8 @@ export function evaluateRally(ctx: VbContext, info: VbUnit): DiceBreakdown | Ref
   if (!info.routed) return { ok: false, reason: 'rally/not-routed', detail: `${info.unit.name} is not routed` };
   for (const c of ctx.commanders) {
     if (!c.stand || c.commander.side !== info.unit.side) continue;
-    if (info.unit.brigadeId === undefined || c.commander.brigadeId !== info.unit.brigadeId) continue;
+    // "a senior commander to whom it is subordinate": its brigade's, its wing's or the army's.
+    if (!superiorTo(c.commander, info)) continue;
     if (info.stands.some((s) => polygonToPolygonDistanceIn(s.corners, c.stand!.corners) <= TOUCH_TOLERANCE_IN)) {
       return {
         kind: 'modifier',

@@ -10,10 +10,11 @@ import { missingParameterWarning, numberParameter, rulesetValue } from '../../..
 import type { PointIn } from '../../../model/units.ts';
 import { closestPointsBetweenPolygons, pointToPolygonDistanceIn, polygonToPolygonDistanceIn } from '../../../geometry/distance.ts';
 import { pointInPolygon } from '../../../geometry/intersect.ts';
-import { polygonOverlapsPreparedWedge, prepareWedge, wedgePolygon, type Wedge } from '../../../geometry/wedge.ts';
+import { polygonOverlapsPreparedWedge, prepareWedge, wedgePolygon, type PreparedWedge, type Wedge } from '../../../geometry/wedge.ts';
 import { FIRE_ARC_PARAM, RANGE_FROM_PARAM, SAVE_PARAMS } from '../declarations.ts';
 import { countsStationary, standDice, weaponRow } from '../combat.ts';
 import { boxesApart, type VbContext, type VbStand, type VbUnit } from '../context.ts';
+import type { BoundingBoxIn } from '../../../geometry/polygon.ts';
 import {
   ATTACK_DICE_SOURCE,
   FIRING_LANES_SOURCE,
@@ -27,7 +28,8 @@ import {
   type WeaponRow,
 } from '../tables/combat.ts';
 import { AREA_KIND_CLASS } from '../tables/terrain.ts';
-import { isSkirmisher, sightLine, type SightResult } from './sight.ts';
+import { isSkirmisher, sightSpreadIn, standSight } from './sight.ts';
+import { sortSmall } from '../../../geometry/sortSmall.ts';
 
 export interface FireSettings {
   readonly arcCornerDeg: number;
@@ -81,20 +83,6 @@ interface StandShot {
 type Failure = 'out-of-arc' | 'out-of-range' | 'no-line-of-sight' | 'blocked-by-stands' | 'must-fire-at-skirmishers';
 const FAILURE_ORDER: readonly Failure[] = ['out-of-arc', 'out-of-range', 'no-line-of-sight', 'blocked-by-stands', 'must-fire-at-skirmishers'];
 
-/** Sight from the firer's front (centre and corners) to the target (nearest point and centre): clear if any line is. */
-function sightBetween(ctx: VbContext, s: VbStand, t: VbStand, artillery: boolean): SightResult {
-  let worst: SightResult | undefined;
-  for (const from of [frontCentre(s), s.corners[0]!, s.corners[1]!]) {
-    const near = closestPointsBetweenPolygons([from], t.corners).onB;
-    for (const to of [near, t.center]) {
-      const r = sightLine(ctx, from, to, s, t, artillery);
-      if (r.clear) return r;
-      if (!worst || r.blockedBy === 'skirmishers') worst = r;
-    }
-  }
-  return worst!;
-}
-
 /** Saves the target stand would roll against this fire (Saves, p. 5). */
 export function fireSaves(ctx: VbContext, shooter: VbUnit, shot: StandShot): SaveCondition[] {
   const out: SaveCondition[] = [];
@@ -134,6 +122,199 @@ export interface FireResult {
   readonly missingSaves: ReadonlySet<SaveCondition>;
 }
 
+function growBox(a: BoundingBoxIn | undefined, b: BoundingBoxIn): BoundingBoxIn {
+  if (!a) return b;
+  return { minXIn: Math.min(a.minXIn, b.minXIn), minYIn: Math.min(a.minYIn, b.minYIn), maxXIn: Math.max(a.maxXIn, b.maxXIn), maxYIn: Math.max(a.maxYIn, b.maxYIn) };
+}
+
+/** A stand able to fire, with its weapon row and its arc. */
+export interface Firer {
+  readonly s: VbStand;
+  readonly weapon: WeaponRow;
+  readonly row: (typeof HIT_NUMBERS)[WeaponRow];
+  readonly wedge: PreparedWedge;
+  /** The arc drawn to the weapon's longest range. */
+  readonly arc: readonly PointIn[];
+}
+
+/** The unit's firing stands (none in road march or routed; mounted stands do not fire) and their arcs. */
+export function firersOf(ctx: VbContext, settings: FireSettings, info: VbUnit): Firer[] {
+  // "While in road march, stands have no combat value"; mounted stands "may NOT fire while mounted".
+  if (info.roadMarch || info.routed) return [];
+  return info.combatStands.flatMap((s) => {
+    const weapon = weaponRow(info, s);
+    const dice = standDice(ctx.state, info, s, 'fire');
+    if (!weapon || !dice) return [];
+    const arc = fireArc(s, settings.arcCornerDeg);
+    return [{ s, weapon, row: HIT_NUMBERS[weapon], wedge: prepareWedge(arc), arc: wedgePolygon(arc, HIT_NUMBERS[weapon].longRangeIn) }];
+  });
+}
+
+/** What one unit's fire at one enemy unit gives: its options or refusal, their shapes, the screen if any. */
+export interface FireAtUnit {
+  readonly entries: readonly (FireTargetOption | FireRefusal)[];
+  readonly shapes: readonly Shape[];
+  /** The skirmishers small arms must fire at instead (a `fire/must-fire-at-skirmishers` refusal). */
+  readonly screenUnitId?: string;
+  readonly missingSaves: readonly SaveCondition[];
+  /**
+   * The box around every firing stand and target stand a sight line was traced between: only stands
+   * there could change the answer without either unit changing. Undefined when no line was traced.
+   */
+  readonly sightBox?: BoundingBoxIn;
+  /**
+   * Each traced (firing stand, target stand) pair as five numbers: the two centres and the reach of its
+   * lines around the segment between them (see `standSight`): a finer test inside `sightBox`.
+   */
+  readonly sightLines?: readonly number[];
+}
+
+/** Fire of `info`'s `firers` at the enemy unit `target` (which has combat stands). */
+export function fireAtUnit(
+  ctx: VbContext,
+  settings: FireSettings,
+  info: VbUnit,
+  firers: readonly Firer[],
+  target: VbUnit,
+  standInCommand: ReadonlyMap<string, boolean>,
+  exhausted: (unitId: string) => boolean,
+): FireAtUnit {
+  const u = info.unit;
+  const tStands = target.combatStands;
+  const maxRange = Math.max(...firers.map((f) => f.row.longRangeIn));
+  const fire: (FireTargetOption | FireRefusal)[] = [];
+  const shapes: Shape[] = [];
+  const missing = new Set<SaveCondition>();
+  const screened: string[] = [];
+  const shots: StandShot[] = [];
+  let failure: Failure | undefined;
+  let screenUnitId: string | undefined;
+  const fail = (f: Failure): void => {
+    if (!failure || FAILURE_ORDER.indexOf(f) > FAILURE_ORDER.indexOf(failure)) failure = f;
+  };
+  // The first screening unit met, in firer then target-stand order (the order the stands are listed).
+  let screenKey = Infinity;
+  let sightBox: BoundingBoxIn | undefined;
+  const sightLines: number[] = [];
+  for (let fi = 0; fi < firers.length; fi++) {
+    const f = firers[fi]!;
+    const candidates: { t: VbStand; ti: number; r: ReturnType<typeof fireRange> }[] = [];
+    for (let ti = 0; ti < tStands.length; ti++) {
+      const t = tStands[ti]!;
+      if (boxesApart(f.s.box, t.box, f.row.longRangeIn)) {
+        fail('out-of-range');
+        continue;
+      }
+      if (!polygonOverlapsPreparedWedge(f.wedge, t.corners)) {
+        fail('out-of-arc');
+        continue;
+      }
+      const r = fireRange(f.s, t, settings.measureFrom);
+      if (r.rangeIn > f.row.longRangeIn + 1e-9) {
+        fail('out-of-range');
+        continue;
+      }
+      candidates.push({ t, ti, r });
+    }
+    // The nearest target stand in sight (the first listed among equals): nearest first, stop at the first seen.
+    sortSmall(candidates, (a, b) => a.r.rangeIn - b.r.rangeIn || a.ti - b.ti);
+    let best: StandShot | undefined;
+    for (const { t, ti, r } of candidates) {
+      sightBox = growBox(growBox(sightBox, f.s.box), t.box);
+      sightLines.push(f.s.center.xIn, f.s.center.yIn, t.center.xIn, t.center.yIn, sightSpreadIn(f.s, t));
+      const sight = standSight(ctx, f.s, t, f.row.artillery);
+      if (!sight.clear) {
+        if (sight.blockedBy === 'skirmishers') {
+          const key = fi * tStands.length + ti;
+          if (sight.screenUnitId !== undefined && key < screenKey) (screenKey = key), (screenUnitId = sight.screenUnitId);
+          fail('must-fire-at-skirmishers');
+        } else fail(sight.blockedBy === 'stands' ? 'blocked-by-stands' : 'no-line-of-sight');
+        continue;
+      }
+      const short = r.rangeIn <= f.row.shortRangeIn + 1e-9;
+      best = { firer: f.s, target: t, ...r, hitOn: short ? f.row.shortHitOn : f.row.longHitOn, band: short ? 'short' : 'long', weapon: f.weapon };
+      break;
+    }
+    if (best) shots.push(best);
+  }
+  if (shots.length === 0) {
+    const f = failure ?? 'out-of-range';
+    if (f === 'must-fire-at-skirmishers' && screenUnitId) screened.push(screenUnitId);
+    const detail: Record<Failure, string> = {
+      'out-of-arc': 'no enemy stand of it is in any firing stand\'s arc',
+      'out-of-range': `beyond range (longest ${maxRange}")`,
+      'no-line-of-sight': 'terrain or hills block every line of sight',
+      'blocked-by-stands': 'other stands are in the way',
+      'must-fire-at-skirmishers': `small arms must fire at the skirmishers in front (${screenUnitId ?? '?'}; ${FIRING_LANES_SOURCE})`,
+    };
+    fire.push({ ok: false, reason: `fire/${f}`, detail: `${target.unit.name}: ${detail[f]}`, targetUnitId: target.unit.id });
+    return { entries: fire, shapes, ...(screened[0] !== undefined ? { screenUnitId: screened[0] } : {}), missingSaves: [], ...(sightBox ? { sightBox, sightLines } : {}) };
+  }
+  // One option per range band (hit number): stands at different bands roll at different numbers.
+  const groups = new Map<string, StandShot[]>();
+  for (const s of shots) {
+    const key = `${s.weapon}|${s.band}`;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key)!.push(s);
+  }
+  for (const group of [...groups.values()].sort((a, b) => a[0]!.hitOn - b[0]!.hitOn)) {
+    const first = group[0]!;
+    const row = HIT_NUMBERS[first.weapon];
+    const modifiers: DiceModifier[] = [];
+    let base = 0;
+    let bonus = 0;
+    let stationaryStands = 0;
+    for (const shot of group) {
+      const d = standDice(ctx.state, info, shot.firer, 'fire')!;
+      base += d.normal;
+      if (countsStationary(info, shot.firer, standInCommand.get(shot.firer.stand.id) === true, exhausted(u.id)) && d.stationary > d.normal) {
+        bonus += d.stationary - d.normal;
+        stationaryStands++;
+      }
+    }
+    if (bonus > 0) modifiers.push({ label: `Stationary (${stationaryStands} stand${stationaryStands > 1 ? 's' : ''})`, dice: bonus, source: ATTACK_DICE_SOURCE });
+    let hitOn = first.hitOn;
+    if (info.abilities.has('SS')) {
+      hitOn += SHARPSHOOTER_HIT_MOD;
+      modifiers.push({ label: `Sharpshooters (SS): hit on ${hitOn}+ instead of ${first.hitOn}+`, dice: 0, source: SHARPSHOOTER_SOURCE });
+    }
+    const saves = new Set<SaveCondition>();
+    for (const shot of group) for (const c of fireSaves(ctx, info, shot)) saves.add(c);
+    modifiers.push(...saveModifiers(ctx, [...saves], missing));
+    const breakdown: DiceBreakdown = {
+      kind: 'dice',
+      hitOn,
+      baseDice: base,
+      modifiers,
+      dice: base + bonus,
+      limits: [],
+    };
+    const rangeIn = Math.min(...group.map((g) => g.rangeIn));
+    const option: FireTargetOption = {
+      ok: true,
+      targetUnitId: target.unit.id,
+      eligibleStandIds: group.map((g) => g.firer.stand.id),
+      rangeIn,
+      band: `${first.band === 'short' ? 'short' : 'long'} ${first.band === 'short' ? row.shortRangeIn : row.longRangeIn}" (${row.label}; ${HIT_NUMBERS_SOURCE})`,
+      breakdown,
+      priority: false,
+    };
+    fire.push(option);
+    const near = group.reduce((a, b) => (b.rangeIn < a.rangeIn ? b : a));
+    shapes.push({
+      kind: 'polyline',
+      id: `fire/target/${u.id}/${target.unit.id}/${first.weapon}-${first.band}`,
+      layer: 'fire',
+      style: 'target',
+      unitId: u.id,
+      side: u.side,
+      points: [near.from, near.to],
+      arrow: true,
+    });
+  }
+  return { entries: fire, shapes, ...(screened[0] !== undefined ? { screenUnitId: screened[0] } : {}), missingSaves: [...missing], ...(sightBox ? { sightBox, sightLines } : {}) };
+}
+
 /** Every fire option and refusal of one unit against every enemy unit. */
 export function evaluateFire(
   ctx: VbContext,
@@ -141,18 +322,13 @@ export function evaluateFire(
   info: VbUnit,
   standInCommand: ReadonlyMap<string, boolean>,
   exhausted: (unitId: string) => boolean,
+  atUnit: (firers: readonly Firer[], target: VbUnit) => FireAtUnit = (firers, target) => fireAtUnit(ctx, settings, info, firers, target, standInCommand, exhausted),
+  firers: readonly Firer[] = firersOf(ctx, settings, info),
 ): FireResult {
   const u = info.unit;
   const shapes: Shape[] = [];
   const missingSaves = new Set<SaveCondition>();
   const fire: (FireTargetOption | FireRefusal)[] = [];
-  // "While in road march, stands have no combat value"; mounted stands "may NOT fire while mounted".
-  if (info.roadMarch || info.routed) return { fire, shapes, missingSaves };
-  const firers = info.combatStands.flatMap((s) => {
-    const weapon = weaponRow(info, s);
-    const dice = standDice(ctx.state, info, s, 'fire');
-    return weapon && dice ? [{ s, weapon, dice, row: HIT_NUMBERS[weapon] }] : [];
-  });
   if (firers.length === 0) return { fire, shapes, missingSaves };
   for (const f of firers) {
     shapes.push({
@@ -162,127 +338,17 @@ export function evaluateFire(
       style: f.row.artillery ? 'arc-artillery' : 'arc',
       unitId: u.id,
       side: u.side,
-      vertices: wedgePolygon(fireArc(f.s, settings.arcCornerDeg), f.row.longRangeIn),
+      vertices: f.arc,
     });
   }
-  const maxRange = Math.max(...firers.map((f) => f.row.longRangeIn));
   const screened: string[] = [];
   for (const target of ctx.units.values()) {
-    if (target.unit.side === u.side) continue;
-    const tStands = target.combatStands;
-    if (tStands.length === 0) continue;
-    const shots: StandShot[] = [];
-    let failure: Failure | undefined;
-    let screenUnitId: string | undefined;
-    const fail = (f: Failure): void => {
-      if (!failure || FAILURE_ORDER.indexOf(f) > FAILURE_ORDER.indexOf(failure)) failure = f;
-    };
-    for (const f of firers) {
-      let best: StandShot | undefined;
-      const wedge = prepareWedge(fireArc(f.s, settings.arcCornerDeg));
-      for (const t of tStands) {
-        if (boxesApart(f.s.box, t.box, f.row.longRangeIn)) {
-          fail('out-of-range');
-          continue;
-        }
-        if (!polygonOverlapsPreparedWedge(wedge, t.corners)) {
-          fail('out-of-arc');
-          continue;
-        }
-        const r = fireRange(f.s, t, settings.measureFrom);
-        if (r.rangeIn > f.row.longRangeIn + 1e-9) {
-          fail('out-of-range');
-          continue;
-        }
-        if (best && r.rangeIn >= best.rangeIn) continue;
-        const sight = sightBetween(ctx, f.s, t, f.row.artillery);
-        if (!sight.clear) {
-          if (sight.blockedBy === 'skirmishers') {
-            screenUnitId ??= sight.screenUnitId;
-            fail('must-fire-at-skirmishers');
-          } else fail(sight.blockedBy === 'stands' ? 'blocked-by-stands' : 'no-line-of-sight');
-          continue;
-        }
-        const short = r.rangeIn <= f.row.shortRangeIn + 1e-9;
-        best = { firer: f.s, target: t, ...r, hitOn: short ? f.row.shortHitOn : f.row.longHitOn, band: short ? 'short' : 'long', weapon: f.weapon };
-      }
-      if (best) shots.push(best);
-    }
-    if (shots.length === 0) {
-      const f = failure ?? 'out-of-range';
-      if (f === 'must-fire-at-skirmishers' && screenUnitId) screened.push(screenUnitId);
-      const detail: Record<Failure, string> = {
-        'out-of-arc': 'no enemy stand of it is in any firing stand\'s arc',
-        'out-of-range': `beyond range (longest ${maxRange}")`,
-        'no-line-of-sight': 'terrain or hills block every line of sight',
-        'blocked-by-stands': 'other stands are in the way',
-        'must-fire-at-skirmishers': `small arms must fire at the skirmishers in front (${screenUnitId ?? '?'}; ${FIRING_LANES_SOURCE})`,
-      };
-      fire.push({ ok: false, reason: `fire/${f}`, detail: `${target.unit.name}: ${detail[f]}`, targetUnitId: target.unit.id });
-      continue;
-    }
-    // One option per range band (hit number): stands at different bands roll at different numbers.
-    const groups = new Map<string, StandShot[]>();
-    for (const s of shots) {
-      const key = `${s.weapon}|${s.band}`;
-      if (!groups.has(key)) groups.set(key, []);
-      groups.get(key)!.push(s);
-    }
-    for (const group of [...groups.values()].sort((a, b) => a[0]!.hitOn - b[0]!.hitOn)) {
-      const first = group[0]!;
-      const row = HIT_NUMBERS[first.weapon];
-      const modifiers: DiceModifier[] = [];
-      let base = 0;
-      let bonus = 0;
-      let stationaryStands = 0;
-      for (const shot of group) {
-        const d = standDice(ctx.state, info, shot.firer, 'fire')!;
-        base += d.normal;
-        if (countsStationary(info, shot.firer, standInCommand.get(shot.firer.stand.id) === true, exhausted(u.id)) && d.stationary > d.normal) {
-          bonus += d.stationary - d.normal;
-          stationaryStands++;
-        }
-      }
-      if (bonus > 0) modifiers.push({ label: `Stationary (${stationaryStands} stand${stationaryStands > 1 ? 's' : ''})`, dice: bonus, source: ATTACK_DICE_SOURCE });
-      let hitOn = first.hitOn;
-      if (info.abilities.has('SS')) {
-        hitOn += SHARPSHOOTER_HIT_MOD;
-        modifiers.push({ label: `Sharpshooters (SS): hit on ${hitOn}+ instead of ${first.hitOn}+`, dice: 0, source: SHARPSHOOTER_SOURCE });
-      }
-      const saves = new Set<SaveCondition>();
-      for (const shot of group) for (const c of fireSaves(ctx, info, shot)) saves.add(c);
-      modifiers.push(...saveModifiers(ctx, [...saves], missingSaves));
-      const breakdown: DiceBreakdown = {
-        kind: 'dice',
-        hitOn,
-        baseDice: base,
-        modifiers,
-        dice: base + bonus,
-        limits: [],
-      };
-      const rangeIn = Math.min(...group.map((g) => g.rangeIn));
-      const option: FireTargetOption = {
-        ok: true,
-        targetUnitId: target.unit.id,
-        eligibleStandIds: group.map((g) => g.firer.stand.id),
-        rangeIn,
-        band: `${first.band === 'short' ? 'short' : 'long'} ${first.band === 'short' ? row.shortRangeIn : row.longRangeIn}" (${row.label}; ${HIT_NUMBERS_SOURCE})`,
-        breakdown,
-        priority: false,
-      };
-      fire.push(option);
-      const near = group.reduce((a, b) => (b.rangeIn < a.rangeIn ? b : a));
-      shapes.push({
-        kind: 'polyline',
-        id: `fire/target/${u.id}/${target.unit.id}/${first.weapon}-${first.band}`,
-        layer: 'fire',
-        style: 'target',
-        unitId: u.id,
-        side: u.side,
-        points: [near.from, near.to],
-        arrow: true,
-      });
-    }
+    if (target.unit.side === u.side || target.combatStands.length === 0) continue;
+    const r = atUnit(firers, target);
+    fire.push(...r.entries);
+    shapes.push(...r.shapes);
+    if (r.screenUnitId !== undefined) screened.push(r.screenUnitId);
+    for (const c of r.missingSaves) missingSaves.add(c);
   }
   // Small arms screened by skirmishers must fire at them (Firing lanes): those options are the priority.
   if (screened.length > 0) {

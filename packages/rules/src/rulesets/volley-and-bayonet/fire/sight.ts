@@ -8,8 +8,11 @@
  * "must fire at the skirmishers".
  */
 import type { PointIn } from '../../../model/units.ts';
-import { elevationLevelAt, lineOfSight } from '../../../geometry/lineOfSight.ts';
-import { pointInPolygon, segmentInsideIntervals } from '../../../geometry/intersect.ts';
+import type { AreaTerrain, Elevation } from '../../../model/tableState.ts';
+import { elevationLevelAt, sightBoxOf, standCrossingFraction, type SightStand } from '../../../geometry/lineOfSight.ts';
+import { closestPointsBetweenPolygons } from '../../../geometry/distance.ts';
+import { fractionInsidePolygon, pointInPolygon, segmentInsideIntervals, segmentTouchesPolygonBoundary } from '../../../geometry/intersect.ts';
+import { sortSmall } from '../../../geometry/sortSmall.ts';
 import type { VbContext, VbStand } from '../context.ts';
 import { AREA_CLASSES, AREA_KIND_CLASS, HILL_SIGHT_FAR_IN, SIGHT_NEUTRAL_AREA_KINDS } from '../tables/terrain.ts';
 
@@ -33,66 +36,349 @@ export function isSkirmisher(ctx: VbContext, s: VbStand): boolean {
   return u !== undefined && u.skirmishOrder;
 }
 
-/** Sight along one line from `from` (on the firer) to `to` (on the target). */
-export function sightLine(ctx: VbContext, from: PointIn, to: PointIn, firer: VbStand, target: VbStand, artillery: boolean): SightResult {
-  const report = lineOfSight(ctx.sight, from, to, { ignoreStandIds: [firer.stand.id, target.stand.id] });
+/** Axis-aligned box, inches (short names: read in the hottest loops). */
+interface Box {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
+
+function boxOf(points: readonly PointIn[]): Box {
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const p of points) {
+    if (p.xIn < minX) minX = p.xIn;
+    if (p.xIn > maxX) maxX = p.xIn;
+    if (p.yIn < minY) minY = p.yIn;
+    if (p.yIn > maxY) maxY = p.yIn;
+  }
+  return { minX, minY, maxX, maxY };
+}
+
+function segMissesBox(a: PointIn, b: PointIn, box: Box): boolean {
+  return Math.max(a.xIn, b.xIn) < box.minX || Math.min(a.xIn, b.xIn) > box.maxX || Math.max(a.yIn, b.yIn) < box.minY || Math.min(a.yIn, b.yIn) > box.maxY;
+}
+
+function boxesMeet(a: Box, b: Box): boolean {
+  return a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
+}
+
+interface BlockingArea {
+  readonly area: AreaTerrain;
+  readonly box: Box;
+  /** The area a stand's centre is tested against (the first with this id, as a lookup by id finds). */
+  readonly byId: AreaTerrain;
+  readonly insideSightIn?: number;
+  /** Index into the per-stand inside flags. */
+  readonly index: number;
+}
+
+interface SightHill {
+  readonly hill: Elevation;
+  readonly box: Box;
+}
+
+/** Grid cell for the stand cull, inches: a few stands wide. */
+const CELL_IN = 6;
+const cellKey = (cx: number, cy: number): number => cx * 65_536 + cy;
+
+/**
+ * The sight scene of one table state, prepared once: the areas that block sight, the hills, every stand of
+ * `ctx.sight` with its rule-set stand, a grid over them, and per-stand facts (ground level, which blocking
+ * areas hold its centre) filled in as sight lines ask for them.
+ */
+interface VbSight {
+  readonly areas: readonly BlockingArea[];
+  readonly hills: readonly SightHill[];
+  readonly stands: readonly SightStand[];
+  readonly vb: readonly VbStand[];
+  readonly cells: ReadonlyMap<number, readonly number[]>;
+  readonly seen: Int32Array;
+  stamp: number;
+  readonly level: Map<VbStand, number>;
+  /** Per stand, per blocking area: 0 not yet known, 1 outside, 2 inside. */
+  readonly inside: Map<VbStand, Uint8Array>;
+}
+
+const PREPARED = new WeakMap<VbContext, VbSight>();
+/** Sight stands per rule-set stand: a stand unchanged between states (the session reuses it) keeps its own. */
+const SIGHT_STANDS = new WeakMap<VbStand, SightStand>();
+
+function sightStandOf(v: VbStand): SightStand {
+  let ss = SIGHT_STANDS.get(v);
+  if (!ss) {
+    const s = v.stand;
+    const radiusIn = Math.sqrt(s.widthIn * s.widthIn + s.depthIn * s.depthIn) / 2;
+    ss = { id: s.id, unitId: s.unitId, corners: v.corners, box: sightBoxOf(v.corners), cx: s.pose.xIn, cy: s.pose.yIn, radiusIn };
+    SIGHT_STANDS.set(v, ss);
+  }
+  return ss;
+}
+
+function prepared(ctx: VbContext): VbSight {
+  let p = PREPARED.get(ctx);
+  if (p) return p;
+  const firstById = new Map<string, AreaTerrain>();
+  for (const a of ctx.state.terrain.areas) if (!firstById.has(a.id)) firstById.set(a.id, a);
+  const areas: BlockingArea[] = [];
+  for (const area of ctx.state.terrain.areas) {
+    if (SIGHT_NEUTRAL_AREA_KINDS.includes(area.kind)) continue;
+    const rule = AREA_CLASSES[AREA_KIND_CLASS[area.kind]];
+    if (rule.sight !== 'blocks') continue;
+    areas.push({ area, box: boxOf(area.vertices), byId: firstById.get(area.id)!, ...(rule.insideSightIn !== undefined ? { insideSightIn: rule.insideSightIn } : {}), index: areas.length });
+  }
+  const hills = ctx.state.terrain.elevations.map((hill) => ({ hill, box: boxOf(hill.vertices) }));
+  // Stands in the state's order (ties between stands the same distance along a line go to the first).
+  const stands: SightStand[] = [];
+  const vb: VbStand[] = [];
+  for (const st of ctx.state.stands) {
+    const v = ctx.standById.get(st.id);
+    if (!v) continue;
+    stands.push(sightStandOf(v));
+    vb.push(v);
+  }
+  const cells = new Map<number, number[]>();
+  stands.forEach((s, i) => {
+    for (let cx = Math.floor(s.box.minX / CELL_IN); cx <= Math.floor(s.box.maxX / CELL_IN); cx++) {
+      for (let cy = Math.floor(s.box.minY / CELL_IN); cy <= Math.floor(s.box.maxY / CELL_IN); cy++) {
+        const list = cells.get(cellKey(cx, cy));
+        if (list) list.push(i);
+        else cells.set(cellKey(cx, cy), [i]);
+      }
+    }
+  });
+  p = { areas, hills, stands, vb, cells, seen: new Int32Array(stands.length), stamp: 0, level: new Map(), inside: new Map() };
+  PREPARED.set(ctx, p);
+  return p;
+}
+
+function groundLevel(ctx: VbContext, p: VbSight, s: VbStand): number {
+  let v = p.level.get(s);
+  if (v === undefined) p.level.set(s, (v = elevationLevelAt(s.center, ctx.state.terrain)));
+  return v;
+}
+
+function centreInside(p: VbSight, s: VbStand, a: BlockingArea): boolean {
+  let flags = p.inside.get(s);
+  if (!flags) p.inside.set(s, (flags = new Uint8Array(p.areas.length)));
+  if (flags[a.index] === 0) flags[a.index] = pointInPolygon(s.center, a.byId.vertices) ? 2 : 1;
+  return flags[a.index] === 2;
+}
+
+/** What may stand in the way of any line between two stands: what meets the box around both. */
+interface PairScene {
+  readonly areas: BlockingArea[];
+  readonly hills: SightHill[];
+  /** Scene indices of stands, ascending. */
+  readonly stands: number[];
+}
+
+/**
+ * How far any line from a point of base `a` to a point of base `b` strays from the segment between their
+ * centres: the larger base's circumradius (and a hair).
+ */
+export function sightSpreadIn(a: VbStand, b: VbStand): number {
+  return Math.max(Math.hypot(a.stand.widthIn, a.stand.depthIn), Math.hypot(b.stand.widthIn, b.stand.depthIn)) / 2 + 1e-6;
+}
+
+function pairScene(p: VbSight, a: VbStand, b: VbStand): PairScene {
+  const box: Box = {
+    minX: Math.min(a.box.minXIn, b.box.minXIn),
+    minY: Math.min(a.box.minYIn, b.box.minYIn),
+    maxX: Math.max(a.box.maxXIn, b.box.maxXIn),
+    maxY: Math.max(a.box.maxYIn, b.box.maxYIn),
+  };
+  const areas = p.areas.filter((x) => boxesMeet(x.box, box));
+  const hills = p.hills.filter((h) => boxesMeet(h.box, box));
+  // Every line from a point of one base to a point of the other keeps within the larger base's
+  // circumradius of the segment between their centres: a stand further than that plus its own
+  // circumradius from that segment meets none of them.
+  const ax = a.center.xIn, ay = a.center.yIn;
+  const dx = b.center.xIn - ax, dy = b.center.yIn - ay;
+  const len2 = dx * dx + dy * dy;
+  const spread = sightSpreadIn(a, b);
+  const stands: number[] = [];
+  p.stamp = (p.stamp + 1) | 0;
+  // A stand that meets the corridor has a part in a cell that meets it (each stand is in every cell its box touches).
+  const cellReach = (CELL_IN * Math.SQRT2) / 2 + spread;
+  for (let cx = Math.floor(box.minX / CELL_IN); cx <= Math.floor(box.maxX / CELL_IN); cx++) {
+    for (let cy = Math.floor(box.minY / CELL_IN); cy <= Math.floor(box.maxY / CELL_IN); cy++) {
+      const list = p.cells.get(cellKey(cx, cy));
+      if (!list) continue;
+      const mx = (cx + 0.5) * CELL_IN, my = (cy + 0.5) * CELL_IN;
+      const tc = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((mx - ax) * dx + (my - ay) * dy) / len2));
+      const cxOff = ax + dx * tc - mx, cyOff = ay + dy * tc - my;
+      if (cxOff * cxOff + cyOff * cyOff > cellReach * cellReach) continue;
+      for (const i of list) {
+        if (p.seen[i] === p.stamp) continue;
+        p.seen[i] = p.stamp;
+        const st = p.stands[i]!;
+        if (!boxesMeet(st.box, box)) continue;
+        const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((st.cx - ax) * dx + (st.cy - ay) * dy) / len2));
+        const ex = ax + dx * t - st.cx, ey = ay + dy * t - st.cy;
+        const r = spread + st.radiusIn;
+        if (ex * ex + ey * ey <= r * r) stands.push(i);
+      }
+    }
+  }
+  sortSmall(stands, (x, y) => x - y);
+  return { areas, hills, stands };
+}
+
+const CLEAR: SightResult = { clear: true };
+const BY_TERRAIN: SightResult = { clear: false, blockedBy: 'terrain' };
+const BY_HILL: SightResult = { clear: false, blockedBy: 'hill' };
+const BY_STANDS: SightResult = { clear: false, blockedBy: 'stands' };
+
+/** Whether terrain areas block the line (Terrain Effects, p. 3). */
+function terrainBlocks(p: VbSight, scene: PairScene, from: PointIn, to: PointIn, lengthIn: number, firer: VbStand, target: VbStand): boolean {
   // Terrain areas.
-  for (const a of report.areas) {
-    if (SIGHT_NEUTRAL_AREA_KINDS.includes(a.kind)) continue;
-    const rule = AREA_CLASSES[AREA_KIND_CLASS[a.kind]];
-    if (rule.sight !== 'blocks' || a.lengthInsideIn <= 1e-6) continue;
-    const area = ctx.state.terrain.areas.find((x) => x.id === a.id)!;
-    const firerIn = pointInPolygon(firer.center, area.vertices);
-    const targetIn = pointInPolygon(target.center, area.vertices);
+  for (const a of scene.areas) {
+    const vertices = a.area.vertices;
+    if (segMissesBox(from, to, a.box)) continue;
+    const fromInside = pointInPolygon(from, vertices);
+    const crosses = segmentTouchesPolygonBoundary(from, to, vertices);
+    if (!crosses && !fromInside) continue;
+    const lengthInsideIn = (crosses ? fractionInsidePolygon(from, to, vertices) : 1) * lengthIn;
+    if (lengthInsideIn <= 1e-6) continue;
+    const firerIn = centreInside(p, firer, a);
+    const targetIn = centreInside(p, target, a);
     if (firerIn && targetIn) {
-      const within = rule.insideSightIn !== undefined && report.lengthIn <= rule.insideSightIn + 1e-9 && a.lengthInsideIn >= report.lengthIn - 1e-6;
-      if (!within) return { clear: false, blockedBy: 'terrain' };
+      const within = a.insideSightIn !== undefined && lengthIn <= a.insideSightIn + 1e-9 && lengthInsideIn >= lengthIn - 1e-6;
+      if (!within) return true;
       continue;
     }
     // One inside: it sees out (and is seen) only from the edge; the line may run inside only along its own base.
     let allowedIn = 0;
-    if (firerIn) allowedIn += onEdge(firer, area.vertices) ? Math.max(firer.stand.widthIn, firer.stand.depthIn) : 0;
-    if (targetIn) allowedIn += onEdge(target, area.vertices) ? Math.max(target.stand.widthIn, target.stand.depthIn) : 0;
-    if (a.lengthInsideIn > allowedIn + 1e-6) return { clear: false, blockedBy: 'terrain' };
+    if (firerIn) allowedIn += onEdge(firer, a.byId.vertices) ? Math.max(firer.stand.widthIn, firer.stand.depthIn) : 0;
+    if (targetIn) allowedIn += onEdge(target, a.byId.vertices) ? Math.max(target.stand.widthIn, target.stand.depthIn) : 0;
+    if (lengthInsideIn > allowedIn + 1e-6) return true;
   }
+  return false;
+}
+
+/** Whether higher ground blocks the line (Terrain Effects: Hills, p. 3). */
+function hillBlocks(ctx: VbContext, p: VbSight, scene: PairScene, from: PointIn, to: PointIn, lengthIn: number, firer: VbStand, target: VbStand): boolean {
   // Hills: the obstacle is higher ground between the stands that is not the ground either stands on.
-  const fromLevel = elevationLevelAt(firer.center, ctx.state.terrain);
-  const toLevel = elevationLevelAt(target.center, ctx.state.terrain);
-  if (report.elevation.maxLevelBetween > Math.min(fromLevel, toLevel)) {
-    let obstacle = 0;
-    let nearFromIn = Infinity;
-    let nearToIn = Infinity;
-    for (const e of ctx.state.terrain.elevations) {
-      if (e.level <= Math.min(fromLevel, toLevel)) continue;
-      for (const [t0, t1] of segmentInsideIntervals(from, to, e.vertices)) {
-        if (t0 <= 1e-9 && e.level <= fromLevel) continue; // the firer's own hill
-        if (t1 >= 1 - 1e-9 && e.level <= toLevel) continue; // the target's own hill
-        if (e.level > obstacle) (obstacle = e.level), (nearFromIn = Infinity), (nearToIn = Infinity);
-        if (e.level === obstacle) {
-          nearFromIn = Math.min(nearFromIn, t0 * report.lengthIn);
-          nearToIn = Math.min(nearToIn, (1 - t1) * report.lengthIn);
-        }
+  if (scene.hills.length > 0) {
+    const fromLevel = groundLevel(ctx, p, firer);
+    const toLevel = groundLevel(ctx, p, target);
+    const low = Math.min(fromLevel, toLevel);
+    // Is any ground higher than the lower stand passed over strictly between the ends of the line?
+    let higherBetween = false;
+    for (const { hill, box } of scene.hills) {
+      if (hill.level <= low || segMissesBox(from, to, box)) continue;
+      const crosses = segmentTouchesPolygonBoundary(from, to, hill.vertices);
+      if (!crosses && !pointInPolygon(from, hill.vertices)) continue;
+      if (!crosses) continue; // wholly inside: it touches both ends, not "between"
+      let inside = 0;
+      let strictlyBetween = false;
+      for (const [t0, t1] of segmentInsideIntervals(from, to, hill.vertices)) {
+        inside += t1 - t0;
+        if (t1 - t0 > 1e-9 && (t0 > 1e-9 || t1 < 1 - 1e-9)) strictlyBetween = true;
+      }
+      if (inside > 0 && strictlyBetween) {
+        higherBetween = true;
+        break;
       }
     }
-    if (obstacle > Math.min(fromLevel, toLevel)) {
-      const hi = Math.max(fromLevel, toLevel);
-      const fromIsHigher = fromLevel >= toLevel;
-      const nearHigherIn = fromIsHigher ? nearFromIn : nearToIn;
-      const nearLowerIn = fromIsHigher ? nearToIn : nearFromIn;
-      const seen =
-        (hi - obstacle >= 2 && nearLowerIn >= HILL_SIGHT_FAR_IN - 1e-9) || (hi - obstacle >= 1 && nearHigherIn < nearLowerIn);
-      if (!seen) return { clear: false, blockedBy: 'hill' };
+    if (higherBetween) {
+      let obstacle = 0;
+      let nearFromIn = Infinity;
+      let nearToIn = Infinity;
+      for (const { hill: e, box } of scene.hills) {
+        if (e.level <= low || segMissesBox(from, to, box)) continue;
+        for (const [t0, t1] of segmentInsideIntervals(from, to, e.vertices)) {
+          if (t0 <= 1e-9 && e.level <= fromLevel) continue; // the firer's own hill
+          if (t1 >= 1 - 1e-9 && e.level <= toLevel) continue; // the target's own hill
+          if (e.level > obstacle) (obstacle = e.level), (nearFromIn = Infinity), (nearToIn = Infinity);
+          if (e.level === obstacle) {
+            nearFromIn = Math.min(nearFromIn, t0 * lengthIn);
+            nearToIn = Math.min(nearToIn, (1 - t1) * lengthIn);
+          }
+        }
+      }
+      if (obstacle > low) {
+        const hi = Math.max(fromLevel, toLevel);
+        const fromIsHigher = fromLevel >= toLevel;
+        const nearHigherIn = fromIsHigher ? nearFromIn : nearToIn;
+        const nearLowerIn = fromIsHigher ? nearToIn : nearFromIn;
+        const seen = (hi - obstacle >= 2 && nearLowerIn >= HILL_SIGHT_FAR_IN - 1e-9) || (hi - obstacle >= 1 && nearHigherIn < nearLowerIn);
+        if (!seen) return true;
+      }
     }
   }
-  // Stands in the way (commanders' stands do not block: a reading).
-  for (const c of report.stands) {
-    const s = ctx.standById.get(c.standId);
-    if (!s || s.type === 'command') continue;
-    if (s.side !== firer.side && isSkirmisher(ctx, s)) {
-      if (artillery) continue;
-      return { clear: false, blockedBy: 'skirmishers', ...(s.unitId !== undefined ? { screenUnitId: s.unitId } : {}) };
+  return false;
+}
+
+/** What the stands on the line make of it: clear, blocked, or screened by enemy skirmishers. */
+function standsOnLine(ctx: VbContext, p: VbSight, scene: PairScene, from: PointIn, to: PointIn, lengthIn: number, firer: VbStand, target: VbStand, artillery: boolean): SightResult {
+  // Stands in the way (commanders' stands do not block: a reading). Small arms are stopped by the nearest
+  // one (enemy skirmishers: they must fire at them); artillery fires past enemy skirmishers.
+  let nearestAt = Infinity;
+  let nearest: VbStand | undefined;
+  for (const i of scene.stands) {
+    const ss = p.stands[i]!;
+    if (ss.id === firer.stand.id || ss.id === target.stand.id) continue;
+    const s = p.vb[i]!;
+    if (s.type === 'command') continue;
+    const fraction = standCrossingFraction(ss, from, to);
+    if (fraction < 0) continue;
+    const screen = s.side !== firer.side && isSkirmisher(ctx, s);
+    if (artillery) {
+      if (!screen) return BY_STANDS;
+      continue;
     }
-    return { clear: false, blockedBy: 'stands' };
+    const atIn = fraction * lengthIn;
+    if (atIn < nearestAt) (nearestAt = atIn), (nearest = s);
   }
-  return { clear: true };
+  if (!nearest) return CLEAR;
+  if (nearest.side !== firer.side && isSkirmisher(ctx, nearest)) return { clear: false, blockedBy: 'skirmishers', ...(nearest.unitId !== undefined ? { screenUnitId: nearest.unitId } : {}) };
+  return BY_STANDS;
+}
+
+/**
+ * Sight along one line from `from` (on the firer) to `to` (on the target), testing only what `scene` holds
+ * (everything near both stands): terrain first, then hills, then stands, the first that blocks named. When
+ * `exact` is false the caller needs only "clear", "screened by skirmishers" or "blocked somehow", so a line
+ * a stand blocks is answered without the terrain tests (it is blocked either way, and never screened).
+ */
+function sightLineIn(ctx: VbContext, p: VbSight, scene: PairScene, from: PointIn, to: PointIn, firer: VbStand, target: VbStand, artillery: boolean, exact: boolean): SightResult {
+  const lengthIn = Math.sqrt((to.xIn - from.xIn) ** 2 + (to.yIn - from.yIn) ** 2);
+  if (exact) {
+    if (terrainBlocks(p, scene, from, to, lengthIn, firer, target)) return BY_TERRAIN;
+    if (hillBlocks(ctx, p, scene, from, to, lengthIn, firer, target)) return BY_HILL;
+    return standsOnLine(ctx, p, scene, from, to, lengthIn, firer, target, artillery);
+  }
+  const byStands = standsOnLine(ctx, p, scene, from, to, lengthIn, firer, target, artillery);
+  if (byStands === BY_STANDS) return byStands;
+  if (terrainBlocks(p, scene, from, to, lengthIn, firer, target)) return BY_TERRAIN;
+  if (hillBlocks(ctx, p, scene, from, to, lengthIn, firer, target)) return BY_HILL;
+  return byStands;
+}
+
+function frontCentre(s: VbStand): PointIn {
+  const [fl, fr] = s.corners;
+  return { xIn: (fl!.xIn + fr!.xIn) / 2, yIn: (fl!.yIn + fr!.yIn) / 2 };
+}
+
+/**
+ * Sight from a firing stand to a target stand: from its front (centre, then each front corner) to the
+ * target's nearest point and its centre; clear if any line is, else the last failure (skirmishers first).
+ */
+export function standSight(ctx: VbContext, s: VbStand, t: VbStand, artillery: boolean): SightResult {
+  const p = prepared(ctx);
+  const scene = pairScene(p, s, t);
+  let worst: SightResult | undefined;
+  for (let k = 0; k < 3; k++) {
+    const from = k === 0 ? frontCentre(s) : s.corners[k - 1]!;
+    const near = closestPointsBetweenPolygons([from], t.corners).onB;
+    for (let m = 0; m < 2; m++) {
+      // Only the first line's reason is reported unless a later one is a skirmisher screen (see below).
+      const r = sightLineIn(ctx, p, scene, from, m === 0 ? near : t.center, s, t, artillery, worst === undefined);
+      if (r.clear) return r;
+      if (!worst || r.blockedBy === 'skirmishers') worst = r;
+    }
+  }
+  return worst!;
 }

@@ -66,6 +66,32 @@ interface PointEvent {
 }
 
 /**
+ * `walkCost`'s answer for a walk that meets nothing (no terrain, no enemy): the allowance or the table edge,
+ * computed the same way to the last bit, so a caller may skip the walk without changing the answer.
+ */
+export function openWalkIn(table: { readonly widthIn: number; readonly depthIn: number }, a: PointIn, b: PointIn, allowanceIn: number): number {
+  const lengthIn = Math.hypot(b.xIn - a.xIn, b.yIn - a.yIn);
+  if (lengthIn < 1e-9) return 0;
+  const dx = (b.xIn - a.xIn) / lengthIn;
+  const dy = (b.yIn - a.yIn) / lengthIn;
+  let limit = lengthIn;
+  const tEdge = Math.min(edge(a.xIn, dx, table.widthIn), edge(a.yIn, dy, table.depthIn));
+  if (tEdge < limit) limit = Math.max(0, tEdge);
+  return allowanceIn < limit ? allowanceIn : limit;
+}
+
+/**
+ * Whether `walkCost` prices an area of this class for this mover at all: areas it crosses at the plain rate
+ * without disorder are skipped there, so a caller may drop them beforehand (same answers, fewer tests).
+ */
+export function areaMatters(cls: keyof typeof AREA_CLASSES, profile: MoverProfile): boolean {
+  const rule = AREA_CLASSES[cls];
+  const rate = profile.mover === 'infantry' && profile.slowInfantry && rule.slowInfantryCost !== undefined ? rule.slowInfantryCost : rule.cost[profile.mover];
+  const disorders = rule.disorders?.includes(profile.mover) ?? false;
+  return rate !== 1 || disorders;
+}
+
+/**
  * Distance along a→b (inches) where the segment first meets the polygon's outline; Infinity when it never
  * does. Callers drop polygons that contain `a` (see `walkCost`). Allocation-free: it runs per ray and blocker.
  */
@@ -135,7 +161,7 @@ export function walkCost(terrain: VbTerrain, a: PointIn, b: PointIn, profile: Mo
     }
   }
   // Hills: contour lines crossed, in order.
-  if (profile.hills !== 'free') {
+  if (profile.hills !== 'free' && terrain.hills.length > 0) {
     const contours: { at: number; up: boolean; id: string }[] = [];
     for (const h of terrain.hills) {
       if (segMissesBox(a, b, h.box)) continue;

@@ -7,7 +7,7 @@ import type { EvaluationWarning, MovementOption, Refusal } from '../../../engine
 import type { Shape } from '../../../engine/shapes.ts';
 import { missingParameterWarning } from '../../../engine/rulesetFields.ts';
 import type { PointIn } from '../../../model/units.ts';
-import { closestPointOnSegment } from '../../../geometry/distance.ts';
+import { closestPointOnSegment, pointToSegmentDistanceIn } from '../../../geometry/distance.ts';
 import { pointInPolygon } from '../../../geometry/intersect.ts';
 import { DISMOUNTED_MOVE_PARAM } from '../declarations.ts';
 import { boxesApart, type Blocker, type VbContext, type VbStand, type VbUnit } from '../context.ts';
@@ -21,7 +21,7 @@ import {
   ROAD_MARCH_ON_ROAD,
   ROAD_MARCH_SOURCE,
 } from '../tables/movementRates.ts';
-import { walkCost } from './costWalk.ts';
+import { areaMatters, openWalkIn, walkCost } from './costWalk.ts';
 import { moverProfile, standRate } from './standMovement.ts';
 import { roadAt, terrainNear, type VbTerrain } from './terrainScene.ts';
 
@@ -43,12 +43,24 @@ export interface MovementResult {
   readonly warnings: readonly EvaluationWarning[];
 }
 
+/** Every stand of a context that is not on a side, per side (built on first use, once per state). */
+const ENEMY_STANDS = new WeakMap<VbContext, Map<string, VbStand[]>>();
+
+function enemyStands(ctx: VbContext, side: string): readonly VbStand[] {
+  let bySide = ENEMY_STANDS.get(ctx);
+  if (!bySide) ENEMY_STANDS.set(ctx, (bySide = new Map()));
+  let list = bySide.get(side);
+  if (!list) bySide.set(side, (list = ctx.allStands.filter((e) => e.side !== side)));
+  return list;
+}
+
 /** Enemy stands near `s`, each grown by half the moving base's depth: where its centre may not go. */
 export function blockersFor(ctx: VbContext, s: VbStand, side: string, rangeIn: number): Blocker[] {
   const grow = s.stand.depthIn / 2;
+  const reach = rangeIn + grow;
   const out: Blocker[] = [];
-  for (const e of ctx.allStands) {
-    if (e.side === side || boxesApart(s.box, e.box, rangeIn + grow)) continue;
+  for (const e of enemyStands(ctx, side)) {
+    if (boxesApart(s.box, e.box, reach)) continue;
     const b = ctx.grown(e, grow);
     // Already in contact: it may move away (and `walkCost` never sees this one).
     if (pointInPolygon(s.center, b.polygon)) continue;
@@ -88,57 +100,91 @@ export function roadReach(points: readonly PointIn[], from: PointIn, lengthIn: n
   return [...walk(-1).reverse(), best.p, ...walk(1)];
 }
 
-/** Distance from `p` along the unit direction (dx, dy) to the table's edge. */
-function edgeDistanceIn(p: PointIn, dx: number, dy: number, table: { readonly widthIn: number; readonly depthIn: number }): number {
-  const along = (v: number, d: number, max: number): number => (d > 1e-12 ? (max - v) / d : d < -1e-12 ? -v / d : Infinity);
-  return Math.max(0, Math.min(along(p.xIn, dx, table.widthIn), along(p.yIn, dy, table.depthIn)));
+/** Distance from `p` to a polyline (or a closed outline), 0 inside a closed outline. */
+function polygonOutlineDistanceIn(p: PointIn, points: readonly PointIn[], closed: boolean): number {
+  if (closed && pointInPolygon(p, points)) return 0;
+  let d = Infinity;
+  const n = points.length;
+  for (let i = closed ? 0 : 1, j = closed ? n - 1 : 0; i < n; j = i++) {
+    const e = pointToSegmentDistanceIn(p, points[j]!, points[i]!);
+    if (e < d) d = e;
+  }
+  return n === 1 ? Math.hypot(points[0]!.xIn - p.xIn, points[0]!.yIn - p.yIn) : d;
 }
 
-function standReach(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbStand, allowanceIn: number, moveIn: number): PointIn[] {
-  const profile = moverProfile(info, s, moveIn);
-  const blockers = blockersFor(ctx, s, info.unit.side, allowanceIn);
+/**
+ * Keeps a ray's end from an earlier evaluation: the session hands one in when nothing that ray could meet
+ * has changed (its previous point, or undefined to walk it again).
+ */
+export type KeepRay = (bin: number, from: PointIn, to: PointIn) => PointIn | undefined;
+
+function standReach(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbStand, allowanceIn: number, moveIn: number, keep?: KeepRay): PointIn[] {
   const c = s.center;
-  const near = terrainNear(terrain, c, allowanceIn);
-  // Each blocker's angular span as seen from the centre (from its box corners: a little wide, never
-  // narrow; it never contains the centre, so under 180°), put into the directions it covers, so a ray
-  // tests only the blockers that can stop it.
   const h = (s.stand.pose.headingDeg * Math.PI) / 180;
   const step = (2 * Math.PI) / REACH_BINS;
-  const n = blockers.length;
-  const firstBin = new Int32Array(n);
-  const lastBin = new Int32Array(n);
-  for (let k = 0; k < n; k++) {
-    const bx = blockers[k]!.box;
-    // A box around the centre (contact) covers every direction.
-    if (c.xIn >= bx.minXIn && c.xIn <= bx.maxXIn && c.yIn >= bx.minYIn && c.yIn <= bx.maxYIn) {
-      firstBin[k] = 0;
-      lastBin[k] = REACH_BINS - 1;
-      continue;
+  // What the walks read (enemy stands near, terrain near), prepared on the first ray that is walked.
+  let walkRay: ((b: number, a: number, th: number, end: PointIn) => number) | undefined;
+  const prepare = (): ((b: number, a: number, th: number, end: PointIn) => number) => {
+    const profile = moverProfile(info, s, moveIn);
+    const blockers = blockersFor(ctx, s, info.unit.side, allowanceIn);
+    const nearAll = terrainNear(terrain, c, allowanceIn);
+    // Only what this mover pays for or is disordered by: open ground for it needs no walk.
+    // Every ray stays within the allowance of the centre: terrain further than that is never met.
+    const within = allowanceIn + 1e-6;
+    const near: VbTerrain = {
+      ...nearAll,
+      areas: nearAll.areas.filter((a) => areaMatters(a.cls, profile) && polygonOutlineDistanceIn(c, a.vertices, true) <= within),
+      lines: nearAll.lines.filter((l) => polygonOutlineDistanceIn(c, l.points, false) <= within),
+      hills: profile.hills === 'free' ? [] : nearAll.hills.filter((h) => polygonOutlineDistanceIn(c, h.vertices, true) <= within),
+    };
+    // Each blocker's angular span as seen from the centre (from its box corners: a little wide, never
+    // narrow; it never contains the centre, so under 180°), put into the directions it covers, so a ray
+    // tests only the blockers that can stop it.
+    const n = blockers.length;
+    const firstBin = new Int32Array(n);
+    const lastBin = new Int32Array(n);
+    for (let k = 0; k < n; k++) {
+      const bx = blockers[k]!.box;
+      // A box around the centre (contact) covers every direction.
+      if (c.xIn >= bx.minXIn && c.xIn <= bx.maxXIn && c.yIn >= bx.minYIn && c.yIn <= bx.maxYIn) {
+        firstBin[k] = 0;
+        lastBin[k] = REACH_BINS - 1;
+        continue;
+      }
+      const mid = Math.atan2((bx.minYIn + bx.maxYIn) / 2 - c.yIn, (bx.minXIn + bx.maxXIn) / 2 - c.xIn);
+      let lo = 0;
+      let hi = 0;
+      for (let q = 0; q < 4; q++) {
+        const x = q === 0 || q === 3 ? bx.minXIn : bx.maxXIn;
+        const y = q < 2 ? bx.minYIn : bx.maxYIn;
+        let d = Math.atan2(y - c.yIn, x - c.xIn) - mid;
+        d -= 2 * Math.PI * Math.round(d / (2 * Math.PI));
+        if (d < lo) lo = d;
+        if (d > hi) hi = d;
+      }
+      // Bins relative to the heading, unwrapped: a ray at bin b (or b + REACH_BINS) is in [first, last].
+      let first = Math.ceil((mid + lo - h) / step - 1e-9);
+      let last = Math.floor((mid + hi - h) / step + 1e-9);
+      const shift = Math.floor(first / REACH_BINS) * REACH_BINS;
+      first -= shift;
+      last -= shift;
+      firstBin[k] = first;
+      lastBin[k] = last;
     }
-    const mid = Math.atan2((bx.minYIn + bx.maxYIn) / 2 - c.yIn, (bx.minXIn + bx.maxXIn) / 2 - c.xIn);
-    let lo = 0;
-    let hi = 0;
-    for (let q = 0; q < 4; q++) {
-      const x = q === 0 || q === 3 ? bx.minXIn : bx.maxXIn;
-      const y = q < 2 ? bx.minYIn : bx.maxYIn;
-      let d = Math.atan2(y - c.yIn, x - c.xIn) - mid;
-      d -= 2 * Math.PI * Math.round(d / (2 * Math.PI));
-      if (d < lo) lo = d;
-      if (d > hi) hi = d;
-    }
-    // Bins relative to the heading, unwrapped: a ray at bin b (or b + REACH_BINS) is in [first, last].
-    let first = Math.ceil((mid + lo - h) / step - 1e-9);
-    let last = Math.floor((mid + hi - h) / step + 1e-9);
-    const shift = Math.floor(first / REACH_BINS) * REACH_BINS;
-    first -= shift;
-    last -= shift;
-    firstBin[k] = first;
-    lastBin[k] = last;
-  }
+
+    const onRay: Blocker[] = [];
+    // No terrain within reach that could cost this mover anything: rays need no walk unless a blocker is on them.
+    const open = near.areas.length === 0 && near.lines.length === 0 && (near.hills.length === 0 || profile.hills === 'free');
+    return (b, a, _th, end) => {
+      onRay.length = 0;
+      for (let k = 0; k < n; k++) {
+        if ((b >= firstBin[k]! && b <= lastBin[k]!) || (b + REACH_BINS >= firstBin[k]! && b + REACH_BINS <= lastBin[k]!)) onRay.push(blockers[k]!);
+      }
+      // Nothing on this ray but open ground: the full allowance, or the table edge (as `walkCost` gives it).
+      return onRay.length === 0 && open ? openWalkIn(terrain.table, c, end, a) : walkCost(near, c, end, profile, a, onRay).reachedIn;
+    };
+  };
   const out: PointIn[] = [];
-  const onRay: Blocker[] = [];
-  // No terrain within reach that could cost this mover anything: rays need no walk unless a blocker is on them.
-  const open = near.areas.length === 0 && near.lines.length === 0 && (near.hills.length === 0 || profile.hills === 'free');
   for (let b = 0; b < REACH_BINS; b++) {
     const offDeg = (b * 360) / REACH_BINS;
     // Poorly trained stands have no free facing change: beyond the 45° oblique a change costs half the move.
@@ -146,18 +192,25 @@ function standReach(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbStand
     const a = info.poorlyTrained && s.type !== 'command' && !within ? allowanceIn * (1 - PAID_FACING_CHANGE_FRACTION) : allowanceIn;
     const th = h + b * step;
     const end = { xIn: c.xIn + Math.cos(th) * a, yIn: c.yIn + Math.sin(th) * a };
-    onRay.length = 0;
-    for (let k = 0; k < n; k++) {
-      if ((b >= firstBin[k]! && b <= lastBin[k]!) || (b + REACH_BINS >= firstBin[k]! && b + REACH_BINS <= lastBin[k]!)) onRay.push(blockers[k]!);
+    const kept = keep?.(b, c, end);
+    if (kept) {
+      out.push(kept);
+      continue;
     }
-    // Nothing on this ray but open ground: the full allowance, or the table edge.
-    const reachedIn = onRay.length === 0 && open ? Math.min(a, edgeDistanceIn(c, Math.cos(th), Math.sin(th), terrain.table)) : walkCost(near, c, end, profile, a, onRay).reachedIn;
+    walkRay ??= prepare();
+    const reachedIn = walkRay(b, a, th, end);
     out.push({ xIn: c.xIn + Math.cos(th) * reachedIn, yIn: c.yIn + Math.sin(th) * reachedIn });
   }
   return out;
 }
 
-export function evaluateMovement(ctx: VbContext, terrain: VbTerrain, info: VbUnit, standInCommand: ReadonlyMap<string, boolean>): MovementResult {
+export function evaluateMovement(
+  ctx: VbContext,
+  terrain: VbTerrain,
+  info: VbUnit,
+  standInCommand: ReadonlyMap<string, boolean>,
+  keepFor?: (s: VbStand, allowanceIn: number) => KeepRay | undefined,
+): MovementResult {
   const u = info.unit;
   const warnings: EvaluationWarning[] = [];
   const shapes: Shape[] = [];
@@ -179,7 +232,7 @@ export function evaluateMovement(ctx: VbContext, terrain: VbTerrain, info: VbUni
     let allowanceIn = rate.rateIn * (outOfCommand ? OUT_OF_COMMAND_MOVE_FRACTION : 1);
     const roadMarch = info.roadMarch && s.type !== 'command';
     const crossIn = allowanceIn * (roadMarch ? ROAD_MARCH_CROSS_COUNTRY : 1);
-    const reach = standReach(ctx, terrain, info, s, crossIn, rate.rateIn);
+    const reach = standReach(ctx, terrain, info, s, crossIn, rate.rateIn, keepFor?.(s, crossIn));
     let roadPts: PointIn[] | undefined;
     if (roadMarch) {
       const road = roadAt(terrain, s.center);

@@ -100,3 +100,18 @@ export const SAVE_LABELS: Readonly<Record<SaveCondition, string>> = {
 /** The artillery danger zone: short range, straight down the barrel, 2" either side (Morale, condition 2, p. 4). */
 export const DANGER_ZONE_HALF_WIDTH_IN = 2;
 export const DANGER_ZONE_SOURCE = cite('Morale: condition 2 (artillery danger zone)', 4);
+
+/**
+ * Melee Results (p. 5): more hits wins; losing every SP engaged loses outright; equal hits go to a roll-off
+ * of a d6 plus each side's best modified morale, no elites (NE) 1 less. The loser: not yet disordered,
+ * becomes disordered and retreats a half move; already disordered, routs a full move to the rear, gains the
+ * marker it lacks and loses 1 SP per stand; already routed, routs and is removed from play.
+ */
+export const MELEE_RESULTS_SOURCE = cite('Melee Results', 5);
+/** "Stands identified as having no elites (NE) subtract 1 from their total" in the tie roll-off. */
+export const NO_ELITES_TIE_MOD = -1;
+/** A loser in good order retreats "one half turn"; a disordered loser routs "one full turn" (fractions of its move). */
+export const MELEE_RETREAT_MOVE_FRACTION = 0.5;
+export const MELEE_ROUT_MOVE_FRACTION = 1;
+/** SP a routing stand loses ("the loss of 1 SP per stand as part of this rout"). */
+export const ROUT_SP_LOSS_PER_STAND = 1;

@@ -1,0 +1,446 @@
+/**
+ * An incremental Volley & Bayonet evaluator. `update(state)` returns exactly what
+ * `evaluateVolleyAndBayonet(state)` would, recomputing only what a change can touch:
+ * - reading a unit (fields, markers, stand types, footprints): when the unit or one of its stands changes;
+ * - command: per unit, when it changes; every unit when a superior commander's stand moves; artillery (which
+ *   any commander of its side commands) when a unit of its side changes;
+ * - movement: when the unit changes or its stands' command or its brigade's exhaustion changes, all of it;
+ *   when a changed unit's (or commander's) old or new box comes within the unit's look (its longest move,
+ *   doubled in road march, plus half a base: how far `blockersFor` reads enemy stands), only the rays of
+ *   its stands that a changed stand, grown by half the moving base, could lie on (the others keep their
+ *   ends: a walk that meets nothing answers the same to the last bit, see `openWalkIn`);
+ * - charges: when the unit changes, its command or exhaustion changes, or a changed unit's old or new box,
+ *   or the box of an enemy whose command or exhaustion changed (the defender's stationary dice read them),
+ *   comes within the charge look (longest move + 2" + half a base + 1": `evaluateCharge`'s blockers and
+ *   its "near enough to matter" test; plus the support distance and a gun's size around charged guns);
+ * - fire: per (firer unit, target unit) pair, when either unit changes, the firer's command or exhaustion
+ *   changes, or a changed unit or commander has its old or new box within reach of a sight line the pair
+ *   traced (a pair settled by range and arc alone depends on the two units only). A unit's assembled fire
+ *   is kept when every pair traced again gives what it gave before;
+ * - formation, rally, morale, brigade exhaustion and danger zones: every update (cheap).
+ * Change is found by identity first and then by comparing plain data. A change of terrain, table,
+ * parameters, the commanders list, the units' ids or order, any other top-level field, or a stand that
+ * belongs to no unit or commander drops every cache.
+ */
+import type { Evaluation } from '../../engine/evaluation.ts';
+import type { RulesSession } from '../../engine/ruleset.ts';
+import { samePlainData } from '../../engine/samePlainData.ts';
+import type { BoundingBoxIn } from '../../geometry/polygon.ts';
+import type { Stand, TableState } from '../../model/tableState.ts';
+import { evaluateCharge, type ChargeResult } from './charge.ts';
+import { unitCommand, type UnitCommand } from './command.ts';
+import { boxesApart, type UnitReading, type VbContext, type VbStand, type VbUnit } from './context.ts';
+import { evaluateVolleyAndBayonet } from './evaluate.ts';
+import { evaluateFire, fireAtUnit, fireSettings, firersOf, type FireAtUnit, type Firer, type FireResult, type FireSettings } from './fire/fire.ts';
+import { evaluateMovement, type KeepRay, type MovementResult } from './movement/movement.ts';
+import { standRate } from './movement/standMovement.ts';
+import { numberParameter } from '../../engine/rulesetFields.ts';
+import { ARTILLERY_SUPPORT_PARAM } from './declarations.ts';
+import { ROAD_MARCH_CROSS_COUNTRY } from './tables/movementRates.ts';
+
+/** The box diagonal of a 1.5 x 3" artillery base, with room for an odd-sized one (inches). */
+const GUN_DIAGONAL_IN = 5;
+
+/** Slack on every look distance (box arithmetic rounding). */
+const LOOK_SLACK_IN = 0.01;
+
+interface Caches {
+  readonly state: TableState;
+  readonly ctx: VbContext;
+  readonly stands: ReadonlyMap<string, Stand>;
+  readonly command: Map<string, UnitCommand>;
+  readonly movement: Map<string, MovementResult>;
+  readonly charge: Map<string, ChargeResult>;
+  readonly firers: Map<string, readonly Firer[]>;
+  /** Firer unit id → target unit id → that pair's fire. */
+  readonly fire: Map<string, Map<string, FireAtUnit>>;
+  /** Per firer unit: its whole fire answer (kept when none of its pairs was traced again). */
+  readonly fireResult: Map<string, FireResult>;
+  /** Per firer unit: the box around every sight line any of its pairs traced. */
+  readonly fireSight: Map<string, BoundingBoxIn | undefined>;
+  /** Per unit: its stands' command flags and its brigade's exhaustion, as one key. */
+  readonly signature: Map<string, string>;
+  /** Per unit: how far its movement and its charges read other units (they change only with the unit). */
+  readonly looks: Map<string, { readonly moveIn: number; readonly chargeIn: number }>;
+}
+
+/** A changed area of the table: a unit's or commander's old or new stands, and the sides it was on. */
+interface Dirty {
+  readonly box: BoundingBoxIn;
+  readonly side: string;
+}
+
+const TOP_LEVEL_HANDLED = new Set(['units', 'stands', 'commanders']);
+
+function sameTopLevel(a: TableState, b: TableState): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) {
+    if (TOP_LEVEL_HANDLED.has(k)) continue;
+    if (!samePlainData((a as unknown as Record<string, unknown>)[k], (b as unknown as Record<string, unknown>)[k])) return false;
+  }
+  if (a.units.length !== b.units.length) return false;
+  for (let i = 0; i < a.units.length; i++) if (a.units[i]!.id !== b.units[i]!.id) return false;
+  return samePlainData(a.commanders, b.commanders);
+}
+
+function unionBox(stands: readonly VbStand[]): BoundingBoxIn | undefined {
+  if (stands.length === 0) return undefined;
+  let minXIn = Infinity, minYIn = Infinity, maxXIn = -Infinity, maxYIn = -Infinity;
+  for (const s of stands) {
+    if (s.box.minXIn < minXIn) minXIn = s.box.minXIn;
+    if (s.box.minYIn < minYIn) minYIn = s.box.minYIn;
+    if (s.box.maxXIn > maxXIn) maxXIn = s.box.maxXIn;
+    if (s.box.maxYIn > maxYIn) maxYIn = s.box.maxYIn;
+  }
+  return { minXIn, minYIn, maxXIn, maxYIn };
+}
+
+/** How far the unit's movement reads enemy stands beyond its own box (see `blockersFor`). */
+function movementLookIn(ctx: VbContext, info: VbUnit): number {
+  let look = 0;
+  for (const s of [...info.combatStands, ...info.unitCommanders]) {
+    const rate = standRate(ctx, info, s);
+    if ('missing' in rate) continue;
+    const cross = rate.rateIn * (info.roadMarch && s.type !== 'command' ? ROAD_MARCH_CROSS_COUNTRY : 1);
+    look = Math.max(look, cross + s.stand.depthIn / 2);
+  }
+  return look + LOOK_SLACK_IN;
+}
+
+/**
+ * How far the unit's charges read other stands beyond its own box (see `evaluateCharge`): enemies within
+ * its reach, and around a charged gun the friendly stands that may support it (`artillerySupported`).
+ */
+function chargeLookIn(ctx: VbContext, info: VbUnit): number {
+  let look = 0;
+  const supportIn = numberParameter(ctx.state, ARTILLERY_SUPPORT_PARAM) ?? 0;
+  for (const s of info.combatStands) {
+    const rate = standRate(ctx, info, s);
+    if ('missing' in rate) continue;
+    look = Math.max(look, rate.rateIn + 2 + s.stand.depthIn / 2, rate.rateIn + 1);
+  }
+  // A gun within reach (its box within rate + 1) and its supporters within `supportIn` of the gun's base.
+  return look + (supportIn > 0 ? supportIn + GUN_DIAGONAL_IN : 0) + LOOK_SLACK_IN;
+}
+
+/** Distance from (x, y) to the segment (ax, ay)-(bx, by), inches. */
+function pointSegmentIn(x: number, y: number, ax: number, ay: number, bx: number, by: number): number {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const len2 = dx * dx + dy * dy;
+  const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / len2));
+  return Math.hypot(ax + dx * t - x, ay + dy * t - y);
+}
+
+/** Distance from (x, y) to a box (0 inside), inches. */
+function pointBoxIn(x: number, y: number, b: BoundingBoxIn): number {
+  return Math.hypot(Math.max(b.minXIn - x, 0, x - b.maxXIn), Math.max(b.minYIn - y, 0, y - b.maxYIn));
+}
+
+/** Distance from the segment (ax, ay)-(bx, by) to a box (0 when they meet), inches. Allocation-free. */
+export function segmentBoxDistanceIn(ax: number, ay: number, bx: number, by: number, box: BoundingBoxIn): number {
+  const { minXIn: x0, minYIn: y0, maxXIn: x1, maxYIn: y1 } = box;
+  // Clip the segment to the box (Liang-Barsky): any part left inside means they meet.
+  let t0 = 0;
+  let t1 = 1;
+  const dx = bx - ax;
+  const dy = by - ay;
+  let meets = true;
+  for (let k = 0; k < 4 && meets; k++) {
+    const p = k === 0 ? -dx : k === 1 ? dx : k === 2 ? -dy : dy;
+    const q = k === 0 ? ax - x0 : k === 1 ? x1 - ax : k === 2 ? ay - y0 : y1 - ay;
+    if (p === 0) {
+      if (q < 0) meets = false;
+      continue;
+    }
+    const r = q / p;
+    if (p < 0) {
+      if (r > t1) meets = false;
+      else if (r > t0) t0 = r;
+    } else if (r < t0) meets = false;
+    else if (r < t1) t1 = r;
+  }
+  if (meets) return 0;
+  // Apart: the nearest pair is a segment end and the box, or a box corner and the segment.
+  return Math.min(
+    pointBoxIn(ax, ay, box),
+    pointBoxIn(bx, by, box),
+    pointSegmentIn(x0, y0, ax, ay, bx, by),
+    pointSegmentIn(x1, y0, ax, ay, bx, by),
+    pointSegmentIn(x1, y1, ax, ay, bx, by),
+    pointSegmentIn(x0, y1, ax, ay, bx, by),
+  );
+}
+
+function mergeBoxes(a: BoundingBoxIn, b: BoundingBoxIn): BoundingBoxIn {
+  return { minXIn: Math.min(a.minXIn, b.minXIn), minYIn: Math.min(a.minYIn, b.minYIn), maxXIn: Math.max(a.maxXIn, b.maxXIn), maxYIn: Math.max(a.maxYIn, b.maxYIn) };
+}
+
+/** Whether a pair traced again gives what it gave before (then the unit's assembled answer still holds). */
+function samePair(a: FireAtUnit, b: FireAtUnit): boolean {
+  return a.screenUnitId === b.screenUnitId && samePlainData(a.entries, b.entries) && samePlainData(a.shapes, b.shapes) && samePlainData(a.missingSaves, b.missingSaves);
+}
+
+function near(dirty: readonly Dirty[], box: BoundingBoxIn | undefined, lookIn: number, side: string | undefined): boolean {
+  if (!box) return false;
+  for (const d of dirty) {
+    if (side !== undefined && d.side === side) continue;
+    if (!boxesApart(d.box, box, lookIn)) return true;
+  }
+  return false;
+}
+
+export function createVolleyAndBayonetSession(): RulesSession {
+  let caches: Caches | undefined;
+
+  return {
+    update(state: TableState): Evaluation {
+      const prev = caches && sameTopLevel(caches.state, state) ? caches : undefined;
+      const standMap = new Map(state.stands.map((s) => [s.id, s]));
+      const changedUnits = new Set<string>();
+      const changedCommanderStands: string[] = [];
+      let global = prev === undefined;
+      if (prev) {
+        // Stands that changed, appeared or went; each must belong to a unit or a commander.
+        const changedStands = new Set<string>();
+        for (const s of state.stands) {
+          const old = prev.stands.get(s.id);
+          if (old !== s && (!old || !samePlainData(old, s))) changedStands.add(s.id);
+        }
+        for (const id of prev.stands.keys()) if (!standMap.has(id)) changedStands.add(id);
+        const owner = new Map<string, string>();
+        for (const u of [...prev.state.units, ...state.units]) for (const id of u.standIds) owner.set(id, u.id);
+        for (const c of state.commanders) {
+          if (c.standId === undefined) continue;
+          if (changedStands.has(c.standId)) changedCommanderStands.push(c.standId);
+          owner.set(c.standId, '');
+        }
+        for (const id of changedStands) if (!owner.has(id)) global = true;
+        state.units.forEach((u, i) => {
+          const old = prev.state.units[i]!;
+          if (old !== u && !samePlainData(old, u)) changedUnits.add(u.id);
+          else if (u.standIds.some((id) => changedStands.has(id))) changedUnits.add(u.id);
+        });
+      }
+      const base = global ? undefined : prev;
+      // The sides the changed units were or are on (any commander of its side commands artillery).
+      let sides: Set<string> | undefined;
+      const changedSides = (): Set<string> => {
+        if (!sides) {
+          sides = new Set();
+          for (const u of [...(base?.state.units ?? []), ...state.units]) if (changedUnits.has(u.id)) sides.add(u.side);
+        }
+        return sides;
+      };
+      const next: Caches = {
+        state,
+        ctx: undefined as unknown as VbContext,
+        stands: standMap,
+        command: new Map(),
+        movement: new Map(),
+        charge: new Map(),
+        firers: new Map(),
+        fire: new Map(),
+        fireResult: new Map(),
+        fireSight: new Map(),
+        signature: new Map(),
+        looks: new Map(),
+      };
+      // Filled in once the context and command are known.
+      let moveDirty = (_info: VbUnit): boolean => true;
+      let chargeDirty = (_info: VbUnit): boolean => true;
+      let pairDirty = (_info: VbUnit, _target: VbUnit, _cached: FireAtUnit): boolean => true;
+      let ctxNow: VbContext | undefined;
+      let sigChanged = new Set<string>();
+      // Every stand of a changed unit or commander, before and after.
+      const changedStandBoxes: BoundingBoxIn[] = [];
+      let movedNow: Dirty[] = [];
+      // Set in `prepared` (and by `firers` for the fire settings), read by the part hooks after it.
+      let movementOf: (info: VbUnit, keepFor?: (s: VbStand, allowanceIn: number) => KeepRay | undefined) => MovementResult = () => {
+        throw new Error('movement before the context');
+      };
+      let chargeOf: (info: VbUnit) => ChargeResult = () => {
+        throw new Error('charge before the context');
+      };
+      let pairOf: (info: VbUnit, firers: readonly Firer[], target: VbUnit) => FireAtUnit = () => {
+        throw new Error('fire before the context');
+      };
+      let fireOf: (info: VbUnit, settings: FireSettings, firers: readonly Firer[], atUnit: (firers: readonly Firer[], target: VbUnit) => FireAtUnit) => FireResult = () => {
+        throw new Error('fire before the context');
+      };
+
+      const evaluation = evaluateVolleyAndBayonet(state, {
+        reuse: (u) => (base && !changedUnits.has(u.id) ? (base.ctx.readings.get(u.id) as UnitReading | undefined) : undefined),
+        command: (ctx, info) => {
+          const id = info.unit.id;
+          const cached = base?.command.get(id);
+          const artilleryTouched = info.category === 'artillery' && changedSides().has(info.unit.side);
+          const fresh = !cached || changedUnits.has(id) || changedCommanderStands.length > 0 || artilleryTouched;
+          const c = fresh ? unitCommand(ctx, info) : cached;
+          next.command.set(id, c);
+          return c;
+        },
+        prepared: (ctx, terrain, command, exhausted) => {
+          ctxNow = ctx;
+          (next as { ctx: VbContext }).ctx = ctx;
+          const signatureChanged = new Set<string>();
+          sigChanged = signatureChanged;
+          for (const info of ctx.units.values()) {
+            const id = info.unit.id;
+            let key = exhausted(id) ? 'x' : '-';
+            for (const s of info.stands) key += command.standInCommand.get(s.stand.id) === true ? '1' : '0';
+            next.signature.set(id, key);
+            if (base?.signature.get(id) !== key) signatureChanged.add(id);
+          }
+          // Where the table changed: changed units' and commanders' old and new stands.
+          const moved: Dirty[] = [];
+          const commandOnly: Dirty[] = [];
+          movedNow = moved;
+          if (base) {
+            for (const id of changedUnits) {
+              for (const info of [base.ctx.units.get(id), ctx.units.get(id)]) {
+                const box = info ? unionBox(info.stands) : undefined;
+                if (info && box) moved.push({ box, side: info.unit.side });
+                for (const st of info?.stands ?? []) changedStandBoxes.push(st.box);
+              }
+            }
+            for (const standId of changedCommanderStands) {
+              for (const st of [base.ctx.standById.get(standId), ctx.standById.get(standId)]) {
+                if (!st) continue;
+                moved.push({ box: st.box, side: st.side });
+                changedStandBoxes.push(st.box);
+              }
+            }
+            for (const id of signatureChanged) {
+              const info = ctx.units.get(id);
+              const box = info ? unionBox(info.stands) : undefined;
+              if (info && box) commandOnly.push({ box, side: info.unit.side });
+            }
+          }
+          const boxes = new Map<string, BoundingBoxIn | undefined>();
+          const boxOf = (info: VbUnit): BoundingBoxIn | undefined => {
+            if (!boxes.has(info.unit.id)) boxes.set(info.unit.id, unionBox(info.stands));
+            return boxes.get(info.unit.id);
+          };
+          for (const info of ctx.units.values()) {
+            const id = info.unit.id;
+            const kept = base && !changedUnits.has(id) ? base.looks.get(id) : undefined;
+            next.looks.set(id, kept ?? { moveIn: movementLookIn(ctx, info), chargeIn: chargeLookIn(ctx, info) });
+          }
+          const own = (info: VbUnit): boolean => !base || changedUnits.has(info.unit.id) || signatureChanged.has(info.unit.id);
+          moveDirty = (info) => own(info) || near(moved, boxOf(info), next.looks.get(info.unit.id)!.moveIn, info.unit.side);
+          chargeDirty = (info) => {
+            if (own(info)) return true;
+            const look = next.looks.get(info.unit.id)!.chargeIn;
+            return near(moved, boxOf(info), look, info.unit.side) || near(commandOnly, boxOf(info), look, info.unit.side);
+          };
+          pairDirty = (info, target, cached) => {
+            if (!base || changedUnits.has(info.unit.id) || changedUnits.has(target.unit.id) || signatureChanged.has(info.unit.id)) return true;
+            // Settled without a sight line (range and arc): only the two units decide it.
+            if (cached.sightBox === undefined || !near(moved, cached.sightBox, LOOK_SLACK_IN, undefined)) return false;
+            // A stand can cut a traced line only if its box comes within the line's reach of the centres' segment.
+            const lines = cached.sightLines ?? [];
+            for (const d of moved) {
+              for (let k = 0; k < lines.length; k += 5) {
+                if (segmentBoxDistanceIn(lines[k]!, lines[k + 1]!, lines[k + 2]!, lines[k + 3]!, d.box) <= lines[k + 4]! + LOOK_SLACK_IN) return true;
+              }
+            }
+            return false;
+          };
+          // Movement and charges computed here read the context, terrain and command of this state.
+          movementOf = (info, keepFor) => evaluateMovement(ctx, terrain, info, command.standInCommand, keepFor);
+          chargeOf = (info) => evaluateCharge(ctx, terrain, info, command.standInCommand, exhausted);
+          const settings = fireSettings(ctx).settings;
+          pairOf = (info, firers, target) => fireAtUnit(ctx, settings!, info, firers, target, command.standInCommand, exhausted);
+          fireOf = (info, fireCfg, firers, atUnit) => evaluateFire(ctx, fireCfg, info, command.standInCommand, exhausted, atUnit, firers);
+        },
+        movement: (info) => {
+          const id = info.unit.id;
+          const cached = base?.movement.get(id);
+          let m: MovementResult;
+          if (cached && !moveDirty(info)) m = cached;
+          else if (cached && !changedUnits.has(id) && !sigChanged.has(id)) {
+            // Only other units changed near it: each ray is walked again only if a changed stand (grown by
+            // half this base's depth, as `blockersFor` grows it) could lie on it; the rest keep their ends.
+            m = movementOf(info, (s, allowanceIn) => {
+              const before = cached.stands.find((r) => r.standId === s.stand.id);
+              if (!before || before.allowanceIn !== allowanceIn) return undefined;
+              const grow = s.stand.depthIn / 2 + LOOK_SLACK_IN;
+              return (bin, from, to) => {
+                const minX = Math.min(from.xIn, to.xIn) - grow, maxX = Math.max(from.xIn, to.xIn) + grow;
+                const minY = Math.min(from.yIn, to.yIn) - grow, maxY = Math.max(from.yIn, to.yIn) + grow;
+                for (const b of changedStandBoxes) {
+                  if (b.minXIn <= maxX && b.maxXIn >= minX && b.minYIn <= maxY && b.maxYIn >= minY) return undefined;
+                }
+                return before.reach[bin];
+              };
+            });
+          } else m = movementOf(info);
+          next.movement.set(id, m);
+          return m;
+        },
+        fire: (info, settings) => {
+          const id = info.unit.id;
+          const ctx = ctxNow!;
+          const kept = base?.fireResult.get(id);
+          // Nothing it fires at changed and nothing moved where its lines run: its whole answer stands.
+          if (kept && !changedUnits.has(id) && !sigChanged.has(id) && ![...changedSides()].some((side) => side !== info.unit.side) && !near(movedNow, base!.fireSight.get(id), LOOK_SLACK_IN, undefined)) {
+            next.firers.set(id, base!.firers.get(id)!);
+            next.fire.set(id, base!.fire.get(id)!);
+            next.fireSight.set(id, base!.fireSight.get(id));
+            next.fireResult.set(id, kept);
+            return kept;
+          }
+          const firers = (base && !changedUnits.has(id) ? base.firers.get(id) : undefined) ?? firersOf(ctx, settings, info);
+          next.firers.set(id, firers);
+          // Each enemy unit's pair, kept or traced again; the unit's whole answer is kept when every pair
+          // gives the same answer as before. Unchanged itself, with no sight line of it crossed, only the
+          // pairs of changed enemy units need a look.
+          const keptPairs = base?.fire.get(id);
+          const onlyChanged = kept !== undefined && keptPairs !== undefined && !changedUnits.has(id) && !sigChanged.has(id) && !near(movedNow, base!.fireSight.get(id), LOOK_SLACK_IN, undefined);
+          const pairs = new Map<string, FireAtUnit>();
+          let fresh = !kept || changedUnits.has(id) || sigChanged.has(id);
+          let sight: BoundingBoxIn | undefined;
+          if (firers.length > 0) {
+            for (const target of onlyChanged ? [...changedUnits].flatMap((c) => ctx.units.get(c) ?? []) : ctx.units.values()) {
+              if (target.unit.side === info.unit.side || target.combatStands.length === 0) continue;
+              const cached = keptPairs?.get(target.unit.id);
+              let r = cached;
+              if (!cached || pairDirty(info, target, cached)) {
+                r = pairOf(info, firers, target);
+                if (!cached || !samePair(cached, r)) fresh = true;
+              }
+              pairs.set(target.unit.id, r!);
+            }
+            if (onlyChanged) {
+              // The rest as they were (a changed unit that lost its combat stands drops out). The box
+              // around their lines is the one kept, grown by the pairs traced again (a little wide, never
+              // narrow: it only decides when to look at every pair).
+              sight = base!.fireSight.get(id);
+              for (const r of pairs.values()) if (r.sightBox) sight = sight ? mergeBoxes(sight, r.sightBox) : r.sightBox;
+              for (const [t, r] of keptPairs!) {
+                if (pairs.has(t) || changedUnits.has(t)) continue;
+                pairs.set(t, r);
+              }
+            } else for (const r of pairs.values()) if (r.sightBox) sight = sight ? mergeBoxes(sight, r.sightBox) : r.sightBox;
+          }
+          // A target gone (no combat stands left) leaves the pairs fewer than before.
+          if (pairs.size !== (base?.fire.get(id)?.size ?? -1)) fresh = true;
+          next.fire.set(id, pairs);
+          next.fireSight.set(id, sight);
+          const result = fresh ? fireOf(info, settings, firers, (_f, target) => pairs.get(target.unit.id)!) : kept!;
+          next.fireResult.set(id, result);
+          return result;
+        },
+        charge: (info) => {
+          const cached = base?.charge.get(info.unit.id);
+          const c = cached && !chargeDirty(info) ? cached : chargeOf(info);
+          next.charge.set(info.unit.id, c);
+          return c;
+        },
+      });
+      caches = next;
+      return evaluation;
+    },
+  };
+}

@@ -1,0 +1,211 @@
+/**
+ * Volley & Bayonet's incremental session (packages/rules/src/rulesets/volley-and-bayonet/session.ts) against
+ * the full evaluation: seeded chains of changes (a stand moved or turned, a unit's whole line stepped, a
+ * unit's status changed, a stand carried into an enemy's range or arc or next to a commander, a superior
+ * commander moved, terrain edited, a unit removed and put back, a parameter changed), and after every step
+ * `session.update(state)` must deep-equal `evaluate(state)`. Tables: the 96-stand V&B bench scene and the
+ * shared 300-stand bench table as the rules bench adapts it (fixtures/rules/rulesetAdapters.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { evaluate, getRuleset, parseTableStateFor, type RulesetValues, type Stand, type TableState, type Unit } from '@muster/rules';
+import { seededRandom } from '../../../fixtures/seededRandom.ts';
+import { vbBenchScene } from '../../../fixtures/rules/volley-and-bayonet/benchScene.ts';
+import { largeScene } from '../../../fixtures/rules/largeScene.ts';
+import { benchTableFor } from '../../../fixtures/rules/rulesetAdapters.ts';
+
+const ruleset = getRuleset('volley-and-bayonet');
+
+type Change = (state: TableState, rand: () => number) => { state: TableState; what: string };
+
+const pick = <T>(items: readonly T[], rand: () => number): T => items[Math.floor(rand() * items.length) % items.length]!;
+
+function withStand(state: TableState, id: string, f: (s: Stand) => Stand): TableState {
+  return { ...state, stands: state.stands.map((s) => (s.id === id ? f(s) : s)) };
+}
+
+function withUnit(state: TableState, id: string, f: (u: Unit) => Unit): TableState {
+  return { ...state, units: state.units.map((u) => (u.id === id ? f(u) : u)) };
+}
+
+const STATUS_FLAGS = ['stationary', 'skirmish-order', 'road-march', 'routed', 'permanently-disordered'] as const;
+
+const changes: readonly Change[] = [
+  // A stand nudged and turned a little.
+  (state, rand) => {
+    const s = pick(state.stands, rand);
+    const moved = withStand(state, s.id, (t) => ({ ...t, pose: { xIn: t.pose.xIn + (rand() - 0.5) * 2, yIn: t.pose.yIn + (rand() - 0.5) * 2, headingDeg: (t.pose.headingDeg + (rand() - 0.5) * 40 + 360) % 360 } }));
+    return { state: moved, what: `stand ${s.id} moved` };
+  },
+  // A whole unit stepped forward or back along its facing.
+  (state, rand) => {
+    const u = pick(state.units, rand);
+    const ids = new Set(u.standIds);
+    const first = state.stands.find((s) => s.id === u.standIds[0]);
+    if (!first) return { state, what: 'no-op' };
+    const r = (first.pose.headingDeg * Math.PI) / 180;
+    const step = (rand() - 0.3) * 6;
+    return {
+      state: { ...state, stands: state.stands.map((s) => (ids.has(s.id) ? { ...s, pose: { ...s.pose, xIn: s.pose.xIn + Math.cos(r) * step, yIn: s.pose.yIn + Math.sin(r) * step } } : s)) },
+      what: `unit ${u.id} stepped ${step.toFixed(2)}"`,
+    };
+  },
+  // A status marker set or cleared, strength points lost, the yellow disorder marker.
+  (state, rand) => {
+    const u = pick(state.units, rand);
+    const roll = rand();
+    const next = withUnit(state, u.id, (v) => {
+      const rs: Record<string, unknown> = { ...(v.status?.rulesetStatus ?? {}) };
+      if (roll < 0.6) {
+        const flag = pick(STATUS_FLAGS, rand);
+        rs[flag] = rs[flag] !== true;
+      } else if (roll < 0.85) rs['strength-points-lost'] = Math.floor(rand() * 12);
+      else return { ...v, status: { ...(v.status ?? {}), disordered: v.status?.disordered !== true } };
+      return { ...v, status: { ...(v.status ?? {}), rulesetStatus: rs as RulesetValues } };
+    });
+    return { state: next, what: `unit ${u.id} status changed` };
+  },
+  // A stand of one unit carried next to an enemy stand (into its range, arc and charge reach).
+  (state, rand) => {
+    const s = pick(state.stands, rand);
+    const owner = state.units.find((u) => u.standIds.includes(s.id));
+    const enemies = state.stands.filter((t) => {
+      const o = state.units.find((u) => u.standIds.includes(t.id));
+      return o !== undefined && owner !== undefined && o.side !== owner.side;
+    });
+    if (!owner || enemies.length === 0) return { state, what: 'no-op' };
+    const e = pick(enemies, rand);
+    const r = (e.pose.headingDeg * Math.PI) / 180;
+    const d = 2 + rand() * 6;
+    return {
+      state: withStand(state, s.id, (t) => ({ ...t, pose: { xIn: e.pose.xIn + Math.cos(r) * d, yIn: e.pose.yIn + Math.sin(r) * d, headingDeg: (e.pose.headingDeg + 180) % 360 } })),
+      what: `stand ${s.id} carried in front of ${e.id}`,
+    };
+  },
+  // A superior commander moved (into or out of command radius of its brigade).
+  (state, rand) => {
+    const withStandIds = state.commanders.filter((c) => c.standId !== undefined);
+    if (withStandIds.length === 0) return { state, what: 'no-op' };
+    const c = pick(withStandIds, rand);
+    return {
+      state: withStand(state, c.standId!, (t) => ({ ...t, pose: { ...t.pose, xIn: t.pose.xIn + (rand() - 0.5) * 14, yIn: t.pose.yIn + (rand() - 0.5) * 8 } })),
+      what: `commander ${c.id} moved`,
+    };
+  },
+  // Terrain edited: an area's corner dragged.
+  (state, rand) => {
+    if (state.terrain.areas.length === 0) return { state, what: 'no-op' };
+    const a = pick(state.terrain.areas, rand);
+    const k = Math.floor(rand() * a.vertices.length);
+    const areas = state.terrain.areas.map((x) =>
+      x.id !== a.id ? x : { ...x, vertices: x.vertices.map((p, i) => (i === k ? { xIn: p.xIn + (rand() - 0.5) * 6, yIn: p.yIn + (rand() - 0.5) * 6 } : p)) },
+    );
+    return { state: { ...state, terrain: { ...state.terrain, areas } }, what: `area ${a.id} edited` };
+  },
+  // A parameter changed.
+  (state, rand) => {
+    const p = { ...(state.rulesetParameters ?? {}) };
+    p['fire-arc-corner-deg'] = pick([0, 22.5, 45], rand);
+    return { state: { ...state, rulesetParameters: p }, what: `fire arc ${String(p['fire-arc-corner-deg'])}` };
+  },
+];
+
+/** A unit taken off the table (and its stands), to be put back later in its place. */
+function removeUnit(state: TableState, id: string): { state: TableState; unit: Unit; stands: Stand[]; index: number } {
+  const index = state.units.findIndex((u) => u.id === id);
+  const unit = state.units[index]!;
+  const ids = new Set(unit.standIds);
+  return {
+    state: { ...state, units: state.units.filter((u) => u.id !== id), stands: state.stands.filter((s) => !ids.has(s.id)) },
+    unit,
+    stands: state.stands.filter((s) => ids.has(s.id)),
+    index,
+  };
+}
+
+function walk(start: TableState, seed: number, steps: number): void {
+  const rand = seededRandom(seed);
+  const session = ruleset.createSession!();
+  let state = start;
+  expect(session.update(state)).toEqual(evaluate(state, ruleset));
+  let removed: ReturnType<typeof removeUnit> | undefined;
+  for (let i = 0; i < steps; i++) {
+    let what: string;
+    if (i % 9 === 4 && !removed) {
+      removed = removeUnit(state, pick(state.units, rand).id);
+      state = removed.state;
+      what = `unit ${removed.unit.id} removed`;
+    } else if (i % 9 === 8 && removed) {
+      const units = [...state.units];
+      units.splice(removed.index, 0, removed.unit);
+      state = { ...state, units, stands: [...state.stands, ...removed.stands] };
+      what = `unit ${removed.unit.id} put back`;
+      removed = undefined;
+    } else {
+      // Mostly moves (what a camera sees frame to frame), now and then the rarer edits.
+      const r = rand();
+      const change = r < 0.3 ? changes[0]! : r < 0.55 ? changes[1]! : r < 0.7 ? changes[3]! : r < 0.82 ? changes[2]! : r < 0.9 ? changes[4]! : r < 0.95 ? changes[5]! : changes[6]!;
+      ({ state, what } = change(state, rand));
+    }
+    const expected = evaluate(state, ruleset);
+    const actual = session.update(state);
+    if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+      // Name the step and the first unit that differs before the (long) structural diff.
+      const unit = Object.keys(expected.units).find((id) => JSON.stringify(actual.units[id]) !== JSON.stringify(expected.units[id]));
+      expect({ step: i, what, unit: unit ?? '(shapes or warnings)' }).toEqual({ step: i, what, unit: 'none' });
+    }
+    expect(actual).toEqual(expected);
+  }
+}
+
+describe('volley-and-bayonet session', () => {
+  it('is incremental', () => {
+    expect(ruleset.createSession).toBeDefined();
+  });
+
+  it.each([1, 2, 3])('matches the full evaluation along a chain of changes on the 96-stand table (seed %i)', (seed) => {
+    walk(parseTableStateFor(vbBenchScene(), ruleset), seed, 30);
+  });
+
+  it.each([4, 5])('matches the full evaluation along a chain of changes on the 300-stand bench table (seed %i)', (seed) => {
+    walk(parseTableStateFor(benchTableFor(ruleset.id, largeScene(seed)), ruleset), seed, 14);
+  }, 120_000);
+
+  it("follows a defender's stationary dice when a far unit of its brigade exhausts the brigade", () => {
+    // A charge whose defender holds stationary dice, then a unit of the defender's brigade far from the
+    // attacker loses enough strength points to exhaust the brigade (no stationary dice in an exhausted
+    // brigade): only the defender's exhaustion changed near the attacker.
+    const scene = vbBenchScene();
+    const stationary = { ...scene, units: scene.units.map((u) => ({ ...u, status: { ...(u.status ?? {}), rulesetStatus: { ...(u.status?.rulesetStatus ?? {}), stationary: true } } })) };
+    const state = parseTableStateFor(stationary, ruleset);
+    const before = evaluate(state, ruleset);
+    const found = Object.values(before.units).flatMap((u) =>
+      u.charge.flatMap((c) => (c.ok && c.defender.modifiers.some((m) => m.label === 'Stationary') ? [{ attacker: u.unitId, defender: c.targetUnitId }] : [])),
+    )[0];
+    expect(found).toBeDefined();
+    const defender = state.units.find((u) => u.id === found!.defender)!;
+    const attackerX = state.stands.find((s) => s.id === state.units.find((u) => u.id === found!.attacker)!.standIds[0])!.pose.xIn;
+    const far = state.units
+      .filter((u) => u.brigadeId === defender.brigadeId && u.id !== defender.id)
+      .sort((a, b) => Math.abs(state.stands.find((s) => s.id === b.standIds[0])!.pose.xIn - attackerX) - Math.abs(state.stands.find((s) => s.id === a.standIds[0])!.pose.xIn - attackerX))[0]!;
+    const exhausted = withUnit(state, far.id, (u) => ({ ...u, status: { ...(u.status ?? {}), rulesetStatus: { ...(u.status?.rulesetStatus ?? {}), 'strength-points-lost': 99 } } }));
+    const after = evaluate(exhausted, ruleset);
+    expect(after.units[found!.attacker]!.charge).not.toEqual(before.units[found!.attacker]!.charge);
+    const session = ruleset.createSession!();
+    expect(session.update(state)).toEqual(before);
+    expect(session.update(exhausted)).toEqual(after);
+  });
+
+  it('gives back the previous answers when a state is re-sent as new objects', () => {
+    const state = parseTableStateFor(vbBenchScene(), ruleset);
+    const session = ruleset.createSession!();
+    const first = session.update(state);
+    const copy = JSON.parse(JSON.stringify(state)) as TableState;
+    const again = session.update(copy);
+    expect(again).toEqual(first);
+    // Nothing changed, so every unit's movement, fire and charges are the very objects already computed.
+    for (const id of Object.keys(first.units)) {
+      expect(again.units[id]!.movement).toBe(first.units[id]!.movement);
+      expect(again.units[id]!.charge).toBe(first.units[id]!.charge);
+    }
+  });
+});
