@@ -5,7 +5,7 @@
  * the open only at skirmishers or guns; light horse only at light troops or guns unless the target is taken
  * in flank or rear; harquebusiers not at an undisordered enemy's front). Reach comes from the app.
  */
-import type { ChargeRefusal, ChargeTargetOption } from '../../engine/evaluation.ts';
+import type { ChargeRefusal, ChargeTargetOption, DiceModifier } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
 import type { PointIn } from '../../model/units.ts';
 import { convexPolygonsMayOverlap } from '../../geometry/convexOverlap.ts';
@@ -16,9 +16,11 @@ import { chargeSpec } from './declarations.ts';
 import { enemiesOf, engagedWith, frontZone, gapLowerBoundIn, type UnitInfo, type WtdrContext } from './context.ts';
 import { along, aheadOf, clipConvex, frameOf, leftOfRay, rightOfRay } from './geom.ts';
 import { modifierBreakdown, type ModifierFactor } from './modifiers.ts';
+import { chargingFireLine, defensiveFireLine, passThroughFirers, passThroughLine } from './chargeFire.ts';
 import { FORCE_RATIO_LABELS, forceRatio } from './tables/fireTables.ts';
 import { ENEMY_FRONT_ZONE_IN } from './tables/movementTables.ts';
 import { AREA_CLASSES } from './tables/terrainClasses.ts';
+import type { TroopType } from './tables/troopTypes.ts';
 
 const CHARGES = 'Combat (Charges and Melee): Charges';
 /** Wheel angles tried, degrees apart, up to 90° each way ("Wheels may only be made to a unit's front"). */
@@ -64,9 +66,12 @@ function sweptAreas(start: readonly [PointIn, PointIn], path: ChargePath): Point
   return areas;
 }
 
-/** An obstacle to a charge's sweep: another unit's outline or another enemy's 1" front zone, with its box. */
+/** An obstacle to a charge's sweep: a unit's outline or its 1" front zone, with its box. */
 interface Obstacle {
   readonly unitId: string;
+  readonly side: string;
+  /** True for a front zone, which blocks only the other side's charges. */
+  readonly zone: boolean;
   readonly polygon: readonly PointIn[];
   readonly minX: number;
   readonly minY: number;
@@ -74,7 +79,7 @@ interface Obstacle {
   readonly maxY: number;
 }
 
-function obstacleOf(unitId: string, polygon: readonly PointIn[]): Obstacle {
+function obstacleOf(info: UnitInfo, polygon: readonly PointIn[], zone: boolean): Obstacle {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (const p of polygon) {
     minX = Math.min(minX, p.xIn);
@@ -82,10 +87,43 @@ function obstacleOf(unitId: string, polygon: readonly PointIn[]): Obstacle {
     maxX = Math.max(maxX, p.xIn);
     maxY = Math.max(maxY, p.yIn);
   }
-  return { unitId, polygon, minX, minY, maxX, maxY };
+  return { unitId: info.unit.id, side: info.unit.side, zone, polygon, minX, minY, maxX, maxY };
 }
 
-function sweepBlocked(area: readonly PointIn[], obstacles: readonly Obstacle[], targetId: string): boolean {
+/** A unit's outline and front zone as obstacles, once per unit's facts (a session reuses them across states). */
+const obstaclesByUnit = new WeakMap<UnitInfo, readonly Obstacle[]>();
+/** Every unit's obstacles, once per context (units without bases and destroyed ones block nothing). */
+const obstaclesByContext = new WeakMap<WtdrContext, readonly Obstacle[]>();
+
+function allObstacles(ctx: WtdrContext): readonly Obstacle[] {
+  let out = obstaclesByContext.get(ctx);
+  if (!out) {
+    const list: Obstacle[] = [];
+    for (const other of ctx.units.values()) {
+      if (other.stands.length === 0 || other.status === 'destroyed') continue;
+      let own = obstaclesByUnit.get(other);
+      if (!own) {
+        const zone = frontZone(other, ENEMY_FRONT_ZONE_IN);
+        own = zone.length > 0 ? [obstacleOf(other, other.hull, false), obstacleOf(other, zone, true)] : [obstacleOf(other, other.hull, false)];
+        obstaclesByUnit.set(other, own);
+      }
+      for (const o of own) list.push(o);
+    }
+    obstaclesByContext.set(ctx, (out = list));
+  }
+  return out;
+}
+
+/** A box around a path's sweep, to be told which changes can reach the answer (see session.ts). */
+export interface SweepBox {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
+
+/** Whether the sweep meets another unit's outline or another enemy's front zone (not the attacker's, not the target's). */
+function sweepBlocked(area: readonly PointIn[], obstacles: readonly Obstacle[], attacker: UnitInfo, targetId: string, looked: SweepBox | undefined): boolean {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (const p of area) {
     minX = Math.min(minX, p.xIn);
@@ -93,15 +131,24 @@ function sweepBlocked(area: readonly PointIn[], obstacles: readonly Obstacle[], 
     maxX = Math.max(maxX, p.xIn);
     maxY = Math.max(maxY, p.yIn);
   }
+  if (looked) {
+    looked.minX = Math.min(looked.minX, minX);
+    looked.minY = Math.min(looked.minY, minY);
+    looked.maxX = Math.max(looked.maxX, maxX);
+    looked.maxY = Math.max(looked.maxY, maxY);
+  }
+  const selfId = attacker.unit.id;
+  const side = attacker.unit.side;
   for (const o of obstacles) {
-    if (o.unitId === targetId || o.maxX < minX || o.minX > maxX || o.maxY < minY || o.minY > maxY) continue;
+    if (o.unitId === targetId || o.unitId === selfId || (o.zone && o.side === side)) continue;
+    if (o.maxX < minX || o.minX > maxX || o.maxY < minY || o.minY > maxY) continue;
     if (convexPolygonsMayOverlap(area, o.polygon, -1e-6)) return true;
   }
   return false;
 }
 
 /** The cheapest wheel-then-straight path whose sweep crosses no other unit and no other enemy's 1" front zone. */
-function bestPath(ctx: WtdrContext, info: UnitInfo, target: UnitInfo, obstacles: readonly Obstacle[]): { path?: ChargePath; anyContact: boolean } {
+function bestPath(info: UnitInfo, target: UnitInfo, obstacles: readonly Obstacle[], looked: SweepBox | undefined): { path?: ChargePath; sweep?: PointIn[][]; anyContact: boolean } {
   const f = info.frame;
   const fl = { xIn: info.box.front * f.fx - info.box.left * f.fy, yIn: info.box.front * f.fy + info.box.left * f.fx };
   const frr = { xIn: info.box.front * f.fx - info.box.right * f.fy, yIn: info.box.front * f.fy + info.box.right * f.fx };
@@ -120,7 +167,8 @@ function bestPath(ctx: WtdrContext, info: UnitInfo, target: UnitInfo, obstacles:
   // Cheapest first (smaller wheel on a tie); the first whose sweep is clear is the answer.
   paths.sort((a, b) => a.wheelCostIn + a.straightIn - (b.wheelCostIn + b.straightIn) || Math.abs(a.wheelDeg) - Math.abs(b.wheelDeg) || a.wheelDeg - b.wheelDeg);
   for (const path of paths) {
-    if (!sweptAreas(start, path).some((area) => sweepBlocked(area, obstacles, target.unit.id))) return { path, anyContact: true };
+    const sweep = sweptAreas(start, path);
+    if (!sweep.some((area) => sweepBlocked(area, obstacles, info, target.unit.id, looked))) return { path, sweep, anyContact: true };
   }
   return { anyContact: paths.length > 0 };
 }
@@ -140,102 +188,138 @@ export interface ChargeResult {
   readonly shapes: readonly Shape[];
 }
 
-export function evaluateCharge(ctx: WtdrContext, info: UnitInfo): ChargeResult {
-  const type = info.type;
-  const id = info.unit.id;
-  const enemies = enemiesOf(ctx, info);
-  const refuseAll = (reason: string, detail: string): ChargeResult => ({ charge: enemies.map((e) => ({ ok: false, reason, detail, targetUnitId: e.unit.id })), shapes: [] });
-  if (info.stands.length === 0) return { charge: [], shapes: [] };
-  if (!type) return refuseAll('charge/no-troop-type', 'set rulesetFields["troop-type"]');
-  if (info.status === 'destroyed') return refuseAll('charge/destroyed', 'the unit is destroyed');
-  if (type.family === 'artillery') return refuseAll('charge/artillery', `Artillery ... may not Charge (${CHARGES})`);
-  if (info.formation.march) return refuseAll('charge/march-column', `units in "march" (column) formation may not Charge (${CHARGES})`);
-  if (info.acted) return refuseAll('charge/already-acted', 'the unit has acted this turn (Turn Sequence)');
-  const engaged = engagedWith(ctx, info);
-  if (engaged.length > 0) return refuseAll('charge/in-combat', `in contact with ${engaged.join(', ')}: a Charge is made by a unit "not already engaged in a melee" (${CHARGES})`);
-  const reach = ctx.param(chargeSpec(type.id), `Charge reach of ${type.label}`, id);
+/** What a unit's charges need before any target: nothing (no bases), a refusal for every enemy, or its reach. */
+export type ChargePlan =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'refuse'; readonly reason: string; readonly detail: string }
+  | { readonly kind: 'charge'; readonly type: TroopType; readonly reach: number | undefined; readonly reachMissing: string };
 
-  const charge: (ChargeTargetOption | ChargeRefusal)[] = [];
+function refusePlan(reason: string, detail: string): ChargePlan {
+  return { kind: 'refuse', reason, detail };
+}
+
+export function chargePlan(ctx: WtdrContext, info: UnitInfo): ChargePlan {
+  const type = info.type;
+  if (info.stands.length === 0) return { kind: 'none' };
+  if (!type) return refusePlan('charge/no-troop-type', 'set rulesetFields["troop-type"]');
+  if (info.status === 'destroyed') return refusePlan('charge/destroyed', 'the unit is destroyed');
+  if (type.family === 'artillery') return refusePlan('charge/artillery', `Artillery ... may not Charge (${CHARGES})`);
+  if (info.formation.march) return refusePlan('charge/march-column', `units in "march" (column) formation may not Charge (${CHARGES})`);
+  if (info.acted) return refusePlan('charge/already-acted', 'the unit has acted this turn (Turn Sequence)');
+  const engaged = engagedWith(ctx, info);
+  if (engaged.length > 0) return refusePlan('charge/in-combat', `in contact with ${engaged.join(', ')}: a Charge is made by a unit "not already engaged in a melee" (${CHARGES})`);
+  const spec = chargeSpec(type.id);
+  return { kind: 'charge', type, reach: ctx.param(spec, `Charge reach of ${type.label}`, info.unit.id), reachMissing: `enter "${spec.id}" from the app` };
+}
+
+/** One target's answer, the arrow for an option, and the box around every sweep tested (none when no path was sought). */
+export interface ChargePair {
+  readonly entry: ChargeTargetOption | ChargeRefusal;
+  readonly shape?: Shape;
+  readonly looked?: SweepBox;
+}
+
+/** "over N\" away" texts per reach, made once: most enemies on a big table are out of reach. */
+const FAR_DETAILS = new Map<number, string[]>();
+
+function farDetail(reachIn: number, wholeInches: number): string {
+  let byInch = FAR_DETAILS.get(reachIn);
+  if (!byInch) FAR_DETAILS.set(reachIn, (byInch = []));
+  return (byInch[wholeInches] ??= `over ${wholeInches}" away; reach ${reachIn}"`);
+}
+
+function refusal(targetUnitId: string, looked: SweepBox | undefined, reason: string, detail: string): ChargePair {
+  const entry: ChargeRefusal = { ok: false, reason, detail, targetUnitId };
+  return looked ? { entry, looked } : { entry };
+}
+
+export function chargeAtTarget(ctx: WtdrContext, info: UnitInfo, plan: ChargePlan & { kind: 'charge' }, target: UnitInfo): ChargePair {
+  const { type, reach } = plan;
+  const id = info.unit.id;
+  let looked: SweepBox | undefined;
+  const tid = target.unit.id;
+  const tFamily = target.type?.family;
+  const lightTarget = tFamily === 'swarm' || tFamily === 'artillery';
+  if (type.family === 'swarm' && inOpen(ctx, info) && !lightTarget) {
+    return refusal(tid, looked, 'charge/skirmishers-in-open', `Dragoons or Forlorn Hopes in the open charge only Dragoons, Forlorn Hopes or Artillery (${CHARGES})`);
+  }
+  // No path is shorter than the gap between the outlines: far targets need no path search.
+  if (reach === undefined) {
+    return refusal(tid, looked, 'charge/reach-not-entered', plan.reachMissing);
+  }
+  const gapIn = gapLowerBoundIn(info, target) > reach ? gapLowerBoundIn(info, target) : polygonToPolygonDistanceIn(info.hull, target.hull);
+  if (gapIn > reach + 1e-9) {
+    return refusal(tid, looked, 'charge/out-of-reach', farDetail(reach, Math.floor(gapIn)));
+  }
+  looked = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+  // Sweep obstacles: every other unit's outline and every other enemy's 1" front zone (the target's are skipped).
+  const found = bestPath(info, target, allObstacles(ctx), looked);
+  if (!found.path) {
+    if (found.anyContact) return refusal(tid, looked, 'charge/path-blocked', `every wheel-then-straight path crosses another unit or another enemy's front within 1" (${CHARGES})`);
+    return refusal(tid, looked, 'charge/not-ahead', `no wheel of up to 90° brings the front straight onto the target (${CHARGES})`);
+  }
+  const path = found.path;
+  const distanceIn = path.wheelCostIn + path.straightIn;
+  const flanked = !hitsFront(target, path.contact);
+  if (type.family === 'light-horse' && !(tFamily === 'light-horse' || lightTarget) && !flanked) {
+    return refusal(tid, looked, 'charge/light-horse-target', `Irregular Light Horse charge only light horse, skirmishers or guns unless in flank or rear (${CHARGES})`);
+  }
+  if (type.id === 'harquebusier' && target.status === 'ok' && !flanked) {
+    return refusal(tid, looked, 'charge/harquebusiers-refuse', `Harquebusiers will not charge an undisordered enemy's front (${CHARGES})`);
+  }
+  if (distanceIn > reach + 1e-9) {
+    return refusal(tid, looked, 'charge/out-of-reach', `path ${distanceIn.toFixed(1)}" (wheel ${path.wheelCostIn.toFixed(1)}" + ${path.straightIn.toFixed(1)}"); reach ${reach}"`);
+  }
+  const ratio = forceRatio(info.basesNow, target.basesNow);
+  const attackerFactors: ModifierFactor[] = [
+    { id: 'melee-actor-charging', label: 'Actor is Charging', section: CHARGES },
+    { id: `melee-${ratio}`, label: `${FORCE_RATIO_LABELS[ratio]} (${info.basesNow} v ${target.basesNow} bases, all bases count)`, section: 'Combat: Melee' },
+  ];
+  if (flanked) attackerFactors.push({ id: 'melee-flank-or-rear', label: 'Target taken in Flank/Rear', section: 'Combat: Melee' });
+  if (info.attachedLeaderId !== undefined) attackerFactors.push({ id: 'melee-leader-with-actor', label: 'Leader with Actor', section: 'Leaders and Command Control' });
+  if (info.status !== 'ok') attackerFactors.push({ id: 'melee-actor-disordered', label: 'Actor is Disordered/Demoralized', section: 'Actions (Melee)' });
+  const defenderFactors: ModifierFactor[] = [];
+  if (target.attachedLeaderId !== undefined) defenderFactors.push({ id: 'melee-leader-with-actor', label: 'Leader with Target', section: 'Leaders and Command Control' });
+  if (target.status !== 'ok') defenderFactors.push({ id: 'melee-actor-disordered', label: 'Target is Disordered/Demoralized', section: 'Actions (Melee)' });
+  // The app's Cover/Ground for the melee: the rough or very rough ground where the fronts meet.
+  const disorderedBy = ctx.state.terrain.areas
+    .filter((a) => pointInPolygon(path.contact, a.vertices))
+    .map((a) => `${AREA_CLASSES[a.kind].movement} ground: ${a.kind} (${a.id})`);
+  const entry: ChargeTargetOption = {
+    ok: true,
+    targetUnitId: tid,
+    distanceIn,
+    attacker: { ...modifierBreakdown(ctx, attackerFactors, `Charge of ${info.unit.name}`, id), limits: chargeFireLines(ctx, info, target, !flanked, found.sweep!) },
+    defender: modifierBreakdown(ctx, defenderFactors, `Defence of ${target.unit.name}`, tid),
+    disorderedBy,
+    enemyFlanked: flanked,
+  };
+  const mid = { xIn: (path.edge[0].xIn + path.edge[1].xIn) / 2, yIn: (path.edge[0].yIn + path.edge[1].yIn) / 2 };
+  const r = (path.headingDeg * Math.PI) / 180;
+  const end = { xIn: mid.xIn + Math.cos(r) * path.straightIn, yIn: mid.yIn + Math.sin(r) * path.straightIn };
+  const startMid = { xIn: info.centre.xIn + (info.box.front - (info.box.front + info.box.rear) / 2) * info.frame.fx, yIn: info.centre.yIn + (info.box.front - (info.box.front + info.box.rear) / 2) * info.frame.fy };
+  return { entry, shape: { id: `wtdr/${id}/charge/${tid}`, kind: 'polyline', layer: 'charge', style: 'charge', unitId: id, side: info.unit.side, points: [startMid, mid, end], arrow: true }, looked };
+}
+
+/** What fire the charge meets or makes before contact, in the order the guide takes it (Charges). */
+function chargeFireLines(ctx: WtdrContext, info: UnitInfo, target: UnitInfo, frontal: boolean, sweep: readonly (readonly PointIn[])[]): DiceModifier[] {
+  const lines = [defensiveFireLine(ctx, target, frontal), passThroughLine(passThroughFirers(ctx, info, target.unit.id, sweep))];
+  const own = chargingFireLine(info);
+  if (own) lines.push(own);
+  return lines;
+}
+
+/** The unit's charge list from its plan and per-target answers (in enemy order). */
+export function chargeResult(plan: ChargePlan, enemies: readonly UnitInfo[], pairs: readonly ChargePair[]): ChargeResult {
+  if (plan.kind === 'none') return { charge: [], shapes: [] };
+  if (plan.kind === 'refuse') return { charge: enemies.map((e) => ({ ok: false, reason: plan.reason, detail: plan.detail, targetUnitId: e.unit.id })), shapes: [] };
   const shapes: Shape[] = [];
-  // Sweep obstacles: every other unit's outline and every other enemy's 1" front zone (the target's are skipped per target).
-  const obstacles: Obstacle[] = [];
-  for (const other of ctx.units.values()) {
-    if (other === info || other.stands.length === 0 || other.status === 'destroyed') continue;
-    obstacles.push(obstacleOf(other.unit.id, other.hull));
-    if (other.unit.side !== info.unit.side) {
-      const zone = frontZone(other, ENEMY_FRONT_ZONE_IN);
-      if (zone.length > 0) obstacles.push(obstacleOf(other.unit.id, zone));
-    }
-  }
-  for (const target of enemies) {
-    const tid = target.unit.id;
-    const refuse = (reason: string, detail: string): void => void charge.push({ ok: false, reason, detail, targetUnitId: tid });
-    const tFamily = target.type?.family;
-    const lightTarget = tFamily === 'swarm' || tFamily === 'artillery';
-    if (type.family === 'swarm' && inOpen(ctx, info) && !lightTarget) {
-      refuse('charge/skirmishers-in-open', `Dragoons or Forlorn Hopes in the open charge only Dragoons, Forlorn Hopes or Artillery (${CHARGES})`);
-      continue;
-    }
-    // No path is shorter than the gap between the outlines: far targets need no path search.
-    if (reach === undefined) {
-      refuse('charge/reach-not-entered', `enter "${chargeSpec(type.id).id}" from the app`);
-      continue;
-    }
-    const gapIn = gapLowerBoundIn(info, target) > reach ? gapLowerBoundIn(info, target) : polygonToPolygonDistanceIn(info.hull, target.hull);
-    if (gapIn > reach + 1e-9) {
-      refuse('charge/out-of-reach', `over ${Math.floor(gapIn)}" away; reach ${reach}"`);
-      continue;
-    }
-    const found = bestPath(ctx, info, target, obstacles);
-    if (!found.path) {
-      if (found.anyContact) refuse('charge/path-blocked', `every wheel-then-straight path crosses another unit or another enemy's front within 1" (${CHARGES})`);
-      else refuse('charge/not-ahead', `no wheel of up to 90° brings the front straight onto the target (${CHARGES})`);
-      continue;
-    }
-    const path = found.path;
-    const distanceIn = path.wheelCostIn + path.straightIn;
-    const flanked = !hitsFront(target, path.contact);
-    if (type.family === 'light-horse' && !(tFamily === 'light-horse' || lightTarget) && !flanked) {
-      refuse('charge/light-horse-target', `Irregular Light Horse charge only light horse, skirmishers or guns unless in flank or rear (${CHARGES})`);
-      continue;
-    }
-    if (type.id === 'harquebusier' && target.status === 'ok' && !flanked) {
-      refuse('charge/harquebusiers-refuse', `Harquebusiers will not charge an undisordered enemy's front (${CHARGES})`);
-      continue;
-    }
-    if (distanceIn > reach + 1e-9) {
-      refuse('charge/out-of-reach', `path ${distanceIn.toFixed(1)}" (wheel ${path.wheelCostIn.toFixed(1)}" + ${path.straightIn.toFixed(1)}"); reach ${reach}"`);
-      continue;
-    }
-    const ratio = forceRatio(info.basesNow, target.basesNow);
-    const attackerFactors: ModifierFactor[] = [
-      { id: 'melee-actor-charging', label: 'Actor is Charging', section: CHARGES },
-      { id: `melee-${ratio}`, label: `${FORCE_RATIO_LABELS[ratio]} (${info.basesNow} v ${target.basesNow} bases, all bases count)`, section: 'Combat: Melee' },
-    ];
-    if (flanked) attackerFactors.push({ id: 'melee-flank-or-rear', label: 'Target taken in Flank/Rear', section: 'Combat: Melee' });
-    if (info.attachedLeaderId !== undefined) attackerFactors.push({ id: 'melee-leader-with-actor', label: 'Leader with Actor', section: 'Leaders and Command Control' });
-    if (info.status !== 'ok') attackerFactors.push({ id: 'melee-actor-disordered', label: 'Actor is Disordered/Demoralized', section: 'Actions (Melee)' });
-    const defenderFactors: ModifierFactor[] = [];
-    if (target.attachedLeaderId !== undefined) defenderFactors.push({ id: 'melee-leader-with-actor', label: 'Leader with Target', section: 'Leaders and Command Control' });
-    if (target.status !== 'ok') defenderFactors.push({ id: 'melee-actor-disordered', label: 'Target is Disordered/Demoralized', section: 'Actions (Melee)' });
-    // The app's Cover/Ground for the melee: the rough or very rough ground where the fronts meet.
-    const disorderedBy = ctx.state.terrain.areas
-      .filter((a) => pointInPolygon(path.contact, a.vertices))
-      .map((a) => `${AREA_CLASSES[a.kind].movement} ground: ${a.kind} (${a.id})`);
-    charge.push({
-      ok: true,
-      targetUnitId: tid,
-      distanceIn,
-      attacker: modifierBreakdown(ctx, attackerFactors, `Charge of ${info.unit.name}`, id),
-      defender: modifierBreakdown(ctx, defenderFactors, `Defence of ${target.unit.name}`, tid),
-      disorderedBy,
-      enemyFlanked: flanked,
-    });
-    const mid = { xIn: (path.edge[0].xIn + path.edge[1].xIn) / 2, yIn: (path.edge[0].yIn + path.edge[1].yIn) / 2 };
-    const r = (path.headingDeg * Math.PI) / 180;
-    const end = { xIn: mid.xIn + Math.cos(r) * path.straightIn, yIn: mid.yIn + Math.sin(r) * path.straightIn };
-    const startMid = { xIn: info.centre.xIn + (info.box.front - (info.box.front + info.box.rear) / 2) * info.frame.fx, yIn: info.centre.yIn + (info.box.front - (info.box.front + info.box.rear) / 2) * info.frame.fy };
-    shapes.push({ id: `wtdr/${id}/charge/${tid}`, kind: 'polyline', layer: 'charge', style: 'charge', unitId: id, side: info.unit.side, points: [startMid, mid, end], arrow: true });
-  }
-  return { charge, shapes };
+  for (const p of pairs) if (p.shape) shapes.push(p.shape);
+  return { charge: pairs.map((p) => p.entry), shapes };
+}
+
+export function evaluateCharge(ctx: WtdrContext, info: UnitInfo): ChargeResult {
+  const plan = chargePlan(ctx, info);
+  const enemies = enemiesOf(ctx, info);
+  return chargeResult(plan, enemies, plan.kind === 'charge' ? enemies.map((t) => chargeAtTarget(ctx, info, plan, t)) : []);
 }

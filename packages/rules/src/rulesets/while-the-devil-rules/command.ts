@@ -12,7 +12,7 @@ import { closestPointsBetweenPolygons } from '../../geometry/distance.ts';
 import { offsetConvexPolygon } from '../../geometry/polygon.ts';
 import { rulesetValue } from '../../engine/rulesetFields.ts';
 import { LEADER_BONUS } from './declarations.ts';
-import type { WtdrContext } from './context.ts';
+import type { UnitInfo, WtdrContext } from './context.ts';
 import { LEADER_MOVE_IN, LEADER_MOVE_SOURCE } from './tables/movementTables.ts';
 
 const COMMAND = 'Leaders and Command Control';
@@ -32,15 +32,20 @@ export function leaderBonus(ctx: WtdrContext, c: Commander): number {
   return typeof v === 'number' ? v : 0;
 }
 
-export function evaluateCommand(ctx: WtdrContext): CommandResult {
-  const readings = new Map<string, CommandReading>();
+/** The leaders' own shapes (radius, move, activations) and outlines: they depend on no unit. */
+export interface LeaderParts {
+  readonly polygons: ReadonlyMap<string, readonly PointIn[]>;
+  readonly shapes: readonly Shape[];
+}
+
+export function leaderParts(ctx: WtdrContext): LeaderParts {
   const shapes: Shape[] = [];
-  const leaderPoly = new Map<string, readonly PointIn[]>();
+  const polygons = new Map<string, readonly PointIn[]>();
   for (const c of ctx.commanders) {
     const stand = c.standId !== undefined ? ctx.standsById.get(c.standId) : undefined;
     if (!stand) continue;
     const poly = ctx.corners.get(stand.id)!;
-    leaderPoly.set(c.id, poly);
+    polygons.set(c.id, poly);
     const bonus = leaderBonus(ctx, c);
     const lo = Math.max(0, APP_ACTIVATIONS[0] + bonus);
     const hi = Math.max(0, APP_ACTIVATIONS[1] + bonus);
@@ -56,29 +61,44 @@ export function evaluateCommand(ctx: WtdrContext): CommandResult {
       text: `${c.name}: ${lo}-${hi} activations (app 1-4 ${bonus >= 0 ? '+' : '−'}${Math.abs(bonus)}); move ${LEADER_MOVE_IN}" (${LEADER_MOVE_SOURCE})`,
     });
   }
+  return { polygons, shapes };
+}
+
+/** One unit's command reading and its link to the nearest leader of its wing (depends on the unit and the leaders). */
+export function unitCommand(ctx: WtdrContext, info: UnitInfo, leaders: LeaderParts): { reading: CommandReading; shape?: Shape } {
+  const u = info.unit;
+  const attached = info.attachedLeaderId;
+  let best: { c: Commander; d: number; a: PointIn; b: PointIn } | undefined;
+  for (const c of ctx.commanders) {
+    if (c.side !== u.side || u.brigadeId === undefined || c.brigadeId !== u.brigadeId) continue;
+    const poly = leaders.polygons.get(c.id);
+    if (!poly) continue;
+    for (const s of info.stands) {
+      const cp = closestPointsBetweenPolygons(poly, ctx.corners.get(s.id)!);
+      if (!best || cp.distanceIn < best.d) best = { c, d: cp.distanceIn, a: cp.onA, b: cp.onB };
+    }
+  }
+  const inCommand = best !== undefined && best.d <= COMMAND_RADIUS_IN + 1e-9;
+  const reading: CommandReading = {
+    brigadeFormationUnitIds: [],
+    ...(inCommand ? { commanderInRangeId: best!.c.id } : {}),
+    ...(attached !== undefined ? { attachedCommanderId: attached } : {}),
+    inCommand,
+    commandRadiusIn: COMMAND_RADIUS_IN,
+    ...(best ? { commanderDistanceIn: best.d } : {}),
+  };
+  if (!best) return { reading };
+  return { reading, shape: { id: `wtdr/${u.id}/command/${best.c.id}`, kind: 'polyline', layer: 'command', style: inCommand ? 'link' : 'link-broken', unitId: u.id, side: u.side, points: [best.a, best.b] } };
+}
+
+export function evaluateCommand(ctx: WtdrContext): CommandResult {
+  const readings = new Map<string, CommandReading>();
+  const leaders = leaderParts(ctx);
+  const shapes: Shape[] = [...leaders.shapes];
   for (const info of ctx.units.values()) {
-    const u = info.unit;
-    const attached = info.attachedLeaderId;
-    const leaders = ctx.commanders.filter((c) => c.side === u.side && u.brigadeId !== undefined && c.brigadeId === u.brigadeId && leaderPoly.has(c.id));
-    let best: { c: Commander; d: number; a: PointIn; b: PointIn } | undefined;
-    for (const c of leaders) {
-      for (const s of info.stands) {
-        const cp = closestPointsBetweenPolygons(leaderPoly.get(c.id)!, ctx.corners.get(s.id)!);
-        if (!best || cp.distanceIn < best.d) best = { c, d: cp.distanceIn, a: cp.onA, b: cp.onB };
-      }
-    }
-    const inCommand = best !== undefined && best.d <= COMMAND_RADIUS_IN + 1e-9;
-    readings.set(u.id, {
-      brigadeFormationUnitIds: [],
-      ...(inCommand ? { commanderInRangeId: best!.c.id } : {}),
-      ...(attached !== undefined ? { attachedCommanderId: attached } : {}),
-      inCommand,
-      commandRadiusIn: COMMAND_RADIUS_IN,
-      ...(best ? { commanderDistanceIn: best.d } : {}),
-    });
-    if (best) {
-      shapes.push({ id: `wtdr/${u.id}/command/${best.c.id}`, kind: 'polyline', layer: 'command', style: inCommand ? 'link' : 'link-broken', unitId: u.id, side: u.side, points: [best.a, best.b] });
-    }
+    const r = unitCommand(ctx, info, leaders);
+    readings.set(info.unit.id, r.reading);
+    if (r.shape) shapes.push(r.shape);
   }
   return { readings, shapes };
 }

@@ -8,7 +8,7 @@ import type { Commander, Stand, TableState, Unit } from '../../model/tableState.
 import type { PointIn } from '../../model/units.ts';
 import { standCorners } from '../../geometry/footprint.ts';
 import { meanHeadingDeg } from '../../geometry/frontLine.ts';
-import { buildSightScene, type SightScene } from '../../geometry/lineOfSight.ts';
+import { buildSightScene, sightBoxOf, type SightScene, type SightStand } from '../../geometry/lineOfSight.ts';
 import { convexHull } from '../../geometry/polygon.ts';
 import { polygonToPolygonDistanceIn } from '../../geometry/distance.ts';
 import { BASE_SCALE, BASES_LOST_FIELD, STATUS_FIELD, TROOP_TYPE_FIELD } from './declarations.ts';
@@ -17,6 +17,7 @@ import { HALF_SCALE_FACTOR } from './tables/baseSizes.ts';
 import type { StatusLevel } from './tables/moraleTables.ts';
 import { basesLostToDestroy } from './tables/moraleTables.ts';
 import { troopType, type TroopType } from './tables/troopTypes.ts';
+import { ENEMY_FRONT_ZONE_IN } from './tables/movementTables.ts';
 import { frameBox, frameOf, fromFrame, type FrameBox, type UnitFrame } from './geom.ts';
 
 export interface UnitInfo {
@@ -42,6 +43,17 @@ export interface UnitInfo {
   readonly status: StatusLevel;
   readonly acted: boolean;
   readonly attachedLeaderId: string | undefined;
+  /** Convex hull of the outline and its 1" front zone: what an enemy may not enter (Movement). */
+  readonly zoneHull: readonly PointIn[];
+  /** The outline turned half round about the centre (centre − p): grows others' outlines by this unit's. */
+  readonly reflectedHull: readonly PointIn[];
+}
+
+/** A parameter the output needed but the table does not give, with who needed it for what. */
+export interface MissingParameter {
+  readonly spec: RulesetFieldSpec;
+  readonly needFor: string;
+  readonly unitId: string | undefined;
 }
 
 export interface WtdrContext {
@@ -49,15 +61,27 @@ export interface WtdrContext {
   readonly units: ReadonlyMap<string, UnitInfo>;
   readonly standsById: ReadonlyMap<string, Stand>;
   readonly commanders: readonly Commander[];
+  /**
+   * Terrain for sight lines (areas, linear pieces, hills), without stands: fire tests other units' bases
+   * itself (the 2" gap), so `lineOfSight` need not list the stands a line crosses. Built on first use.
+   */
   readonly sight: SightScene;
+  /** Every stand of the state prepared for sight-line tests, in state order; built on first use. */
+  readonly sightStands: readonly SightStand[];
   /** Corners of every stand, by id. */
   readonly corners: ReadonlyMap<string, readonly PointIn[]>;
-  /** A number parameter, or undefined with a warning recorded (once per parameter). */
+  /** A number parameter, or undefined with the request added to `missing.list`. */
   param(spec: RulesetFieldSpec, needFor: string, unitId?: string): number | undefined;
-  /** Warnings recorded while evaluating (missing parameters). */
-  readonly warnings: EvaluationWarning[];
+  /**
+   * Where missing-parameter requests go: one list for a full evaluation, swapped per cached part by the
+   * session (session.ts), so each part keeps the requests it made. `missingParameterWarnings` turns them
+   * into warnings.
+   */
+  readonly missing: { list: MissingParameter[] };
   /** `engagedWith` answers, computed once per unit. */
   readonly engagedMemo: Map<string, readonly string[]>;
+  /** `enemiesOf` answers, computed once per side. */
+  readonly enemiesMemo: Map<string, readonly UnitInfo[]>;
 }
 
 function statusOf(unit: Unit, destroyed: boolean): StatusLevel {
@@ -68,18 +92,40 @@ function statusOf(unit: Unit, destroyed: boolean): StatusLevel {
   return unit.status?.disordered === true ? 'disordered' : 'ok';
 }
 
-export function buildContext(state: TableState): WtdrContext {
-  const standsById = new Map(state.stands.map((s) => [s.id, s]));
-  const corners = new Map(state.stands.map((s) => [s.id, standCorners(s) as readonly PointIn[]]));
+/** Hooks a session passes to reuse what an earlier state computed (session.ts). */
+export interface ContextReuse {
+  /** The corners of a stand, if the same stand was seen before. */
+  corners?(stand: Stand): readonly PointIn[] | undefined;
+  /** The earlier facts for a unit whose fields and stands are the same, if any. */
+  unit?(unit: Unit, stands: readonly Stand[]): UnitInfo | undefined;
+}
+
+export function buildContext(state: TableState, reuse: ContextReuse = {}): WtdrContext {
+  const standsById = new Map<string, Stand>();
+  const corners = new Map<string, readonly PointIn[]>();
+  for (const s of state.stands) {
+    standsById.set(s.id, s);
+    corners.set(s.id, reuse.corners?.(s) ?? standCorners(s));
+  }
   const scale = rulesetValue(BASE_SCALE, state.rulesetParameters) === 'half' ? HALF_SCALE_FACTOR : 1;
   const units = new Map<string, UnitInfo>();
   for (const unit of state.units) {
-    const stands = unit.standIds.map((id) => standsById.get(id)).filter((s): s is Stand => s !== undefined);
+    const stands: Stand[] = [];
+    for (const id of unit.standIds) {
+      const s = standsById.get(id);
+      if (s !== undefined) stands.push(s);
+    }
+    const reused = reuse.unit?.(unit, stands);
+    if (reused) {
+      units.set(unit.id, reused);
+      continue;
+    }
     const typeId = rulesetValue(TROOP_TYPE_FIELD, unit.rulesetFields);
     const type = troopType(typeof typeId === 'string' ? typeId : undefined);
     const formation = readFormation(type, stands, scale, unit.status?.formation);
     const frame = frameOf(meanHeadingDeg(stands));
-    const pts = stands.flatMap((s) => corners.get(s.id)!);
+    const pts: PointIn[] = [];
+    for (const s of stands) for (const p of corners.get(s.id)!) pts.push(p);
     const box = pts.length > 0 ? frameBox(frame, pts) : { front: 0, rear: 0, left: 0, right: 0 };
     const started = unit.rulesetFields?.['starting-bases'];
     const startingBases = typeof started === 'number' ? started : type?.family === 'swarm' ? 1 : Math.max(1, stands.length);
@@ -88,6 +134,9 @@ export function buildContext(state: TableState): WtdrContext {
     const destroyed = basesLost >= basesLostToDestroy(startingBases);
     const hull = pts.length > 0 ? convexHull(pts) : [];
     const centre = fromFrame(frame, (box.front + box.rear) / 2, (box.left + box.right) / 2);
+    const zone = frontZone({ type, stands, box, frame }, ENEMY_FRONT_ZONE_IN);
+    let radiusIn = 0;
+    for (const p of hull) radiusIn = Math.max(radiusIn, Math.hypot(p.xIn - centre.xIn, p.yIn - centre.yIn));
     units.set(unit.id, {
       unit,
       type,
@@ -97,7 +146,7 @@ export function buildContext(state: TableState): WtdrContext {
       box,
       hull,
       centre,
-      radiusIn: hull.reduce((m, p) => Math.max(m, Math.hypot(p.xIn - centre.xIn, p.yIn - centre.yIn)), 0),
+      radiusIn,
       frontageIn: box.left - box.right,
       startingBases,
       basesLost,
@@ -105,34 +154,72 @@ export function buildContext(state: TableState): WtdrContext {
       status: statusOf(unit, destroyed),
       acted: unit.status?.rulesetStatus?.['acted'] === true,
       attachedLeaderId: unit.status?.attachedCommanderId ?? state.commanders.find((c) => c.attachedToUnitId === unit.id)?.id,
+      zoneHull: zone.length > 0 ? convexHull([...hull, ...zone]) : hull,
+      reflectedHull: hull.map((p) => ({ xIn: centre.xIn - p.xIn, yIn: centre.yIn - p.yIn })),
     });
   }
-  const warnings: EvaluationWarning[] = [];
-  const missing = new Set<string>();
+  const missing = { list: [] as MissingParameter[] };
+  let sight: SightScene | undefined;
+  let sightStands: SightStand[] | undefined;
   return {
     state,
     units,
     standsById,
     commanders: state.commanders,
-    sight: buildSightScene(state),
+    get sight() {
+      return (sight ??= buildSightScene({ terrain: state.terrain, stands: [] }));
+    },
+    get sightStands() {
+      return (sightStands ??= state.stands.map((st): SightStand => {
+        const c = corners.get(st.id)!;
+        return { id: st.id, unitId: st.unitId, corners: c, box: sightBoxOf(c), cx: st.pose.xIn, cy: st.pose.yIn, radiusIn: Math.sqrt(st.widthIn * st.widthIn + st.depthIn * st.depthIn) / 2 };
+      }));
+    },
     corners,
-    warnings,
+    missing,
     engagedMemo: new Map(),
+    enemiesMemo: new Map(),
     param(spec, needFor, unitId) {
       const v = numberParameter(state, spec);
-      if (v === undefined && !missing.has(spec.id)) {
-        missing.add(spec.id);
-        warnings.push(missingParameterWarning(spec, needFor, unitId));
-      }
+      if (v === undefined) missing.list.push({ spec, needFor, unitId });
       return v;
     },
   };
 }
 
-/** Units of other sides, in state order. */
-export function enemiesOf(ctx: WtdrContext, info: UnitInfo): UnitInfo[] {
-  const out: UnitInfo[] = [];
-  for (const u of ctx.units.values()) if (u.unit.side !== info.unit.side && u.stands.length > 0 && u.status !== 'destroyed') out.push(u);
+/**
+ * One `parameter/missing` warning per parameter, sorted by parameter id, naming the request of the unit
+ * with the smallest id (then the first `needFor` in text order): the same whatever order the units are
+ * listed or evaluated in.
+ */
+export function missingParameterWarnings(lists: Iterable<readonly MissingParameter[]>): EvaluationWarning[] {
+  const first = new Map<string, MissingParameter>();
+  const before = (a: MissingParameter, b: MissingParameter): boolean => {
+    const ua = a.unitId ?? '';
+    const ub = b.unitId ?? '';
+    return ua < ub || (ua === ub && a.needFor < b.needFor);
+  };
+  for (const list of lists) {
+    for (const m of list) {
+      const known = first.get(m.spec.id);
+      if (!known || before(m, known)) first.set(m.spec.id, m);
+    }
+  }
+  return [...first.keys()].sort().map((id) => {
+    const m = first.get(id)!;
+    return missingParameterWarning(m.spec, m.needFor, m.unitId);
+  });
+}
+
+/** Units of other sides on the table and not destroyed, in state order. */
+export function enemiesOf(ctx: WtdrContext, info: UnitInfo): readonly UnitInfo[] {
+  const side = info.unit.side;
+  let out = ctx.enemiesMemo.get(side);
+  if (!out) {
+    const list: UnitInfo[] = [];
+    for (const u of ctx.units.values()) if (u.unit.side !== side && u.stands.length > 0 && u.status !== 'destroyed') list.push(u);
+    ctx.enemiesMemo.set(side, (out = list));
+  }
   return out;
 }
 
@@ -143,6 +230,11 @@ export function gapLowerBoundIn(a: UnitInfo, b: UnitInfo): number {
 
 /** Bases closer than this touch, inches (placement slack, not a rule). */
 export const CONTACT_IN = 0.1;
+/**
+ * How far from a front corner a contact still counts as on the front ("Front corners are only considered to
+ * be a part of the unit's front facing", Combat: Melee), inches: placement slack, well over `CONTACT_IN`.
+ */
+export const FRONT_CORNER_SLACK_IN = 0.25;
 
 /**
  * Enemies in contact with the unit in an ongoing combat: "any part of the front of either unit is in
@@ -167,7 +259,7 @@ export function engagedWith(ctx: WtdrContext, info: UnitInfo): readonly string[]
 }
 
 /** The front zone of a unit: its front edge pushed `depthIn` forward (nothing for swarms, which have no front). */
-export function frontZone(info: UnitInfo, depthIn: number): PointIn[] {
+export function frontZone(info: Pick<UnitInfo, 'type' | 'stands' | 'box' | 'frame'>, depthIn: number): PointIn[] {
   if (info.type?.family === 'swarm' || info.stands.length === 0) return [];
   const { front, left, right } = info.box;
   return [fromFrame(info.frame, front, left), fromFrame(info.frame, front + depthIn, left), fromFrame(info.frame, front + depthIn, right), fromFrame(info.frame, front, right)];

@@ -18,6 +18,7 @@ import { offsetConvexPolygon } from '../../geometry/polygon.ts';
 import { enemiesOf, engagedWith, gapLowerBoundIn, type UnitInfo, type WtdrContext } from './context.ts';
 import { aheadOf, clipConvex, fromFrame, leftOfRay, rightOfRay, segmentToPolygonDistanceIn } from './geom.ts';
 import { modifierBreakdown, type ModifierFactor } from './modifiers.ts';
+import { advancingFireLine } from './chargeFire.ts';
 import {
   FIRE_ARC_HALF_DEG, FIRE_SOURCE, FORCE_RATIO_LABELS, OVERHEAD_CLEAR_OF_TARGET_IN, PIKE_AND_SHOT_FACE_CAPS, SIGHT_GAP_IN,
   SIGHT_INTO_WOODS_IN, forceRatio, rangeRow, type Face, type RangeRow,
@@ -27,7 +28,7 @@ import { OUTCOME_SOURCE } from './tables/outcomeTables.ts';
 import type { WeaponId } from './tables/troopTypes.ts';
 
 /** Where fire comes from: a front edge (left to right, facing `headingDeg`) or, for swarms, a figure all round. */
-interface FireSource {
+export interface FireSource {
   readonly id: string;
   readonly edge?: readonly [PointIn, PointIn];
   readonly headingDeg: number;
@@ -130,7 +131,7 @@ function blockersBetween(ctx: WtdrContext, firer: UnitInfo, target: UnitInfo): S
     maxY = Math.max(maxY, p.yIn);
   }
   const m = SIGHT_GAP_IN / 2;
-  return ctx.sight.stands.filter(
+  return ctx.sightStands.filter(
     (s) => s.unitId !== firer.unit.id && s.unitId !== target.unit.id && ctx.units.has(s.unitId) && s.box.maxX >= minX - m && s.box.minX <= maxX + m && s.box.maxY >= minY - m && s.box.minY <= maxY + m,
   );
 }
@@ -166,7 +167,7 @@ interface SourceResult {
 }
 
 /** Range and sight from one source to the target; undefined when no part of the target is in its arc. */
-function fromSource(ctx: WtdrContext, firer: UnitInfo, target: UnitInfo, src: FireSource, row: RangeRow): SourceResult | undefined {
+function fromSource(ctx: WtdrContext, firer: UnitInfo, target: UnitInfo, src: FireSource, row: RangeRow, blockers: () => readonly SightStand[]): SourceResult | undefined {
   const pieces = inArc(ctx, src, target);
   if (pieces.length === 0) return undefined;
   let best: { d: number; piece: PointIn[] } | undefined;
@@ -181,10 +182,10 @@ function fromSource(ctx: WtdrContext, firer: UnitInfo, target: UnitInfo, src: Fi
   const starts = src.edge ? [src.edge[0], centroid(src.edge), src.edge[1], from] : [centroid(src.polygon!), from];
   const ends = [to, ...pieces.map(centroid)];
   let sight = false;
-  const blockers = blockersBetween(ctx, firer, target);
+  const others = blockers();
   for (const a of starts) {
     for (const b of ends) {
-      if (lineClear(ctx, firer, target, blockers, a, b)) {
+      if (lineClear(ctx, firer, target, others, a, b)) {
         sight = true;
         break;
       }
@@ -209,22 +210,28 @@ function coverOf(ctx: WtdrContext, target: UnitInfo): 'none' | 'soft' | 'hard' {
   return cover;
 }
 
+function pointAt(p: PointIn, deg: number, distanceIn: number): PointIn {
+  return { xIn: p.xIn + Math.cos((deg * Math.PI) / 180) * distanceIn, yIn: p.yIn + Math.sin((deg * Math.PI) / 180) * distanceIn };
+}
+
 function arcPolygon(src: FireSource, rangeIn: number): PointIn[] {
   if (!src.edge) return offsetConvexPolygon(src.polygon!, rangeIn, 3);
   const [a, b] = src.edge;
-  const at = (p: PointIn, deg: number): PointIn => ({ xIn: p.xIn + Math.cos((deg * Math.PI) / 180) * rangeIn, yIn: p.yIn + Math.sin((deg * Math.PI) / 180) * rangeIn });
   const h = src.headingDeg;
-  return [a, at(a, h + 45), at(a, h + 22.5), at(a, h), at(b, h), at(b, h - 22.5), at(b, h - 45), b];
+  return [a, pointAt(a, h + 45, rangeIn), pointAt(a, h + 22.5, rangeIn), pointAt(a, h, rangeIn), pointAt(b, h, rangeIn), pointAt(b, h - 22.5, rangeIn), pointAt(b, h - 45, rangeIn), b];
 }
 
-export function evaluateFire(ctx: WtdrContext, info: UnitInfo): FireResult {
+/** What a unit's fire needs before any target: nothing (it cannot fire), a refusal for every enemy, or its sources. */
+export type FirePlan =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'refuse'; readonly reason: string; readonly detail: string }
+  | { readonly kind: 'fire'; readonly row: RangeRow & { maxIn: number; shortIn: number }; readonly sources: readonly FireSource[]; readonly cannon: boolean };
+
+export function firePlan(ctx: WtdrContext, info: UnitInfo): FirePlan {
   const weapon = fireWeapon(info);
-  if (weapon === null || info.stands.length === 0 || info.status === 'destroyed') return { fire: [], shapes: [] };
+  if (weapon === null || info.stands.length === 0 || info.status === 'destroyed') return { kind: 'none' };
   const row = rangeRow(weapon);
-  if (row.maxIn === null || row.shortIn === null) return { fire: [], shapes: [] };
-  const id = info.unit.id;
-  const side = info.unit.side;
-  const enemies = enemiesOf(ctx, info);
+  if (row.maxIn === null || row.shortIn === null) return { kind: 'none' };
   const engaged = engagedWith(ctx, info);
   if (info.formation.march || info.acted || engaged.length > 0) {
     const reason = engaged.length > 0 ? 'fire/in-combat' : info.formation.march ? 'fire/in-march-column' : 'fire/already-acted';
@@ -234,91 +241,152 @@ export function evaluateFire(ctx: WtdrContext, info: UnitInfo): FireResult {
         : info.formation.march
           ? 'units in March formation may only March, Rest/Regroup, Melee (Movement)'
           : 'the unit has acted this turn (Turn Sequence)';
-    return { fire: enemies.map((e) => ({ ok: false, reason, detail, targetUnitId: e.unit.id })), shapes: [] };
+    return { kind: 'refuse', reason, detail };
   }
-  const sources = fireSources(ctx, info);
-  const fire: (FireTargetOption | FireRefusal)[] = [];
-  const lines: { targetId: string; from: PointIn; to: PointIn }[] = [];
-  const cannon = info.type!.family === 'artillery';
-  for (const target of enemies) {
-    const tid = target.unit.id;
-    // Beyond the longest range at the nearest: no per-base work needed.
-    const gapIn = gapLowerBoundIn(info, target) > row.maxIn ? gapLowerBoundIn(info, target) : polygonToPolygonDistanceIn(info.hull, target.hull);
-    if (gapIn > row.maxIn + 1e-9) {
-      fire.push({ ok: false, reason: 'fire/out-of-range', detail: `over ${Math.floor(gapIn)}" away; ${row.name} reach ${row.maxIn}" (${FIRE_SOURCE})`, targetUnitId: tid });
-      continue;
-    }
-    const results = sources.map((s) => fromSource(ctx, info, target, s, row)).filter((r): r is SourceResult => r !== undefined);
-    const eligible = results.filter((r) => r.rangeIn <= row.maxIn! + 1e-9 && r.sight && r.src.cap > 0);
-    if (eligible.length === 0) {
-      if (results.length === 0) fire.push({ ok: false, reason: 'fire/out-of-arc', detail: `no part of the target within 45° of a firing base's front (${FIRE_SOURCE})`, targetUnitId: tid });
-      else if (results.every((r) => r.rangeIn > row.maxIn!)) fire.push({ ok: false, reason: 'fire/out-of-range', detail: `${Math.min(...results.map((r) => r.rangeIn)).toFixed(1)}" in arc; ${row.name} reach ${row.maxIn}" (${FIRE_SOURCE})`, targetUnitId: tid });
-      else fire.push({ ok: false, reason: 'fire/no-line-of-sight', detail: `no 2"-wide clear line, or more than 2" of woods, or a hill between (${FIRE_SOURCE})`, targetUnitId: tid });
-      continue;
-    }
-    let firingBases: number;
-    let standIds: string[];
-    let chosen: SourceResult[];
-    const family = info.type!.family;
-    if (family === 'pike-and-shot') {
-      // One face fires: the one with most bases allowed, then the nearest.
-      const best = [...eligible].sort((a, b) => b.src.cap - a.src.cap || a.rangeIn - b.rangeIn)[0]!;
-      chosen = [best];
-      firingBases = best.src.cap;
-      const edge = best.src.edge!;
-      standIds = shotStands(info)
-        .map((s) => ({ s, d: segmentToPolygonDistanceIn(edge[0], edge[1], ctx.corners.get(s.id)!) }))
-        .sort((a, b) => a.d - b.d)
-        .slice(0, firingBases)
-        .map((x) => x.s.id);
-    } else if (family === 'swarm') {
-      chosen = eligible;
-      firingBases = info.basesNow;
-      standIds = eligible.map((r) => r.src.id);
-    } else {
-      chosen = eligible;
-      firingBases = eligible.length;
-      standIds = eligible.map((r) => r.src.id);
-    }
-    const nearest = chosen.reduce((a, b) => (b.rangeIn < a.rangeIn ? b : a));
-    const short = nearest.rangeIn <= row.shortIn + 1e-9;
-    const ratio = forceRatio(firingBases, target.basesNow);
-    const factors: ModifierFactor[] = [{ id: `fire-${ratio}`, label: `${FORCE_RATIO_LABELS[ratio]} (${firingBases} firing v ${target.basesNow} bases)`, section: FIRE_SOURCE }];
-    if (short) factors.push({ id: 'fire-short-range', label: `Fire is at Short Range (≤${row.shortIn}")`, section: `${FIRE_SOURCE} (range table)` });
-    if (info.status !== 'ok') factors.push({ id: 'fire-actor-disordered', label: 'Actor is Disordered/Demoralized', section: 'Actions (Fire)' });
-    if (info.attachedLeaderId !== undefined) factors.push({ id: 'fire-leader-with-actor', label: 'Leader with Actor', section: 'Leaders and Command Control' });
-    const cover = coverOf(ctx, target);
-    if (cover !== 'none') factors.push({ id: cover === 'hard' ? 'fire-target-hard-cover' : 'fire-target-soft-cover', label: `Target in ${cover} cover (Cover/Ground)`, section: 'Movement (terrain: cover by scenario)' });
-    const breakdown = modifierBreakdown(ctx, factors, `Fire dice of ${info.unit.name}`, id);
-    const outcome: DiceModifier = { label: 'd6 each, firer − target: ≤0 none, 1-3 one level, 4-5 two, 6-7 three, 8+ destroyed', dice: 0, source: OUTCOME_SOURCE };
-    fire.push({
+  return { kind: 'fire', row: row as RangeRow & { maxIn: number; shortIn: number }, sources: fireSources(ctx, info), cannon: info.type!.family === 'artillery' };
+}
+
+/** "over N\" away" texts per range row, made once: most enemies on a big table are out of range. */
+const FAR_DETAILS = new Map<RangeRow, string[]>();
+
+function farDetail(row: RangeRow & { maxIn: number }, wholeInches: number): string {
+  let byInch = FAR_DETAILS.get(row);
+  if (!byInch) FAR_DETAILS.set(row, (byInch = []));
+  return (byInch[wholeInches] ??= `over ${wholeInches}" away; ${row.name} reach ${row.maxIn}" (${FIRE_SOURCE})`);
+}
+
+/** One target's answer, the arrow to draw for an option, and whether sight lines (other units' bases) were looked at. */
+export interface FirePair {
+  readonly entry: FireTargetOption | FireRefusal;
+  readonly line?: { readonly from: PointIn; readonly to: PointIn };
+  /** True when the answer went past the range cull, so other units' bases near both may change it. */
+  readonly looked: boolean;
+}
+
+export function fireAtTarget(ctx: WtdrContext, info: UnitInfo, plan: FirePlan & { kind: 'fire' }, target: UnitInfo): FirePair {
+  const { row, sources } = plan;
+  const id = info.unit.id;
+  const tid = target.unit.id;
+  // Beyond the longest range at the nearest: no per-base work needed.
+  const bound = gapLowerBoundIn(info, target);
+  const gapIn = bound > row.maxIn ? bound : polygonToPolygonDistanceIn(info.hull, target.hull);
+  if (gapIn > row.maxIn + 1e-9) {
+    return { entry: { ok: false, reason: 'fire/out-of-range', detail: farDetail(row, Math.floor(gapIn)), targetUnitId: tid }, looked: false };
+  }
+  const results: SourceResult[] = [];
+  let near: readonly SightStand[] | undefined;
+  const blockers = (): readonly SightStand[] => (near ??= blockersBetween(ctx, info, target));
+  for (const s of sources) {
+    const r = fromSource(ctx, info, target, s, row, blockers);
+    if (r !== undefined) results.push(r);
+  }
+  const eligible = results.filter((r) => r.rangeIn <= row.maxIn + 1e-9 && r.sight && r.src.cap > 0);
+  if (eligible.length === 0) {
+    let entry: FireRefusal;
+    if (results.length === 0) entry = { ok: false, reason: 'fire/out-of-arc', detail: `no part of the target within 45° of a firing base's front (${FIRE_SOURCE})`, targetUnitId: tid };
+    else if (results.every((r) => r.rangeIn > row.maxIn)) entry = { ok: false, reason: 'fire/out-of-range', detail: `${Math.min(...results.map((r) => r.rangeIn)).toFixed(1)}" in arc; ${row.name} reach ${row.maxIn}" (${FIRE_SOURCE})`, targetUnitId: tid };
+    else entry = { ok: false, reason: 'fire/no-line-of-sight', detail: `no 2"-wide clear line, or more than 2" of woods, or a hill between (${FIRE_SOURCE})`, targetUnitId: tid };
+    return { entry, looked: true };
+  }
+  let firingBases: number;
+  let standIds: string[];
+  let chosen: SourceResult[];
+  const family = info.type!.family;
+  if (family === 'pike-and-shot') {
+    // One face fires: the one with most bases allowed, then the nearest.
+    const best = [...eligible].sort((a, b) => b.src.cap - a.src.cap || a.rangeIn - b.rangeIn)[0]!;
+    chosen = [best];
+    firingBases = best.src.cap;
+    const edge = best.src.edge!;
+    standIds = shotStands(info)
+      .map((s) => ({ s, d: segmentToPolygonDistanceIn(edge[0], edge[1], ctx.corners.get(s.id)!) }))
+      .sort((a, b) => a.d - b.d)
+      .slice(0, firingBases)
+      .map((x) => x.s.id);
+  } else if (family === 'swarm') {
+    chosen = eligible;
+    firingBases = info.basesNow;
+    standIds = eligible.map((r) => r.src.id);
+  } else {
+    chosen = eligible;
+    firingBases = eligible.length;
+    standIds = eligible.map((r) => r.src.id);
+  }
+  const nearest = chosen.reduce((a, b) => (b.rangeIn < a.rangeIn ? b : a));
+  const short = nearest.rangeIn <= row.shortIn + 1e-9;
+  const ratio = forceRatio(firingBases, target.basesNow);
+  const factors: ModifierFactor[] = [{ id: `fire-${ratio}`, label: `${FORCE_RATIO_LABELS[ratio]} (${firingBases} firing v ${target.basesNow} bases)`, section: FIRE_SOURCE }];
+  if (short) factors.push({ id: 'fire-short-range', label: `Fire is at Short Range (≤${row.shortIn}")`, section: `${FIRE_SOURCE} (range table)` });
+  if (info.status !== 'ok') factors.push({ id: 'fire-actor-disordered', label: 'Actor is Disordered/Demoralized', section: 'Actions (Fire)' });
+  if (info.attachedLeaderId !== undefined) factors.push({ id: 'fire-leader-with-actor', label: 'Leader with Actor', section: 'Leaders and Command Control' });
+  const cover = coverOf(ctx, target);
+  if (cover !== 'none') factors.push({ id: cover === 'hard' ? 'fire-target-hard-cover' : 'fire-target-soft-cover', label: `Target in ${cover} cover (Cover/Ground)`, section: 'Movement (terrain: cover by scenario)' });
+  const breakdown = modifierBreakdown(ctx, factors, `Fire dice of ${info.unit.name}`, id);
+  const outcome: DiceModifier = { label: 'd6 each, firer − target: ≤0 none, 1-3 one level, 4-5 two, 6-7 three, 8+ destroyed', dice: 0, source: OUTCOME_SOURCE };
+  const advancing = advancingFireLine(info);
+  return {
+    entry: {
       ok: true,
       targetUnitId: tid,
       eligibleStandIds: standIds,
       rangeIn: nearest.rangeIn,
       band: short ? `short (≤${row.shortIn}")` : `long (≤${row.maxIn}")`,
-      breakdown: { ...breakdown, limits: [outcome] },
+      breakdown: { ...breakdown, limits: advancing ? [outcome, advancing] : [outcome] },
       priority: false,
-    });
-    lines.push({ targetId: tid, from: nearest.from, to: nearest.to });
-  }
+    },
+    line: { from: nearest.from, to: nearest.to },
+    looked: true,
+  };
+}
+
+/** The unit's arcs of fire out to `rangeIn` (each firing face or base, or all round for a swarm): convex polygons. */
+export function fireArcPolygons(ctx: WtdrContext, info: UnitInfo, rangeIn: number): PointIn[][] {
+  if (info.type?.family === 'swarm') return [arcPolygon({ id: 'swarm', polygon: info.hull, headingDeg: 0, standIds: [], cap: 1 }, rangeIn)];
+  return fireSources(ctx, info)
+    .filter((s) => s.cap > 0)
+    .map((s) => arcPolygon(s, rangeIn));
+}
+
+/** The arcs a firing unit draws (depend on the unit alone). */
+export function fireArcShapes(info: UnitInfo, plan: FirePlan & { kind: 'fire' }): Shape[] {
+  const id = info.unit.id;
+  // A swarm fires all round: one outline at the longest range around the whole swarm.
+  const drawn = info.type!.family === 'swarm' ? [{ id: 'swarm', polygon: info.hull, headingDeg: 0, standIds: [], cap: 1 }] : plan.sources;
+  return drawn
+    .filter((s) => s.cap > 0)
+    .map((s) => ({ id: `wtdr/${id}/fire/arc/${s.id}`, kind: 'polygon' as const, layer: 'fire' as const, style: plan.cannon ? ('arc-artillery' as const) : ('arc' as const), unitId: id, side: info.unit.side, vertices: arcPolygon(s, plan.row.maxIn) }));
+}
+
+/** The unit's fire list from its plan and per-target answers (in enemy order): priority marks, arcs and arrows. */
+export function fireResult(info: UnitInfo, plan: FirePlan, enemies: readonly UnitInfo[], pairs: readonly FirePair[], arcs: readonly Shape[]): FireResult {
+  if (plan.kind === 'none') return { fire: [], shapes: [] };
+  if (plan.kind === 'refuse') return { fire: enemies.map((e) => ({ ok: false, reason: plan.reason, detail: plan.detail, targetUnitId: e.unit.id })), shapes: [] };
+  const id = info.unit.id;
+  const side = info.unit.side;
+  const fire: (FireTargetOption | FireRefusal)[] = pairs.map((p) => p.entry);
   // "closer targets must be preferred ... Cannon may select any valid Target for fire."
-  if (!cannon) {
-    const oks = fire.filter((f): f is FireTargetOption => f.ok);
-    const min = Math.min(...oks.map((f) => f.rangeIn));
+  if (!plan.cannon) {
+    let min = Infinity;
+    for (const f of fire) if (f.ok && f.rangeIn < min) min = f.rangeIn;
     for (let i = 0; i < fire.length; i++) {
       const f = fire[i]!;
       if (f.ok && f.rangeIn <= min + 1e-9) fire[i] = { ...f, priority: true };
     }
   }
-  // A swarm fires all round: one outline at the longest range around the whole swarm.
-  const drawn = info.type!.family === 'swarm' ? [{ id: 'swarm', polygon: info.hull, headingDeg: 0, standIds: [], cap: 1 }] : sources;
-  const shapes: Shape[] = drawn
-    .filter((s) => s.cap > 0)
-    .map((s) => ({ id: `wtdr/${id}/fire/arc/${s.id}`, kind: 'polygon' as const, layer: 'fire' as const, style: cannon ? ('arc-artillery' as const) : ('arc' as const), unitId: id, side, vertices: arcPolygon(s, row.maxIn!) }));
-  for (const l of lines) {
-    const f = fire.find((x) => x.targetUnitId === l.targetId)!;
-    shapes.push({ id: `wtdr/${id}/fire/target/${l.targetId}`, kind: 'polyline', layer: 'fire', style: f.ok && f.priority ? 'target-priority' : 'target', unitId: id, side, points: [l.from, l.to], arrow: true });
+  const shapes: Shape[] = [...arcs];
+  for (let i = 0; i < pairs.length; i++) {
+    const l = pairs[i]!.line;
+    if (!l) continue;
+    const f = fire[i]!;
+    shapes.push({ id: `wtdr/${id}/fire/target/${f.targetUnitId}`, kind: 'polyline', layer: 'fire', style: f.ok && f.priority ? 'target-priority' : 'target', unitId: id, side, points: [l.from, l.to], arrow: true });
   }
   return { fire, shapes };
+}
+
+export function evaluateFire(ctx: WtdrContext, info: UnitInfo): FireResult {
+  const plan = firePlan(ctx, info);
+  if (plan.kind !== 'fire') return fireResult(info, plan, enemiesOf(ctx, info), [], []);
+  const enemies = enemiesOf(ctx, info);
+  const pairs = enemies.map((target) => fireAtTarget(ctx, info, plan, target));
+  return fireResult(info, plan, enemies, pairs, fireArcShapes(info, plan));
 }

@@ -19,15 +19,25 @@ const CONTACT_SLACK_IN = 0.15;
 /** Heading spread, degrees, that still reads as "a single facing" (placement slack, not a rule). */
 const FACING_SLACK_DEG = 5;
 
+/** Per scale, each printed base class with its accepted width and depth ranges in inches (tolerance included). */
+const sizeLimits = new Map<number, readonly { baseClass: BaseClass; w0: number; w1: number; d0: number; d1: number }[]>();
+
+function limitsFor(scale: number): readonly { baseClass: BaseClass; w0: number; w1: number; d0: number; d1: number }[] {
+  let rows = sizeLimits.get(scale);
+  if (!rows) {
+    const lo = (mm: number): number => mmToIn(mm) * scale - BASE_SIZE_TOLERANCE_IN;
+    const hi = (mm: number): number => mmToIn(mm) * scale + BASE_SIZE_TOLERANCE_IN;
+    rows = BASE_SIZES.map((row) => ({ baseClass: row.baseClass, w0: lo(row.widthMm[0]), w1: hi(row.widthMm[1]), d0: lo(row.depthMm[0]), d1: hi(row.depthMm[1]) }));
+    sizeLimits.set(scale, rows);
+  }
+  return rows;
+}
+
 /** The printed base class a stand's footprint matches, if any (`scale` 1 or 0.5). */
 export function baseClassOf(stand: Pick<Stand, 'widthIn' | 'depthIn'>, scale: number): BaseClass | undefined {
-  for (const row of BASE_SIZES) {
-    const w = stand.widthIn;
-    const d = stand.depthIn;
-    const fits = (v: number, [lo, hi]: readonly [number, number]): boolean =>
-      v >= mmToIn(lo) * scale - BASE_SIZE_TOLERANCE_IN && v <= mmToIn(hi) * scale + BASE_SIZE_TOLERANCE_IN;
-    if (fits(w, row.widthMm) && fits(d, row.depthMm)) return row.baseClass;
-  }
+  const w = stand.widthIn;
+  const d = stand.depthIn;
+  for (const row of limitsFor(scale)) if (w >= row.w0 && w <= row.w1 && d >= row.d0 && d <= row.d1) return row.baseClass;
   return undefined;
 }
 
@@ -73,7 +83,16 @@ function connected(stands: readonly Stand[], linkIn: number, dist: (a: Stand, b:
   return seen.size === stands.length;
 }
 
-const touching = (a: Stand, b: Stand): number => standToStandDistanceIn(a, b);
+/**
+ * Edge-to-edge distance, or a lower bound of it (centre distance less both half diagonals) when that bound
+ * is already over the longest link asked for (2"): enough for `connected`, without the polygon test.
+ */
+function touching(a: Stand, b: Stand): number {
+  const bound = Math.hypot(a.pose.xIn - b.pose.xIn, a.pose.yIn - b.pose.yIn) - Math.hypot(a.widthIn, a.depthIn) / 2 - Math.hypot(b.widthIn, b.depthIn) / 2;
+  return bound > LONGEST_LINK_IN ? bound : standToStandDistanceIn(a, b);
+}
+/** The longest link `connected` is asked about with `touching` (a large Swedish brigade's 1" plus slack). */
+const LONGEST_LINK_IN = 2;
 const centres = (a: Stand, b: Stand): number => Math.hypot(a.pose.xIn - b.pose.xIn, a.pose.yIn - b.pose.yIn);
 
 /**

@@ -114,3 +114,45 @@ export function segmentToPolygonDistanceIn(a: PointIn, b: PointIn, polygon: read
   }
   return best;
 }
+
+/** Index of the lowest point (then leftmost) of a ring: where a Minkowski merge starts. */
+function lowestIndex(ring: readonly PointIn[]): number {
+  let k = 0;
+  for (let i = 1; i < ring.length; i++) {
+    const p = ring[i]!;
+    const q = ring[k]!;
+    if (p.yIn < q.yIn || (p.yIn === q.yIn && p.xIn < q.xIn)) k = i;
+  }
+  return k;
+}
+
+/**
+ * Minkowski sum of two convex counter-clockwise rings (as `convexHull` returns them) by merging their edges
+ * in angle order: linear in the vertex count, where the hull of all pairwise sums sorts |a|·|b| points.
+ * Rings of fewer than 3 points fall back to that hull.
+ */
+export function convexMinkowskiSum(a: readonly PointIn[], b: readonly PointIn[], hull: (pts: PointIn[]) => PointIn[]): PointIn[] {
+  if (a.length < 3 || b.length < 3) {
+    const pts: PointIn[] = [];
+    for (const p of a) for (const q of b) pts.push({ xIn: p.xIn + q.xIn, yIn: p.yIn + q.yIn });
+    return hull(pts);
+  }
+  const n = a.length;
+  const m = b.length;
+  const i0 = lowestIndex(a);
+  const j0 = lowestIndex(b);
+  const out: PointIn[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    const p = a[(i0 + i) % n]!;
+    const q = b[(j0 + j) % m]!;
+    out.push({ xIn: p.xIn + q.xIn, yIn: p.yIn + q.yIn });
+    const p1 = a[(i0 + i + 1) % n]!;
+    const q1 = b[(j0 + j + 1) % m]!;
+    const cross = i >= n ? -1 : j >= m ? 1 : (p1.xIn - p.xIn) * (q1.yIn - q.yIn) - (p1.yIn - p.yIn) * (q1.xIn - q.xIn);
+    if (cross >= 0) i++;
+    if (cross <= 0) j++;
+  }
+  return out;
+}

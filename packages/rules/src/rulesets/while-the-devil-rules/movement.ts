@@ -12,13 +12,14 @@ import type { Terrain } from '../../model/tableState.ts';
 import { pointInPolygon, segmentInsideIntervals, segmentIntersection, segmentPolygonCrossings } from '../../geometry/intersect.ts';
 import { boundingBox, convexHull, type BoundingBoxIn } from '../../geometry/polygon.ts';
 import { advanceSpec, marchSpec } from './declarations.ts';
-import { enemiesOf, engagedWith, frontZone, type UnitInfo, type WtdrContext } from './context.ts';
+import { CONTACT_IN, FRONT_CORNER_SLACK_IN, engagedWith, type UnitInfo, type WtdrContext } from './context.ts';
+import { convexMinkowskiSum, fromFrame, segmentToPolygonDistanceIn } from './geom.ts';
 import {
   CHOKE_POINT_COST_IN, ENEMY_FRONT_ZONE_IN, ENEMY_FRONT_ZONE_SOURCE, MOVEMENT_TABLE_SOURCE, ROAD_COST_PER_IN,
   facingChangeCostIn, linearObstacleCostIn, roughCostPerIn, veryRoughCostPerIn,
 } from './tables/movementTables.ts';
 import { AREA_CLASSES, LINEAR_CLASSES } from './tables/terrainClasses.ts';
-import type { MovementClass } from './tables/troopTypes.ts';
+import type { MovementClass, TroopType } from './tables/troopTypes.ts';
 
 /** Directions sampled for the reach outline, degrees apart. */
 const RAY_STEP_DEG = 10;
@@ -26,13 +27,8 @@ const RAY_STEP_DEG = 10;
 export interface MovementResult {
   readonly movement: MovementOption | Refusal;
   readonly shapes: readonly Shape[];
-}
-
-/** Minkowski sum of two convex point sets (hull of pairwise sums). */
-function minkowski(a: readonly PointIn[], b: readonly PointIn[]): PointIn[] {
-  const pts: PointIn[] = [];
-  for (const p of a) for (const q of b) pts.push({ xIn: p.xIn + q.xIn, yIn: p.yIn + q.yIn });
-  return convexHull(pts);
+  /** How far from the centre the rays looked, inches (0 for a refusal): other units further off cannot matter. */
+  readonly lookIn: number;
 }
 
 /** Friends that may be passed through: "friendly Forlorn Hope, Dragoons, and Irregular Light Horse". */
@@ -46,19 +42,22 @@ interface Region {
   readonly box: BoundingBoxIn;
 }
 
-function forbiddenRegions(ctx: WtdrContext, info: UnitInfo, reachIn: number): Region[] {
-  const rel = info.hull.map((p) => ({ xIn: info.centre.xIn - p.xIn, yIn: info.centre.yIn - p.yIn }));
-  const radius = Math.max(...rel.map((p) => Math.hypot(p.xIn, p.yIn)));
+function forbiddenRegions(ctx: WtdrContext, info: UnitInfo, reachIn: number, enemyZones = true): Region[] {
+  const rel = info.reflectedHull;
+  const radius = info.radiusIn;
   const out: Region[] = [];
-  const enemies = new Set(enemiesOf(ctx, info).map((e) => e.unit.id));
+  const side = info.unit.side;
+  const passesFriends = interpenetrable(info);
+  const cx = info.centre.xIn;
+  const cy = info.centre.yIn;
   for (const other of ctx.units.values()) {
     if (other === info || other.stands.length === 0 || other.status === 'destroyed') continue;
-    const enemy = enemies.has(other.unit.id);
-    if (!enemy && (interpenetrable(info) || interpenetrable(other))) continue;
+    // Enemies as `enemiesOf` reads them: another side, on the table, not destroyed.
+    const enemy = other.unit.side !== side;
+    if (!enemy && (passesFriends || interpenetrable(other))) continue;
     // Outline plus a 1" front zone lies within radius + 1" of the other unit's centre.
-    if (Math.hypot(other.centre.xIn - info.centre.xIn, other.centre.yIn - info.centre.yIn) - other.radiusIn - 1 > reachIn + radius) continue;
-    const body = enemy ? [...other.hull, ...frontZone(other, ENEMY_FRONT_ZONE_IN)] : [...other.hull];
-    const grown = minkowski(convexHull(body), rel);
+    if (Math.hypot(other.centre.xIn - cx, other.centre.yIn - cy) - other.radiusIn - 1 > reachIn + radius) continue;
+    const grown = convexMinkowskiSum(enemy && enemyZones ? other.zoneHull : other.hull, rel, convexHull);
     // Already overlapping (in contact): leaving is the Retire action's business, not blocked here.
     if (!pointInPolygon(info.centre, grown)) out.push({ poly: grown, box: boundingBox(grown) });
   }
@@ -72,18 +71,34 @@ interface Segment {
   readonly costPerIn: number | null;
 }
 
+/** Whether a box lies wholly outside [minX, maxX] × [minY, maxY]. */
+function boxMisses(b: BoundingBoxIn, minX: number, minY: number, maxX: number, maxY: number): boolean {
+  return b.maxXIn < minX || b.minXIn > maxX || b.maxYIn < minY || b.minYIn > maxY;
+}
+
+/** Whether `t` lies strictly inside one of the intervals. */
+function insideAny(intervals: readonly [number, number][], t: number): boolean {
+  for (const [a, b] of intervals) if (t > a && t < b) return true;
+  return false;
+}
+
 /** Distance along the ray the budget buys, honouring every cost on the way. */
 function walkRay(near: NearTerrain, movement: MovementClass, march: boolean, from: PointIn, dirDeg: number, budgetIn: number, blockedAtIn: number): number {
-  const { terrain, roadPolys } = near;
+  const { terrain, roadPolys, areaBoxes, roadBoxes } = near;
   // Open ground all round: one inch per inch.
   if (terrain.areas.length === 0 && terrain.linear.length === 0 && (roadPolys.length === 0 || !march)) return Math.max(0, Math.min(blockedAtIn, budgetIn));
   const r = (dirDeg * Math.PI) / 180;
-  const lengthIn = Math.min(blockedAtIn, budgetIn / ROAD_COST_PER_IN);
+  const lengthIn = Math.min(blockedAtIn, march ? budgetIn / ROAD_COST_PER_IN : budgetIn);
   if (lengthIn <= 0 || budgetIn <= 0) return 0;
   const to = { xIn: from.xIn + Math.cos(r) * lengthIn, yIn: from.yIn + Math.sin(r) * lengthIn };
+  // Pieces whose box the ray's box misses cannot meet the ray: skipped before any exact test.
+  const minX = Math.min(from.xIn, to.xIn), maxX = Math.max(from.xIn, to.xIn);
+  const minY = Math.min(from.yIn, to.yIn), maxY = Math.max(from.yIn, to.yIn);
   const cuts: number[] = [0, 1];
   const areas: { iv: [number, number][]; cost: number | null; road: boolean }[] = [];
-  for (const a of terrain.areas) {
+  for (let k = 0; k < terrain.areas.length; k++) {
+    if (boxMisses(areaBoxes[k]!, minX, minY, maxX, maxY)) continue;
+    const a = terrain.areas[k]!;
     const iv = segmentInsideIntervals(from, to, a.vertices);
     if (iv.length === 0) continue;
     const cls = AREA_CLASSES[a.kind];
@@ -93,8 +108,9 @@ function walkRay(near: NearTerrain, movement: MovementClass, march: boolean, fro
   }
   const roadIv: [number, number][] = [];
   if (march) {
-    for (const poly of roadPolys) {
-      for (const iv of segmentInsideIntervals(from, to, poly)) {
+    for (let k = 0; k < roadPolys.length; k++) {
+      if (boxMisses(roadBoxes[k]!, minX, minY, maxX, maxY)) continue;
+      for (const iv of segmentInsideIntervals(from, to, roadPolys[k]!)) {
         roadIv.push(iv);
         cuts.push(iv[0], iv[1]);
       }
@@ -104,15 +120,21 @@ function walkRay(near: NearTerrain, movement: MovementClass, march: boolean, fro
   const crossings: { t: number; cost: number | null }[] = [];
   for (const line of terrain.linear) {
     for (let k = 0; k + 1 < line.points.length; k++) {
-      const hit = segmentIntersection(from, to, line.points[k]!, line.points[k + 1]!);
+      const p = line.points[k]!;
+      const q = line.points[k + 1]!;
+      if (Math.max(p.xIn, q.xIn) < minX || Math.min(p.xIn, q.xIn) > maxX || Math.max(p.yIn, q.yIn) < minY || Math.min(p.yIn, q.yIn) > maxY) continue;
+      const hit = segmentIntersection(from, to, p, q);
       if (!hit) continue;
       const cls = LINEAR_CLASSES[line.kind];
-      const onRoad = roadPolys.some((poly) => pointInPolygon(hit.point, poly));
+      let onRoad = false;
+      for (let i = 0; !onRoad && i < roadPolys.length; i++) onRoad = !boxMisses(roadBoxes[i]!, minX, minY, maxX, maxY) && pointInPolygon(hit.point, roadPolys[i]!);
       const cost = cls === 'impassable' ? (onRoad ? CHOKE_POINT_COST_IN : null) : linearObstacleCostIn(movement);
       crossings.push({ t: hit.tA, cost });
       cuts.push(hit.tA);
     }
   }
+  // Nothing on this ray: one inch per inch up to the budget (what the walk below gives, without building it).
+  if (areas.length === 0 && roadIv.length === 0 && crossings.length === 0) return lengthIn >= budgetIn ? budgetIn : lengthIn;
   const ts = cuts.filter((t) => t >= 0 && t <= 1).sort((a, b) => a - b);
   const segments: Segment[] = [];
   for (let k = 0; k + 1 < ts.length; k++) {
@@ -120,13 +142,12 @@ function walkRay(near: NearTerrain, movement: MovementClass, march: boolean, fro
     const t1 = ts[k + 1]!;
     if (t1 - t0 <= 1e-12) continue;
     const tm = (t0 + t1) / 2;
-    const inside = (iv: [number, number][]): boolean => iv.some(([a, b]) => tm > a && tm < b);
-    const onRoad = march && (inside(roadIv) || areas.some((a) => a.road && inside(a.iv)));
+    const onRoad = march && (insideAny(roadIv, tm) || areas.some((a) => a.road && insideAny(a.iv, tm)));
     let cost: number | null = 1;
     if (onRoad) cost = ROAD_COST_PER_IN;
     else {
       for (const a of areas) {
-        if (!inside(a.iv)) continue;
+        if (!insideAny(a.iv, tm)) continue;
         if (a.cost === null) cost = null;
         else if (cost !== null && a.cost > cost) cost = a.cost;
       }
@@ -155,6 +176,9 @@ function walkRay(near: NearTerrain, movement: MovementClass, march: boolean, fro
 interface NearTerrain {
   readonly terrain: Terrain;
   readonly roadPolys: readonly (readonly PointIn[])[];
+  /** Boxes of `terrain.areas` and of `roadPolys`, index for index. */
+  readonly areaBoxes: readonly BoundingBoxIn[];
+  readonly roadBoxes: readonly BoundingBoxIn[];
 }
 
 function roadPolygons(roads: Terrain['roads']): PointIn[][] {
@@ -192,7 +216,9 @@ function terrainNear(terrain: Terrain, centre: PointIn, radiusIn: number): NearT
   const linear = terrain.linear.filter((l) => near(l.points));
   // Roads are widened by half their width on each side; a road matters for choke points too.
   const roads = terrain.roads.filter((r) => near(r.points, (r.widthIn ?? 1) / 2));
-  return { terrain: { areas: terrain.areas.filter((a) => near(a.vertices)), linear, roads, elevations: [] }, roadPolys: roadPolygons(roads) };
+  const areas = terrain.areas.filter((a) => near(a.vertices));
+  const roadPolys = roadPolygons(roads);
+  return { terrain: { areas, linear, roads, elevations: [] }, roadPolys, areaBoxes: areas.map((a) => boundingBox(a.vertices)), roadBoxes: roadPolys.map(boundingBox) };
 }
 
 /** Distance along a ray to the first forbidden region or the table edge. */
@@ -210,32 +236,103 @@ function blockedAt(ctx: WtdrContext, from: PointIn, dirDeg: number, maxIn: numbe
   const to = { xIn: from.xIn + dx * t, yIn: from.yIn + dy * t };
   const minX = Math.min(from.xIn, to.xIn), maxX = Math.max(from.xIn, to.xIn);
   const minY = Math.min(from.yIn, to.yIn), maxY = Math.max(from.yIn, to.yIn);
+  // Crossings are fractions of this whole segment: each is scaled by its full length, not by a t already cut short.
+  const lengthIn = t;
   for (const { poly, box } of regions) {
     if (box.maxXIn < minX || box.minXIn > maxX || box.maxYIn < minY || box.minYIn > maxY) continue;
     const hits = segmentPolygonCrossings(from, to, poly);
-    if (hits.length > 0) t = Math.min(t, hits[0]! * t);
+    if (hits.length > 0) t = Math.min(t, hits[0]! * lengthIn);
   }
   return t;
+}
+
+/** Retire rays: straight back, then every 5° out to 45° either side ("up to 45 degrees to either side"). */
+const RETIRE_STEP_DEG = 5;
+const RETIRE_HALF_DEG = 45;
+const ACTIONS = 'Actions; Movement (Retire)';
+
+/** Which faces of the unit's box an enemy outline touches, front corners counted as front (Combat: Melee). */
+function facesTouched(info: UnitInfo, enemy: UnitInfo): Set<string> {
+  const { front, rear, left, right } = info.box;
+  const f = info.frame;
+  const p = (a: number, c: number): PointIn => fromFrame(f, a, c);
+  // Side and rear faces stop short of the front corners, which belong to the front.
+  // Contacts this close to a front corner are front contacts (placement slack beyond the contact distance).
+  const e = FRONT_CORNER_SLACK_IN;
+  const faces: [string, PointIn, PointIn][] = [
+    ['front', p(front, left), p(front, right)],
+    ['rear', p(rear, left), p(rear, right)],
+    ['left', p(rear, left), p(front - e, left)],
+    ['right', p(rear, right), p(front - e, right)],
+  ];
+  const out = new Set<string>();
+  for (const [name, a, b] of faces) if (segmentToPolygonDistanceIn(a, b, enemy.hull) <= CONTACT_IN) out.add(name);
+  return out;
+}
+
+/**
+ * A unit in an ongoing combat may not Advance, March or Charge, only Melee, Retire or Regroup (Actions).
+ * Its Retire reach: "the unit will move directly backward, up to 45 degrees to either side, paying normal
+ * terrain costs. Wheels are not allowed" (Movement), not through other units, and free of the 1" rule
+ * ("except ... to Retire out of contact"); none when "contacted on more than one face at once" (Ongoing
+ * Combats). The distance is the unit's base move (`advance-<type>`, or `march-<type>` in march column).
+ */
+function retireReach(ctx: WtdrContext, info: UnitInfo, type: TroopType, engaged: readonly string[]): MovementResult {
+  const id = info.unit.id;
+  const head = `in contact with ${engaged.join(', ')}: only Melee, Retire or Regroup (Actions)`;
+  if (type.movement === 'heavy-artillery') return refuseMove('movement/in-combat', `${head}; Heavy Cannon cannot Retire (Movement)`);
+  if (type.family !== 'swarm') {
+    const faces = new Set<string>();
+    for (const e of engaged) for (const face of facesTouched(info, ctx.units.get(e)!)) faces.add(face);
+    if (faces.size > 1) return refuseMove('movement/in-combat', `${head}; contacted on more than one face (${[...faces].join(', ')}): no Retire (Ongoing Combats)`);
+  }
+  const march = info.formation.march;
+  const spec = march ? marchSpec(type.id) : advanceSpec(type.id);
+  const allowance = ctx.param(spec, `Retire reach of ${type.label}`, id);
+  if (allowance === undefined) return refuseMove('movement/in-combat', `${head}; enter "${spec.id}" from the app to draw the Retire reach`);
+  const inchesPerBase = march ? 1 / ROAD_COST_PER_IN : 1;
+  const lookIn = allowance * inchesPerBase;
+  const regions = forbiddenRegions(ctx, info, lookIn, false);
+  const near = terrainNear(ctx.state.terrain, info.centre, lookIn);
+  const fan: PointIn[] = [info.centre];
+  for (let rel = 180 - RETIRE_HALF_DEG; rel <= 180 + RETIRE_HALF_DEG; rel += RETIRE_STEP_DEG) {
+    const dirDeg = info.frame.headingDeg + rel;
+    const limit = blockedAt(ctx, info.centre, dirDeg, allowance * inchesPerBase, regions);
+    const d = allowance > 0 ? walkRay(near, type.movement, march, info.centre, dirDeg, allowance, limit) : 0;
+    const r = (dirDeg * Math.PI) / 180;
+    fan.push({ xIn: info.centre.xIn + Math.cos(r) * d, yIn: info.centre.yIn + Math.sin(r) * d });
+  }
+  return {
+    lookIn,
+    movement: { ok: false, reason: 'movement/in-combat', detail: `${head}; Retire: straight back up to 45° either side, ${allowance} base inches ("${spec.id}") less terrain, drawn (Movement)` },
+    shapes: [{ id: `wtdr/${id}/movement/retire`, kind: 'polygon', layer: 'movement', style: 'reach', unitId: id, side: info.unit.side, vertices: fan }],
+  };
+}
+
+function refuseMove(reason: string, detail: string): MovementResult {
+  return { movement: { ok: false, reason, detail }, shapes: [], lookIn: 0 };
 }
 
 export function evaluateMovement(ctx: WtdrContext, info: UnitInfo): MovementResult {
   const id = info.unit.id;
   const type = info.type;
-  const refuse = (reason: string, detail: string): MovementResult => ({ movement: { ok: false, reason, detail }, shapes: [] });
-  if (info.stands.length === 0) return refuse('movement/no-stands', 'the unit has no bases on the table');
-  if (!type) return refuse('movement/no-troop-type', 'set rulesetFields["troop-type"] to read movement');
-  if (info.status === 'destroyed') return refuse('movement/destroyed', 'lost half or more of its starting bases (Combat Effects and Rallying)');
+  if (info.stands.length === 0) return refuseMove('movement/no-stands', 'the unit has no bases on the table');
+  if (!type) return refuseMove('movement/no-troop-type', 'set rulesetFields["troop-type"] to read movement');
+  if (info.status === 'destroyed') return refuseMove('movement/destroyed', 'lost half or more of its starting bases (Combat Effects and Rallying)');
   const engaged = engagedWith(ctx, info);
-  if (engaged.length > 0) return refuse('movement/in-combat', `in contact with ${engaged.join(', ')}: only Melee, Retire or Regroup (Actions)`);
-  if (type.movement === 'heavy-artillery') return refuse('movement/pivot-only', 'Heavy Cannon cannot move except to change facing (Movement)');
+  if (engaged.length > 0) return retireReach(ctx, info, type, engaged);
+  if (type.movement === 'heavy-artillery') return refuseMove('movement/pivot-only', 'Heavy Cannon cannot move except to change facing (Movement)');
   const march = info.formation.march;
   const spec = march ? marchSpec(type.id) : advanceSpec(type.id);
   const allowance = ctx.param(spec, `${march ? 'March' : 'Advance'} reach of ${type.label}`, id);
-  if (allowance === undefined) return refuse('movement/allowance-not-entered', `base move "${spec.id}" is not in the guide; enter it from the app`);
+  if (allowance === undefined) return refuseMove('movement/allowance-not-entered', `base move "${spec.id}" is not in the guide; enter it from the app`);
 
   const facingCost = facingChangeCostIn(type.movement);
-  const regions = forbiddenRegions(ctx, info, allowance / ROAD_COST_PER_IN);
-  const near = terrainNear(ctx.state.terrain, info.centre, allowance / ROAD_COST_PER_IN);
+  // Roads speed only a march column ("1 inch per 1.5 inches of road"); otherwise no inch costs less than one.
+  const inchesPerBase = march ? 1 / ROAD_COST_PER_IN : 1;
+  const lookIn = allowance * inchesPerBase;
+  const regions = forbiddenRegions(ctx, info, lookIn);
+  const near = terrainNear(ctx.state.terrain, info.centre, lookIn);
   const reach: PointIn[] = [];
   for (let k = 0; k < 360 / RAY_STEP_DEG; k++) {
     const rel = k * RAY_STEP_DEG > 180 ? k * RAY_STEP_DEG - 360 : k * RAY_STEP_DEG;
@@ -245,7 +342,7 @@ export function evaluateMovement(ctx: WtdrContext, info: UnitInfo): MovementResu
     const turn = rel === 0 ? 0 : Math.min(wheel, facingCost);
     const dirDeg = info.frame.headingDeg + rel;
     const budget = allowance - turn;
-    const limit = blockedAt(ctx, info.centre, dirDeg, budget / ROAD_COST_PER_IN, regions);
+    const limit = blockedAt(ctx, info.centre, dirDeg, budget * inchesPerBase, regions);
     const d = budget > 0 ? walkRay(near, type.movement, march, info.centre, dirDeg, budget, limit) : 0;
     const r = (dirDeg * Math.PI) / 180;
     reach.push({ xIn: info.centre.xIn + Math.cos(r) * d, yIn: info.centre.yIn + Math.sin(r) * d });
@@ -257,6 +354,7 @@ export function evaluateMovement(ctx: WtdrContext, info: UnitInfo): MovementResu
     `not within ${ENEMY_FRONT_ZONE_IN}" of an enemy front except to charge or retire (${ENEMY_FRONT_ZONE_SOURCE})`,
   ];
   return {
+    lookIn,
     movement: { ok: true, allowanceIn: allowance, reach, notes },
     shapes: [{ id: `wtdr/${id}/movement/reach`, kind: 'polygon', layer: 'movement', style: march ? 'reach-road' : 'reach', unitId: id, side: info.unit.side, vertices: reach }],
   };
