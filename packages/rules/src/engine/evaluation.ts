@@ -172,6 +172,29 @@ export interface HastyWorksReading {
   readonly source: string;
 }
 
+/** One range band of a weapon: targets up to `upToIn` (and beyond the previous band) are in it. */
+export interface WeaponRangeBand {
+  /** Upper limit, inches, measured as `WeaponRangeReading.measuredFrom` says. */
+  readonly upToIn: number;
+  /** The band as the rule set prints it; the same text as `FireTargetOption.band` for a target in it. */
+  readonly label: string;
+  /** The band's effect on the fire breakdown, in the breakdown's unit (dice, points...), when it has one. */
+  readonly modifier?: number;
+}
+
+/**
+ * The unit's weapon ranges, for drawing along a tape measure: every band it can fire in, nearest first
+ * (beyond the last one it cannot fire). Optional: a rule set that does not fill it shows no bands.
+ */
+export interface WeaponRangeReading {
+  /** The weapon as the rule set names it, e.g. 'Rifled Musket'. */
+  readonly weapon: string;
+  readonly bands: readonly WeaponRangeBand[];
+  /** Where fire range is measured from and to, in words. */
+  readonly measuredFrom: string;
+  readonly source: string;
+}
+
 export interface UnitEvaluation {
   readonly unitId: string;
   readonly formation: FormationReading;
@@ -186,6 +209,8 @@ export interface UnitEvaluation {
   readonly hastyWorks?: HastyWorksReading;
   /** Morale or status thresholds, for rule sets that count losses against them. */
   readonly morale?: MoraleReading;
+  /** The unit's weapon range bands, for rule sets that publish them (see `WeaponRangeReading`). */
+  readonly weaponRange?: WeaponRangeReading;
 }
 
 /**

@@ -39,7 +39,7 @@ export interface RulesetFieldSpec {
   readonly usedFor?: string;
 }
 
-/** What a rule set declares beyond `evaluate` (all optional; The Devil to Pay needs none). */
+/** What a rule set declares beyond `evaluate` (all optional; The Devil to Pay declares only two status fields). */
 export interface RulesetDeclarations {
   readonly parameters?: readonly RulesetFieldSpec[];
   readonly unitFields?: readonly RulesetFieldSpec[];

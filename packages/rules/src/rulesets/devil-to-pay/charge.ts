@@ -2,6 +2,7 @@
  * The Devil to Pay (2018), CHARGE: which enemies a unit may charge, what disorders the charge, and the melee
  * dice on both sides (formation, general and universal modifiers).
  */
+import { chargeLedByCommanderDeclared, reinforcingDeclared } from './declarations.ts';
 import type { ChargeRefusal, ChargeTargetOption, CombinedChargeReading, DiceBreakdown, DiceModifier } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
 import type { Formation, Unit } from '../../model/tableState.ts';
@@ -171,7 +172,11 @@ export function meleeParticipantOf(ctx: DtpContext, unitId: string): MeleePartic
 }
 
 export interface ChargeOptionsParams {
-  /** The charge uses an order (+1 Die); false when an attached commander leads it (no bonus). Default true. */
+  /**
+   * The charge uses an order (+1 Die); false when an attached commander leads it (no bonus). Default: true
+   * unless the unit's status declares it led by its attached commander (`chargeLedByCommander`,
+   * declarations.ts) and a commander is attached.
+   */
   readonly chargeOrder?: boolean;
   /** Also report enemies in arc out to this distance as 'charge/target-out-of-reach', inches. Default 12. */
   readonly reportOutOfReachWithinIn?: number;
@@ -179,9 +184,14 @@ export interface ChargeOptionsParams {
 
 /** A charge option with who could reinforce the defence (Charge: Reinforce a Defense). */
 export interface DtpChargeTargetOption extends ChargeTargetOption {
-  /** Units of the defender's side that have this attacker within 6" and 45° of their front centre. */
+  /**
+   * Units of the defender's side that have this attacker within 6" and 45° of their front centre; when one
+   * of them has a `reinforcing` declaration (declarations.ts), only those declared reinforcing.
+   */
   readonly reinforcerIds: readonly string[];
-  /** Defender dice if every possible reinforcer joins (present only when there is at least one). */
+  /** Present when the defender's side declared who reinforces (then `reinforcerIds` are the declared ones). */
+  readonly reinforcementDeclared?: true;
+  /** Defender dice if every one of `reinforcerIds` joins (present only when there is at least one). */
   readonly reinforcedDefender?: DiceBreakdown;
 }
 
@@ -210,7 +220,8 @@ export function chargeOptions(ctx: DtpContext, unitId: string, params: ChargeOpt
   if (info.stands.length === 0) return { charge: [], shapes: [] };
   const reading = ctx.formationOf(unitId);
   const reportIn = params.reportOutOfReachWithinIn ?? 12;
-  const chargeOrder = params.chargeOrder ?? true;
+  // Attached Commander Benefits: a charge the attached commander leads spends no order and gets no bonus.
+  const chargeOrder = params.chargeOrder ?? !(chargeLedByCommanderDeclared(info.unit) && info.attachedCommanderId !== undefined);
   const front = unitFrontCenter(ctx, info);
   const side = info.unit.side;
   const charge: (DtpChargeTargetOption | ChargeRefusal)[] = [];
@@ -322,11 +333,14 @@ export function chargeOptions(ctx: DtpContext, unitId: string, params: ChargeOpt
     );
     const defender = meleeDice([meleeParticipantOf(ctx, enemy.unit.id)], { chargeOrder: false });
     // Reinforce a Defense: friends of the target with the attacker within 6" and 45° of their front centre.
-    const reinforcerIds: string[] = [];
+    const possible: UnitInfo[] = [];
     for (const friend of ctx.unitsBySide.get(enemy.unit.side) ?? []) {
       if (friend === enemy || friend.stands.length === 0 || boxGapIn(friend.box, info.box) > REINFORCE_REACH_IN + 1) continue;
-      if (canReinforce(ctx, friend.unit.id, unitId)) reinforcerIds.push(friend.unit.id);
+      if (canReinforce(ctx, friend.unit.id, unitId)) possible.push(friend);
     }
+    // Once the defender's side has declared for one of them, only the units declared reinforcing join.
+    const declared = possible.some((f) => reinforcingDeclared(f.unit) !== undefined);
+    const reinforcerIds = (declared ? possible.filter((f) => reinforcingDeclared(f.unit) === true) : possible).map((f) => f.unit.id);
     const reinforcedDefender =
       reinforcerIds.length > 0 ? meleeDice([enemy.unit.id, ...reinforcerIds].map((id) => meleeParticipantOf(ctx, id)), { chargeOrder: false }) : undefined;
     charge.push({
@@ -338,6 +352,7 @@ export function chargeOptions(ctx: DtpContext, unitId: string, params: ChargeOpt
       disorderedBy,
       enemyFlanked,
       reinforcerIds,
+      ...(declared ? { reinforcementDeclared: true as const } : {}),
       ...(reinforcedDefender ? { reinforcedDefender } : {}),
     });
     shapes.push({ id: `${unitId}/charge/${targetUnitId}`, kind: 'polyline', layer: 'charge', style: 'charge', unitId, side, points: [front.center, target], arrow: true });

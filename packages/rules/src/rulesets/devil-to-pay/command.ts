@@ -178,10 +178,13 @@ export function evaluateBrigade(ctx: DtpContext, brigadeId: string, members: rea
  * not chain others into formation (Attached Commander Benefits).
  *
  * @param brigade computes one brigade (a session passes a cached version)
+ * @param kept a reading known to be what this pass would build for the unit (a session's, for a unit that
+ *   did not change in a brigade that was not computed again), or undefined to build it
  */
 export function evaluateCommand(
   ctx: DtpContext,
   brigade: (brigadeId: string, members: readonly UnitInfo[]) => BrigadeCommand = (b, m) => evaluateBrigade(ctx, b, m),
+  kept?: (info: UnitInfo) => CommandReading | undefined,
 ): CommandResult {
   const shapes: Shape[] = [];
   const groupOf = new Map<string, readonly string[]>();
@@ -196,6 +199,11 @@ export function evaluateCommand(
   const readings = new Map<string, CommandReading>();
   for (const info of ctx.units.values()) {
     const id = info.unit.id;
+    const old = kept?.(info);
+    if (old !== undefined) {
+      readings.set(id, old);
+      continue;
+    }
     const reading: CommandReading = {
       brigadeFormationUnitIds: (groupOf.get(id) ?? []).filter((x) => x !== id),
       ...(inRange.has(id) ? { commanderInRangeId: inRange.get(id)! } : {}),

@@ -51,6 +51,10 @@ export interface FireArcMemo {
   /** Bounding half-planes for a cheap reject (fire.ts `arcHalfPlanes`), when sound. */
   readonly planes: Float64Array | undefined;
   readonly prepared: PreparedWedge;
+  /** The stand's facing as a unit vector (headingToVector's numbers) and its front edge's place along it. */
+  readonly facingX: number;
+  readonly facingY: number;
+  readonly frontAt: number;
 }
 
 export interface UnitInfo {

@@ -17,6 +17,9 @@ import type { MovementResult } from './movement/movementResult.ts';
 import { evaluateRally } from './rally.ts';
 import { commanderReadings, evaluateCommand } from './command.ts';
 import { optionalRuleParts } from './optionalRules.ts';
+import { declarationWarnings } from './declarations.ts';
+import { weaponRow } from './tables/fireTables.ts';
+import { weaponRangeReading } from './fire/weaponRange.ts';
 
 export const DTP_RULESET_ID = 'devil-to-pay';
 
@@ -80,6 +83,7 @@ export function evaluateUnit(ctx: DtpContext, unitId: string, command: UnitEvalu
   const charge = sources.charge(unitId);
   const optional = optionalRuleParts(ctx, unitId, fire);
   warnings.push(...optional.warnings);
+  warnings.push(...declarationWarnings(info));
   const evaluation: UnitEvaluation = {
     unitId,
     formation: { formation: reading.formation, confidence: reading.confidence, source: reading.source },
@@ -89,8 +93,15 @@ export function evaluateUnit(ctx: DtpContext, unitId: string, command: UnitEvalu
     rally: sources.rally(unitId),
     command,
     ...optional.fields,
+    // The weapon's bands for the views' tape measure; none for a weapon no fire table lists.
+    ...weaponRangeField(info.unit.weapon),
   };
   return { evaluation, shapes: [...movement.shapes, ...sources.fireShapes(unitId, fire), ...charge.shapes], warnings };
+}
+
+function weaponRangeField(weapon: string): Pick<UnitEvaluation, 'weaponRange'> {
+  const row = weaponRow(weapon);
+  return row ? { weaponRange: weaponRangeReading(row) } : {};
 }
 
 /** Puts per-unit parts and the command shapes together in state order. */

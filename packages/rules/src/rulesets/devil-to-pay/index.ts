@@ -7,6 +7,7 @@ import type { Ruleset } from '../../engine/ruleset.ts';
 import { DTP_RULESET_ID, evaluateDevilToPay } from './evaluate.ts';
 import { createDtpSession } from './session.ts';
 import { DTP_ACTION_DECKS } from './cards.ts';
+import { DTP_STATUS_FIELDS } from './declarations.ts';
 
 export const devilToPay: Ruleset = {
   id: DTP_RULESET_ID,
@@ -15,4 +16,6 @@ export const devilToPay: Ruleset = {
   evaluate: evaluateDevilToPay,
   createSession: createDtpSession,
   actionDecks: DTP_ACTION_DECKS,
+  // Charge declarations the table cannot show (declarations.ts).
+  statusFields: DTP_STATUS_FIELDS,
 };

@@ -3,6 +3,8 @@ import { createRng } from '../../dice/rng.ts';
 import { devilToPay } from './index.ts';
 import { moveRandomUnit, randomTable } from '../../../../../fixtures/rules/devil-to-pay/sessionTestTable.ts';
 import { scene } from '../../../../../fixtures/rules/devil-to-pay/fireTestScene.ts';
+import { megaScene } from '../../../../../fixtures/rules/megaScene.ts';
+import type { Evaluation } from '../../engine/evaluation.ts';
 
 describe('devil to pay session', () => {
   it('returns exactly what evaluate returns, after every random move', () => {
@@ -16,6 +18,47 @@ describe('devil to pay session', () => {
       state = moveRandomUnit(state, rng, 6).state;
       expect(session.update(state)).toEqual(devilToPay.evaluate(state));
     }
+  });
+
+  it('returns exactly what evaluate returns on the 1,000-stand mega-game table, after every seeded change', () => {
+    // Long artillery sight lines across many units: pairs are kept while the stands that blocked their lines
+    // and the lines found clear are untouched, and fire lists are patched entry by entry.
+    const rng = createRng(20261124);
+    let state = megaScene(1);
+    const session = devilToPay.createSession!();
+    expect(firstDifference(session.update(state), devilToPay.evaluate(state))).toBeUndefined();
+    const artillery = state.units.filter((u) => u.arm === 'artillery');
+    for (let i = 0; i < 14; i++) {
+      if (i === 5) {
+        // A unit leaves the table, then comes back.
+        const gone = state.units[rng.nextInt(state.units.length)]!;
+        const without = { ...state, stands: state.stands.filter((st) => st.unitId !== gone.id) };
+        expect(firstDifference(session.update(without), devilToPay.evaluate(without))).toBeUndefined();
+      }
+      // Every third change moves a battery (its pairs reach across the table), the others any unit.
+      const moved = i % 3 === 0 ? moveUnitOf(state, artillery[rng.nextInt(artillery.length)]!.id, rng) : moveRandomUnit(state, rng, 3).state;
+      state = moved;
+      expect(firstDifference(session.update(state), devilToPay.evaluate(state))).toBeUndefined();
+    }
+  });
+
+  it('starts afresh when a commander stand with a troop role moves (it blocks sight lines)', () => {
+    // A wide stand, so that between the two units it blocks every line.
+    const cdrStand = { id: 'c-stand', unitId: 'c', pose: { xIn: 70, yIn: 26, headingDeg: 90 }, widthIn: 14, depthIn: 1, role: 'base' as const };
+    const withCdr = scene(
+      [
+        { id: 'f', side: 'a', xIn: 40, yIn: 20, headingDeg: 90, brigadeId: 'a-b' },
+        { id: 't', side: 'b', xIn: 40, yIn: 32, headingDeg: 270 },
+      ],
+      {},
+      [{ commander: { id: 'c', name: 'C', side: 'a', brigadeId: 'a-b', quality: 'capable', standId: 'c-stand' }, stand: cdrStand }],
+    );
+    const session = devilToPay.createSession!();
+    expect(session.update(withCdr)).toEqual(devilToPay.evaluate(withCdr));
+    const between = { ...withCdr, stands: withCdr.stands.map((st) => (st.id === 'c-stand' ? { ...st, pose: { ...st.pose, xIn: 40 } } : st)) };
+    const blocked = devilToPay.evaluate(between);
+    expect(blocked.units.f!.fire[0]).toEqual(expect.objectContaining({ ok: false, reason: 'fire/no-line-of-sight' }));
+    expect(session.update(between)).toEqual(blocked);
   });
 
   it('follows units leaving and re-entering the table, and a change of attached commander', () => {
@@ -120,3 +163,34 @@ describe('devil to pay session', () => {
     expect(session.update(wooded)).toEqual(devilToPay.evaluate(wooded));
   });
 });
+
+/** The first unit (or top-level field) whose evaluation differs, as text; undefined when they are the same. */
+function firstDifference(a: Evaluation, b: Evaluation): string | undefined {
+  for (const id of new Set([...Object.keys(a.units), ...Object.keys(b.units)])) {
+    if (JSON.stringify(a.units[id]) !== JSON.stringify(b.units[id])) return `unit ${id}`;
+  }
+  for (const k of ['rulesetId', 'shapes', 'warnings', 'commanders', 'combinedCharges'] as const) {
+    if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) return k;
+  }
+  return JSON.stringify(a) === JSON.stringify(b) ? undefined : 'the whole evaluation';
+}
+
+/** A copy of `state` with one unit's stands shifted up to 4" and turned up to 20 degrees about its first stand. */
+function moveUnitOf(state: ReturnType<typeof megaScene>, unitId: string, rng: ReturnType<typeof createRng>): ReturnType<typeof megaScene> {
+  const dx = (rng.nextFloat() * 2 - 1) * 4;
+  const dy = (rng.nextFloat() * 2 - 1) * 4;
+  const turnDeg = (rng.nextFloat() * 2 - 1) * 20;
+  const unit = state.units.find((u) => u.id === unitId)!;
+  const pivot = state.stands.find((st) => st.id === unit.standIds[0])!.pose;
+  const r = (turnDeg * Math.PI) / 180;
+  return {
+    ...state,
+    stands: state.stands.map((st) => {
+      if (st.unitId !== unitId) return st;
+      const ox = st.pose.xIn - pivot.xIn, oy = st.pose.yIn - pivot.yIn;
+      const xIn = pivot.xIn + ox * Math.cos(r) - oy * Math.sin(r) + dx;
+      const yIn = pivot.yIn + ox * Math.sin(r) + oy * Math.cos(r) + dy;
+      return { ...st, pose: { xIn, yIn, headingDeg: (((st.pose.headingDeg + turnDeg) % 360) + 360) % 360 } };
+    }),
+  };
+}

@@ -2,43 +2,45 @@
  * An incremental Devil to Pay evaluator. `update(state)` returns exactly what `evaluateDevilToPay(state)`
  * would, recomputing only what a change can touch:
  * - formations: a unit's own stands and status;
- * - fire: per (firer, target) pair, again when either changes or the hull of a changed unit's old or new
- *   stands meets the convex hull of the firer's firing stands and the target's stands (every sight line
- *   lies in it, so only there can one be blocked); a pair settled before any sight line (out of arc or
- *   range) only when either changes. A unit's list of options again when one of its pairs was dropped or a
- *   changed unit is (or was) within its weapon's longest range (which enemies are candidates);
+ * - fire: per (firer, target) pair, again when either changes, when a unit one of whose stands blocked one
+ *   of its sight lines changed (only that can clear the line: more stands never do, terrain does not
+ *   move), or when a changed unit's stands now touch a clear line it found (`SightTrace`,
+ *   fire/eligibleStands.ts); a pair settled before any sight line (out of arc or range) only when either
+ *   changes. A unit's list of options afresh when it changes or a unit of another side comes, goes or
+ *   changes side; otherwise only its entries for a changed enemy or a dropped pair (`fireEntry`);
  * - movement: when the unit changes or a changed unit's old or new box meets what movementOptions read other
  *   units through (`movementDependsOnBox`: reach box and cull discs; without one, within its reach);
  * - charge: when the unit changes or a changed unit comes (or was) within its reach;
  * - rally: when the unit changes or a changed unit is (or was) nearer than its nearest enemy (a refusal,
  *   which the unit alone decides, only when the unit changes);
  * - command: per brigade, when one of its units (or the unit its commander is attached to) changed or its
- *   commander's stand moved;
+ *   commander's stand moved; a unit's reading, when it or its brigade pass changed;
+ * - the fire scene: the last one, with the units changed since marked stale (`updateFireScene`);
  * - a unit's whole evaluation (its parts put together) only when one of those parts changed.
  * Change is found by identity first and then by comparing plain data, never by building JSON text. A
  * change of terrain, table, the commanders list, the order of units, any other top-level field, or a stand
- * belonging to no unit or commander drops every cache.
+ * belonging to no unit or commander drops every cache, and so does a commander's stand with a troop role
+ * moving (it would block sight lines).
  */
 import type { RulesSession } from '../../engine/ruleset.ts';
 import type { CommandReading, DiceBreakdown, Evaluation, FireRefusal, FireTargetOption, Refusal } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
 import type { Stand, TableState, Unit } from '../../model/tableState.ts';
 import { samePlainData } from '../../engine/samePlainData.ts';
-import { buildContext, boxGapIn, standInfoOf, unionBoxes, type BoxIn, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
-import { fireAtTarget, fireOptions, settledWithoutSight } from './fire/fire.ts';
-import { firingStands } from './fire/eligibleStands.ts';
-import { buildFireScene, type FireScene } from './fire/fireScene.ts';
+import { buildContext, boxGapIn, standInfoOf, type BoxIn, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
+import { applyTargetPriority, fireAtTarget, fireEntry, fireOptionsBeforePriority, settledWithoutSight } from './fire/fire.ts';
+import type { SightTrace } from './fire/eligibleStands.ts';
+import { buildFireScene, updateFireScene, type FireScene } from './fire/fireScene.ts';
 import { fireShapes } from './fire/fireShapes.ts';
-import { maxRangeIn, weaponRow } from './tables/fireTables.ts';
+import { maxRangeIn, weaponRow, type WeaponRow } from './tables/fireTables.ts';
 import { chargeOptions, type ChargeOptionsResult } from './charge.ts';
 import { movementOptions } from './movement/movementOptions.ts';
-import { movementDependsOnBox, type MovementResult } from './movement/movementResult.ts';
+import { movementDependencyBox, movementDependsOnBox, type MovementResult } from './movement/movementResult.ts';
 import { evaluateRally, nearestEnemyDistanceIn } from './rally.ts';
 import { evaluateBrigade, evaluateCommand, type BrigadeCommand } from './command.ts';
 import { recognizeFormation, type DtpFormationReading } from './formation.ts';
-import { convexHull, pointsBoundingBox } from '../../geometry/polygon.ts';
-import { polygonsOverlap } from '../../geometry/intersect.ts';
-import { convexPolygonsMayOverlap } from '../../geometry/convexOverlap.ts';
+import { pointInPolygon } from '../../geometry/intersect.ts';
+import { pointToSegmentDistanceIn } from '../../geometry/distance.ts';
 import type { PointIn } from '../../model/units.ts';
 import { assemble, evaluateUnit, type UnitPartSources, type UnitParts } from './evaluate.ts';
 import { CHARGE_REACH_IN } from './tables/meleeTables.ts';
@@ -63,8 +65,6 @@ function movementLookIn(info: UnitInfo, reading: DtpFormationReading): number {
 }
 /** How far charge looks: enemies reported out to 12" (+1 box slack), friends in the 6" path (charge.ts). */
 const CHARGE_LOOK_IN = Math.max(12 + 1, CHARGE_REACH_IN + 1) + 1;
-/** Slack on the fire candidate distance (fire/fire.ts's `fireOptions` traces pairs whose box gap is within the longest range). */
-const FIRE_LOOK_SLACK_IN = 0.01;
 
 /** Field by field what the earlier text keys compared (numbers and their text form alike). */
 function same(x: unknown, y: unknown): boolean {
@@ -109,50 +109,138 @@ interface UnitCache {
   unit: Unit;
   stands: readonly StandInfo[];
   box: BoxIn;
-  /** Convex hull of the unit's stands (empty without stands): what a sight line must meet to be blocked by it. */
-  hull: readonly PointIn[];
   /** Brigades whose command pass this unit feeds: its own, and its attached commander's. */
   brigades: readonly string[];
-  /** Convex hull of the unit's firing stands (`firingStands`, fire/eligibleStands.ts: its own front rank without hits). */
-  firingHull?: readonly PointIn[];
   /** The weapon's longest range, inches (-Infinity when the unit cannot fire at anything by itself). */
   fireReachIn: number;
   formation?: DtpFormationReading;
   movement?: MovementResult;
+  /** `movementDependencyBox(movement)`: the box movementOptions looked in (undefined: anything may matter). */
+  movementBox?: BoxIn | undefined;
   charge?: ChargeOptionsResult;
   rally?: { result: DiceBreakdown | Refusal; nearestIn: number };
   fire?: (FireTargetOption | FireRefusal)[];
+  /**
+   * The fire list before target priority (`fireOptionsBeforePriority`, fire/fire.ts) and, by the target's
+   * unit number, its place in it plus one (0: not listed; no index: the unit cannot fire at all).
+   */
+  fireRaw?: { options: (FireTargetOption | FireRefusal)[]; index: Int32Array | undefined };
+  /** Targets of the fire options that can be taken (ok), whose arrows are drawn; reset with `fire`. */
+  fireOkTargets?: readonly string[];
   fireShapes?: { options: readonly (FireTargetOption | FireRefusal)[]; shapes: readonly Shape[] };
   command?: CommandReading;
   /** The unit's evaluation and the parts it was put together from. */
   parts?: { result: UnitParts; movement: MovementResult; charge: ChargeOptionsResult; rally: DiceBreakdown | Refusal; fire: readonly (FireTargetOption | FireRefusal)[]; command: CommandReading };
 }
 
-/** A cached fire result with the convex hull of both units' stands: every sight line lies in it. */
+/**
+ * A cached fire result and what its sight lines rested on besides the two units (`SightTrace`): nothing for
+ * a result settled before any sight line.
+ */
 interface PairEntry {
   readonly result: FireTargetOption | FireRefusal;
-  /** Box of the corridor (empty for a result settled without sight lines). */
-  readonly hullBox: BoxIn;
-  /** The corridor itself, computed the first time a change comes near its box. */
-  hull?: readonly PointIn[];
+  /** The target's and the blocking units' numbers (`unitNumber` in the session): read in the drop loop. */
+  readonly targetNo: number;
+  readonly blockerNos: readonly number[];
+  /** The clear lines found, x0, y0, x1, y1 in turn. */
+  readonly clear: readonly number[];
+  /** Box of the clear lines (empty without any). */
+  readonly clearBox: BoxIn;
 }
 
+const NO_NUMBERS: readonly number[] = [];
+const NO_LINES: readonly number[] = [];
 const EMPTY_BOX: BoxIn = { minXIn: Infinity, minYIn: Infinity, maxXIn: -Infinity, maxYIn: -Infinity };
 
-/** Bounding box of a polygon (an empty one has min > max and meets nothing). */
-const boxOfPolygon: (points: readonly PointIn[]) => BoxIn = pointsBoundingBox;
+/** Within this of a clear line, a stand is taken to touch it (far above the sight tests' own tolerances). */
+const TOUCH_SLACK_IN = 0.01;
 
-/** Whether two boxes meet, with polygonsOverlap's own tolerance to spare (a cheap reject before it). */
-function boxesMeet(a: BoxIn, b: BoxIn): boolean {
-  return !(a.maxXIn < b.minXIn - 0.01 || b.maxXIn < a.minXIn - 0.01 || a.maxYIn < b.minYIn - 0.01 || b.maxYIn < a.minYIn - 0.01);
+function boxOfLines(lines: readonly number[]): BoxIn {
+  if (lines.length === 0) return EMPTY_BOX;
+  let minXIn = Infinity, minYIn = Infinity, maxXIn = -Infinity, maxYIn = -Infinity;
+  for (let i = 0; i < lines.length; i += 2) {
+    const x = lines[i]!, y = lines[i + 1]!;
+    if (x < minXIn) minXIn = x;
+    if (x > maxXIn) maxXIn = x;
+    if (y < minYIn) minYIn = y;
+    if (y > maxYIn) maxYIn = y;
+  }
+  return { minXIn, minYIn, maxXIn, maxYIn };
+}
+
+/** Whether two boxes come within the touch slack of each other (a cheap reject before the stand tests). */
+function boxesNear(a: BoxIn, b: BoxIn): boolean {
+  const m = TOUCH_SLACK_IN;
+  return !(a.maxXIn < b.minXIn - m || b.maxXIn < a.minXIn - m || a.maxYIn < b.minYIn - m || b.maxYIn < a.minYIn - m);
+}
+
+/** Whether a stand comes within the touch slack of the segment (x0, y0) → (x1, y1): it may block it. */
+function standNearLine(st: StandInfo, x0: number, y0: number, x1: number, y1: number): boolean {
+  const b = st.box;
+  const m = TOUCH_SLACK_IN;
+  if (Math.max(x0, x1) < b.minXIn - m || Math.min(x0, x1) > b.maxXIn + m || Math.max(y0, y1) < b.minYIn - m || Math.min(y0, y1) > b.maxYIn + m) return false;
+  const a = { xIn: x0, yIn: y0 };
+  const e = { xIn: x1, yIn: y1 };
+  if (pointInPolygon(a, st.corners)) return true;
+  const c = st.corners;
+  for (let i = 0, j = c.length - 1; i < c.length; j = i++) {
+    // Segment to segment: the nearer of the four end-to-segment distances, or 0 when they cross.
+    if (segmentsCross(a, e, c[j]!, c[i]!)) return true;
+    if (pointToSegmentDistanceIn(c[i]!, a, e) <= m || pointToSegmentDistanceIn(a, c[j]!, c[i]!) <= m || pointToSegmentDistanceIn(e, c[j]!, c[i]!) <= m) return true;
+  }
+  return false;
+}
+
+/** Whether segments p1p2 and q1q2 properly cross (touching cases are caught by the distance tests). */
+function segmentsCross(p1: PointIn, p2: PointIn, q1: PointIn, q2: PointIn): boolean {
+  const d1 = (q2.xIn - q1.xIn) * (p1.yIn - q1.yIn) - (q2.yIn - q1.yIn) * (p1.xIn - q1.xIn);
+  const d2 = (q2.xIn - q1.xIn) * (p2.yIn - q1.yIn) - (q2.yIn - q1.yIn) * (p2.xIn - q1.xIn);
+  const d3 = (p2.xIn - p1.xIn) * (q1.yIn - p1.yIn) - (p2.yIn - p1.yIn) * (q1.xIn - p1.xIn);
+  const d4 = (p2.xIn - p1.xIn) * (q2.yIn - p1.yIn) - (p2.yIn - p1.yIn) * (q2.xIn - p1.xIn);
+  return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+}
+
+/** Whether one of the unit's stands may now touch one of the pair's clear lines. */
+function touchesClearLine(p: PairEntry, stands: readonly StandInfo[]): boolean {
+  const l = p.clear;
+  for (let i = 0; i < l.length; i += 4) for (const st of stands) if (standNearLine(st, l[i]!, l[i + 1]!, l[i + 2]!, l[i + 3]!)) return true;
+  return false;
 }
 
 /**
- * Whether a changed unit's hull can meet a pair's corridor: separating axes for the (convex) hulls, which
- * may say yes for hulls a hair apart (only more work), never no where they meet.
+ * `next` with the entry for target `t` (if listed) taken again through `fireEntry`; copied before the first
+ * change, so `original` (the kept list) is never written.
  */
-function corridorsMeet(a: readonly PointIn[], b: readonly PointIn[]): boolean {
-  return a.length >= 3 && b.length >= 3 ? convexPolygonsMayOverlap(a, b) : polygonsOverlap(a, b);
+function patchEntry(
+  next: (FireTargetOption | FireRefusal)[],
+  original: readonly (FireTargetOption | FireRefusal)[],
+  index: Int32Array,
+  t: string,
+  tNo: number,
+  ctx: DtpContext,
+  firer: UnitInfo,
+  row: WeaponRow,
+  maxIn: number,
+  pair: (firerId: string, targetId: string) => FireTargetOption | FireRefusal,
+): (FireTargetOption | FireRefusal)[] {
+  const k = tNo < index.length ? index[tNo]! - 1 : -1;
+  if (k < 0) return next;
+  const entry = fireEntry(firer, row, maxIn, ctx.units.get(t)!, pair);
+  if (entry === next[k]) return next;
+  const out = next === original ? next.slice() : next;
+  out[k] = entry;
+  return out;
+}
+
+/** Sets `flags[n]`, growing the array when `n` is beyond it; returns the (possibly new) array. */
+function flagUnit(flags: Uint8Array, n: number, value: number): Uint8Array {
+  let out = flags;
+  if (n >= out.length) {
+    out = new Uint8Array(Math.max(2 * out.length, n + 1));
+    out.set(flags);
+  }
+  out[n] = value;
+  return out;
 }
 
 function diagIn(b: BoxIn): number {
@@ -178,12 +266,34 @@ export function createDtpSession(): RulesSession {
   let unitStandIds: { units: readonly Unit[]; ids: ReadonlySet<string> } | undefined;
   /** The last result: returned as is when nothing at all changed (a still table re-sent every frame). */
   let last: Evaluation | undefined;
+  /** The last fire scene built: it serves later states (with changed units marked) until the caches are dropped. */
+  let lastScene: FireScene | undefined;
+  /** Units changed since `lastScene` was built. */
+  const changedSinceScene = new Set<string>();
+  /** A number per unit id seen in this session (kept for good: numbers only index `changedFlag`). */
+  const unitNumbers = new Map<string, number>();
+  const unitNumber = (id: string): number => {
+    let n = unitNumbers.get(id);
+    if (n === undefined) unitNumbers.set(id, (n = unitNumbers.size));
+    return n;
+  };
+  /** Place plus one of each target in a fire list, by unit number. */
+  const placesByNumber = (targetIds: readonly string[]): Int32Array => {
+    const nos = targetIds.map(unitNumber);
+    const places = new Int32Array(unitNumbers.size);
+    nos.forEach((no, i) => (places[no] = i + 1));
+    return places;
+  };
+  /** 1 for the units changed in this update, by number, while pairs are dropped; 0 otherwise. */
+  let changedFlag: Uint8Array = new Uint8Array(64);
 
   const reset = (): void => {
     last = undefined;
     units = new Map();
     pairs = new Map();
     brigadeCache = new Map();
+    lastScene = undefined;
+    changedSinceScene.clear();
   };
 
   return {
@@ -222,10 +332,13 @@ export function createDtpSession(): RulesSession {
         if (a === undefined || b === undefined || !sameStand(a, 0, b, 0)) {
           brigadeCache.delete(c.brigadeId);
           last = undefined;
+          // A commander's stand given a troop role would be in the sight scene, which pair traces do not
+          // follow for commanders: start afresh (the validator allows it; no real table does it).
+          if (a?.role !== 'commander' && a !== undefined) reset();
+          if (b?.role !== 'commander' && b !== undefined) reset();
         }
       }
       commanderStands = nextCommanderStands;
-
       const changedIds = new Set<string>();
       const ctx = buildContext(state, {
         reuseStand: (stand, hits) => {
@@ -251,7 +364,8 @@ export function createDtpSession(): RulesSession {
       const changedSides: string[] = [];
       /** Sides of units that came onto or left the table (or changed side) in this update. */
       const presenceChangedSides = new Set<string>();
-      const changedHulls: { hull: readonly PointIn[]; box: BoxIn }[] = [];
+      /** Changed units on the table now, with their box: only their stands can come onto a clear sight line. */
+      const changedNow: UnitInfo[] = [];
       const brigadeTags = (unit: Unit, attachedCommanderId: string | undefined): string[] => {
         const tags = unit.brigadeId !== undefined ? [unit.brigadeId] : [];
         const cb = attachedCommanderId !== undefined ? ctx.commanders.get(attachedCommanderId)?.commander.brigadeId : undefined;
@@ -283,10 +397,8 @@ export function createDtpSession(): RulesSession {
           changedBoxes.push(info.box);
           changedSides.push(info.unit.side);
         }
-        const hull = info.stands.length > 0 ? convexHull(info.stands.flatMap((st) => st.corners)) : [];
-        if (c && c.hull.length > 0) changedHulls.push({ hull: c.hull, box: boxOfPolygon(c.hull) });
-        if (hull.length > 0) changedHulls.push({ hull, box: boxOfPolygon(hull) });
-        units.set(id, { unit: info.unit, stands: info.stands, box: info.box, hull, brigades, fireReachIn: fireReachOf(info.unit) });
+        if (info.stands.length > 0) changedNow.push(info);
+        units.set(id, { unit: info.unit, stands: info.stands, box: info.box, brigades, fireReachIn: fireReachOf(info.unit) });
       }
       units.forEach((c, id) => {
         if (ctx.units.has(id)) return;
@@ -297,7 +409,6 @@ export function createDtpSession(): RulesSession {
           changedBoxes.push(c.box);
           changedSides.push(c.unit.side);
         }
-        if (c.hull.length > 0) changedHulls.push({ hull: c.hull, box: boxOfPolygon(c.hull) });
         units.delete(id);
       });
       if (last && changedIds.size === 0) return last;
@@ -316,25 +427,15 @@ export function createDtpSession(): RulesSession {
         return false;
       };
 
-      const pairHull = (f: string, t: string): readonly PointIn[] => convexHull([...firingHullOf(f), ...units.get(t)!.hull]);
-      const firingHullOf = (id: string): readonly PointIn[] => {
-        const c = units.get(id)!;
-        if (!c.firingHull) {
-          const corners = firingStands(ctx, id).flatMap((st) => st.corners);
-          c.firingHull = corners.length > 0 ? convexHull(corners) : [];
-        }
-        return c.firingHull;
-      };
-
-      // Drop fire pairs a change can touch: either unit changed, or the hull of a changed unit's stands
-      // (old or new) meets the pair's sight corridor. A stand can block a line only by meeting it, and it
-      // lies in its unit's hull, so hull against corridor is exact where the unit's box (wider for a unit
-      // at an angle) was not. The boxes reject most pairs before the polygon test. A firer that lost a pair
-      // has its options listed again.
+      // Drop fire pairs a change can touch: either unit changed, a unit whose stand blocked one of its lines
+      // changed, or a changed unit's stands now touch one of its clear lines (see PairEntry). A firer that
+      // lost a pair has its options listed again.
       const fireDirty = new Set<string>();
       /** Results of dropped pairs: a pair traced again to an equal result keeps the old object (see `pair`). */
       const dropped = new Map<string, Map<string, PairEntry>>();
       if (changedIds.size > 0) {
+        // Changed units flagged by number: a thousand pairs test an array, not a set of strings.
+        for (const id of changedIds) changedFlag = flagUnit(changedFlag, unitNumber(id), 1);
         // forEach, not for-of with destructuring: no [key, value] array per entry (a few hundred per update).
         pairs.forEach((byTarget, firer) => {
           if (changedIds.has(firer)) {
@@ -343,11 +444,11 @@ export function createDtpSession(): RulesSession {
             return;
           }
           byTarget.forEach((p, target) => {
-            let drop = changedIds.has(target);
-            for (let i = 0; !drop && i < changedHulls.length; i++) {
-              const ch = changedHulls[i]!;
-              // Firer and target are unchanged here, so their hulls now are those the result was traced with.
-              drop = boxesMeet(ch.box, p.hullBox) && corridorsMeet(ch.hull, (p.hull ??= pairHull(firer, target)));
+            let drop = changedFlag[p.targetNo] === 1;
+            for (let i = 0; !drop && i < p.blockerNos.length; i++) drop = changedFlag[p.blockerNos[i]!] === 1;
+            for (let i = 0; !drop && p.clear.length > 0 && i < changedNow.length; i++) {
+              const ch = changedNow[i]!;
+              drop = boxesNear(ch.box, p.clearBox) && touchesClearLine(p, ch.stands);
             }
             if (drop) {
               byTarget.delete(target);
@@ -358,30 +459,41 @@ export function createDtpSession(): RulesSession {
             }
           });
         });
+        for (const id of changedIds) changedFlag[unitNumber(id)] = 0;
       }
 
       // The fire scene (sight lines) is built only when a pair has to be traced again.
       let scene: FireScene | undefined;
-      const sceneOf = (c: DtpContext): FireScene => (scene ??= buildFireScene(c));
+      changedIds.forEach((id) => changedSinceScene.add(id));
+      /** The changed units on the table with their side (a unit that changed side, came or left relists every enemy). */
+      const changedUnitSides: { id: string; no: number; side: string }[] = [];
+      for (const id of changedIds) {
+        const now = ctx.units.get(id);
+        if (now) changedUnitSides.push({ id, no: unitNumber(id), side: now.unit.side });
+      }
+      const sceneOf = (c: DtpContext): FireScene => {
+        if (!scene) {
+          // The last scene with the units changed since marked stale, or every stand filed afresh.
+          scene = lastScene = lastScene ? updateFireScene(c, lastScene, changedSinceScene) : buildFireScene(c);
+          changedSinceScene.clear();
+        }
+        return scene;
+      };
       const pair = (f: string, t: string): FireTargetOption | FireRefusal => {
         let byTarget = pairs.get(f);
         const cached = byTarget?.get(t);
         if (cached) return cached.result;
-        let result = fireAtTarget(ctx, sceneOf(ctx), f, t);
+        const trace: SightTrace = { clear: [], blockers: [] };
+        let result = fireAtTarget(ctx, sceneOf(ctx), f, t, trace);
         // Traced again to the same answer (the usual case when a third unit moves near the line): keep the
         // old object, so the firer's options, shapes and evaluation stay as they were.
         const old = dropped.get(f)?.get(t)?.result;
         if (old !== undefined && samePlainData(old, result)) result = old;
-        // A result settled without sight lines depends on the two units only: an empty hull meets nothing.
-        // Otherwise every sight line runs from a firing stand (front rank, no hits: firingStands,
-        // which depends on the firer alone) to a target stand, so it lies in the hull of those stands: the
-        // corridor other units must meet to change the result.
-        // The hull of the two units' hulls is the hull of all their corners, from far fewer points.
-        // The corridor's box is the union of the firing stands' and the target's boxes (hull and points
-        // share a bounding box); the hull is left until a change comes near.
+        // A result settled without sight lines depends on the two units only; any other on what its lines met.
         if (!byTarget) pairs.set(f, (byTarget = new Map()));
-        if (settledWithoutSight(result)) byTarget.set(t, { result, hullBox: EMPTY_BOX, hull: [] });
-        else byTarget.set(t, { result, hullBox: unionBoxes([...firingStands(ctx, f).map((st) => st.box), ctx.units.get(t)!.box]) });
+        const targetNo = unitNumber(t);
+        if (settledWithoutSight(result)) byTarget.set(t, { result, targetNo, blockerNos: NO_NUMBERS, clear: NO_LINES, clearBox: EMPTY_BOX });
+        else byTarget.set(t, { result, targetNo, blockerNos: trace.blockers.map(unitNumber), clear: trace.clear, clearBox: boxOfLines(trace.clear) });
         return result;
       };
 
@@ -389,19 +501,26 @@ export function createDtpSession(): RulesSession {
         // What movementOptions actually read other units through when it says so (the reach box, then the
         // discs its direction and fudge culls pass: much tighter than the radius bound).
         let stale = !c.movement;
+        const box = c.movementBox;
         for (let i = 0; !stale && i < changedBoxes.length; i++) {
-          const meets = movementDependsOnBox(c.movement!, changedBoxes[i]!);
+          const b = changedBoxes[i]!;
+          // movementDependsOnBox's first test, inline: most changed boxes are nowhere near.
+          if (box && (b.maxXIn < box.minXIn - 0.01 || b.minXIn > box.maxXIn + 0.01 || b.maxYIn < box.minYIn - 0.01 || b.minYIn > box.maxYIn + 0.01)) continue;
+          const meets = movementDependsOnBox(c.movement!, b);
           if (meets === undefined) {
             stale = changedNear(info.box, movementLookIn(info, ctx.formationOf(id)));
             break;
           }
           stale = meets;
         }
-        if (stale) c.movement = movementOptions(ctx, id);
+        if (stale) {
+          c.movement = movementOptions(ctx, id);
+          c.movementBox = movementDependencyBox(c.movement);
+        }
         return c.movement!;
       };
       const chargeOf = (id: string, c: UnitCache, info: UnitInfo): ChargeOptionsResult => {
-        if (!c.charge || changedNear(info.box, CHARGE_LOOK_IN)) c.charge = chargeOptions(ctx, id);
+        if (!c.charge || changedNear(info.box, CHARGE_LOOK_IN)) { c.charge = chargeOptions(ctx, id); }
         return c.charge;
       };
       const rallyOf = (id: string, c: UnitCache, info: UnitInfo): DiceBreakdown | Refusal => {
@@ -419,24 +538,47 @@ export function createDtpSession(): RulesSession {
         return c.rally.result;
       };
       const fireOf = (id: string, c: UnitCache, info: UnitInfo): (FireTargetOption | FireRefusal)[] => {
-        // Candidates are enemies within range: a friend's move reaches the list only through a dropped pair.
-        if (!c.fire || fireDirty.has(id) || enemyPresenceChanged(info.unit.side) || changedEnemyNear(info.box, info.unit.side, c.fireReachIn + FIRE_LOOK_SLACK_IN)) {
-          const options = fireOptions(ctx, id, pair);
-          // Listed again but the same options (the usual case for a unit in range of a move): keep the old
-          // list, so the unit's evaluation is reused as is.
-          if (!c.fire || options.length !== c.fire.length || options.some((o, i) => o !== c.fire![i])) c.fire = options;
+        let raw = c.fireRaw;
+        if (!c.fire || !raw || enemyPresenceChanged(info.unit.side)) {
+          const listed = fireOptionsBeforePriority(ctx, id, pair);
+          raw = c.fireRaw = { options: listed.options, index: listed.targetIds ? placesByNumber(listed.targetIds) : undefined };
+          keepFire(c, listed.targetIds ? applyTargetPriority(listed.options) : listed.options);
+          return c.fire!;
+        }
+        // The same firer and the same enemies on the table: only entries for a target that changed or whose
+        // pair was dropped can differ (candidates are enemies within range by box, which only a changed
+        // target can cross; a friend's move reaches the list only through a dropped pair).
+        const index = raw.index;
+        if (!index) return c.fire; // the unit cannot fire at all: that is its own business alone
+        const row = weaponRow(info.unit.weapon) as WeaponRow;
+        let next = raw.options;
+        // Loops, not callbacks: a closure per unit and update was measurable here.
+        const d = dropped.get(id);
+        if (d) d.forEach((p, t) => (next = patchEntry(next, raw!.options, index, t, p.targetNo, ctx, info, row, c.fireReachIn, pair)));
+        for (const ch of changedUnitSides) if (ch.side !== info.unit.side) next = patchEntry(next, raw.options, index, ch.id, ch.no, ctx, info, row, c.fireReachIn, pair);
+        if (next !== raw.options) {
+          raw.options = next;
+          keepFire(c, applyTargetPriority(next));
         }
         return c.fire;
       };
-      const fireShapesOf = (id: string, c: UnitCache, options: readonly (FireTargetOption | FireRefusal)[]): readonly Shape[] => {
+      /** Keeps the old list when the new one holds the same options, so the unit's evaluation is reused. */
+      const keepFire = (c: UnitCache, options: (FireTargetOption | FireRefusal)[]): void => {
+        if (!c.fire || options.length !== c.fire.length || options.some((o, i) => o !== c.fire![i])) {
+          c.fire = options;
+          c.fireOkTargets = undefined;
+        }
+      };
+      /** `arrowsMoved`: the target of one of `options` that can be taken changed (see the units loop). */
+      const fireShapesOf = (id: string, c: UnitCache, options: readonly (FireTargetOption | FireRefusal)[], arrowsMoved: boolean): readonly Shape[] => {
         const prev = c.fireShapes;
         // Arrows run to the target's nearest stand: a moved target redraws them even when its option (kept as
         // the same object because it reads the same) did not change.
         if (
           prev &&
           !changedIds.has(id) &&
-          prev.options.length === options.length &&
-          prev.options.every((o, i) => o === options[i] && !(o.ok && changedIds.has(o.targetUnitId)))
+          !arrowsMoved &&
+          (prev.options === options || (prev.options.length === options.length && prev.options.every((o, i) => o === options[i])))
         ) {
           return prev.shapes;
         }
@@ -447,15 +589,27 @@ export function createDtpSession(): RulesSession {
 
       // Command per brigade: a brigade is recomputed only when one of its units (or the unit its commander
       // is attached to) changed.
-      const command = evaluateCommand(ctx, (brigadeId, members) => {
-        let r = brigadeCache.get(brigadeId);
-        if (!r) {
-          r = evaluateBrigade(ctx, brigadeId, members);
-          brigadeCache.set(brigadeId, r);
-        }
-        return r;
-      });
-
+      const recomputedBrigades = new Set<string>();
+      const command = evaluateCommand(
+        ctx,
+        (brigadeId, members) => {
+          let r = brigadeCache.get(brigadeId);
+          if (!r) {
+            r = evaluateBrigade(ctx, brigadeId, members);
+            brigadeCache.set(brigadeId, r);
+            recomputedBrigades.add(brigadeId);
+          }
+          return r;
+        },
+        // A reading comes from the unit's own fields and its brigade's pass (the commanders list, which
+        // also feeds it, drops every cache when it changes): an unchanged unit in a brigade not computed
+        // again reads as before, without building it to compare.
+        (info) => {
+          const c = units.get(info.unit.id);
+          const b = info.unit.brigadeId;
+          return c?.command !== undefined && !changedIds.has(info.unit.id) && (b === undefined || !recomputedBrigades.has(b)) ? c.command : undefined;
+        },
+      );
       const parts = new Map<string, UnitParts>();
       for (const u of state.units) {
         const id = u.id;
@@ -470,7 +624,9 @@ export function createDtpSession(): RulesSession {
         else c.command = reading;
         const p = c.parts;
         // Fire arrows end at the target's stands: a moved target redraws them (see fireShapesOf).
-        const arrowsMoved = fire.some((o) => o.ok && changedIds.has(o.targetUnitId));
+        const okTargets = (c.fireOkTargets ??= fire.flatMap((o) => (o.ok ? [o.targetUnitId] : [])));
+        let arrowsMoved = false;
+        for (let i = 0; !arrowsMoved && i < okTargets.length; i++) arrowsMoved = changedIds.has(okTargets[i]!);
         if (p && !changedIds.has(id) && !arrowsMoved && p.movement === movement && p.charge === charge && p.rally === rally && p.fire === fire && p.command === reading) {
           parts.set(id, p.result);
           continue;
@@ -481,7 +637,7 @@ export function createDtpSession(): RulesSession {
           rally: () => rally,
           fire: () => fire,
           pair,
-          fireShapes: (unitId, options) => fireShapesOf(unitId, c, options),
+          fireShapes: (unitId, options) => fireShapesOf(unitId, c, options, arrowsMoved),
         };
         const result = evaluateUnit(ctx, id, reading, sources);
         c.parts = { result, movement, charge, rally, fire, command: reading };

@@ -3,15 +3,13 @@
  * stands each has in its arc and within range (nearest first), and whether it sees any of them.
  */
 import type { PointIn } from '../../../model/units.ts';
-import { headingToVector } from '../../../geometry/angles.ts';
 import { pointToPolygonDistanceIn } from '../../../geometry/distance.ts';
 import { hypot2 } from '../../../geometry/hypot.ts';
 import { polygonsOverlap } from '../../../geometry/intersect.ts';
 import { levelLineObstructed, lineOfSight, standCrossingFraction, type SightBox, type SightReport, type SightScene, type SightStand } from '../../../geometry/lineOfSight.ts';
-import { sortSmall } from '../../../geometry/sortSmall.ts';
 import { polygonOverlapsPreparedWedge } from '../../../geometry/wedge.ts';
 import type { BoxIn, DtpContext, FireArcMemo, StandInfo, UnitInfo } from '../context.ts';
-import { outsideArc } from './fireArc.ts';
+import { boxOutsideArc, outsideArc } from './fireArc.ts';
 import { AREA_BLOCK_DEPTH_IN, sightBlocker, sightBoxMeets, type FireScene } from './fireScene.ts';
 
 // A constant of this module for the per-stand loops (V8 folds a module's own constants, not imports).
@@ -34,6 +32,11 @@ const FIRING_STANDS = new WeakMap<DtpContext, Map<string, readonly StandInfo[]>>
 
 /** Closest point of a polygon to p (closestPointOnSegment per edge, allocating only the answer). */
 export function closestPointOnPolygon(p: PointIn, polygon: readonly PointIn[]): PointIn {
+  return closestPointOnPolygonInto(p, polygon, { xIn: 0, yIn: 0 });
+}
+
+/** `closestPointOnPolygon` written into `out` (returned). */
+function closestPointOnPolygonInto(p: PointIn, polygon: readonly PointIn[], out: { xIn: number; yIn: number }): PointIn {
   let bestD = Infinity;
   let bestX = polygon[0]!.xIn;
   let bestY = polygon[0]!.yIn;
@@ -58,26 +61,41 @@ export function closestPointOnPolygon(p: PointIn, polygon: readonly PointIn[]): 
       bestY = qy;
     }
   }
-  return { xIn: bestX, yIn: bestY };
+  out.xIn = bestX;
+  out.yIn = bestY;
+  return out;
 }
 
-/** Nearest first (module level: no comparator closure per call). */
-const byDistance = (a: { d: number }, b: { d: number }): number => a.d - b.d;
+
+/** Shared answers without stands in range (most pairs on a big table): callers only read them. */
+const NO_RANGED: readonly StandInfo[] = Object.freeze([]);
+const NOT_IN_ARC = Object.freeze({ inArc: false, ranged: NO_RANGED });
+const IN_ARC_NOT_IN_RANGE = Object.freeze({ inArc: true, ranged: NO_RANGED });
+
+/** Scratch for `inArcAndRange`: stands in range and their distances, nearest first. */
+const RANGED_T: (StandInfo | undefined)[] = [];
+const RANGED_D: number[] = [];
 
 /** Target stands in a firing stand's arc and within the weapon's longest range, nearest first. */
-export function inArcAndRange(stand: StandInfo, standArc: FireArcMemo, target: UnitInfo, maxIn: number, needArc: boolean): { inArc: boolean; ranged: StandInfo[] } {
+export function inArcAndRange(stand: StandInfo, standArc: FireArcMemo, target: UnitInfo, maxIn: number, needArc: boolean): { readonly inArc: boolean; readonly ranged: readonly StandInfo[] } {
   // Every arc lies ahead of the stand's front edge: a target wholly behind that line is out of arc.
-  const f = headingToVector(stand.stand.pose.headingDeg);
-  const frontAt = stand.corners[0].xIn * f.x + stand.corners[0].yIn * f.y;
+  // The facing and the front edge's place along it, memoised with the arc (fireArc.ts).
+  const fx = standArc.facingX;
+  const fy = standArc.facingY;
+  const frontAt = standArc.frontAt;
   const b = target.box;
-  const ahead = Math.max(b.minXIn * f.x, b.maxXIn * f.x) + Math.max(b.minYIn * f.y, b.maxYIn * f.y);
-  if (ahead < frontAt - 1e-9) return { inArc: false, ranged: [] };
+  const ahead = Math.max(b.minXIn * fx, b.maxXIn * fx) + Math.max(b.minYIn * fy, b.maxYIn * fy);
+  if (ahead < frontAt - 1e-9) return NOT_IN_ARC;
   // A stand outside one of the arc's half-planes counts for nothing (neither arc nor range): drop it before
   // measuring. Then range (cheaper than the exact wedge test): a stand out of range needs the wedge test
   // only while no arc is known yet.
   const planes = standArc.planes;
+  // The target's box wholly outside a half-plane: so is each of its stands (skipped one by one below).
+  if (planes && boxOutsideArc(planes, b.minXIn, b.minYIn, b.maxXIn, b.maxYIn)) return NOT_IN_ARC;
   let inArc = false;
-  let ranged: { t: StandInfo; d: number }[] | undefined;
+  // Stands in range, kept sorted nearest first as they come (insertion after equal distances: the order a
+  // stable sort gives, the target's stand order among ties), in module scratch: no object per stand.
+  let n = 0;
   for (const t of target.stands) {
     if (planes && outsideArc(planes, t.corners)) continue;
     const d = pointToPolygonDistanceIn(stand.center, t.corners);
@@ -85,13 +103,21 @@ export function inArcAndRange(stand: StandInfo, standArc: FireArcMemo, target: U
     if (!inRange && (inArc || !needArc)) continue;
     if (!polygonOverlapsPreparedWedge(standArc.prepared, t.corners)) continue;
     inArc = true;
-    if (inRange) (ranged ??= []).push({ t, d });
+    if (!inRange) continue;
+    let k = n++;
+    for (; k > 0 && RANGED_D[k - 1]! > d; k--) {
+      RANGED_D[k] = RANGED_D[k - 1]!;
+      RANGED_T[k] = RANGED_T[k - 1];
+    }
+    RANGED_D[k] = d;
+    RANGED_T[k] = t;
   }
-  if (!ranged) return { inArc, ranged: [] };
-  // Stable sort: equal distances keep the target's stand order.
-  sortSmall(ranged, byDistance);
-  const out: StandInfo[] = new Array(ranged.length);
-  for (let i = 0; i < ranged.length; i++) out[i] = ranged[i]!.t;
+  if (n === 0) return inArc ? IN_ARC_NOT_IN_RANGE : NOT_IN_ARC;
+  const out: StandInfo[] = new Array(n);
+  for (let k = 0; k < n; k++) {
+    out[k] = RANGED_T[k]!;
+    RANGED_T[k] = undefined; // hold no stand past the call
+  }
   return { inArc, ranged: out };
 }
 
@@ -100,10 +126,94 @@ const NO_BOXES: readonly SightBox[] = [];
 const NO_STANDS: readonly SightStand[] = [];
 
 /**
- * Whether a firing stand sees any of the (in-arc, in-range) target stands, nearest first. Its lines lie in
- * the box around its front-edge centre and the target, so only stands and terrain meeting that box are tried.
+ * What a traced pair's answer rests on besides the two units and the terrain, for a session deciding what
+ * to trace again. A line found clear stays clear unless a stand comes onto it; a blocked line stays
+ * blocked while the stand that blocked it stays (more stands never clear a line; terrain does not move).
  */
-export function seesAny(ctx: DtpContext, scene: FireScene, sight: SightScene, stand: StandInfo, target: UnitInfo, ranged: readonly StandInfo[]): boolean {
+export interface SightTrace {
+  /** The clear lines found, as x0, y0, x1, y1 in turn. */
+  readonly clear: number[];
+  /** Units one of whose stands blocked a line (no duplicates). */
+  readonly blockers: string[];
+}
+
+function blockedBy(trace: SightTrace | undefined, unitId: string): void {
+  if (trace && !trace.blockers.includes(unitId)) trace.blockers.push(unitId);
+}
+
+function clearLine(trace: SightTrace | undefined, from: PointIn, to: PointIn): true {
+  trace?.clear.push(from.xIn, from.yIn, to.xIn, to.yIn);
+  return true;
+}
+
+/**
+ * Walk state of one sight line through the stand grid (module level: no closure per line). The walk
+ * visits stands nearest the line's start first, skipping the firer's and the target's own and stale ones.
+ */
+const walk = {
+  stands: NO_STANDS as readonly SightStand[],
+  stale: undefined as ReadonlySet<string> | undefined,
+  firerId: '',
+  targetId: '',
+  from: { xIn: 0, yIn: 0 } as PointIn,
+  to: { xIn: 0, yIn: 0 } as PointIn,
+  line: [] as PointIn[],
+  found: undefined as SightStand | undefined,
+  collected: [] as SightStand[],
+};
+/** Whether the stand can block this walk's line at all: not the firer's or the target's, not stale. */
+function other(st: SightStand): boolean {
+  return st.unitId !== walk.firerId && st.unitId !== walk.targetId && (walk.stale === undefined || !walk.stale.has(st.unitId));
+}
+/** A stand on the line by the level-ground test of the open-ground path (`lineMeetsStand`). */
+const meetsLine = (st: SightStand): boolean => {
+  if (!other(st) || !lineMeetsStand(walk.line, st)) return false;
+  walk.found = st;
+  return true;
+};
+/** A stand on the line by `standCrossingFraction` (the terrain path's level-line test). */
+const crossesLine = (st: SightStand): boolean => {
+  if (!other(st) || standCrossingFraction(st, walk.from, walk.to) < 0) return false;
+  walk.found = st;
+  return true;
+};
+/** Every other unit's stand near the line (candidates for a full sight report). */
+const collect = (st: SightStand): boolean => {
+  if (other(st)) walk.collected.push(st);
+  return false;
+};
+const meetsLineAt = (i: number): boolean => meetsLine(walk.stands[i]!);
+const crossesLineAt = (i: number): boolean => crossesLine(walk.stands[i]!);
+const collectAt = (i: number): boolean => collect(walk.stands[i]!);
+
+/**
+ * Offers the scene's stands near the segment to `test` (grid cells first, then the stale units' stands
+ * now), until it says stop; whether it did.
+ */
+function someNearLine(scene: FireScene, from: PointIn, to: PointIn, inGrid: (i: number) => boolean, test: (st: SightStand) => boolean): boolean {
+  if (scene.standGrid.someAlongSegment(from.xIn, from.yIn, to.xIn, to.yIn, inGrid)) return true;
+  const extra = scene.extraStands;
+  if (extra.length === 0) return false;
+  // Stale units' stands are skipped in the grid; their stands now are tested here, ruled out by box first.
+  walk.stale = undefined;
+  let stop = false;
+  const minX = Math.min(from.xIn, to.xIn), maxX = Math.max(from.xIn, to.xIn), minY = Math.min(from.yIn, to.yIn), maxY = Math.max(from.yIn, to.yIn);
+  for (let i = 0; !stop && i < extra.length; i++) {
+    const b = extra[i]!.box;
+    if (b.maxX < minX - 0.01 || b.minX > maxX + 0.01 || b.maxY < minY - 0.01 || b.minY > maxY + 0.01) continue;
+    stop = test(extra[i]!);
+  }
+  walk.stale = scene.staleUnits.size > 0 ? scene.staleUnits : undefined;
+  return stop;
+}
+
+/**
+ * Whether a firing stand sees any of the (in-arc, in-range) target stands, nearest first. Only stands in
+ * the grid cells a line crosses can touch it, and only terrain meeting the box around the stand's
+ * front-edge centre and the target can block it. The firer's and the target's own stands never block.
+ * `trace`, when given, collects the clear line found or, when none is, what blocked each line.
+ */
+export function seesAny(ctx: DtpContext, scene: FireScene, stand: StandInfo, firerId: string, target: UnitInfo, ranged: readonly StandInfo[], trace?: SightTrace): boolean {
   const from = { xIn: (stand.corners[0].xIn + stand.corners[1].xIn) / 2, yIn: (stand.corners[0].yIn + stand.corners[1].yIn) / 2 };
   const box: BoxIn = {
     minXIn: Math.min(from.xIn, target.box.minXIn),
@@ -111,51 +221,80 @@ export function seesAny(ctx: DtpContext, scene: FireScene, sight: SightScene, st
     maxXIn: Math.max(from.xIn, target.box.maxXIn),
     maxYIn: Math.max(from.yIn, target.box.maxYIn),
   };
-  const stands: SightStand[] = [];
-  for (const st of sight.stands) if (boxMeets(st.box, box)) stands.push(st);
-  // `sight` is the visibility scene: its areas are the blocking (non-rough) ones.
+  walk.stands = scene.sight.stands;
+  walk.stale = scene.staleUnits.size > 0 ? scene.staleUnits : undefined;
+  walk.firerId = firerId;
+  walk.targetId = target.unit.id;
+  walk.from = from;
+  // `visibility` holds the elevations and the blocking (non-rough) areas.
+  const sight = scene.visibility;
   let terrainMayBlock = false;
   for (let i = 0; !terrainMayBlock && i < sight.elevationBoxes.length; i++) terrainMayBlock = boxMeets(sight.elevationBoxes[i]!, box);
   for (let i = 0; !terrainMayBlock && i < sight.areaBoxes.length; i++) terrainMayBlock = boxMeets(sight.areaBoxes[i]!, box);
-  if (stands.length === 0 && !terrainMayBlock) return true;
   if (!terrainMayBlock) {
     // No elevation or blocking area anywhere near: both ends are on level ground (an elevation under either
     // end would meet the box), so a line is clear exactly when it touches no stand.
     // The stand that blocked one line usually blocks the next (the same friendly line in front): try it first.
-    let witness = -1;
+    let witness = lastBlockerOf(scene, stand, firerId, target.unit.id);
+    // One scratch end point and line for every line of this loop (nothing keeps them past a test).
+    const to = { xIn: 0, yIn: 0 };
+    const line = [from, to];
     for (const t of ranged) {
-      const to = closestPointOnPolygon(from, t.corners);
-      const line = [from, to];
-      if (witness >= 0 && lineMeetsStand(line, stands[witness]!)) continue;
-      witness = -1;
-      for (let k = 0; witness < 0 && k < stands.length; k++) if (lineMeetsStand(line, stands[k]!)) witness = k;
-      if (witness < 0) return true;
+      closestPointOnPolygonInto(from, t.corners, to);
+      if (witness !== undefined && lineMeetsStand(line, witness)) {
+        blockedBy(trace, witness.unitId);
+        continue;
+      }
+      walk.line = line;
+      if (!someNearLine(scene, from, to, meetsLineAt, meetsLine)) return clearLine(trace, from, to);
+      witness = walk.found!;
+      scene.lastBlocker.set(stand, witness);
+      blockedBy(trace, witness.unitId);
     }
     return false;
   }
   // Stands and terrain are traced apart (lineOfSight's parts are independent): with both ends on level
   // ground the first stand on the line blocks whatever the terrain, so most blocked lines skip the terrain.
-  const narrowStands: SightScene = { stands, terrain: NO_TERRAIN, areaBoxes: NO_BOXES, linearBoxes: NO_BOXES, elevationBoxes: NO_BOXES };
   const narrowTerrain: SightScene = { stands: NO_STANDS, terrain: sight.terrain, areaBoxes: sight.areaBoxes, linearBoxes: sight.linearBoxes, elevationBoxes: sight.elevationBoxes };
   const fromFlat = ctx.elevationLevelAt(from) === 0;
-  let witness = -1; // as above: the stand that blocked the last level line is tried first
+  // As above: the stand that blocked the last level line is tried first.
+  let witness = lastBlockerOf(scene, stand, firerId, target.unit.id);
   for (const t of ranged) {
     const to = closestPointOnPolygon(from, t.corners);
     if (fromFlat && ctx.elevationLevelAt(to) === 0) {
       // Both ends on level ground: nothing is seen over, so any stand, a hill between, or more than 6" of a
       // blocking area blocks the line (sightBlocker's answer for level ends, without building a report).
-      if (witness >= 0 && standCrossingFraction(stands[witness]!, from, to) >= 0) continue;
-      witness = -1;
-      for (let k = 0; witness < 0 && k < stands.length; k++) if (standCrossingFraction(stands[k]!, from, to) >= 0) witness = k;
-      if (witness >= 0) continue;
-      if (!levelLineObstructed(narrowTerrain, from, to, AREA_BLOCK_DEPTH_IN)) return true;
+      if (witness !== undefined && standCrossingFraction(witness, from, to) >= 0) {
+        blockedBy(trace, witness.unitId);
+        continue;
+      }
+      walk.to = to;
+      if (someNearLine(scene, from, to, crossesLineAt, crossesLine)) {
+        witness = walk.found!;
+        scene.lastBlocker.set(stand, witness);
+        blockedBy(trace, witness.unitId);
+        continue;
+      }
+      witness = undefined;
+      if (!levelLineObstructed(narrowTerrain, from, to, AREA_BLOCK_DEPTH_IN)) return clearLine(trace, from, to);
       continue;
     }
-    const crossing = stands.length > 0 ? lineOfSight(narrowStands, from, to).stands : [];
+    walk.collected = [];
+    someNearLine(scene, from, to, collectAt, collect);
+    const near = walk.collected;
+    const crossing = near.length > 0 ? lineOfSight({ stands: near, terrain: NO_TERRAIN, areaBoxes: NO_BOXES, linearBoxes: NO_BOXES, elevationBoxes: NO_BOXES }, from, to).stands : [];
     const report: SightReport = { ...lineOfSight(narrowTerrain, from, to), stands: crossing };
-    if (sightBlocker(ctx, scene, from, to, report) === undefined) return true;
+    const blocker = sightBlocker(ctx, scene, from, to, report);
+    if (blocker === undefined) return clearLine(trace, from, to);
+    if (blocker.startsWith('troops:')) blockedBy(trace, blocker.slice('troops:'.length));
   }
   return false;
+}
+
+/** The stand that last blocked a line from this firing stand, unless it belongs to the firer or the target. */
+function lastBlockerOf(scene: FireScene, stand: StandInfo, firerId: string, targetId: string): SightStand | undefined {
+  const w = scene.lastBlocker.get(stand);
+  return w === undefined || w.unitId === firerId || w.unitId === targetId ? undefined : w;
 }
 
 /** Whether the sight line [from, to] touches the stand (box first, then the exact overlap test). */

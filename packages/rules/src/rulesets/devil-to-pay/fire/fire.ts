@@ -9,11 +9,11 @@ import type { DiceModifier, FireRefusal, FireTargetOption } from '../../../engin
 import { pointToPolygonDistanceIn } from '../../../geometry/distance.ts';
 import { pointInPolygon } from '../../../geometry/intersect.ts';
 import { linearCrossings } from '../../../geometry/lineOfSight.ts';
-import { boxGapIn, unionBoxes, type DtpContext, type StandInfo } from '../context.ts';
+import { boxGapIn, type DtpContext, type StandInfo, type UnitInfo } from '../context.ts';
 import { bandAt, maxRangeIn, weaponRow, FIRE_TABLE_SOURCE_ARTILLERY, FIRE_TABLE_SOURCE_INFANTRY, type WeaponRow } from '../tables/fireTables.ts';
 import { universalModifiers } from '../universalModifiers.ts';
 import { SRC_SHARPSHOOTERS } from '../optionalRules.ts';
-import { closestPointOnPolygon, firingStands, inArcAndRange, seesAny } from './eligibleStands.ts';
+import { closestPointOnPolygon, firingStands, inArcAndRange, seesAny, type SightTrace } from './eligibleStands.ts';
 import { standArc } from './fireArc.ts';
 import { applyLimits, firerFormationModifier, generalModifiers, targetFormationModifier } from './fireModifiers.ts';
 import type { FireScene } from './fireScene.ts';
@@ -67,6 +67,18 @@ export function settledWithoutSight(result: FireTargetOption | FireRefusal): boo
   return !result.ok && result.reason !== 'fire/no-line-of-sight' && !TRACED_REFUSALS.has(result);
 }
 
+/**
+ * Out-of-arc refusals, one per target id: most pairs on a big table are out of arc, and the text depends
+ * on nothing else, so one object serves every firer and evaluation (and a session sees it unchanged).
+ */
+const OUT_OF_ARC = new Map<string, FireRefusal>();
+
+function outOfArc(targetId: string): FireRefusal {
+  const r = refusal(targetId, 'fire/target-out-of-arc', `No firing stand has the target in its arc of fire (${SRC_ARC}).`);
+  OUT_OF_ARC.set(targetId, r);
+  return r;
+}
+
 /** A refusal to fire at one target (module level: no closure per pair). */
 function refusal(targetUnitId: string, reason: string, detail: string): FireRefusal {
   return { ok: false, reason, detail, targetUnitId };
@@ -74,9 +86,10 @@ function refusal(targetUnitId: string, reason: string, detail: string): FireRefu
 
 /**
  * Fire of one unit at one enemy unit, before target priority. Pairwise: depends on the two units, the
- * terrain, and stands of other units only through line of sight.
+ * terrain, and stands of other units only through line of sight. `trace`, when given, collects what the
+ * sight lines traced rested on (`SightTrace`): a session keeps the result while none of it changes.
  */
-export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string, targetId: string): FireTargetOption | FireRefusal {
+export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string, targetId: string, trace?: SightTrace): FireTargetOption | FireRefusal {
   const firer = ctx.units.get(firerId)!;
   const target = ctx.units.get(targetId)!;
   const row = weaponRow(firer.unit.weapon) as WeaponRow;
@@ -86,7 +99,7 @@ export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string,
   const candidates = firingStands(ctx, firerId);
   if (candidates.length === 0) return refusal(targetId, 'fire/no-eligible-stands', `Every front-rank stand has a hit; stands with hits are not eligible (${SRC_ELIGIBLE}).`);
   let anyArc = false;
-  const inRange: { s: StandInfo; ranged: StandInfo[] }[] = [];
+  const inRange: { s: StandInfo; ranged: readonly StandInfo[] }[] = [];
   for (const s of candidates) {
     // Once one stand has the target in arc, the others need the arc only for stands in range.
     const v = inArcAndRange(s, standArc(s, firer.unit.arm), target, maxIn, !anyArc);
@@ -94,13 +107,9 @@ export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string,
     if (v.ranged.length > 0) inRange.push({ s, ranged: v.ranged });
   }
   const anyRange = inRange.length > 0;
-  // Every sight line runs between the two units, so only stands meeting their joint box can block it.
-  const { sight, mayBlock } = anyRange
-    ? scene.sightWithin(unionBoxes([firer.box, target.box]), [firerId, targetId])
-    : { sight: scene.sight, mayBlock: false };
   const eligible: StandInfo[] = [];
-  for (const x of inRange) if (!mayBlock || seesAny(ctx, scene, sight, x.s, target, x.ranged)) eligible.push(x.s);
-  if (!anyArc) return refusal(targetId, 'fire/target-out-of-arc', `No firing stand has the target in its arc of fire (${SRC_ARC}).`);
+  for (const x of inRange) if (seesAny(ctx, scene, x.s, firerId, target, x.ranged, trace)) eligible.push(x.s);
+  if (!anyArc) return OUT_OF_ARC.get(targetId) ?? outOfArc(targetId);
   if (!anyRange) return refusal(targetId, 'fire/target-out-of-range', `Beyond ${maxIn}" for ${row.name} (${row.class === 'infantry' ? FIRE_TABLE_SOURCE_INFANTRY : FIRE_TABLE_SOURCE_ARTILLERY}).`);
   if (eligible.length === 0) return refusal(targetId, 'fire/no-line-of-sight', `Every line of sight is blocked (${SRC_OBSTRUCTIONS}).`);
 
@@ -219,21 +228,66 @@ export function fireOptions(
   unitId: string,
   pair: (firerId: string, targetId: string) => FireTargetOption | FireRefusal,
 ): (FireTargetOption | FireRefusal)[] {
+  const raw = listFire(ctx, unitId, pair, false);
+  return raw.targetIds ? applyTargetPriority(raw.options) : raw.options;
+}
+
+/**
+ * A unit's fire list before target priority: a single '*' refusal when it cannot fire at all (then no
+ * `targetIds`), else one entry per enemy unit on the table (`fireEntry`), in the enemies' order, with the
+ * target of each entry. A session keeps it and replaces only the entries a change can touch.
+ */
+export function fireOptionsBeforePriority(
+  ctx: DtpContext,
+  unitId: string,
+  pair: (firerId: string, targetId: string) => FireTargetOption | FireRefusal,
+): { options: (FireTargetOption | FireRefusal)[]; targetIds?: string[] } {
+  return listFire(ctx, unitId, pair, true);
+}
+
+/** The list before priority; target ids only when asked (`targetIds` is then [] for a unit that fires). */
+function listFire(
+  ctx: DtpContext,
+  unitId: string,
+  pair: (firerId: string, targetId: string) => FireTargetOption | FireRefusal,
+  withIds: boolean,
+): { options: (FireTargetOption | FireRefusal)[]; targetIds?: string[] } {
   const refusal = unitFireRefusal(ctx, unitId);
-  if (refusal) return [refusal];
+  if (refusal) return { options: [refusal] };
   const firer = ctx.units.get(unitId)!;
   const row = weaponRow(firer.unit.weapon) as WeaponRow;
   const maxIn = maxRangeIn(row);
-  // Every enemy on the table is listed: a pair within reach by box is traced, any other is refused outright
-  // (its box, and so every stand, lies beyond the longest band), in the enemies' order.
-  const options: (FireTargetOption | FireRefusal)[] = [];
-  let beyond: Map<string, FireRefusal> | undefined;
-  for (const e of ctx.enemiesOf(unitId)) {
+  // Every enemy on the table is listed, in the enemies' order; the list is sized once (a hundred entries
+  // pushed one by one were copied as it grew).
+  const enemies = ctx.enemiesOf(unitId);
+  let n = 0;
+  for (let i = 0; i < enemies.length; i++) if (enemies[i]!.stands.length > 0) n++;
+  const options = new Array<FireTargetOption | FireRefusal>(n);
+  const targetIds: string[] = withIds ? new Array<string>(n) : [];
+  for (let i = 0, k = 0; i < enemies.length; i++) {
+    const e = enemies[i]!;
     if (e.stands.length === 0) continue;
-    if (boxGapIn(firer.box, e.box) <= maxIn) options.push(pair(unitId, e.unit.id));
-    else options.push((beyond ??= beyondRangeRefusals(row)).get(e.unit.id) ?? beyondLongestRange(row, maxIn, e.unit.id, beyond));
+    options[k] = fireEntry(firer, row, maxIn, e, pair);
+    if (withIds) targetIds[k] = e.unit.id;
+    k++;
   }
-  return applyTargetPriority(options);
+  return { options, targetIds };
+}
+
+/**
+ * One enemy's entry in a firer's list (before target priority): a pair within reach by box is traced
+ * through `pair`; any other is refused outright (its box, and so every stand, lies beyond the longest band).
+ */
+export function fireEntry(
+  firer: UnitInfo,
+  row: WeaponRow,
+  maxIn: number,
+  target: UnitInfo,
+  pair: (firerId: string, targetId: string) => FireTargetOption | FireRefusal,
+): FireTargetOption | FireRefusal {
+  if (boxGapIn(firer.box, target.box) <= maxIn) return pair(firer.unit.id, target.unit.id);
+  const beyond = beyondRangeRefusals(row);
+  return beyond.get(target.unit.id) ?? beyondLongestRange(row, maxIn, target.unit.id, beyond);
 }
 
 /**

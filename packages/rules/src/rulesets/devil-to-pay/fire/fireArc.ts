@@ -5,7 +5,7 @@
  */
 import type { Arm } from '../../../model/tableState.ts';
 import type { PointIn } from '../../../model/units.ts';
-import { normalizeDeg } from '../../../geometry/angles.ts';
+import { headingToVector, normalizeDeg } from '../../../geometry/angles.ts';
 import type { StandCorners, StandShape } from '../../../geometry/footprint.ts';
 import { hypot2 } from '../../../geometry/hypot.ts';
 import { diagonalWedgeOfCorners, prepareWedge, type PreparedWedge, type Wedge } from '../../../geometry/wedge.ts';
@@ -86,7 +86,9 @@ export function standArc(stand: StandInfo, arm: Arm): FireArcMemo {
   if (kept?.arm === arm) return kept;
   const wedge = fireArc(stand.stand, stand.corners, arm);
   const prepared = prepareWedge(wedge);
-  const memo: FireArcMemo = { arm, wedge, planes: arcHalfPlanes(prepared), prepared };
+  const f = headingToVector(stand.stand.pose.headingDeg);
+  const frontAt = stand.corners[0].xIn * f.x + stand.corners[0].yIn * f.y;
+  const memo: FireArcMemo = { arm, wedge, planes: arcHalfPlanes(prepared), prepared, facingX: f.x, facingY: f.y, frontAt };
   stand.arcMemo = memo;
   return memo;
 }
@@ -103,6 +105,21 @@ export function outsideArc(planes: Float64Array, polygon: readonly PointIn[]): b
       }
     }
     if (all) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether the whole box lies outside one of the arc's half-planes (every point of it beyond the reject
+ * margin): then so does every polygon inside it, and `outsideArc` would say so of each.
+ */
+export function boxOutsideArc(planes: Float64Array, minX: number, minY: number, maxX: number, maxY: number): boolean {
+  for (let k = 0; k < 9; k += 3) {
+    const a = planes[k]!, b = planes[k + 1]!, c = planes[k + 2]!;
+    // The smallest value of a linear function over a box is at the corner its gradient points away from.
+    const least = a * (a > 0 ? minX : maxX) + b * (b > 0 ? minY : maxY) + c;
+    // 1e-9 more than outsideArc's margin: rounding can never make the box say out where a stand's corner is in.
+    if (least > ARC_REJECT_MARGIN_IN + 1e-9) return true;
   }
   return false;
 }

@@ -9,7 +9,8 @@ import { standCorners } from '../../../geometry/footprint.ts';
 import { segmentInsideIntervals } from '../../../geometry/intersect.ts';
 import { sightBoxOf, type SightBox, type SightReport, type SightScene, type SightStand } from '../../../geometry/lineOfSight.ts';
 import { polygonCentroid } from '../../../geometry/polygon.ts';
-import type { BoxIn, DtpContext } from '../context.ts';
+import { BoxGrid } from '../../../geometry/boxGrid.ts';
+import type { BoxIn, DtpContext, StandInfo } from '../context.ts';
 
 /** Area terrain deeper than this blocks sight; rough ground is exempt (Terrain, Area Terrain; Obstructions). */
 export const AREA_BLOCK_DEPTH_IN = 6;
@@ -25,20 +26,45 @@ export interface FireScene {
   /** Ground level under each area terrain piece (at its centroid), by area id. */
   readonly areaLevel: ReadonlyMap<string, number>;
   /**
-   * The sight scene cut down to stands of other units whose boxes meet `box` (sight lines inside it can
-   * only meet those), and whether anything there (stands, blocking area terrain, elevations) could block.
+   * The troop stands of `sight` filed in a uniform grid (item i is `sight.stands[i]`), so a sight line
+   * tests only the stands in the cells it crosses, nearest its start first. Stands of `staleUnits` there
+   * are out of date and skipped; those units' stands now are `extraStands`.
    */
-  sightWithin(box: BoxIn, excludeUnitIds: readonly string[]): { sight: SightScene; mayBlock: boolean };
+  readonly standGrid: BoxGrid;
+  /** Units whose stands in `sight.stands` (and the grid) are not this state's (`updateFireScene`). */
+  readonly staleUnits: ReadonlySet<string>;
+  /** This state's troop stands of the stale units, tested one by one after the grid. */
+  readonly extraStands: readonly SightStand[];
+  /** The visibility scene: `sight` with only the blocking (non-rough) areas and no linear terrain. */
+  readonly visibility: SightScene;
+  /**
+   * Per firing stand, the stand that last blocked one of its sight lines in this state: the same friendly
+   * line in front usually blocks its lines to the next target too, so it is tried first.
+   */
+  readonly lastBlocker: Map<StandInfo, SightStand>;
 }
 
 
 /**
  * The sight scene of troop stands (commanders are individuals, not troop formations), equal to
  * `buildSightScene` but reusing the context's stand infos (their `sight` form: same corners and box)
- * instead of recomputing 300 footprints per state. No stand grid: fire only traces lines through scenes
- * cut down by `sightWithin`, which the grid cannot serve.
+ * instead of recomputing 300 footprints per state. No stand grid of lineOfSight's own: fire walks its
+ * `standGrid` and traces lines through scenes of the stands found there.
  */
 function sightSceneOf(ctx: DtpContext): SightScene {
+  const stands = troopStands(ctx);
+  const terrain = ctx.state.terrain;
+  return {
+    terrain,
+    stands,
+    areaBoxes: terrain.areas.map((a) => sightBoxOf(a.vertices)),
+    linearBoxes: terrain.linear.map((l) => sightBoxOf(l.points)),
+    elevationBoxes: terrain.elevations.map((e) => sightBoxOf(e.vertices)),
+  };
+}
+
+/** The troop stands of the state in state order, as sight lines see them. */
+function troopStands(ctx: DtpContext): SightStand[] {
   const stands: SightStand[] = [];
   for (const st of ctx.state.stands) {
     if (st.role === 'commander') continue;
@@ -50,17 +76,29 @@ function sightSceneOf(ctx: DtpContext): SightScene {
       stands.push({ id: st.id, unitId: st.unitId, corners, box: sightBoxOf(corners), cx: st.pose.xIn, cy: st.pose.yIn, radiusIn });
     }
   }
-  const terrain = ctx.state.terrain;
-  return {
-    terrain,
-    stands,
-    areaBoxes: terrain.areas.map((a) => sightBoxOf(a.vertices)),
-    linearBoxes: terrain.linear.map((l) => sightBoxOf(l.points)),
-    elevationBoxes: terrain.elevations.map((e) => sightBoxOf(e.vertices)),
-  };
+  return stands;
 }
 
-export function buildFireScene(ctx: DtpContext): FireScene {
+/**
+ * The fire scene of a state. `sameTerrain`, when given, is a scene built for the same terrain (a session
+ * that starts afresh on any terrain change vouches for it): its terrain parts are reused and only the
+ * stands are read again.
+ */
+export function buildFireScene(ctx: DtpContext, sameTerrain?: FireScene): FireScene {
+  if (sameTerrain) {
+    const stands = troopStands(ctx);
+    const sight: SightScene = { ...sameTerrain.sight, stands };
+    return {
+      sight,
+      coverOnly: sameTerrain.coverOnly,
+      areaLevel: sameTerrain.areaLevel,
+      standGrid: new BoxGrid(stands.map((st) => st.box), STAND_GRID_CELL_IN),
+      visibility: { ...sameTerrain.visibility, stands },
+      lastBlocker: new Map(),
+      staleUnits: NO_UNITS,
+      extraStands: [],
+    };
+  }
   const areaLevel = new Map<string, number>();
   for (const a of ctx.state.terrain.areas) areaLevel.set(a.id, ctx.elevationLevelAt(polygonCentroid(a.vertices)));
   // Troop stands only: commanders are individuals, not troop formations.
@@ -82,50 +120,46 @@ export function buildFireScene(ctx: DtpContext): FireScene {
     elevationBoxes: [],
   };
 
-  // Troop stands grouped by unit with the group's box, so a pair of units tests only the units between
-  // them. Order within a sight scene does not matter: fire asks only whether some line is clear.
-  const groups: { unitId: string; box: SightBox; stands: SightStand[] }[] = [];
-  const groupOf = new Map<string, (typeof groups)[number]>();
-  for (const st of sight.stands) {
-    let g = groupOf.get(st.unitId);
-    if (!g) {
-      g = { unitId: st.unitId, box: { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity }, stands: [] };
-      groupOf.set(st.unitId, g);
-      groups.push(g);
-    }
-    g.stands.push(st);
-    const gb = g.box;
-    if (st.box.minX < gb.minX) gb.minX = st.box.minX;
-    if (st.box.minY < gb.minY) gb.minY = st.box.minY;
-    if (st.box.maxX > gb.maxX) gb.maxX = st.box.maxX;
-    if (st.box.maxY > gb.maxY) gb.maxY = st.box.maxY;
-  }
   return {
     sight,
     coverOnly,
     areaLevel,
-    sightWithin(box, excludeUnitIds) {
-      const within: SightStand[] = [];
-      for (const g of groups) {
-        if (!boxMeets(g.box, box) || excludeUnitIds.includes(g.unitId)) continue;
-        for (const st of g.stands) if (boxMeets(st.box, box)) within.push(st);
-      }
-      const count = within.length;
-      // `visibility` holds the elevations and the blocking (non-rough) areas.
-      let mayBlock = count > 0;
-      for (let i = 0; !mayBlock && i < visibility.elevationBoxes.length; i++) mayBlock = boxMeets(visibility.elevationBoxes[i]!, box);
-      for (let i = 0; !mayBlock && i < visibility.areaBoxes.length; i++) mayBlock = boxMeets(visibility.areaBoxes[i]!, box);
-      const narrowed: SightScene = {
-        terrain: visibility.terrain,
-        stands: within,
-        areaBoxes: visibility.areaBoxes,
-        linearBoxes: visibility.linearBoxes,
-        elevationBoxes: visibility.elevationBoxes,
-      };
-      return { sight: narrowed, mayBlock };
-    },
+    standGrid: new BoxGrid(sight.stands.map((st) => st.box), STAND_GRID_CELL_IN),
+    visibility,
+    lastBlocker: new Map(),
+    staleUnits: NO_UNITS,
+    extraStands: [],
   };
 }
+
+const NO_UNITS: ReadonlySet<string> = new Set();
+
+/** Beyond this many stale units a session files every stand again (each sight line tests the extras one by one). */
+const MAX_STALE_UNITS = 16;
+
+/**
+ * The fire scene of a state that differs from `previous`'s only in the stands of `changedUnitIds` (a
+ * session knows which): the grid is kept and those units' stands are marked stale and listed apart,
+ * instead of filing a thousand stands again. Stands of no unit, and terrain, must be the same as before.
+ */
+export function updateFireScene(ctx: DtpContext, previous: FireScene, changedUnitIds: ReadonlySet<string>): FireScene {
+  const stale = new Set(previous.staleUnits);
+  changedUnitIds.forEach((id) => stale.add(id));
+  if (stale.size > MAX_STALE_UNITS) return buildFireScene(ctx, previous);
+  const extraStands: SightStand[] = [];
+  stale.forEach((id) => {
+    const info = ctx.units.get(id);
+    // Units' own stands are troops (only commanders' stands are left out of sight scenes).
+    if (info) for (const s of info.stands) if (s.stand.role !== 'commander') extraStands.push(s.sight);
+  });
+  return { ...previous, lastBlocker: new Map(), staleUnits: stale, extraStands };
+}
+
+/**
+ * Cell side of the stand grid, inches: about two stands wide, so a cell holds a few stands and a sight
+ * line's walk finds the stand in front of a firer within its first cells.
+ */
+const STAND_GRID_CELL_IN = 3;
 
 /** Whether a sight box meets a box. */
 const boxMeets = (b: SightBox, box: BoxIn): boolean => !(b.maxX < box.minXIn || b.minX > box.maxXIn || b.maxY < box.minYIn || b.minY > box.maxYIn);

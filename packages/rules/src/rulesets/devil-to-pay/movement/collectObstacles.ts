@@ -10,7 +10,7 @@ import { hypot2 } from '../../../geometry/hypot.ts';
 import { pointInPolygon } from '../../../geometry/intersect.ts';
 import type { BoxIn, DtpContext, UnitInfo } from '../context.ts';
 import { BLOCKS_ARTILLERY_AND_MOUNTED, PASSAGE_OF_LINES_PENALTY_IN } from '../tables/movementTables.ts';
-import { boxMeets, contextCache, groupsOfList, inBox, unitGroup } from './obstacleBuffer.ts';
+import { boxesOfList, boxMeets, contextCache, groupsOfList, inBox, unitGroup } from './obstacleBuffer.ts';
 import * as keys from './obstacleKeys.ts';
 import { KEY_AREA, KEY_ENEMY, KEY_FRIEND, KEY_LINEAR, pushKey, pushStartArea, resetBins, resetKeys, usePieces } from './obstacleKeys.ts';
 import * as openReachModule from './openReach.ts';
@@ -74,18 +74,23 @@ export function collectObstacles(
   const friends = ctx.unitsBySide.get(unit.side);
   if (friends !== undefined) {
     const groups = groupsOfList(cache.friendGroups, friends);
+    const fb = boxesOfList(cache, friends);
     for (let i = 0; i < friends.length; i++) {
+      // boxMeets on the list's packed boxes first: most of a big table is nowhere near.
+      if (fb[4 * i + 2]! < minX || fb[4 * i]! > maxX || fb[4 * i + 3]! < minY || fb[4 * i + 1]! > maxY) continue;
       const friend = friends[i]!;
-      if (friend === info || friend.stands.length === 0 || !boxMeets(friend.box, minX, minY, maxX, maxY)) continue;
+      if (friend === info || friend.stands.length === 0) continue;
       const g = groups[i] ?? (groups[i] = unitGroup(cache, friend, false));
       pushKey(g, PASSAGE_OF_LINES_PENALTY_IN, false, 0, KEY_FRIEND, friend);
     }
   }
   const enemies = ctx.enemiesOf(unitId);
   const enemyGroups = groupsOfList(cache.enemyGroups, enemies);
+  const eb = boxesOfList(cache, enemies);
   for (let i = 0; i < enemies.length; i++) {
+    if (eb[4 * i + 2]! < minX || eb[4 * i]! > maxX || eb[4 * i + 3]! < minY || eb[4 * i + 1]! > maxY) continue;
     const enemy = enemies[i]!;
-    if (enemy.stands.length === 0 || !boxMeets(enemy.box, minX, minY, maxX, maxY)) continue;
+    if (enemy.stands.length === 0) continue;
     const g = enemyGroups[i] ?? (enemyGroups[i] = unitGroup(cache, enemy, true));
     pushKey(g, 0, true, 0, KEY_ENEMY, enemy);
   }

@@ -121,8 +121,9 @@ function reservePieces(c: MovementContextCache, n: number): number {
   const need = off + n * PIECE_STRIDE;
   if (need > c.buf.length) {
     const grown = new Float64Array(Math.max(need, c.buf.length * 2));
-    grown.set(c.buf);
+    grown.set(c.buf.subarray(0, off));
     c.buf = grown;
+    if (lent.owner === c) lent = { buf: grown, owner: c };
   }
   c.used = need;
   return off;
@@ -212,6 +213,8 @@ export interface MovementContextCache {
    */
   readonly friendGroups: Map<readonly UnitInfo[], (Group | undefined)[]>;
   readonly enemyGroups: Map<readonly UnitInfo[], (Group | undefined)[]>;
+  /** Per list of units the context hands out, their boxes packed as minX, minY, maxX, maxY (`boxesOfList`). */
+  readonly listBoxes: Map<readonly UnitInfo[], Float64Array>;
   /**
    * Every group's pieces, back to back: one buffer keeps the ray loops' data together and their bounds
    * checks on one array (a Float64Array per unit cost an allocation each and scattered the data).
@@ -222,13 +225,22 @@ export interface MovementContextCache {
 }
 const contextCaches = new WeakMap<DtpContext, MovementContextCache>();
 
+/**
+ * One piece buffer lent to the context that last asked (contexts are used one after another: a session
+ * builds one per update). A context whose buffer was lent on builds its cache again when asked next, so
+ * interleaved contexts stay correct, only slower. Reusing the buffer spares zeroing (and collecting) room
+ * for a 1,000-stand table on every update.
+ */
+let lent: { buf: Float64Array; owner: MovementContextCache | undefined } = { buf: new Float64Array(64 * PIECE.PIECE_STRIDE), owner: undefined };
+
 export function contextCache(ctx: DtpContext): MovementContextCache {
   let c = contextCaches.get(ctx);
-  if (c !== undefined) return c;
+  if (c !== undefined && lent.owner === c) return c;
   const linear: { feature: LinearTerrain; penaltyIn: number | undefined; box: BoxIn; group: Group }[] = [];
   const areas: { feature: AreaTerrain; penaltyIn: number; box: BoxIn; group: Group }[] = [];
-  // Room for every stand as friend and as enemy (a full evaluation builds both) and some terrain.
-  c = { linear, areas, friendGroups: new Map(), enemyGroups: new Map(), buf: new Float64Array((2 * ctx.stands.size + 64) * PIECE_STRIDE), used: 0 };
+  // The lent buffer grows as needed (reservePieces); what it held for the previous owner is written over.
+  c = { linear, areas, friendGroups: new Map(), enemyGroups: new Map(), listBoxes: new Map(), buf: lent.buf, used: 0 };
+  lent = { buf: lent.buf, owner: c };
   for (const line of ctx.state.terrain.linear) {
     const penaltyIn = LINEAR_TERRAIN_PENALTY_IN[line.kind];
     if (penaltyIn === 0) continue;
@@ -241,6 +253,26 @@ export function contextCache(ctx: DtpContext): MovementContextCache {
   }
   contextCaches.set(ctx, c);
   return c;
+}
+
+/**
+ * The boxes of the units of `list`, packed (minX, minY, maxX, maxY per unit, in list order), built once per
+ * context: every unit's move scans its side and its enemies, so on a big table the scan reads one array.
+ */
+export function boxesOfList(c: MovementContextCache, list: readonly UnitInfo[]): Float64Array {
+  let boxes = c.listBoxes.get(list);
+  if (boxes === undefined) {
+    boxes = new Float64Array(4 * list.length);
+    for (let i = 0; i < list.length; i++) {
+      const b = list[i]!.box;
+      boxes[4 * i] = b.minXIn;
+      boxes[4 * i + 1] = b.minYIn;
+      boxes[4 * i + 2] = b.maxXIn;
+      boxes[4 * i + 3] = b.maxYIn;
+    }
+    c.listBoxes.set(list, boxes);
+  }
+  return boxes;
 }
 
 /** The groups built so far for the units of `list` (by index), created empty on first use. */
