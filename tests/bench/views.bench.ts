@@ -2,8 +2,9 @@
  * Views bench: a crowded table (200 stands, ~100 shapes) in the map view, one stand moving per published
  * state. Reports, per viewport size, the main-thread time of a frame (rebuilding the changed groups, and
  * submitting to WebGL) from the page's own hooks, and publish → drawn latency (server publish until the
- * page reports that seq drawn). Headless Chromium with SwiftShader: the latency is bound by software
- * rasterising the translucent fills, so it is a floor for "how slow can a weak machine get", not a GPU number.
+ * page reports that seq drawn). Headless Chromium with SwiftShader: with software compositing Chrome reads
+ * the WebGL canvas back on every commit and the main thread waits for the rasteriser, so this is a floor for
+ * "how slow can a weak machine get", not a GPU number.
  */
 import type { Shape, Stand, Unit } from '@muster/rules';
 import { startServer } from '../../apps/server/src/http/createServer.ts';

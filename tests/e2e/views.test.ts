@@ -18,6 +18,8 @@ import { BLOCKED_OFF_TABLE, BLOCKED_ON_TABLE, CLOTH_PROBE, CONFEDERATE_REACH_PRO
 import { ARTIFACTS_DIR, blend, colorDistance, decodeShot, describe as rgba, hexRgb, type Rgba, type Shot } from './helpers/pixels.ts';
 import { SceneBackend } from './helpers/sceneBackend.ts';
 import { launchChromium } from './helpers/browser.ts';
+import { startReplay } from '../../apps/server/src/replay/startReplay.ts';
+import { GHOST_SCRIPT, writeGhostRecord } from '../replay/ghostRecord.ts';
 
 const TOKEN = 'e2e-operator-token';
 const UNION_BLUE = sidePaint('union', []).fill;
@@ -132,6 +134,40 @@ describe('views end to end', () => {
     shot = await decodeShot(await page.screenshot(), 1, 'map-after-move.png');
     expectColour(await colourAt(page, shot, after), UNION_BLUE, 12, 'moved stand at its new place');
     expectColour(await colourAt(page, shot, before), REACH_ON_CLOTH, 12, 'old place of the moved stand');
+
+    // Only what changed is redrawn (SwiftShader keeps the rest of the buffer), and the result is exactly
+    // what drawing everything gives: move a stand and reshape the union reach, then compare the canvas
+    // with a full redraw, pixel for pixel.
+    const canvasArea = await page.evaluate(() => {
+      const c = document.querySelector('.stage canvas') as HTMLCanvasElement;
+      return c.clientWidth * c.clientHeight;
+    });
+    const shapesBefore = backend.state().evaluation!.shapes;
+    const reshaped = backend.publish((s) => ({
+      ...s,
+      tableState: { ...s.tableState, stands: s.tableState.stands.map((x) => (x.id === movedId ? { ...x, pose: { xIn: 58, yIn: 9, headingDeg: 30 } } : x)) },
+      evaluation: {
+        ...s.evaluation!,
+        shapes: s.evaluation!.shapes.map((sh) => (sh.kind === 'polygon' && sh.style === 'reach' && sh.unitId === UNION_UNIT ? { ...sh, vertices: sh.vertices.map((v) => ({ xIn: v.xIn + 1.5, yIn: v.yIn - 1 })) } : sh)),
+      },
+    }));
+    await waitForSeq(page, reshaped.seq);
+    const partialArea = await page.evaluate(() => window.__muster!.lastDrawnAreaPx!);
+    expect(partialArea).toBeGreaterThan(0);
+    expect(partialArea).toBeLessThan(canvasArea * 0.5);
+    const canvasPixels = () => page.evaluate(() => (document.querySelector('.stage canvas') as HTMLCanvasElement).toDataURL('image/png'));
+    const inParts = await canvasPixels();
+    const draws = await page.evaluate(() => window.__muster!.canvasDraws!);
+    await page.evaluate(() => window.__muster!.redrawAll!());
+    await page.waitForFunction((n) => window.__muster!.canvasDraws! > n, draws);
+    expect(await page.evaluate(() => window.__muster!.lastDrawnAreaPx)).toBe(canvasArea);
+    expect((await canvasPixels()) === inParts, 'canvas redrawn in parts equals the full redraw').toBe(true);
+    const restored = backend.publish((s) => ({
+      ...s,
+      tableState: { ...s.tableState, stands: s.tableState.stands.map((x) => (x.id === movedId ? { ...x, pose: { ...after, headingDeg: 90 } } : x)) },
+      evaluation: { ...s.evaluation!, shapes: shapesBefore },
+    }));
+    await waitForSeq(page, restored.seq);
 
     // Tapping a stand focuses its unit: the other unit's reach goes; tapping open table brings it back.
     const tap = await toScreen(page, standCentre(backend.state(), `${UNION_UNIT}-s3`));
@@ -312,6 +348,17 @@ describe('views end to end', () => {
     await page.mouse.up();
     const dragged = Number(/point → point: ([\d.]+)"/.exec((await page.locator('#measure-result').textContent())!)![1]);
     expect(dragged).toBeCloseTo(10, 0);
+    // The tape was redrawn only where it was and is while dragged: the canvas equals a full redraw.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    expect(await page.evaluate(() => window.__muster!.lastDrawnAreaPx!)).toBeLessThan(await page.evaluate(() => {
+      const c = document.querySelector('.stage canvas') as HTMLCanvasElement;
+      return c.clientWidth * c.clientHeight;
+    }));
+    const taped = await page.evaluate(() => (document.querySelector('.stage canvas') as HTMLCanvasElement).toDataURL('image/png'));
+    const drawsSoFar = await page.evaluate(() => window.__muster!.canvasDraws!);
+    await page.evaluate(() => window.__muster!.redrawAll!());
+    await page.waitForFunction((n) => window.__muster!.canvasDraws! > n, drawsSoFar);
+    expect((await page.evaluate(() => (document.querySelector('.stage canvas') as HTMLCanvasElement).toDataURL('image/png'))) === taped, 'tape drawn in parts equals a full redraw').toBe(true);
 
     // Next turn: the service publishes it and the panel shows it.
     await page.locator('button[title="Next turn"]').click();
@@ -350,7 +397,13 @@ describe('views end to end', () => {
     await page.keyboard.press('Escape');
     await waitForSeq(page, backend.state().seq);
     shot = await decodeShot(await page.screenshot(), 1, 'operator-drawn-wall.png');
-    expectColour(await colourAt(page, shot, { xIn: 64, yIn: 10 }), LINEAR_PAINT.wall.color, 20, 'the drawn wall');
+    const wallMid = { xIn: (wall.points[0]!.xIn + wall.points.at(-1)!.xIn) / 2, yIn: (wall.points[0]!.yIn + wall.points.at(-1)!.yIn) / 2 };
+    expect(wallMid.xIn).toBeCloseTo(64, 0);
+    // The wall is about 3 px wide: the best of the probes one pixel either side of its centre line.
+    const wallAt = await toScreen(page, wallMid);
+    const across = [-1, 0, 1].map((dy) => shot.at(wallAt.xPx, wallAt.yPx + dy));
+    const nearest = across.reduce((a, b) => (colorDistance(b, hexRgb(LINEAR_PAINT.wall.color)) < colorDistance(a, hexRgb(LINEAR_PAINT.wall.color)) ? b : a));
+    expectColour(nearest, LINEAR_PAINT.wall.color, 20, 'the drawn wall');
 
     // Drag the wall's far end up the table: the edited terrain goes to the service.
     const grab = await toScreen(page, wallTo);
@@ -465,3 +518,42 @@ describe('views end to end', () => {
     await page.context().close();
   });
 });
+
+describe('the replay timeline bar', () => {
+  it('never hides the table: the map and operator fit the table below it, on a desktop and on a phone', async () => {
+    const dir = await writeGhostRecord();
+    const replay = await startReplay({ dataDir: dir.path, port: 0, speed: 0, from: String(GHOST_SCRIPT.length - 1), viewsDir: VIEWS_DIST, operatorToken: TOKEN });
+    try {
+      for (const [path, viewport] of [
+        ['/', { width: 1600, height: 900 }],
+        [`/operator.html?token=${TOKEN}`, { width: 1600, height: 900 }],
+        ['/', { width: 390, height: 844 }],
+      ] as const) {
+        const context = await browser.newContext({ viewport, isMobile: viewport.width < 500, hasTouch: viewport.width < 500 });
+        const page = await context.newPage();
+        await page.goto(`${replay.url}${path}`);
+        await page.waitForFunction(() => window.__muster?.ready === true, undefined, { timeout: 20_000 });
+        const bar = page.locator('#replay-timeline');
+        await bar.waitFor({ state: 'visible' });
+        // The fit follows the bar's arrival (it comes after the first frame, from GET /api/replay).
+        await expect
+          .poll(async () => {
+            const barBottom = (await bar.boundingBox())!;
+            const top = await page.evaluate(() => {
+              const a = window.__muster!.tableToScreenPx(0, 0);
+              const b = window.__muster!.tableToScreenPx(72, 48);
+              return Math.min(a.yPx, b.yPx);
+            });
+            return top - (barBottom.y + barBottom.height);
+          }, { message: `${path} at ${viewport.width}×${viewport.height}: the table's top edge under the bar` })
+          .toBeGreaterThanOrEqual(0);
+        await page.screenshot({ path: join(ARTIFACTS_DIR, `timeline-${viewport.width}-${path === '/' ? 'map' : 'operator'}.png`) });
+        await context.close();
+      }
+    } finally {
+      await replay.stop();
+      dir.remove();
+    }
+  });
+});
+

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { screenPxToTable, tableToScreenPx } from './homography.ts';
-import { fitTable, fitToHomography, panFit, zoomFitAt } from './tableFit.ts';
+import { fitTable, fitTableReserving, fitToHomography, panFit, zoomFitAt } from './tableFit.ts';
 
 describe('fitTable', () => {
   it('fits a 6×4 ft table into a wide view, centred, near edge at the bottom', () => {
@@ -60,3 +60,39 @@ describe('fitTable', () => {
     expect(() => fitTable({ widthIn: 0, depthIn: 48 }, { widthPx: 100, heightPx: 100 })).toThrow(/positive/);
   });
 });
+
+describe('fitTableReserving', () => {
+  const table = { widthIn: 72, depthIn: 48 };
+  const box = (fit: ReturnType<typeof fitTable>) => {
+    const h = fitToHomography(fit);
+    const a = tableToScreenPx(h, { xIn: 0, yIn: 0 });
+    const b = tableToScreenPx(h, { xIn: 72, yIn: 48 });
+    return { top: Math.min(a.yPx, b.yPx), bottom: Math.max(a.yPx, b.yPx), left: Math.min(a.xPx, b.xPx), right: Math.max(a.xPx, b.xPx) };
+  };
+
+  it('keeps the table under a top bar, whatever that costs', () => {
+    const fit = fitTableReserving(table, { widthPx: 1600, heightPx: 858 }, { topPx: 96, bottomPx: 0 }, 12);
+    expect(box(fit).top).toBeCloseTo(96 + 12, 9);
+    expect(box(fit).bottom).toBeCloseTo(858 - 12, 9);
+    expect(fit.pxPerIn).toBeCloseTo((858 - 96 - 24) / 48, 9);
+  });
+
+  it('on a portrait phone puts the legend band under the table, the table at the top at full width', () => {
+    const viewport = { widthPx: 390, heightPx: 802 };
+    const plain = fitTable(table, viewport, 4, true);
+    const fit = fitTableReserving(table, viewport, { topPx: 0, bottomPx: 150 }, 4, true);
+    expect(fit.quarterTurn).toBe(true);
+    expect(fit.pxPerIn).toBeCloseTo(plain.pxPerIn, 9); // the spare height was there anyway
+    expect(fit.pxPerIn).toBeCloseTo(382 / 48, 9);
+    expect(box(fit).top).toBeCloseTo(4, 9);
+    expect(box(fit).bottom).toBeLessThanOrEqual(802 - 150);
+  });
+
+  it('leaves a small bottom band over the table where clearing it would shrink the table', () => {
+    const viewport = { widthPx: 1280, heightPx: 758 };
+    const plain = fitTable(table, viewport, 12);
+    const fit = fitTableReserving(table, viewport, { topPx: 0, bottomPx: 60 }, 12);
+    expect(fit).toEqual(plain);
+  });
+});
+

@@ -56,6 +56,39 @@ export function fitTable(table: TableSizeIn, viewport: ViewportPx, marginPx = 12
   };
 }
 
+/** Screen bands kept clear of the table, CSS px: a bar over the top, a legend and game strip at the bottom. */
+export interface FitReserve {
+  readonly topPx: number;
+  readonly bottomPx: number;
+}
+
+/**
+ * Shrinking the table by more than this to clear the bottom band is not worth it: the band's boxes then
+ * sit over the table's edge as before (on a wide screen the table is height-bound and they are small).
+ */
+const BOTTOM_RESERVE_MAX_LOSS = 0.03;
+
+/**
+ * Fits the table below a top band it must never be under (a replay timeline), and above a bottom band when
+ * that costs the table at most 3% of its size (a phone's spare height holds the legend and game strip
+ * under the table instead of over it). With the bottom band cleared the table sits at the top of the room
+ * left, so the band growing a line does not move it.
+ */
+export function fitTableReserving(table: TableSizeIn, viewport: ViewportPx, reserve: FitReserve, marginPx = 12, allowQuarterTurn = false): TableFit {
+  const top = Math.max(0, Math.min(reserve.topPx, viewport.heightPx - 2 * marginPx - 1));
+  const below = { widthPx: viewport.widthPx, heightPx: viewport.heightPx - top };
+  const loose = fitTable(table, below, marginPx, allowQuarterTurn);
+  const bottom = Math.max(0, Math.min(reserve.bottomPx, below.heightPx - 2 * marginPx - 1));
+  const tight = bottom > 0 ? fitTable(table, { widthPx: viewport.widthPx, heightPx: below.heightPx - bottom }, marginPx, allowQuarterTurn) : null;
+  if (tight && tight.quarterTurn === loose.quarterTurn && tight.pxPerIn >= loose.pxPerIn * (1 - BOTTOM_RESERVE_MAX_LOSS)) {
+    // Top-aligned in the room left above the bottom band.
+    const heightPx = (tight.quarterTurn ? table.widthIn : table.depthIn) * tight.pxPerIn;
+    const topEdge = top + marginPx;
+    return { ...tight, originPx: { xPx: tight.originPx.xPx, yPx: tight.quarterTurn ? topEdge : topEdge + heightPx } };
+  }
+  return { ...loose, originPx: { xPx: loose.originPx.xPx, yPx: loose.originPx.yPx + top } };
+}
+
 /** The fit as a homography: x right and table y up on screen, or turned a quarter clockwise. */
 export function fitToHomography(fit: TableFit): Homography {
   const s = fit.pxPerIn;

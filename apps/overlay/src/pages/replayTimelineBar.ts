@@ -79,6 +79,8 @@ export async function replayTimelineBar(parent: HTMLElement, store: LiveStore, o
 
   const bar = h('section', { className: 'timeline', 'aria-label': 'Replay timeline' } as never, h('div', { className: 'timeline-head' }, h('strong', {}, 'Replay'), nowText, canSeek ? playButton : null), track, list);
   bar.id = 'replay-timeline';
+  // The map fits the table below the bar (views/liveTableView.ts, RESERVING_SELECTOR): it never hides it.
+  bar.dataset.fitReserve = 'top';
   parent.append(bar);
 
   let shown = -2;

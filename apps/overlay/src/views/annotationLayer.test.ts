@@ -43,13 +43,36 @@ describe('annotation layer', () => {
     expect(zs.size).toBe(3);
   });
 
-  it('adds the table stencil and clips to it only when a table is given', () => {
-    const open = meshes(buildAnnotations(shapes, { layers: all, unitId: null }).group);
-    expect(open.every((m) => !(m.material as THREE.Material).stencilWrite)).toBe(true);
-    const clipped = meshes(buildAnnotations(shapes, { layers: all, unitId: null, table: { widthIn: 72, depthIn: 48 } }).group);
-    expect(clipped).toHaveLength(3);
-    expect(clipped.every((m) => (m.material as THREE.Material).stencilWrite)).toBe(true);
-    expect(Math.min(...clipped.map((m) => m.renderOrder))).toBeLessThan(0); // the stencil quad draws first
+  it('cuts shapes at the table edge only when a table is given, with no stencil pass', () => {
+    // A reach square half off the near-left corner, and a warning circle running off the far edge.
+    const edge: Shape[] = [
+      { id: 'off', kind: 'polygon', layer: 'movement', style: 'reach', unitId: 'a', vertices: square(-1).map((p) => ({ ...p, yIn: p.yIn - 1 })) },
+      { id: 'far', kind: 'circle', layer: 'warnings', style: 'warning', center: { xIn: 71, yIn: 47 }, radiusIn: 3 },
+    ];
+    const extent = (group: THREE.Group) => {
+      const e = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+      for (const m of meshes(group)) {
+        const pos = m.geometry.getAttribute('position');
+        for (let i = 0; i < pos.count; i++) {
+          e.x0 = Math.min(e.x0, pos.getX(i));
+          e.x1 = Math.max(e.x1, pos.getX(i));
+          e.y0 = Math.min(e.y0, pos.getY(i));
+          e.y1 = Math.max(e.y1, pos.getY(i));
+        }
+      }
+      return e;
+    };
+    const open = buildAnnotations(edge, { layers: all, unitId: null }).group;
+    expect(extent(open).x0).toBeLessThan(-0.5);
+    expect(extent(open).x1).toBeGreaterThan(73);
+    const cut = buildAnnotations(edge, { layers: all, unitId: null, table: { widthIn: 72, depthIn: 48 } }).group;
+    const e = extent(cut);
+    expect(e.x0).toBeCloseTo(0, 9);
+    expect(e.y0).toBeCloseTo(0, 9);
+    expect(e.x1).toBeCloseTo(72, 9);
+    expect(e.y1).toBeCloseTo(48, 9);
+    expect(meshes(cut)).toHaveLength(2);
+    expect(meshes(cut).every((m) => !(m.material as THREE.Material).stencilWrite)).toBe(true);
   });
 });
 

@@ -8,7 +8,7 @@ import { shapeOutline } from '../geometry/shapeOutline.ts';
 import { arrowHead, polylineStrip } from '../geometry/polylineStrip.ts';
 import { dashPolyline } from '../geometry/dashedLine.ts';
 import { addIfAny } from './meshFactory.ts';
-import { TriangleBatch, tableStencilMesh } from './triangleBatch.ts';
+import { TriangleBatch } from './triangleBatch.ts';
 import { LAYER_ORDER, STYLE_PAINT } from './palette.ts';
 import { RENDER_ORDER } from './renderOrder.ts';
 
@@ -66,8 +66,10 @@ export function buildAnnotations(shapes: readonly Shape[], filter: AnnotationFil
     .sort((a, b) => a.rank - b.rank || styleRank(a.shape) - styleRank(b.shape) || a.index - b.index);
   let depthGroup = 0;
   let lastKey = '';
-  const fills = new TriangleBatch();
-  const strokes = new TriangleBatch();
+  // Cut at the table's edges as they are built (no stencil pass: see clipTriangles.ts).
+  const clip = filter.table ? { x0: 0, y0: 0, x1: filter.table.widthIn, y1: filter.table.depthIn } : null;
+  const fills = new TriangleBatch(clip);
+  const strokes = new TriangleBatch(clip);
   for (const { shape } of visible) {
     if (shape.kind === 'label') {
       labels.push(shape);
@@ -96,8 +98,7 @@ export function buildAnnotations(shapes: readonly Shape[], filter: AnnotationFil
       styles.add(shape.style);
     }
   }
-  addIfAny(group, fills.toMesh(RENDER_ORDER.annotationFill, { unionSameZ: true, clipToTable: filter.table !== undefined }));
-  addIfAny(group, strokes.toMesh(RENDER_ORDER.annotationStroke, { clipToTable: filter.table !== undefined }));
-  if (filter.table) group.add(tableStencilMesh(filter.table.widthIn, filter.table.depthIn, RENDER_ORDER.tableStencil));
+  addIfAny(group, fills.toMesh(RENDER_ORDER.annotationFill, { unionSameZ: true }));
+  addIfAny(group, strokes.toMesh(RENDER_ORDER.annotationStroke));
   return { group, labels, styles: STYLE_ORDER.filter((st) => styles.has(st)) };
 }

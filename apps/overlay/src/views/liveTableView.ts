@@ -7,7 +7,7 @@ import type { LabelShape, LayerId, PointIn, Stand, StyleId, TableState } from '@
 import type { LiveState } from '@muster/protocol';
 import { multiplyHomography } from '@muster/table-mapping';
 import { screenPxToTable, tableToScreenPx, type Homography, type ScreenPointPx } from '../mapping/homography.ts';
-import { fitTable, fitToHomography, panFit, zoomFitAt, type TableFit } from '../mapping/tableFit.ts';
+import { fitTableReserving, fitToHomography, panFit, zoomFitAt, type FitReserve, type TableFit } from '../mapping/tableFit.ts';
 import { pointInPolygon, standFootprint } from '../geometry/standFootprint.ts';
 import type { LiveStore, LiveStoreSnapshot } from '../state/liveStore.ts';
 import { buildAnnotations } from './annotationLayer.ts';
@@ -20,9 +20,12 @@ import { statusWords } from '../ui/statusWords.ts';
 import * as THREE from 'three';
 import { TriangleBatch } from './triangleBatch.ts';
 import { addIfAny } from './meshFactory.ts';
+import { boxOfPoints, changedBoxes, screenRects, shapeBox, type ItemBox } from './damageRegion.ts';
+import { shapeVisible, type AnnotationFilter } from './annotationLayer.ts';
+import type { RectIn } from '../geometry/clipTriangles.ts';
 import { RENDER_ORDER } from './renderOrder.ts';
 import { disposeTree } from './meshFactory.ts';
-import { GHOST_PAINT, sidePaint } from './palette.ts';
+import { GHOST_PAINT, STYLE_PAINT, TABLE_CLOTH, sidePaint } from './palette.ts';
 import { TableRenderer } from './tableRenderer.ts';
 import { STATUS_MARK_PAINT, buildChipsGroup, buildClothGroup, buildStandsGroup, buildTerrainGroup, buildUnknownTagsGroup, sidesOf, UNKNOWN_TAG_SIZE_IN } from './tableSceneBuilder.ts';
 import { installHooks, type MusterHooks } from './testHooks.ts';
@@ -102,8 +105,39 @@ const filterKeyOf = (ids: ReadonlySet<string> | null): string => (ids ? [...ids]
 
 const QUIET_STYLES: ReadonlySet<StyleId> = new Set<StyleId>(['arc', 'arc-artillery']);
 
+/**
+ * Boxes over the stage that a fitted table keeps clear of (interactive views): a bar at the top (the replay
+ * timeline) always, the legend and game strip at the bottom where there is room (a phone). An element
+ * says its side with `data-fit-reserve="top|bottom"`, else by where it sits.
+ */
+const RESERVING_SELECTOR = '.legend, .hud, [data-fit-reserve]';
+
+/** How far a stand's drawing reaches past its footprint (status ring, selection outline), inches. */
+const STAND_MARK_REACH_IN = 0.6;
+
 /** Movement under this many CSS px between press and release is a click, not a pan. */
 const CLICK_SLOP_PX = 6;
+
+/**
+ * The box in table inches of every mesh under `root` (their positions are in inches), grown a little for
+ * edge pixels; null when it has no geometry, undefined when it cannot be told (draw everything then).
+ */
+function geometryBoxIn(root: THREE.Object3D): RectIn | null | undefined {
+  const all = new THREE.Box3();
+  let moved = false;
+  const untransformed = (o: THREE.Object3D) => o.position.lengthSq() === 0 && o.scale.x === 1 && o.scale.y === 1 && o.scale.z === 1 && o.quaternion.w === 1;
+  root.traverse((o) => {
+    if (!untransformed(o)) moved = true;
+    if (!(o instanceof THREE.Mesh)) return;
+    o.geometry.computeBoundingBox();
+    if (o.geometry.boundingBox) all.union(o.geometry.boundingBox);
+  });
+  // Overlays are built in inches, untransformed; anything else is drawn whole rather than guessed.
+  if (moved) return undefined;
+  if (all.isEmpty()) return null;
+  if (![all.min.x, all.min.y, all.max.x, all.max.y].every(Number.isFinite)) return undefined;
+  return { x0: all.min.x - 0.1, y0: all.min.y - 0.1, x1: all.max.x + 0.1, y1: all.max.y + 0.1 };
+}
 
 export class LiveTableView {
   readonly renderer: TableRenderer;
@@ -118,8 +152,14 @@ export class LiveTableView {
   private selectedUnitId: string | null = null;
   private layers: Set<LayerId>;
   private fit: TableFit | null = null;
+  /** The bands the last fit kept clear. */
+  private reserve: FitReserve = { topPx: 0, bottomPx: 0 };
   private userZoomed = false;
   private frameRequested = false;
+  /** Something changed since the last draw. */
+  private dirty = false;
+  private drawTimerSet = false;
+  private drewEarlyThisFrame = false;
   /** Groups replaced since the last render, freed after it. */
   private readonly retired: THREE.Object3D[] = [];
   private extraLabels: readonly LabelSpec[] = [];
@@ -129,12 +169,21 @@ export class LiveTableView {
   private ghostsShown = false;
   /** The ghosts as drawn now (empty when the layer is off). */
   private drawnGhosts: readonly GhostMark[] = [];
+  /**
+   * Where the canvas must be drawn again (table inches), and whether all of it must. On a software
+   * rasteriser only these boxes are redrawn (the drawing buffer is preserved): see damageRegion.ts.
+   */
+  private damage: RectIn[] = [];
+  private damageAll = true;
+  private lastViewKey = '';
+  /** What each group drew, per item, to find what an update changed. */
+  private readonly drawnItems = { stands: new Map<string, ItemBox>(), shapes: new Map<string, ItemBox>(), tags: new Map<string, ItemBox>(), ghosts: new Map<string, ItemBox>(), mask: new Map<string, ItemBox>() };
   // Inputs of the last build of each group, compared by identity (the store replaces what changed).
   private built: { table?: unknown; terrain?: unknown; stands?: unknown; units?: unknown; occludedKey?: string; tracks?: unknown; clipTable?: unknown; shapes?: unknown; selection?: string | null; layersKey?: string; filterKey?: string; maskStands?: unknown; maskTracks?: unknown; ghosts?: unknown; ghostStands?: unknown; ghostFilterKey?: string } = {};
 
   constructor(private readonly options: LiveTableViewOptions) {
     this.layers = new Set(options.layers);
-    this.renderer = new TableRenderer(options.container, { background: options.background, onContextRestored: () => this.invalidate() });
+    this.renderer = new TableRenderer(options.container, { background: options.background, onContextRestored: () => this.redrawAll() });
     this.labels = new LabelLayer(options.container, options.labelMinPx);
     this.legend = options.legend ? new LegendBox(options.container, options.fills ?? true) : null;
     const view = this;
@@ -152,6 +201,9 @@ export class LiveTableView {
       screenPxToTable: (xPx, yPx) => view.fromPagePx({ xPx, yPx }),
       standAt: (xPx, yPx) => view.standAt(view.fromPagePx({ xPx, yPx })),
       ghosts: [],
+      canvasDraws: 0,
+      lastDrawnAreaPx: 0,
+      redrawAll: () => view.redrawAll(),
     });
     if (options.ghosts !== undefined) {
       this.ghostFeed = new GhostFeed((ghosts) => {
@@ -165,10 +217,13 @@ export class LiveTableView {
     new ResizeObserver(() => {
       if (this.renderer.resize()) {
         if (!this.userZoomed) this.fit = null;
-        this.invalidate();
+        this.redrawAll();
       }
     }).observe(options.container);
-    if (options.interactive) this.attachPointer();
+    if (options.interactive) {
+      this.watchReservedBands();
+      this.attachPointer();
+    }
     else if (options.onTableClick) this.attachClickOnly();
   }
 
@@ -186,13 +241,13 @@ export class LiveTableView {
     this.hooks.selectedUnitId = unitId;
     const stands = unitId && this.userZoomed ? (this.state?.tableState.stands.filter((s) => s.unitId === unitId) ?? []) : [];
     if (stands.length > 0) this.centreOn({ xIn: stands.reduce((a, s) => a + s.pose.xIn, 0) / stands.length, yIn: stands.reduce((a, s) => a + s.pose.yIn, 0) / stands.length });
-    this.invalidate();
+    this.redrawAll();
   }
 
   setLayerVisible(layer: LayerId, visible: boolean): void {
     if (visible) this.layers.add(layer);
     else this.layers.delete(layer);
-    this.invalidate();
+    this.redrawAll();
   }
 
   /** Shows or hides the ghosts (a page without them ignores this). */
@@ -225,6 +280,10 @@ export class LiveTableView {
   setOverlay(name: 'measure' | 'draft' | 'backdrop', group: THREE.Group | null): void {
     const old = this.renderer.replaceLayer(name, group);
     if (old) this.retired.push(old);
+    // A tape or a draft line being dragged redraws only where it was and is; the photo redraws everything.
+    const boxes = name === 'backdrop' ? null : [old, group].flatMap((g) => (g ? [geometryBoxIn(g)] : []));
+    if (boxes === null || boxes.some((b) => b === undefined)) this.damageAll = true;
+    else for (const b of boxes) if (b) this.damage.push(b);
     this.invalidate();
   }
 
@@ -277,10 +336,50 @@ export class LiveTableView {
     }
     const table = this.state?.tableState.table ?? { widthIn: 72, depthIn: 48 };
     if (!this.fit) {
-      this.fit = fitTable(table, { widthPx, heightPx }, this.options.interactive ? 12 : 0, this.options.allowQuarterTurn ?? false);
+      // A phone's few hundred px are worth more than the breathing room a wide screen can spare.
+      const marginPx = this.options.interactive ? (widthPx < 520 ? 4 : 12) : 0;
+      this.reserve = this.options.interactive ? this.reservedBands() : { topPx: 0, bottomPx: 0 };
+      this.fit = fitTableReserving(table, { widthPx, heightPx }, this.reserve, marginPx, this.options.allowQuarterTurn ?? false);
       this.fittedPxPerIn = this.fit.pxPerIn;
     }
     return fitToHomography(this.fit);
+  }
+
+  /** The stage's top and bottom bands taken by the boxes over it (RESERVING_SELECTOR), CSS px. */
+  private reservedBands(): FitReserve {
+    const container = this.options.container;
+    const stage = container.getBoundingClientRect();
+    let topPx = 0;
+    let bottomPx = 0;
+    for (const el of container.querySelectorAll<HTMLElement>(RESERVING_SELECTOR)) {
+      if (el.parentElement !== container || el.hidden) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      const side = el.dataset.fitReserve ?? (r.top + r.height / 2 < stage.top + stage.height / 2 ? 'top' : 'bottom');
+      if (side === 'top') topPx = Math.max(topPx, r.bottom - stage.top + 4);
+      else bottomPx = Math.max(bottomPx, stage.bottom - r.top + 4);
+    }
+    return { topPx: Math.round(topPx), bottomPx: Math.round(bottomPx) };
+  }
+
+  /** Fits the table again when a reserving box comes, goes or changes size (unless the user zoomed). */
+  private watchReservedBands(): void {
+    const container = this.options.container;
+    const sizes = new ResizeObserver(() => {
+      const now = this.reservedBands();
+      if (now.topPx === this.reserve.topPx && now.bottomPx === this.reserve.bottomPx) return;
+      if (!this.userZoomed) this.fit = null;
+      this.redrawAll();
+    });
+    const observeAll = () => {
+      for (const el of container.querySelectorAll<HTMLElement>(RESERVING_SELECTOR)) if (el.parentElement === container) sizes.observe(el);
+    };
+    observeAll();
+    new MutationObserver(() => {
+      observeAll();
+      if (!this.userZoomed) this.fit = null;
+      this.redrawAll();
+    }).observe(container, { childList: true });
   }
 
   /** Local scale at a table point, px per inch (for text sizes). */
@@ -321,13 +420,41 @@ export class LiveTableView {
     return nearest;
   }
 
+  /** Draws the whole canvas again on the next frame (what changed is not tracked per item). */
+  redrawAll(): void {
+    this.damageAll = true;
+    this.invalidate();
+  }
+
+  /** Asks for a frame; it redraws what the groups' rebuilds mark as changed, and re-places the labels. */
   invalidate(): void {
+    this.dirty = true;
     if (this.frameRequested) return;
     this.frameRequested = true;
     requestAnimationFrame(() => {
       this.frameRequested = false;
-      this.draw();
+      this.drewEarlyThisFrame = false;
+      if (this.dirty) this.draw();
     });
+  }
+
+  /**
+   * A new published state is drawn as soon as the task that brought it ends, not at the next animation
+   * frame: the WebGL commands then run in the GPU process while this thread idles until the frame, and
+   * Chrome's read-back of the canvas at the frame (software compositing) finds them done instead of
+   * blocking the main thread on them. Input (zoom, pan) still draws once per frame.
+   */
+  private drawSoon(): void {
+    this.invalidate();
+    // At most one early draw per frame: a burst of messages (a pose, then its evaluation) waits for the frame.
+    if (this.drawTimerSet || this.drewEarlyThisFrame) return;
+    this.drawTimerSet = true;
+    setTimeout(() => {
+      this.drawTimerSet = false;
+      if (!this.dirty) return;
+      this.drewEarlyThisFrame = true;
+      this.draw();
+    }, 0);
   }
 
   private onStore(s: LiveStoreSnapshot): void {
@@ -337,7 +464,7 @@ export class LiveTableView {
       if (this.ghostFeed && this.ghostsShown && s.state && s.state.tableState.stands !== this.state?.tableState.stands) this.ghostFeed.request();
       if (s.state && this.state && s.state.tableState.table !== this.state.tableState.table && !this.userZoomed) this.fit = null;
       this.state = s.state;
-      this.invalidate();
+      this.drawSoon();
     }
   }
 
@@ -346,11 +473,14 @@ export class LiveTableView {
     const o = this.options;
     if (o.drawCloth && this.built.table !== ts.table) {
       this.swap('cloth', buildClothGroup(ts.table));
+      this.renderer.setCloth({ widthIn: ts.table.widthIn, depthIn: ts.table.depthIn, color: TABLE_CLOTH });
       this.built.table = ts.table;
+      this.damageAll = true;
     }
     if (o.drawTerrain && this.built.terrain !== ts.terrain) {
       this.swap('terrain', buildTerrainGroup(ts.terrain));
       this.built.terrain = ts.terrain;
+      this.damageAll = true;
     }
     const occluded = new Set(state.tracks.filter((t) => t.occluded && t.standId !== null).map((t) => t.standId!));
     const occludedKey = [...occluded].sort().join(',');
@@ -359,6 +489,10 @@ export class LiveTableView {
       (this.built.stands !== ts.stands || this.built.units !== ts.units || this.built.selection !== this.selectedUnitId || this.built.occludedKey !== occludedKey)
     ) {
       this.swap('stands', buildStandsGroup(ts, this.selectedUnitId, occluded));
+      // Moved, added or removed stands are tracked one by one; a unit's status, the selection or what is
+      // hidden repaints every stand of a unit: the whole canvas then.
+      if (this.built.units !== ts.units || this.built.selection !== this.selectedUnitId || this.built.occludedKey !== occludedKey) this.damageAll = true;
+      this.noteDrawn('stands', new Map(ts.stands.map((st) => [st.id, { ref: st, box: boxOfPoints(standFootprint(st).corners, STAND_MARK_REACH_IN)! }])));
       if (this.legend) {
         const st = ts.units.map((u) => u.status ?? {});
         this.setLegendExtras(
@@ -373,16 +507,30 @@ export class LiveTableView {
       this.built.occludedKey = occludedKey;
     }
     if (o.drawStands && this.built.tracks !== state.tracks) {
-      this.swap('unknown-tags', buildUnknownTagsGroup(this.unknownTracks(state)));
       const live = new Set(state.liveTrackIds);
-      this.swap('chips', buildChipsGroup(state.tracks.flatMap((t) => (t.chip && live.has(t.trackId) ? [{ chip: t.chip, pose: t.pose }] : []))));
+      const unknown = this.unknownTracks(state);
+      const chips = state.tracks.filter((t) => t.chip && live.has(t.trackId));
+      // Every pose frame replaces the tracks; only the few drawn (unknown tags, chips) matter here.
+      const items = new Map<string, ItemBox>();
+      for (const t of unknown) items.set(`tag:${t.trackId}`, { ref: `${t.pose.xIn},${t.pose.yIn}`, box: boxOfPoints([t.pose], UNKNOWN_TAG_SIZE_IN / 2 + 0.2)! });
+      for (const t of chips) items.set(`chip:${t.trackId}`, { ref: `${t.chip},${t.pose.xIn},${t.pose.yIn}`, box: boxOfPoints([t.pose], 0.6)! });
+      if (this.noteDrawn('tags', items)) {
+        this.swap('unknown-tags', buildUnknownTagsGroup(unknown));
+        this.swap('chips', buildChipsGroup(chips.map((t) => ({ chip: t.chip!, pose: t.pose }))));
+      }
       this.built.tracks = state.tracks;
     }
     const ghostFilterKey = `${this.ghostsShown}|${filterKeyOf(o.unitFilter?.() ?? null)}`;
     if (this.ghostFeed && (this.built.ghosts !== this.ghosts || this.built.ghostStands !== ts.stands || this.built.ghostFilterKey !== ghostFilterKey)) {
       const only = o.unitFilter?.() ?? null;
       this.drawnGhosts = this.ghostsShown ? ghostMarks(only ? this.ghosts.filter((g) => only.has(g.unitId)) : this.ghosts, ts.stands) : [];
-      this.swap('ghosts', buildGhostGroup(this.drawnGhosts, o.strokeScale ?? 1));
+      const items = new Map<string, ItemBox>();
+      for (const g of this.drawnGhosts) {
+        const pts = [...g.outline, ...g.link];
+        items.set(g.standId, { ref: pts.map((p) => `${p.xIn},${p.yIn}`).join(';'), box: boxOfPoints(pts, 0.3 * (o.strokeScale ?? 1))! });
+      }
+      // The ghost feed answers after every move, mostly with the same ghosts: nothing to draw then.
+      if (this.noteDrawn('ghosts', items)) this.swap('ghosts', buildGhostGroup(this.drawnGhosts, o.strokeScale ?? 1));
       this.hooks.ghosts = this.drawnGhosts.map((g) => ({ standId: g.standId, unitId: g.stand.unitId, ...g.stand.pose }));
       this.legend?.set(this.drawnStyles, this.allLegendExtras());
       this.built.ghosts = this.ghosts;
@@ -394,12 +542,17 @@ export class LiveTableView {
     const unitIds = o.unitFilter?.() ?? null;
     const filterKey = unitIds ? [...unitIds].sort().join(',') : '*';
     if (o.standMaskMarginIn !== undefined && (this.built.maskStands !== ts.stands || this.built.maskTracks !== state.tracks)) {
-      this.swap('stand-mask', this.buildStandMask(state, o.standMaskMarginIn));
+      const m = o.standMaskMarginIn;
+      const items = new Map<string, ItemBox>();
+      for (const st of ts.stands) items.set(`stand:${st.id}`, { ref: st, box: boxOfPoints(standFootprint(st).corners, m + 0.1)! });
+      const live = new Set(state.liveTrackIds);
+      for (const t of state.tracks) if (live.has(t.trackId)) items.set(`tag:${t.trackId}`, { ref: `${t.pose.xIn},${t.pose.yIn}`, box: boxOfPoints([t.pose], UNKNOWN_TAG_SIZE_IN / 2 + m + 0.1)! });
+      if (this.noteDrawn('mask', items)) this.swap('stand-mask', this.buildStandMask(state, m));
       this.built.maskStands = ts.stands;
       this.built.maskTracks = state.tracks;
     }
     if (this.built.shapes !== shapes || this.built.selection !== this.selectedUnitId || this.built.layersKey !== layersKey || this.built.clipTable !== ts.table || this.built.filterKey !== filterKey) {
-      const build = buildAnnotations(shapes, {
+      const filter: AnnotationFilter = {
         layers: this.layers,
         unitId: o.filterBySelection ? this.selectedUnitId : null,
         unitIds,
@@ -409,7 +562,17 @@ export class LiveTableView {
         // Every unit's fire arcs at once bury the terrain (and, one per stand, are most of a software
         // renderer's frame): they show for the selected unit only.
         ...(o.filterBySelection && this.selectedUnitId === null ? { hiddenStyles: QUIET_STYLES } : {}),
-      });
+      };
+      const build = buildAnnotations(shapes, filter);
+      // The shapes drawn, each with the box its fill, line and arrowhead can reach.
+      const items = new Map<string, ItemBox>();
+      for (const shape of shapes) {
+        if (shape.kind === 'label' || !shapeVisible(shape, filter)) continue;
+        const widthIn = STYLE_PAINT[shape.style].strokeWidthIn * (o.strokeScale ?? 1);
+        const box = shapeBox(shape, (shape.kind === 'polyline' && shape.arrow ? Math.max(0.5, widthIn * 5) : widthIn) + 0.1);
+        if (box) items.set(shape.id, { ref: shape, box });
+      }
+      this.noteDrawn('shapes', items);
       this.built.filterKey = filterKey;
       this.drawnStyles = build.styles;
       this.legend?.set(build.styles, this.allLegendExtras());
@@ -420,6 +583,17 @@ export class LiveTableView {
       this.built.layersKey = layersKey;
     }
     this.built.selection = this.selectedUnitId;
+  }
+
+  /**
+   * Records what a group draws now and marks the boxes of whatever changed since its last build.
+   * @returns whether anything changed.
+   */
+  private noteDrawn(group: keyof LiveTableView['drawnItems'], items: Map<string, ItemBox>): boolean {
+    const changed = changedBoxes(this.drawnItems[group], items);
+    this.drawnItems[group] = items;
+    this.damage.push(...changed);
+    return changed.length > 0;
   }
 
   /** Black footprints (stands grown by the margin, every live tag as a square) drawn over everything. */
@@ -504,15 +678,32 @@ export class LiveTableView {
   }
 
   private draw(): void {
-    this.renderer.resize();
+    this.dirty = false;
+    if (this.renderer.resize()) this.damageAll = true;
     const state = this.state;
     const t0 = performance.now();
     if (state) this.rebuild(state);
     const t1 = performance.now();
     const h = this.homography();
+    const { widthPx, heightPx } = this.renderer.sizePx;
+    const viewKey = `${h.join(',')}|${widthPx}x${heightPx}`;
+    if (viewKey !== this.lastViewKey) {
+      this.lastViewKey = viewKey;
+      this.damageAll = true;
+    }
     this.renderer.setHomography(h);
-    this.renderer.render();
-    for (const old of this.retired.splice(0)) disposeTree(old);
+    // A software rasteriser redraws only what changed (its buffer is kept); a GPU redraws all, which is
+    // cheap there and keeps multisampled buffers out of the question.
+    const regions = this.damageAll || !this.renderer.software ? null : screenRects(this.damage, h, { widthPx, heightPx });
+    if (regions === null || regions.length > 0) {
+      this.renderer.render(regions);
+      // Freed only once something else was drawn with the new programs (see swap()).
+      for (const old of this.retired.splice(0)) disposeTree(old);
+      this.hooks.canvasDraws = (this.hooks.canvasDraws ?? 0) + 1;
+      this.hooks.lastDrawnAreaPx = regions ? regions.reduce((a, r) => a + r.w * r.h, 0) : widthPx * heightPx;
+    }
+    this.damage = [];
+    this.damageAll = false;
     this.hooks.lastRebuildMs = t1 - t0;
     this.hooks.lastRenderMs = performance.now() - t1;
     if (state) {

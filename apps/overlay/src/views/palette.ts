@@ -107,9 +107,11 @@ export const STYLE_PAINT: Record<StyleId, StylePaint> = {
 
 /**
  * Ghosts (where a stand stood before its last move): a lavender outline and a thin dashed line to where it
- * is now. Outline only, so a ghost never reads as a stand, and lavender is none of the styles' hues.
+ * is now. Outline only, so a ghost never reads as a stand, and lavender is none of the styles' hues. The
+ * outline is 0.15": two pixels on a desktop map (~13 px per inch with a replay's timeline bar above the
+ * table), where 0.1" was a single faint pixel.
  */
-export const GHOST_PAINT = { color: 0xc9b8ff, opacity: 0.95, outlineWidthIn: 0.1, linkWidthIn: 0.05, linkDashIn: [0.3, 0.2] as const };
+export const GHOST_PAINT = { color: 0xc9b8ff, opacity: 0.95, outlineWidthIn: 0.15, linkWidthIn: 0.05, linkDashIn: [0.3, 0.2] as const };
 
 /** Draw order of layers, bottom first: areas of reach under arcs under lines and labels. */
 export const LAYER_ORDER = ['movement', 'charge', 'fire', 'formation', 'command', 'measure', 'warnings', 'labels'] as const;

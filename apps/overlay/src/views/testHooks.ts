@@ -12,8 +12,14 @@ export interface MusterHooks {
   ready: boolean;
   /** seq of the live state last drawn; -1 before the first. */
   lastSeq: number;
-  /** Frames drawn so far. */
+  /** Frames drawn so far (labels placed; the canvas too when something on it changed). */
   frames: number;
+  /** Frames in which the WebGL canvas was drawn (all of it or the parts that changed). */
+  canvasDraws?: number;
+  /** CSS px² of the canvas drawn in its last draw (less than all of it when only some parts changed). */
+  lastDrawnAreaPx?: number;
+  /** Draws the whole canvas again on the next frame. */
+  redrawAll?: () => void;
   /** How long the last frame took on the main thread: rebuilding changed groups, and submitting to WebGL, ms. */
   lastRebuildMs: number;
   lastRenderMs: number;

@@ -6,11 +6,16 @@
 import * as THREE from 'three';
 import type { PointIn } from '@muster/rules';
 import type { Paint } from './palette.ts';
+import { clipTrianglesToRect, type RectIn } from '../geometry/clipTriangles.ts';
 
 export class TriangleBatch {
   private readonly positions: number[] = [];
   private readonly colors: number[] = [];
   private readonly scratch = new THREE.Color();
+  private readonly clipped: number[] = [];
+
+  /** @param clipTo when given, every piece is cut to this rectangle (the table's edges) as it is added. */
+  constructor(private readonly clipTo: RectIn | null = null) {}
 
   get triangleCount(): number {
     return this.positions.length / 9;
@@ -24,6 +29,11 @@ export class TriangleBatch {
     // Vertex colours are used as given, so convert from sRGB to the linear working space here, as
     // three does for material colours.
     const c = this.scratch.setHex(paint.color);
+    if (this.clipTo) {
+      this.clipped.length = 0;
+      clipTrianglesToRect(flatXy, this.clipTo, this.clipped);
+      flatXy = this.clipped;
+    }
     for (let i = 0; i + 1 < flatXy.length; i += 2) {
       this.positions.push(flatXy[i]!, flatXy[i + 1]!, z);
       this.colors.push(c.r, c.g, c.b, paint.opacity);
@@ -48,9 +58,8 @@ export class TriangleBatch {
    * @param options.unionSameZ pieces added with the same `z` blend once where they overlap (ten fire
    *   arcs over one spot look like one arc, not a solid block); a later, higher `z` still blends over an
    *   earlier one. Done with the depth buffer: equal depth fails a strict less-than test.
-   * @param options.clipToTable draw only where `tableStencilMesh` marked the table.
    */
-  toMesh(renderOrder: number, options: { readonly unionSameZ?: boolean; readonly clipToTable?: boolean } = {}): THREE.Mesh | null {
+  toMesh(renderOrder: number, options: { readonly unionSameZ?: boolean } = {}): THREE.Mesh | null {
     if (this.positions.length === 0) return null;
     const geometry = new THREE.BufferGeometry();
     geometry.setAttribute('position', new THREE.Float32BufferAttribute(this.positions, 3));
@@ -64,7 +73,6 @@ export class TriangleBatch {
       depthWrite: options.unionSameZ === true,
       depthFunc: THREE.LessDepth,
     });
-    if (options.clipToTable === true) clipToTableStencil(material);
     if (options.unionSameZ === true) {
       // Depth straight from the group number and exactly equal across a group: under a projective
       // (projector, camera) map the usual depth varies across the plane, and even c·w/w rounds
