@@ -26,7 +26,8 @@ const randomBytes = (n: number, seed: number): Uint8Array => {
 export const CORRUPT_FILE_CASES: readonly CorruptFileCase[] = [
   { name: 'game.json: random bytes', file: 'game.json', content: randomBytes(4096, 1), refusal: /game\.json: not valid JSON .*fix or remove it/ },
   { name: 'game.json: cut off half-way', file: 'game.json', content: (g) => JSON.stringify(g).slice(0, 40), refusal: /game\.json: not valid JSON/ },
-  { name: 'game.json: version as a string', file: 'game.json', content: (g) => ({ ...g, version: '2' }), refusal: /version must be the number 2 \(got "2", a string\)/ },
+  { name: 'game.json: version as a string', file: 'game.json', content: (g) => ({ ...g, version: '3' }), refusal: /version must be the number 3 \(got "3", a string\)/ },
+  { name: 'game.json: a rule set that is not installed', file: 'game.json', content: (g) => ({ ...g, rulesetId: 'warhammer' }), refusal: /rulesetId "warhammer" is not an installed rule set \(installed: devil-to-pay/ },
   { name: 'game.json: a version from the future', file: 'game.json', content: (g) => ({ ...g, version: 9 }), refusal: /unsupported game file version 9 .*newer Muster/ },
   { name: 'game.json: unknown card id', file: 'game.json', content: (g) => ({ ...g, deck: { ...(g.deck as object), remaining: ['move-union-first', 'no-such-card'] } }), refusal: /deck\.remaining: "no-such-card" is not a card of deck/ },
   { name: 'game.json: card listed twice', file: 'game.json', content: (g) => ({ ...g, deck: { ...(g.deck as object), remaining: ['move-union-first', 'move-union-first'] } }), refusal: /deck\.remaining lists a card twice/ },

@@ -39,7 +39,7 @@ describe('game deck from the rule set', () => {
     }
   });
 
-  it('loads a version 1 game file: its deck continues where it was, and is saved again as version 2', () => {
+  it('loads a version 1 game file: its deck continues where it was, and is saved again as the current version (3, with the rule set)', () => {
     const path = join(dir.path, 'v1');
     const store = openDataStore(path);
     store.write('game', {
@@ -55,7 +55,8 @@ describe('game deck from the rule set', () => {
       expect(session.turn).toBe(4);
       expect(session.statusOverride('us1')).toEqual({ disordered: true });
       const saved = JSON.parse(readFileSync(join(path, 'game.json'), 'utf8'));
-      expect(saved.version).toBe(2);
+      expect(saved.version).toBe(3);
+      expect(saved.rulesetId).toBe('devil-to-pay');
       expect(saved.deck).toEqual({ deckId: 'standard', remaining: ['fire-union-first', 'carpe-diem-1', 'whiskey-1', 'move-confederate-first'], endCardsDrawn: 1 });
       // One Whiskey was already drawn this turn: the next one ends it.
       expect([draw(session), draw(session), draw(session)]).toEqual(['fire:union', 'carpe-diem', 'whiskey|END']);

@@ -66,10 +66,12 @@ function diffEvaluation(prev: Evaluation | null, next: Evaluation | null): Evalu
   const units = diffList(Object.values(base.units), Object.values(next.units), byUnitId);
   const shapes = diffList(base.shapes, next.shapes, byId);
   const warningsSame = jsonEqual(base.warnings, next.warnings);
-  if (prev !== null && prev.rulesetId === next.rulesetId && isEmpty(units) && isEmpty(shapes) && warningsSame) {
+  // Commander readings and combined charges are small and sent whole, like warnings.
+  const tableWideSame = jsonEqual(base.commanders, next.commanders) && jsonEqual(base.combinedCharges, next.combinedCharges);
+  if (prev !== null && prev.rulesetId === next.rulesetId && isEmpty(units) && isEmpty(shapes) && warningsSame && tableWideSame) {
     return undefined;
   }
-  return { rulesetId: next.rulesetId, units, shapes, warnings: next.warnings };
+  return { rulesetId: next.rulesetId, units, shapes, warnings: next.warnings, ...tableWide(next) };
 }
 
 function applyEvaluation(prev: Evaluation | null, delta: EvaluationDelta): Evaluation {
@@ -78,7 +80,12 @@ function applyEvaluation(prev: Evaluation | null, delta: EvaluationDelta): Evalu
   const record: Record<string, UnitEvaluation> = {};
   for (const u of units) record[u.unitId] = u;
   const shapes: Shape[] = applyList(base?.shapes ?? [], delta.shapes, byId);
-  return { rulesetId: delta.rulesetId, units: record, shapes, warnings: delta.warnings };
+  return { rulesetId: delta.rulesetId, units: record, shapes, warnings: delta.warnings, ...tableWide(delta) };
+}
+
+/** An evaluation's table-wide readings, each only when present. */
+function tableWide(e: Pick<Evaluation, 'commanders' | 'combinedCharges'>): Pick<Evaluation, 'commanders' | 'combinedCharges'> {
+  return { ...(e.commanders ? { commanders: e.commanders } : {}), ...(e.combinedCharges ? { combinedCharges: e.combinedCharges } : {}) };
 }
 
 /**
@@ -121,6 +128,9 @@ export function diffLiveState(prev: LiveState, next: LiveState, sentTimeMs: numb
   if (prev.profile !== next.profile && !jsonEqual(prev.profile, next.profile)) delta.profile = next.profile;
   if (prev.health !== next.health && !jsonEqual(prev.health, next.health)) delta.health = next.health;
   if (prev.turn !== next.turn) delta.turn = next.turn;
+  // Protocol 4, optional: sent whole when changed (never to clear: a server that has them always has them).
+  if (next.ruleset !== undefined && prev.ruleset !== next.ruleset && !jsonEqual(prev.ruleset, next.ruleset)) delta.ruleset = next.ruleset;
+  if (next.focus !== undefined && prev.focus !== next.focus && !jsonEqual(prev.focus, next.focus)) delta.focus = next.focus;
   return delta;
 }
 
@@ -159,5 +169,7 @@ export function applyDelta(state: LiveState, delta: DeltaMessage): LiveState | n
     roster: delta.roster ?? state.roster,
     profile: delta.profile ?? state.profile,
     health: delta.health ?? state.health,
+    ...((delta.ruleset ?? state.ruleset) !== undefined ? { ruleset: delta.ruleset ?? state.ruleset } : {}),
+    ...((delta.focus ?? state.focus) !== undefined ? { focus: delta.focus ?? state.focus } : {}),
   };
 }

@@ -176,6 +176,60 @@ export interface LiveState {
   readonly roster: RosterSummary;
   readonly profile: TableProfileSummary;
   readonly health: Health;
+  /**
+   * The rule set the game runs with and the ones installed (protocol 4; absent from older servers). The
+   * operator switches it with `set-ruleset`.
+   */
+  readonly ruleset?: RulesetChoiceState;
+  /**
+   * What the operator is looking at, shared with every view (protocol 4; absent from older servers): the
+   * selected unit and the measurement, set with `set-focus`. Not logged.
+   */
+  readonly focus?: SharedFocus;
+}
+
+/** A rule set as the views name it (`@muster/rules` RulesetInfo). */
+export interface RulesetSummary {
+  /** Stable id, e.g. 'devil-to-pay'. */
+  readonly id: string;
+  readonly name: string;
+  /** Edition or source. */
+  readonly source: string;
+}
+
+/** Which rule set the game runs with, and which it could (protocol 4). */
+export interface RulesetChoiceState {
+  /** Null when the game runs without rules (the one asked for is not installed: health says why). */
+  readonly current: RulesetSummary | null;
+  readonly installed: readonly RulesetSummary[];
+  /**
+   * What the roster lacks or has wrong for the current rule set (e.g. a required unit field), one line
+   * each, at most 20; the rules still run and say in their warnings what they could not work out.
+   */
+  readonly rosterProblems: readonly string[];
+}
+
+/** One end of a shared measurement: a table point and what it is attached to. */
+export interface MeasureEnd {
+  readonly xIn: number;
+  readonly yIn: number;
+  /** The stand whose edge the end is on; null for a free point on the table. */
+  readonly standId: string | null;
+  /** True when `standId` is the stand as it stood before its last move (its ghost). */
+  readonly ghost?: boolean;
+}
+
+/** A tape laid by the operator: two table points, inches. */
+export interface SharedMeasure {
+  readonly from: MeasureEnd;
+  readonly to: MeasureEnd;
+}
+
+/** The operator's selection and measurement, as every view receives it (protocol 4). */
+export interface SharedFocus {
+  /** The selected unit; null when none. */
+  readonly unitId: string | null;
+  readonly measure: SharedMeasure | null;
 }
 
 /** Upserts by id plus removals; apply removals first. */
@@ -190,6 +244,9 @@ export interface EvaluationDelta {
   readonly shapes: ListDelta<Shape, string>;
   /** Sent whole. */
   readonly warnings: readonly EvaluationWarning[];
+  /** The evaluation's commander readings and combined charges, sent whole; absent when it has none. */
+  readonly commanders?: Evaluation['commanders'];
+  readonly combinedCharges?: Evaluation['combinedCharges'];
 }
 
 /** One entry of the game log (append-only, persisted as JSON lines). */
@@ -202,7 +259,9 @@ export type GameLogEntry =
   | GameLogCommon & { readonly kind: 'card'; readonly draw: CardDraw }
   | GameLogCommon & { readonly kind: 'dice'; readonly roll: DiceRoll }
   | GameLogCommon & { readonly kind: 'turn'; readonly turn: number }
-  | GameLogCommon & { readonly kind: 'note'; readonly text: string };
+  | GameLogCommon & { readonly kind: 'note'; readonly text: string }
+  /** Protocol 4: the game's rule set changed (`previousId` null when the game ran without rules). */
+  | GameLogCommon & { readonly kind: 'ruleset'; readonly ruleset: RulesetSummary; readonly previousId: string | null };
 
 export interface GameLogCommon {
   /** Position in the log, from 0. */
@@ -265,6 +324,10 @@ export interface DeltaMessage {
   readonly profile?: TableProfileSummary;
   readonly health?: Health;
   readonly turn?: number;
+  /** Protocol 4: present (whole) when changed. */
+  readonly ruleset?: RulesetChoiceState;
+  /** Protocol 4: present (whole) when changed. */
+  readonly focus?: SharedFocus;
 }
 
 /** A new non-pose game log entry (cards, dice, operator edits), sent to every client. */
@@ -278,7 +341,7 @@ export interface AckMessage {
   readonly type: 'ack';
   readonly requestId?: string;
   readonly action: ClientMessage['type'];
-  readonly result?: { readonly draw: CardDraw } | { readonly roll: DiceRoll } | { readonly turn: number };
+  readonly result?: { readonly draw: CardDraw } | { readonly roll: DiceRoll } | { readonly turn: number } | { readonly ruleset: RulesetSummary };
 }
 
 export interface PongMessage {
@@ -384,13 +447,34 @@ export interface SetTurnMessage extends ClientCommon {
   readonly turn: number;
 }
 
+/**
+ * Operator (protocol 4): run the game with another installed rule set (`LiveState.ruleset.installed`).
+ * Saved with the game, logged (`ruleset` entry), evaluated at once; an id not installed is `not-found`.
+ */
+export interface SetRulesetMessage extends ClientCommon {
+  readonly type: 'set-ruleset';
+  readonly rulesetId: string;
+}
+
+/**
+ * Operator (protocol 4): share what is selected and measured with every view (`LiveState.focus`). Whole,
+ * not a patch; held in memory only (not logged). Send it at most a few times a second while dragging.
+ */
+export interface SetFocusMessage extends ClientCommon {
+  readonly type: 'set-focus';
+  readonly unitId: string | null;
+  readonly measure: SharedMeasure | null;
+}
+
 export type OperatorMessage =
   | SetUnitStatusMessage
   | SetTerrainMessage
   | AssignTagMessage
   | DrawCardMessage
   | RollDiceMessage
-  | SetTurnMessage;
+  | SetTurnMessage
+  | SetRulesetMessage
+  | SetFocusMessage;
 
 export type ClientMessage = HelloMessage | PingMessage | ResyncMessage | OperatorMessage;
 
@@ -401,6 +485,8 @@ export const OPERATOR_MESSAGE_TYPES: readonly OperatorMessage['type'][] = [
   'draw-card',
   'roll-dice',
   'set-turn',
+  'set-ruleset',
+  'set-focus',
 ];
 
 export function isOperatorMessage(msg: ClientMessage): msg is OperatorMessage {

@@ -6,7 +6,7 @@
  */
 import type { PointIn, Terrain } from '@muster/rules';
 import { TABLE_STATE_ENUMS, UNIT_STATUS_FIELDS } from '@muster/rules/enums';
-import type { ClientMessage, ErrorCode, ServerMessage, UnitStatusPatch } from './messages.ts';
+import type { ClientMessage, ErrorCode, MeasureEnd, RulesetSummary, ServerMessage, SharedMeasure, UnitStatusPatch } from './messages.ts';
 import { LIMITS, PROTOCOL_VERSION } from './version.ts';
 
 export type Parsed<T> =
@@ -202,6 +202,30 @@ function rulesetValues(v: unknown, path: string): Record<string, number | string
   return out;
 }
 
+/** A rule-set id: lower-case letters, digits and dashes, starting with a letter or digit (e.g. 'devil-to-pay'). */
+const RULESET_ID = /^[a-z0-9][a-z0-9-]*$/;
+
+function rulesetId(v: unknown, path: string): string {
+  const s = str(v, path, LIMITS.maxRulesetIdChars);
+  if (!RULESET_ID.test(s)) fail(path, 'expected a rule-set id of lower-case letters, digits and dashes (e.g. "devil-to-pay")');
+  return s;
+}
+
+function measureEnd(v: unknown, path: string): MeasureEnd {
+  const o = obj(v, path, ['xIn', 'yIn', 'standId', 'ghost']);
+  if (o.standId === undefined) fail(`${path}.standId`, 'required (a stand id, or null for a free point)');
+  const end = { xIn: coord(o.xIn, `${path}.xIn`), yIn: coord(o.yIn, `${path}.yIn`), standId: o.standId === null ? null : id(o.standId, `${path}.standId`) };
+  if (o.ghost === undefined) return end;
+  if (end.standId === null) fail(`${path}.ghost`, 'only with a standId');
+  return { ...end, ghost: bool(o.ghost, `${path}.ghost`) };
+}
+
+function sharedMeasure(v: unknown, path: string): SharedMeasure | null {
+  if (v === null) return null;
+  const o = obj(v, path, ['from', 'to']);
+  return { from: measureEnd(o.from, `${path}.from`), to: measureEnd(o.to, `${path}.to`) };
+}
+
 function optionalRequestId(o: Record<string, unknown>): { requestId?: string } {
   return o.requestId === undefined ? {} : { requestId: id(o.requestId, 'requestId') };
 }
@@ -261,9 +285,30 @@ function readClientMessage(v: unknown): ClientMessage {
       const o = obj(v, type, ['type', 'requestId', 'turn']);
       return { type, ...optionalRequestId(o), turn: int(o.turn, 'turn', 1, 10_000) };
     }
+    case 'set-ruleset': {
+      const o = obj(v, type, ['type', 'requestId', 'rulesetId']);
+      return { type, ...optionalRequestId(o), rulesetId: rulesetId(o.rulesetId, 'rulesetId') };
+    }
+    case 'set-focus': {
+      const o = obj(v, type, ['type', 'requestId', 'unitId', 'measure']);
+      if (o.unitId === undefined) fail('unitId', 'required (a unit id, or null for none)');
+      if (o.measure === undefined) fail('measure', 'required (a measurement, or null for none)');
+      return { type, ...optionalRequestId(o), unitId: o.unitId === null ? null : id(o.unitId, 'unitId'), measure: sharedMeasure(o.measure, 'measure') };
+    }
     default:
       fail('type', `unknown message type "${type.slice(0, 40)}"`);
   }
+}
+
+/**
+ * Whether `rulesetId` is one of the `installed` rule sets (the server's `LiveState.ruleset.installed`): the
+ * one check of `set-ruleset` the wire cannot do alone. `not-found` names the installed ids.
+ */
+export function checkRulesetChoice(rulesetId: string, installed: readonly RulesetSummary[]): Parsed<RulesetSummary> {
+  const found = installed.find((r) => r.id === rulesetId);
+  if (found) return { ok: true, value: found };
+  const ids = installed.map((r) => r.id).join(', ') || 'none';
+  return { ok: false, code: 'not-found', message: `no rule set "${rulesetId.slice(0, LIMITS.maxRulesetIdChars)}" is installed (installed: ${ids})` };
 }
 
 /** Best effort: the requestId of a message that failed validation, so the error reply can name it. */
@@ -406,6 +451,38 @@ function healthProblem(health: unknown): string | null {
   return null;
 }
 
+function measureEndProblem(v: unknown, path: string): string | null {
+  if (!isRecord(v)) return `${path} must be an object`;
+  if (typeof v.xIn !== 'number' || !Number.isFinite(v.xIn) || typeof v.yIn !== 'number' || !Number.isFinite(v.yIn)) return `${path}.xIn and .yIn must be finite numbers`;
+  if (v.standId !== null && typeof v.standId !== 'string') return `${path}.standId must be a string or null`;
+  return null;
+}
+
+/**
+ * Why `focus` (protocol 4, optional) cannot be drawn, or null: `{ unitId, measure }` with a unit id or null
+ * and a measure of two ends or null. Unknown fields are allowed (a newer server may add some).
+ */
+function focusProblem(focus: unknown): string | null {
+  if (focus === undefined) return null;
+  if (!isRecord(focus)) return 'focus must be an object';
+  if (focus.unitId !== null && typeof focus.unitId !== 'string') return 'focus.unitId must be a string or null';
+  const m = focus.measure;
+  if (m === null) return null;
+  if (!isRecord(m)) return 'focus.measure must be an object or null';
+  return measureEndProblem(m.from, 'focus.measure.from') ?? measureEndProblem(m.to, 'focus.measure.to');
+}
+
+/** Why `ruleset` (protocol 4, optional) cannot be listed, or null. */
+function rulesetStateProblem(ruleset: unknown): string | null {
+  if (ruleset === undefined) return null;
+  if (!isRecord(ruleset)) return 'ruleset must be an object';
+  const summary = (r: unknown): boolean => isRecord(r) && typeof r.id === 'string' && typeof r.name === 'string' && typeof r.source === 'string';
+  if (ruleset.current !== null && !summary(ruleset.current)) return 'ruleset.current must be { id, name, source } or null';
+  if (!Array.isArray(ruleset.installed) || !ruleset.installed.every(summary)) return 'ruleset.installed must be a list of { id, name, source }';
+  if (!Array.isArray(ruleset.rosterProblems) || !ruleset.rosterProblems.every((p) => typeof p === 'string')) return 'ruleset.rosterProblems must be a list of texts';
+  return null;
+}
+
 /**
  * Structural check of a server message, for views: the type is known and the fields needed to apply it
  * are there with the right types. Content produced by the rules engine is trusted beyond that.
@@ -430,7 +507,7 @@ export function parseServerMessage(raw: string, serverProtocolVersion: number = 
         return bad('snapshot: state missing or malformed');
       }
       if (!Array.isArray(v.recentLog)) return bad('snapshot: recentLog missing');
-      const healthBad = healthProblem(s.health);
+      const healthBad = healthProblem(s.health) ?? focusProblem(s.focus) ?? rulesetStateProblem(s.ruleset);
       if (healthBad) return bad(`snapshot: ${healthBad}`);
       if (serverProtocolVersion >= 2 || s.evaluatedState !== undefined) {
         const problem = evaluatedStateProblem(s.evaluatedState, s.seq, s.frameSeq);
@@ -443,7 +520,7 @@ export function parseServerMessage(raw: string, serverProtocolVersion: number = 
         return bad('delta: seq, baseSeq or liveTrackIds missing');
       }
       {
-        const healthBad = healthProblem(v.health);
+        const healthBad = healthProblem(v.health) ?? focusProblem(v.focus) ?? rulesetStateProblem(v.ruleset);
         if (healthBad) return bad(`delta: ${healthBad}`);
       }
       if (serverProtocolVersion >= 2 || v.evaluatedState !== undefined) {

@@ -9,10 +9,17 @@
  *   client ignores the field, so the server still serves version 1 clients.
  * - 3: error code `rate-limited` (a client over the message rate gets it, then the server closes the
  *   socket with 1008). Server → client only and additive: older clients show it like any error.
+ * - 4: the rule set is chosen live and the operator's focus is shared: client messages `set-ruleset`
+ *   and `set-focus` (new types: the messages older clients send are unchanged, so they are still
+ *   served), `LiveState.ruleset` / `LiveState.focus` and the same in deltas (optional, additive), log
+ *   entry kind `ruleset`, ack result `{ ruleset }`.
  */
-export const PROTOCOL_VERSION = 3 as const;
+export const PROTOCOL_VERSION = 4 as const;
 
-/** The oldest client version the server still serves (its client messages are unchanged since). */
+/**
+ * The oldest client version the server still serves: every message a version 1 client sends still means
+ * the same (versions 2..4 only added server → client fields and new client message types).
+ */
 export const OLDEST_SUPPORTED_PROTOCOL_VERSION = 1 as const;
 
 /** Whether a server of this build serves a client that says it speaks `version`. */
@@ -51,4 +58,6 @@ export const LIMITS = {
    * bounds what a connecting view is sent (50 × 64 KiB at worst).
    */
   maxTerrainBytes: 64 * 1024,
+  /** Rule-set ids (`set-ruleset`), characters. */
+  maxRulesetIdChars: 64,
 } as const;

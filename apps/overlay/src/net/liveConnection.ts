@@ -29,6 +29,9 @@ export class LiveConnection {
   private nextRequest = 1;
   private readonly pending = new Map<string, (reply: OperatorReply) => void>();
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private roleValue: 'viewer' | 'operator' = 'viewer';
+  private serverVersion: number | null = null;
+  private readonly welcomeListeners = new Set<(role: 'viewer' | 'operator') => void>();
 
   constructor(
     private readonly store: LiveStore,
@@ -46,6 +49,22 @@ export class LiveConnection {
     this.closedByUs = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.socket?.close();
+  }
+
+  /** What the server made this connection (a viewer until a hello with the right token is welcomed). */
+  get role(): 'viewer' | 'operator' {
+    return this.roleValue;
+  }
+
+  /** Called with the role of every `welcome` (after each connect, and after the operator hello). */
+  onWelcome(listener: (role: 'viewer' | 'operator') => void): () => void {
+    this.welcomeListeners.add(listener);
+    return () => this.welcomeListeners.delete(listener);
+  }
+
+  /** The server's protocol version (from `welcome`); null before it. */
+  get serverProtocolVersion(): number | null {
+    return this.serverVersion;
   }
 
   /** Sends an operator action; resolves with the server's ack or error (never rejects on a refusal). */
@@ -91,12 +110,18 @@ export class LiveConnection {
         this.pending.delete(msg.requestId);
         return;
       }
+      if (msg.type === 'welcome') {
+        this.roleValue = msg.role;
+        this.serverVersion = msg.protocolVersion;
+        for (const l of this.welcomeListeners) l(msg.role);
+      }
       if (msg.type === 'error') this.options.onError?.(msg);
       if (this.store.receive(msg) === 'resync') this.send({ type: 'resync' });
     };
     socket.onclose = () => {
       if (this.socket !== socket) return;
       this.socket = null;
+      this.roleValue = 'viewer';
       for (const [id, resolve] of this.pending) resolve({ type: 'error', code: 'internal', message: 'connection lost', requestId: id });
       this.pending.clear();
       if (this.closedByUs) return;

@@ -19,8 +19,10 @@ export function gameHud(parent: HTMLElement, store: LiveStore, options: GameHudO
   const turn = h('span', { className: 'hud-turn' });
   const card = h('span', { className: 'hud-card' });
   const roll = h('span', { className: 'hud-roll' });
+  // The rule set in play (protocol 4), so every view says which rules its shapes are from.
+  const ruleset = h('span', { className: 'hud-ruleset hud-muted' });
   const show = { turn: true, card: true, roll: true, ...options.show };
-  const box = h('div', { className: options.className ?? 'hud', role: 'status' }, show.turn ? turn : null, show.card ? card : null, show.roll ? roll : null);
+  const box = h('div', { className: options.className ?? 'hud', role: 'status' }, show.turn ? turn : null, show.turn ? ruleset : null, show.card ? card : null, show.roll ? roll : null);
   box.setAttribute('aria-live', 'polite');
   parent.append(box);
   let key = '';
@@ -28,10 +30,12 @@ export function gameHud(parent: HTMLElement, store: LiveStore, options: GameHudO
     const s = store.snapshot;
     const lastCard = findLast(s.log, 'card');
     const lastRoll = findLast(s.log, 'dice');
-    const k = `${s.state?.turn}|${lastCard?.index}|${lastRoll?.index}`;
+    const rulesetName = s.state?.ruleset?.current?.name ?? '';
+    const k = `${s.state?.turn}|${lastCard?.index}|${lastRoll?.index}|${rulesetName}`;
     if (k === key) return;
     key = k;
     turn.textContent = s.state ? `Turn ${s.state.turn}` : '';
+    ruleset.textContent = rulesetName;
     card.textContent = lastCard ? `Card: ${cardText(lastCard.draw.card)}` : 'No card yet';
     card.title = lastCard ? `${lastCard.draw.remaining} cards left${lastCard.draw.turnEnded ? '; the turn ended' : ''}` : '';
     if (lastRoll) {

@@ -9,6 +9,7 @@ import { layerMenu } from './layerMenu.ts';
 import { gameHud } from './gameHud.ts';
 import { replayTimelineBar } from './replayTimelineBar.ts';
 import { turnPngButton } from './turnPng.ts';
+import { followSharedFocus } from './followSharedFocus.ts';
 
 const { store } = startLive();
 const status = h('span', { className: 'status' }, 'connecting…');
@@ -30,6 +31,8 @@ const view = fullTableView({
   },
 });
 fitButton.addEventListener('click', () => view.resetZoom());
+// The operator's selection and tape, shared by the service (`?follow=0`: only this viewer's taps).
+followSharedFocus(view, store);
 gameHud(stage, store, { className: 'hud hud-map' });
 topbar.append(layerMenu(view), fitButton, turnPngButton(view));
 // In a replay: the timeline of turns and actions, with where it is now (viewers cannot seek).

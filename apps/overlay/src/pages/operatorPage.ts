@@ -29,7 +29,14 @@ import { cameraBackdropControl } from './cameraBackdropControl.ts';
 import { rulesLagText } from '../net/rulesLag.ts';
 import { takeOperatorToken } from './operatorToken.ts';
 import { FocusChannel } from './focusChannel.ts';
-import { measureGroup } from './measureDrawing.ts';
+import { rulesetChooser } from './rulesetChooser.ts';
+import { selectedTape, type TapeEnds } from './tapeOverlay.ts';
+import { whyNotList } from '../ui/whyNotList.ts';
+import { rulesetStatusEditor } from '../ui/rulesetStatusEditor.ts';
+import { statusChangeWords, withStatusValue } from '../ui/rulesetStatusFields.ts';
+import { rulesetStatusFields } from './rulesetFieldsSource.ts';
+import { combinedChargeLines, commanderLines, tableWideSection } from '../ui/tableWidePanel.ts';
+import { combinedChargesOf } from '../ui/tableWideText.ts';
 import { gameHud } from './gameHud.ts';
 import { replayTimelineBar } from './replayTimelineBar.ts';
 import { turnPngButton } from './turnPng.ts';
@@ -75,7 +82,8 @@ let mode: Mode = 'select';
 let measureIds: string[] = [];
 /** A point-to-point measurement (drag), in table inches; null when none. */
 let measureLine: { from: PointIn; to: PointIn; fromStand: Stand | null; toStand: Stand | null } | null = null;
-const focusChannel = new FocusChannel();
+// Shared with every view over the wire (set-focus) and with pages in this browser at once.
+const focusChannel = new FocusChannel({ connection });
 let draft: PointIn[] = [];
 
 const view = fullTableView({
@@ -378,32 +386,34 @@ function startMeasureDrag(at: PointIn): DragHandler | null {
   };
 }
 
-/** "in fire range (band 12")" / "out of fire range: …" for the selected unit against the unit measured to. */
-function rangeVerdict(state: LiveState, targetUnitId: string): string {
-  const sel = view.selection;
-  const ev = sel ? state.evaluation?.units[sel] : undefined;
-  if (!ev || !sel || sel === targetUnitId) return '';
-  const parts: string[] = [];
-  const fire = ev.fire.find((f) => f.targetUnitId === targetUnitId);
-  if (fire) parts.push(fire.ok ? `${unitName(state, sel)} can fire at it (band ${fire.band})` : `${unitName(state, sel)} cannot fire at it: ${refusalText(fire)}`);
-  const charge = ev.charge.find((c) => c.targetUnitId === targetUnitId);
-  if (charge) parts.push(charge.ok ? 'in charge reach' : `no charge: ${refusalText(charge)}`);
-  return parts.join('; ');
+/** A tape end's unit for the fire and charge questions: none for a free point or a ghost. */
+function tapeUnit(stand: Stand | null): string | null {
+  return stand && !isGhostStand(stand) ? stand.unitId : null;
 }
+
+/** The tape, the selected unit's bands along it and its answers; the first line is the distance. */
+function showTape(state: LiveState, ends: TapeEnds, labelText: string, first: string): void {
+  const tape = selectedTape(state, view.selection, ends);
+  view.setOverlay('measure', tape.group);
+  const mid = { xIn: (ends.from.xIn + ends.to.xIn) / 2, yIn: (ends.from.yIn + ends.to.yIn) / 2 };
+  view.setExtraLabels([{ key: 'measure', at: mid, text: labelText, className: 'measure-label' }, ...tape.labels]);
+  measureOut.replaceChildren(h('div', {}, first), ...tape.answers.map((a) => h('div', { className: 'tape-answer' }, a)));
+  measureOut.dataset.bands = String(tape.bandCount);
+}
+
+/** The evaluation the tape's answers were last read from. */
+let tapeEvaluation: unknown = null;
 
 function drawMeasure(): void {
   const state = store.snapshot.state;
+  tapeEvaluation = state?.evaluation ?? null;
   if (measureLine && state) {
     const { from, to, fromStand, toStand } = measureLine;
     const d = Math.hypot(to.xIn - from.xIn, to.yIn - from.yIn);
     const tol = measureTolerance(state.profile);
-    view.setOverlay('measure', measureGroup(from, to));
-    const mid = { xIn: (from.xIn + to.xIn) / 2, yIn: (from.yIn + to.yIn) / 2 };
-    view.setExtraLabels([{ key: 'measure', at: mid, text: `${d.toFixed(1)}"`, className: 'measure-label' }]);
     const names = `${fromStand ? standName(state, fromStand) : 'point'} → ${toStand ? standName(state, toStand) : 'point'}`;
-    const verdict = toStand && !isGhostStand(toStand) ? rangeVerdict(state, toStand.unitId) : '';
-    measureOut.textContent = `${names}: ${d.toFixed(2)}" ${tol.text}${verdict ? `. ${verdict}` : ''}`;
-    focusChannel.publishMeasure({ from, to, text: `${d.toFixed(1)}"` });
+    showTape(state, { from, to, fromUnitId: tapeUnit(fromStand), toUnitId: tapeUnit(toStand) }, `${d.toFixed(1)}"`, `${names}: ${d.toFixed(2)}" ${tol.text}`);
+    focusChannel.publishMeasure({ from, to, text: `${d.toFixed(1)}"`, fromStandId: fromStand?.id ?? null, toStandId: toStand?.id ?? null });
     return;
   }
   // A clicked ghost measures like the stand as it stood.
@@ -419,12 +429,8 @@ function drawMeasure(): void {
   const d = edgeDistance(standFootprint(a).corners, standFootprint(b).corners);
   const tol = measureTolerance(state.profile);
   const text = `${d.distanceIn.toFixed(2)}" ${tol.text}`;
-  view.setOverlay('measure', measureGroup(d.fromPoint, d.toPoint));
-  const mid = { xIn: (d.fromPoint.xIn + d.toPoint.xIn) / 2, yIn: (d.fromPoint.yIn + d.toPoint.yIn) / 2 };
-  view.setExtraLabels([{ key: 'measure', at: mid, text: `${d.distanceIn.toFixed(2)}"`, className: 'measure-label' }]);
-  const verdict = a.unitId !== b.unitId && !isGhostStand(a) && !isGhostStand(b) ? rangeVerdict(state, b.unitId) : '';
-  measureOut.textContent = `${standName(state, a)} → ${standName(state, b)}: ${text}, edge to edge${verdict ? `. ${verdict}` : ''}`;
-  focusChannel.publishMeasure({ from: d.fromPoint, to: d.toPoint, text: `${d.distanceIn.toFixed(1)}"` });
+  showTape(state, { from: d.fromPoint, to: d.toPoint, fromUnitId: tapeUnit(a), toUnitId: tapeUnit(b) }, `${d.distanceIn.toFixed(2)}"`, `${standName(state, a)} → ${standName(state, b)}: ${text}, edge to edge`);
+  focusChannel.publishMeasure({ from: d.fromPoint, to: d.toPoint, text: `${d.distanceIn.toFixed(1)}"`, fromStandId: a.id, toStandId: b.id });
 }
 
 // ---- selected unit ---------------------------------------------------------------------------------------
@@ -473,7 +479,8 @@ function renderSelection(force = false): void {
   const unitId = view.selection;
   const ev = unitId ? state?.evaluation?.units[unitId] : undefined;
   const warnings = unitId ? unitWarningLines(state?.evaluation?.warnings, unitId) : [];
-  const warningsKey = unitWarningsKey(warnings);
+  // Commanders' orders and combined charges live beside the units' readings: a change there shows too.
+  const warningsKey = unitWarningsKey(warnings) + (unitId ? JSON.stringify([state?.evaluation?.commanders, combinedChargesOf(state?.evaluation?.combinedCharges, unitId), state?.tableState.units.find((u) => u.id === unitId)?.status]) : '');
   if (!force && ev === renderedUnitEval && unitId === renderedUnitId && warningsKey === renderedUnitWarnings) return;
   const unitChanged = unitId !== renderedUnitId;
   const now = performance.now();
@@ -494,6 +501,7 @@ function renderSelection(force = false): void {
   if (!state || !unitId) {
     unitBox.replaceChildren(h('p', { className: 'hint' }, 'No unit selected. Click a stand on the map.'));
     statusBox.replaceChildren();
+    delete statusBox.dataset.unit;
     return;
   }
   const unit = state.tableState.units.find((u) => u.id === unitId);
@@ -540,7 +548,7 @@ function renderSelection(force = false): void {
       target.addEventListener('toggle', () => (target.open ? closedTargets.delete(f.targetUnitId) : closedTargets.add(f.targetUnitId)));
       parts.push(target);
     }
-    if (fireNo.length) parts.push(whyNot('fire', `Cannot fire at ${fireNo.length} unit${fireNo.length === 1 ? '' : 's'}`, fireNo, state));
+    if (fireNo.length) parts.push(whyNotList('fire', fireNo, (id) => unitName(state, id), openWhyNot));
     if (ev.splitFire) {
       const rows = splitFireRows(ev.splitFire, (id) => unitName(state, id));
       parts.push(...splitFirePanel(rows, (row) => void rollDice(row.dice, `split fire: ${unit.name} → ${row.pairText}`, unit.id), openSplitPairs));
@@ -555,12 +563,17 @@ function renderSelection(force = false): void {
           c.enemyFlanked ? ' · flanked' : '', c.disorderedBy.length ? ` · disordered by ${c.disorderedBy.join(', ')}` : ''),
         h('div', { className: 'hint' }, 'Attacker'), breakdownTable(c.attacker), h('div', { className: 'hint' }, 'Defender'), breakdownTable(c.defender)));
     }
-    if (chargeNo.length) parts.push(whyNot('charge', `Cannot charge ${chargeNo.length} unit${chargeNo.length === 1 ? '' : 's'}`, chargeNo, state));
+    if (chargeNo.length) parts.push(whyNotList('charge', chargeNo, (id) => unitName(state, id), openWhyNot));
+    const together = combinedChargesOf(state.evaluation?.combinedCharges, unit.id);
+    if (together.length) parts.push(h('div', { className: 'hint' }, 'Charging together:'), ...combinedChargeLines(together, (id) => nameOfAny(state, id)));
     parts.push(h('h3', {}, 'Rally'));
     parts.push('ok' in ev.rally && ev.rally.ok === false ? h('div', { className: 'refusal', title: ev.rally.reason }, `Cannot rally: ${refusalText(ev.rally)}`) : breakdownTable(ev.rally as Exclude<typeof ev.rally, { ok: false }>));
     const cmd = ev.command;
     parts.push(h('h3', {}, 'Command'));
     parts.push(h('div', { className: 'command' }, commandText(cmd, (id) => nameOfAny(state, id))));
+    // Its brigade's commander (and any attached or in range): orders per turn by quality, with the section.
+    const itsCommanders = state.tableState.commanders.filter((c) => (unit.brigadeId !== undefined && c.brigadeId === unit.brigadeId) || c.id === cmd.commanderInRangeId || c.id === cmd.attachedCommanderId);
+    parts.push(...commanderLines(state.evaluation?.commanders, itsCommanders, (id) => nameOfAny(state, id)));
   }
   // Rebuilt only when what it says changed: an unchanged panel keeps the pointer's hover and the keyboard's focus.
   const fresh = h('div', {}, ...parts);
@@ -585,17 +598,12 @@ function renderSelection(force = false): void {
     unitBox.dataset.unit = unit.id;
     if (focused) [...unitBox.querySelectorAll<HTMLElement>('button, summary, select, input')].find((el) => controlKey(el) === focused)?.focus();
   }
-  if (unitChanged || force) renderStatusEditor(state, unit.id);
+  // The inputs follow a status changed elsewhere (Undo, another operator), unless one of them has the focus.
+  const statusChanged = JSON.stringify(unit.status ?? {}) !== renderedStatusKey && !statusBox.contains(document.activeElement);
+  if (unitChanged || force || statusChanged || (state.evaluation?.rulesetId ?? null) !== statusRulesetId) renderStatusEditor(state, unit.id);
 }
 
-/** Targets the rules said no to, folded and muted: one line each, the reason in words, the rule's code as a tooltip. */
-function whyNot(kind: 'fire' | 'charge', title: string, refusals: readonly { readonly targetUnitId: string; readonly reason: string; readonly detail?: string }[], state: LiveState): HTMLElement {
-  const box = h('details', { className: `why-not why-not-${kind}` }, h('summary', {}, title),
-    ...refusals.map((r) => h('div', { className: 'why-not-line', title: `rule: ${r.reason}` }, `${unitName(state, r.targetUnitId)}: ${refusalText({ ok: false, reason: r.reason, ...(r.detail ? { detail: r.detail } : {}) })}`)));
-  box.open = openWhyNot.has(kind);
-  box.addEventListener('toggle', () => (box.open ? openWhyNot.add(kind) : openWhyNot.delete(kind)));
-  return box;
-}
+/** Which "N more out of range" groups the operator has unfolded (ui/whyNotList.ts), kept across refreshes. */
 const openWhyNot = new Set<string>();
 
 /** " ≈1.5 hits · 88% ≥1 (4+)" after a pool of dice whose breakdown gives a hit number; nothing otherwise. */
@@ -608,12 +616,23 @@ function nameOfAny(state: LiveState, id: string): string {
   return state.tableState.units.find((u) => u.id === id)?.name ?? state.tableState.commanders.find((c) => c.id === id)?.name ?? id;
 }
 
+/** The status editor's answer line: one element, so an answer arriving after the editor was rebuilt still shows. */
+const statusConfirm = h('div', { className: 'status-confirm', role: 'status' });
+statusConfirm.id = 'status-confirm';
+/** The status the editor's inputs show (they are rebuilt when it changes elsewhere, e.g. Undo). */
+let renderedStatusKey = '';
+
 function renderStatusEditor(state: LiveState, unitId: string): void {
   const unit = state.tableState.units.find((u) => u.id === unitId);
   if (!unit) return;
   const st: UnitStatus = unit.status ?? {};
-  const confirm = h('div', { className: 'status-confirm', role: 'status' });
-  confirm.id = 'status-confirm';
+  renderedStatusKey = JSON.stringify(st);
+  const confirm = statusConfirm;
+  if (statusBox.dataset.unit !== unitId) {
+    confirm.textContent = '';
+    confirm.classList.remove('error');
+  }
+  statusBox.dataset.unit = unitId;
   // Each change goes to the service at once (no separate Apply); the answer shows right here, and Undo
   // puts the previous status back.
   const send = async (patch: UnitStatusPatch, what: string) => {
@@ -654,14 +673,43 @@ function renderStatusEditor(state: LiveState, unitId: string): void {
   prone.addEventListener('change', () => void send({ prone: prone.checked }, prone.checked ? 'prone' : 'not prone'));
   const orders = h('input', { type: 'number', min: '0', max: '3', value: st.ordersLeft === undefined ? '' : String(st.ordersLeft), placeholder: '–', title: 'Orders left this turn (empty: not tracked)' });
   orders.addEventListener('change', () => void send({ ordersLeft: orders.value === '' ? null : Number(orders.value) }, orders.value === '' ? 'orders not tracked' : `${orders.value} orders left`));
+  const rulesetBox = h('div');
   statusBox.replaceChildren(
     h('h3', {}, 'Status'),
     h('div', { className: 'hint' }, 'Hits per stand (drawn as a cross on the stand)'),
     h('div', { className: 'row' }, ...unit.standIds.map((_id, i) => h('label', { className: 'hit' }, h('span', { className: 'hint' }, `Stand ${i + 1} `), hitInputs[i]!))),
     h('div', { className: 'row' }, h('label', { title: 'Drawn as a dashed ring round its stands' }, disordered, ' disordered'), h('label', { title: 'Drawn as a bar on the back of its stands' }, prone, ' prone'), h('label', {}, 'orders ', orders)),
+    rulesetBox,
     confirm,
   );
+  // The rule set's own status fields, built from its declaration; a value that does not fit is refused here.
+  statusRulesetId = state.evaluation?.rulesetId ?? null;
+  if (statusRulesetId === null) return;
+  const rulesetId = statusRulesetId;
+  rulesetStatusFields(rulesetId).then(
+    (specs) => {
+      if (!rulesetBox.isConnected || statusRulesetId !== rulesetId) return;
+      const editor = rulesetStatusEditor({
+        specs,
+        status: st.rulesetStatus,
+        onChange: (spec, value) => {
+          const now = store.snapshot.state?.tableState.units.find((u) => u.id === unitId)?.status?.rulesetStatus;
+          void send({ rulesetStatus: withStatusValue(now, spec.id, value) }, statusChangeWords(spec, value));
+        },
+        onProblem: (why) => {
+          confirm.textContent = `Not sent: ${why}`;
+          confirm.classList.add('error');
+        },
+      });
+      rulesetBox.replaceChildren(...(editor ? [h('div', { className: 'hint' }, 'Rule-set status'), editor] : []));
+    },
+    (err: unknown) => {
+      rulesetBox.replaceChildren(h('div', { className: 'hint' }, `The rule set's status fields could not be loaded: ${err instanceof Error ? err.message : String(err)}`));
+    },
+  );
 }
+/** The rule set whose status fields the editor shows (the editor is rebuilt when the game's changes). */
+let statusRulesetId: string | null = null;
 
 // ---- tags ------------------------------------------------------------------------------------------------
 const tagsBox = h('div');
@@ -751,9 +799,22 @@ function renderLog(): void {
   logList.scrollTop = logList.scrollHeight;
 }
 
+/** Every commander's orders per turn and every combined charge, rebuilt only when they change. */
+const commandersBox = h('div');
+commandersBox.id = 'commanders';
+let renderedTableWide = '';
+function renderTableWide(state: LiveState): void {
+  const key = JSON.stringify([state.evaluation?.commanders, state.evaluation?.combinedCharges, state.tableState.commanders.map((c) => c.name)]);
+  if (key === renderedTableWide) return;
+  renderedTableWide = key;
+  commandersBox.replaceChildren(...tableWideSection(state.evaluation, state.tableState.commanders, (id) => nameOfAny(state, id)));
+}
+
 panel.append(
   h('section', {}, h('h2', {}, 'Tools'), h('div', { className: 'row' }, toolRow, undoEdit, helpButton), toolHint, measureOut, drawPanel, message),
   h('section', {}, h('h2', {}, 'Unit'), unitBox, statusBox),
+  h('section', {}, h('h2', {}, 'Commanders'), commandersBox),
+  rulesetChooser(store, connection),
   h('section', {}, h('h2', {}, 'Game'), h('div', { className: 'row' }, 'Turn ', turnOut, turnDown, turnUp), h('div', { className: 'row' }, drawCard, cardOut), h('div', { className: 'row' }, diceCount, diceReason, rollButton), diceOut, logList),
   h('section', {}, h('h2', {}, 'Unknown tags'), tagsBox),
   h('section', {}, h('h2', {}, 'Warnings'), warningsBox),
@@ -839,7 +900,9 @@ store.subscribe((s) => {
   renderTerrainList(state);
   renderLog();
   renderWarnings(state);
+  renderTableWide(state);
   turnOut.textContent = String(state.turn);
-  if (measureIds.length === 2) drawMeasure();
+  // A tape follows the stands it joins, and its answers follow the rules.
+  if (measureIds.length === 2 || (measureLine && state.evaluation !== tapeEvaluation)) drawMeasure();
 });
 renderSelection(true);

@@ -7,7 +7,8 @@
  * Optional by URL parameter: `?legend=0` hides the legend (top right), `?hud=0` the lower third (turn, last card,
  * last roll), `?third=bottom-left|bottom-right|top-left|top-right` places it (default bottom-left),
  * `?status=0` leaves the operator's status out of the unit names, `?focus=1` shows only the unit the
- * operator selected (same browser).
+ * operator selected, `?measure=0` leaves out the operator's measurement (both shared by the service,
+ * protocol 4 `LiveState.focus`, and at once from an operator page in the same browser).
  */
 import type { LiveState } from '@muster/protocol';
 import { invertHomography, toHomography } from '@muster/table-mapping';
@@ -16,6 +17,7 @@ import { connectionBanner, h, startLive } from './bootstrap.ts';
 import { ghostsFromUrl, layersFromUrl } from './layerMenu.ts';
 import { gameHud } from './gameHud.ts';
 import { FocusChannel } from './focusChannel.ts';
+import { measureGroup } from './measureDrawing.ts';
 
 const params = new URLSearchParams(location.search);
 const { store } = startLive();
@@ -49,10 +51,17 @@ if (params.get('ghosts') === null) {
     if (res.ok) view.setGhostsVisible(true);
   }).catch(() => {});
 }
+const channel = new FocusChannel({ store });
 if (params.get('focus') === '1') {
-  new FocusChannel().onFocus((unitId) => {
+  channel.onFocus((unitId) => {
     focus = unitId;
     view.invalidate();
+  });
+}
+if (params.get('measure') !== '0') {
+  channel.onMeasure((m) => {
+    view.setOverlay('measure', m ? measureGroup(m.from, m.to, 0.15) : null);
+    view.setExtraLabels(m ? [{ key: 'measure', at: { xIn: (m.from.xIn + m.to.xIn) / 2, yIn: (m.from.yIn + m.to.yIn) / 2 }, text: m.text, className: 'measure-label' }] : []);
   });
 }
 if (params.get('hud') !== '0') {

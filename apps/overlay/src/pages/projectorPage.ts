@@ -11,8 +11,9 @@
  *
  * Made for a cloth: every stand and tag is masked black (plus `?margin=` inches, default 0.3), shapes are
  * outlines (no washes), lines and text are sized in table inches (`?text=` inches, default 0.6), and only
- * what the moment needs is lit: `?show=focus` (default) the unit the operator selected (sent by the
- * operator page in the same browser, or `?unit=id,id`), `?show=side` the units of the side the last card
+ * what the moment needs is lit: `?show=focus` (default) the unit the operator selected (shared by the
+ * service, protocol 4 `LiveState.focus`, so the projector may be on another machine; at once from an
+ * operator page in the same browser; or fixed by `?unit=id,id`), `?show=side` the units of the side the last card
  * named, `?show=all` everything. `?legend=1` adds the legend, `?hud=1` the turn, card and last roll.
  * `?calibrate=1` shows the calibration pattern instead (see `projectorCalibrationPattern.ts`).
  */
@@ -85,7 +86,7 @@ function startProjector(): void {
   });
   if (params.get('hud') === '1') gameHud(stage, store, { className: 'hud hud-projector' });
 
-  const channel = new FocusChannel();
+  const channel = new FocusChannel({ store });
   channel.onFocus((unitId) => {
     focus = unitId;
     view.invalidate();
@@ -93,7 +94,10 @@ function startProjector(): void {
   // The operator's tape, drawn on the cloth (under the stand mask like everything else). With `?outline=1`
   // that slot shows the table's edges instead.
   channel.onMeasure((m) => {
-    if (params.get('outline') !== '1') view.setOverlay('measure', m ? measureGroup(m.from, m.to, 0.3) : null);
+    if (params.get('outline') === '1') return;
+    view.setOverlay('measure', m ? measureGroup(m.from, m.to, 0.3) : null);
+    // The reading beside the tape's middle, in table inches like every label on the cloth.
+    view.setExtraLabels(m ? [{ key: 'measure', at: { xIn: (m.from.xIn + m.to.xIn) / 2, yIn: (m.from.yIn + m.to.yIn) / 2 }, text: m.text, className: 'measure-label', sizeIn: textIn }] : []);
   });
   // A new card changes the acting side without changing the table.
   if (show === 'side') store.subscribe(() => view.invalidate());

@@ -23,5 +23,7 @@ export function logEntryText(e: GameLogEntry, state: LiveState | null): string {
     case 'note': return e.text;
     case 'pose': return `Moved ${standText(e.standId)}`;
     case 'stand-removed': return `Removed ${standText(e.standId)}`;
+    case 'ruleset': return `Rule set: ${e.ruleset.name}${e.previousId ? ` (was ${state?.ruleset?.installed.find((r) => r.id === e.previousId)?.name ?? e.previousId})` : ''}`;
+    case 'ruleset': return `Rule set now ${e.ruleset.name}`;
   }
 }

@@ -15,8 +15,9 @@ export function startPipeline(game: OpenGame, table: TableSpec): LivePipeline {
     session: game.session,
     ruleset,
     rulesUnavailableReason: note,
-    // Rules run on a worker thread so a slow evaluation never holds back the poses.
-    ...(ruleset ? { rulesWorker: game.rulesetId !== undefined ? { rulesetId: game.rulesetId } : {} } : {}),
+    // Rules run on a worker thread so a slow evaluation never holds back the poses (also after a live switch,
+    // so the worker options are given even when the start has no rule set).
+    rulesWorker: game.rulesetId !== undefined && ruleset ? { rulesetId: game.rulesetId } : {},
   });
   game.forwardLogTo((e) => pipeline.notifyLog(e));
   return pipeline;

@@ -142,7 +142,7 @@ export const START_OPTION_TABLE = {
     env: 'MUSTER_RULESET',
     kind: 'string',
     arg: '<id>',
-    help: 'rule set (default devil-to-pay)',
+    help: "rule set; wins over the one saved with the game (default: the saved one, else the roster's, else devil-to-pay)",
   },
   'token-file': {
     type: 'string',

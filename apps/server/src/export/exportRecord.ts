@@ -72,6 +72,8 @@ export function entryDetail(e: GameLogEntry): string {
       return `turn ${e.turn} began`;
     case 'note':
       return e.text;
+    case 'ruleset':
+      return `rule set ${e.ruleset.name} (${e.ruleset.id})${e.previousId ? `, was ${e.previousId}` : ''}`;
   }
 }
 

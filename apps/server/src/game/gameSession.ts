@@ -4,13 +4,17 @@
  * roller's state. Every change is saved atomically and logged; poses are logged when a stand moved.
  */
 import {
+  DEFAULT_RULESET_ID,
   drawActionCard,
   getRuleset,
+  listRulesets,
+  rulesetValuesProblems,
   shuffleActionDeck,
   type ActionDeckCard,
   type ActionDeckDefinition,
   type ActionDeckState,
   type PoseIn,
+  type RulesetValues,
   type Stand,
   type Terrain,
   type UnitStatus,
@@ -25,6 +29,7 @@ import {
   type DiceRoll,
   type GameLogEntry,
   type OperatorMessage,
+  type RulesetSummary,
   type UnitStatusPatch,
 } from '@muster/protocol';
 import { PersistError, type DataStore, type DocumentName } from '../persist/dataStore.ts';
@@ -33,8 +38,11 @@ import { ActionError, type ActionResult } from '../http/backend.ts';
 import type { Roster, RosterStand } from '../roster/roster.ts';
 import { createRng, restoreRng, rollDice, seedFromString, type Rng, type RngState } from '@muster/rules';
 
-/** 2: the deck is the rule set's (`Ruleset.actionDecks`), saved as card ids. 1 (still read): DTP cards by kind. */
-const GAME_VERSION = 2;
+/**
+ * 3: the rule set the game runs with (`rulesetId`, chosen live or at start). 2 (still read): the deck is the
+ * rule set's (`Ruleset.actionDecks`), saved as card ids. 1 (still read): DTP cards by kind.
+ */
+const GAME_VERSION = 3;
 
 /** game.json */
 interface SavedGame {
@@ -44,7 +52,12 @@ interface SavedGame {
   /** Null when the rule set has no action deck. */
   readonly deck: ActionDeckState | null;
   readonly rng: RngState;
+  /** The installed rule set the game runs with; null when it runs without rules. */
+  readonly rulesetId: string | null;
 }
+
+/** game.json as version 2 wrote it: no rule set saved (the start's --ruleset or the roster's decided). */
+type SavedGameV2 = Omit<SavedGame, 'version' | 'rulesetId'> & { readonly version: 2 };
 
 /** game.json as version 1 wrote it: the Devil to Pay deck as cards by kind (top first) and Whiskeys seen. */
 interface SavedGameV1 {
@@ -83,12 +96,12 @@ function wholeNumber(v: unknown, what: string, min: number, max: number): number
   return v;
 }
 
-function checkGameVersion(version: unknown): 1 | typeof GAME_VERSION {
+function checkGameVersion(version: unknown): 1 | 2 | typeof GAME_VERSION {
   if (typeof version !== 'number') {
     throw new Error(`version must be the number ${GAME_VERSION} (got ${JSON.stringify(version)}${typeof version === 'string' ? ', a string' : ''})`);
   }
-  if (version !== GAME_VERSION && version !== 1) {
-    throw new Error(`unsupported game file version ${version} (this Muster reads versions 1 and ${GAME_VERSION}; was it written by a newer Muster?)`);
+  if (version !== GAME_VERSION && version !== 1 && version !== 2) {
+    throw new Error(`unsupported game file version ${version} (this Muster reads versions 1 to ${GAME_VERSION}; was it written by a newer Muster?)`);
   }
   return version;
 }
@@ -129,10 +142,11 @@ function checkDeck(v: unknown): ActionDeckState | null {
   return deck as unknown as ActionDeckState;
 }
 
-function checkGame(v: unknown): SavedGame | SavedGameV1 {
+function checkGame(v: unknown): SavedGame | SavedGameV2 | SavedGameV1 {
   const o = asObject(v, 'game');
   const version = checkGameVersion(o.version);
-  onlyKeys(o, ['version', 'turn', 'statusByUnit', 'deck', 'rng'], 'game');
+  onlyKeys(o, version === GAME_VERSION ? ['version', 'turn', 'statusByUnit', 'deck', 'rng', 'rulesetId'] : ['version', 'turn', 'statusByUnit', 'deck', 'rng'], 'game');
+  if (version === GAME_VERSION) checkSavedRulesetId(o.rulesetId);
   wholeNumber(o.turn, 'turn', 1, 10_000);
   checkStatusByUnit(o.statusByUnit);
   if (version === 1) checkDeckV1(o.deck);
@@ -141,7 +155,36 @@ function checkGame(v: unknown): SavedGame | SavedGameV1 {
   onlyKeys(rng, ['algorithm', 'state'], 'rng');
   if (rng.algorithm !== 'mulberry32') throw new Error(`rng.algorithm must be "mulberry32" (got ${JSON.stringify(rng.algorithm)})`);
   wholeNumber(rng.state, 'rng.state', 0, 0xffffffff);
-  return v as SavedGame | SavedGameV1;
+  return v as SavedGame | SavedGameV2 | SavedGameV1;
+}
+
+/**
+ * A saved rule-set id: null, or the id of an installed rule set (a game saved by a build with more rule
+ * sets is an error to fix, not a game silently run with other rules).
+ */
+function checkSavedRulesetId(v: unknown): string | null {
+  if (v === null) return null;
+  if (typeof v !== 'string' || v === '') throw new Error(`rulesetId must be a rule-set id or null (got ${JSON.stringify(v)})`);
+  if (!listRulesets().some((r) => r.id === v)) {
+    throw new Error(`rulesetId "${v}" is not an installed rule set (installed: ${listRulesets().map((r) => r.id).join(', ')})`);
+  }
+  return v;
+}
+
+/**
+ * The rule set saved with the game in `store` (game.json `rulesetId`): null when none was saved (no game
+ * yet, a game from before version 3, or one that ran without rules).
+ * @throws PersistError when game.json is unreadable or invalid (the same error opening the session gives)
+ */
+export function savedRulesetId(store: DataStore): string | null {
+  const saved = store.read('game', checkGame);
+  return saved?.version === GAME_VERSION ? saved.rulesetId : null;
+}
+
+/** The installed rule set `id` as the views name it, or null when it is not installed. */
+export function rulesetSummary(id: string | null | undefined): RulesetSummary | null {
+  if (id === null || id === undefined) return null;
+  return listRulesets().find((r) => r.id === id) ?? null;
 }
 
 /** A saved deck state against its definition: every card id must be one of the deck's, so a draw cannot fail later. */
@@ -210,7 +253,11 @@ export interface GameSessionOptions {
   readonly initialTerrain?: Terrain;
   /** Seed for a new game's roller (ignored when a saved game exists). Default: the roster name. */
   readonly seed?: string;
-  /** Rule set whose action deck `draw-card` draws from (`Ruleset.actionDecks`). Default: the registry's default. */
+  /**
+   * The rule set the game runs with: its action deck is what `draw-card` draws from (`Ruleset.actionDecks`),
+   * and, when installed, it is saved in game.json (a restart without `--ruleset` keeps it). Default: the
+   * registry's default. When it differs from the one saved, the change is logged (`ruleset` entry).
+   */
   readonly rulesetId?: string;
   /** Which of its decks a new game uses. Default: its first. A saved game keeps the deck it was saved with. */
   readonly deckId?: string;
@@ -251,6 +298,8 @@ export class GameSession {
   private deck: ActionDeckState | null;
   private rng: Rng;
   private terrainValue: Terrain;
+  /** The installed rule set the game runs with (null: none, the start asked for one not installed). */
+  private rulesetIdValue: string | null;
   private bindings: { markerId: number; standId: string | null }[];
   private rosterCache: Roster | null = null;
   private readonly recent: GameLogEntry[] = [];
@@ -267,6 +316,9 @@ export class GameSession {
     this.log = this.store.openLog<GameLogEntry>();
     const decks = actionDecksOf(options.rulesetId);
     const saved = this.store.read('game', checkGame);
+    const savedRuleset = saved?.version === GAME_VERSION ? saved.rulesetId : null;
+    // An id that is not installed runs without rules and leaves the saved choice as it was.
+    this.rulesetIdValue = rulesetSummary(options.rulesetId ?? DEFAULT_RULESET_ID)?.id ?? savedRuleset;
     if (saved) {
       this.turnValue = saved.turn;
       this.statusByUnit = { ...saved.statusByUnit };
@@ -302,12 +354,21 @@ export class GameSession {
       if (problem) throw new PersistError(`${this.store.path('tag-bindings')}: bindings[${i}]: ${problem}; fix or remove it`);
     });
     this.recent.push(...this.log.newest(50, (e) => e.kind !== 'pose'));
+    // A start whose --ruleset differs from the game's saved rule set changed the game's rules: say so.
+    const rulesetChanged = saved?.version === GAME_VERSION && saved.rulesetId !== this.rulesetIdValue;
     // Poses logged before a restart: only log again what moved since.
     for (const e of this.log.newest(5000, (x) => x.kind === 'pose' || x.kind === 'stand-removed')) {
       if (e.kind === 'pose') this.loggedPoses.set(e.standId, e.pose);
       else if (e.kind === 'stand-removed') this.loggedPoses.delete(e.standId);
     }
-    if (!saved || saved.version !== GAME_VERSION) this.saveGame();
+    if (!saved || saved.version !== GAME_VERSION || rulesetChanged) this.saveGame();
+    const current = rulesetSummary(this.rulesetIdValue);
+    if (rulesetChanged && current) this.append({ kind: 'ruleset', by: 'operator', ruleset: current, previousId: savedRuleset });
+  }
+
+  /** The installed rule set the game runs with; null when it runs without rules. */
+  get rulesetId(): string | null {
+    return this.rulesetIdValue;
   }
 
   get turn(): number {
@@ -390,8 +451,8 @@ export class GameSession {
     }
   }
 
-  private gameDocument(turn: number, statusByUnit: Record<string, UnitStatus>, deck: ActionDeckState | null): SavedGame {
-    return { version: GAME_VERSION, turn, statusByUnit, deck, rng: this.rng.snapshot() };
+  private gameDocument(turn: number, statusByUnit: Record<string, UnitStatus>, deck: ActionDeckState | null, rulesetId: string | null = this.rulesetIdValue): SavedGame {
+    return { version: GAME_VERSION, turn, statusByUnit, deck, rng: this.rng.snapshot(), rulesetId };
   }
 
   private saveGame(): void {
@@ -437,6 +498,18 @@ export class GameSession {
   }
 
   /**
+   * What is wrong with rule-set status values for the game's current rule set (an undeclared field, a value
+   * out of its declared range or choices), or null. The wire checks only their shape; the operator page
+   * checks the same declaration, so this refuses what a hand-made request sends.
+   */
+  private rulesetStatusProblem(values: RulesetValues | null | undefined): string | null {
+    if (values === null || values === undefined || this.rulesetIdValue === null) return null;
+    const ruleset = getRuleset(this.rulesetIdValue);
+    const problem = rulesetValuesProblems(ruleset.statusFields ?? [], values, 'status.rulesetStatus', ruleset.id)[0];
+    return problem ? `${problem.path}: ${problem.message}` : null;
+  }
+
+  /**
    * Performs a validated operator action; throws ActionError when it cannot apply. Every change is saved
    * first and only then applied and published, so a failed save changes nothing anyone can see.
    */
@@ -446,6 +519,8 @@ export class GameSession {
         if (!this.baseRoster.units.some((u) => u.id === msg.unitId)) {
           throw new ActionError('not-found', `no unit "${msg.unitId}" in the roster`);
         }
+        const statusProblem = this.rulesetStatusProblem(msg.status.rulesetStatus);
+        if (statusProblem) throw new ActionError('invalid-message', statusProblem);
         const next = applyStatusPatch(this.statusByUnit[msg.unitId] ?? {}, msg.status);
         const all = { ...this.statusByUnit };
         if (Object.keys(next).length === 0) delete all[msg.unitId];
@@ -524,7 +599,38 @@ export class GameSession {
         this.onChange();
         return { turn: msg.turn };
       }
+      case 'set-ruleset':
+        return { ruleset: this.switchRuleset(msg.rulesetId) };
+      case 'set-focus':
+        // Shared focus is the live pipeline's (held in its state, never saved or logged).
+        throw new ActionError('internal', 'set-focus is handled by the live pipeline, not the game session');
     }
+  }
+
+  /**
+   * Runs the game with another installed rule set: saved first (with that rule set's first action deck,
+   * freshly shuffled, or none), then logged. Choosing the rule set already in use changes nothing.
+   * @throws ActionError not-found for an id that is not installed
+   */
+  private switchRuleset(rulesetId: string): RulesetSummary {
+    const summary = rulesetSummary(rulesetId);
+    if (!summary) {
+      throw new ActionError('not-found', `no rule set "${rulesetId}" is installed (installed: ${listRulesets().map((r) => r.id).join(', ')})`);
+    }
+    if (summary.id === this.rulesetIdValue) return summary;
+    const deckDef = actionDecksOf(summary.id)[0] ?? null;
+    const deck = this.withRngRollback(() => {
+      const shuffled = deckDef ? shuffleActionDeck(deckDef, this.rng) : null;
+      this.persist('game', this.gameDocument(this.turnValue, this.statusByUnit, shuffled, summary.id));
+      return shuffled;
+    });
+    const previousId = this.rulesetIdValue;
+    this.rulesetIdValue = summary.id;
+    this.deckDef = deckDef;
+    this.deck = deck;
+    this.append({ kind: 'ruleset', by: 'operator', ruleset: summary, previousId });
+    this.onChange();
+    return summary;
   }
 
   close(): void {

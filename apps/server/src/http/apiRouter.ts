@@ -14,6 +14,7 @@ import { addHistoryRoute } from './routes/historyRoute.ts';
 import { addReplayRoutes } from '../replay/replayRoutes.ts';
 import { addProjectorRoutes } from './routes/projectorRoutes.ts';
 import { addStateRoutes } from './routes/stateRoutes.ts';
+import { addRulesetFieldsRoute } from './routes/rulesetFieldsRoute.ts';
 import { sendError } from './sendError.ts';
 
 export interface ApiOptions {
@@ -35,6 +36,7 @@ export function createApiRouter(options: ApiOptions): Router {
   addFrameRoute(api, options.latestFrame);
   addHistoryRoute(api, backend);
   addReplayRoutes(api, backend, operatorOnly);
+  addRulesetFieldsRoute(api);
   api.use((_req, res) => sendError(res, 'not-found', 'no such API endpoint'));
   return api;
 }

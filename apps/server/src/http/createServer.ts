@@ -17,6 +17,7 @@
  *   GET  /api/ghosts          every stand's pose before its last move (the views' ghosts), from the log
  *   GET  /api/replay          a replay's timeline and where it is (404 on a live service); POST: seek/pause/play (operator)
  *   POST /api/actions         operator: any operator message of the ws protocol (set-unit-status, ...)
+ *   GET  /api/rulesets/:id/fields   a rule set's declared status fields, unit fields and parameters
  *   GET  /api/frame.jpg       the newest camera frame as JPEG (404 before the first frame / without frames)
  * Operator calls carry `Authorization: Bearer <token>`.
  *

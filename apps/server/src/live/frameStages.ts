@@ -8,7 +8,7 @@ import type { FrameDetection } from '@muster/vision';
 import type { GameSession } from '../game/gameSession.ts';
 import { createFrameStats } from './frameStats.ts';
 import { buildLiveTable, type TableSize } from './liveTable.ts';
-import { frameLiveState, tracksOf, unknownMarkerIdsOf } from './liveState.ts';
+import { frameLiveState, tracksOf, unknownMarkerIdsOf, type SharedParts } from './liveState.ts';
 import { pipelineHealth } from './pipelineHealth.ts';
 import type { Publisher } from './publisher.ts';
 import type { RosterTracker } from './rosterTracker.ts';
@@ -27,6 +27,8 @@ export interface FrameStagesOptions {
   clients(): number;
   /** Camera mode: what the camera is doing now (null: no camera, e.g. the demo). */
   camera?(): CameraHealth | null;
+  /** The rule-set choice and the operator's focus, published with every state. */
+  shared(): SharedParts;
 }
 
 export interface FrameStages {
@@ -102,6 +104,7 @@ export function createFrameStages(options: FrameStagesOptions): FrameStages {
       tracks,
       unknownMarkerIds,
       health: stateHealth,
+      shared: options.shared(),
     });
   }
 

@@ -6,15 +6,17 @@
  * → `liveState` (with `frameStats`, `pipelineHealth`, `stageTimings`); `publisher` sends the result;
  * the `watchdog` notices when frames stop.
  */
-import type { CameraHealth, EvaluatedStateRef, GameLogEntry, LiveState, OperatorMessage } from '@muster/protocol';
+import type { CameraHealth, EvaluatedStateRef, GameLogEntry, LiveState, OperatorMessage, RulesetChoiceState, SharedFocus } from '@muster/protocol';
 import type { FrameDetection, TagPrediction, TrackerConfigInput } from '@muster/vision';
-import type { Ruleset } from '@muster/rules';
+import { getRuleset, listRulesets, type Ruleset } from '@muster/rules';
+import { rosterRulesetProblems } from '../roster/rosterRulesetProblems.ts';
+import type { Roster } from '../roster/roster.ts';
 import type { ActionResult, ServiceBackend } from '../http/backend.ts';
 import type { GameSession } from '../game/gameSession.ts';
 import type { RulesWorkerData } from '../rules/rulesWorkerProtocol.ts';
 import { createFrameStages } from './frameStages.ts';
 import type { TableSize } from './liveTable.ts';
-import { initialLiveState, type ProfileInfo } from './liveState.ts';
+import { NO_FOCUS, initialLiveState, type ProfileInfo, type SharedParts } from './liveState.ts';
 import { createPublisher } from './publisher.ts';
 import { createRosterTracker } from './rosterTracker.ts';
 import { createRulesStage } from './rulesStage.ts';
@@ -74,9 +76,10 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
   const timings = createStageTimings();
   const { ruleset, rulesUnavailableReason, rulesWorker } = options;
   const rules = createRulesStage({ ruleset, rulesUnavailableReason, rulesWorker, now, onResult: (r) => publisher.publishEvaluation(r) });
-  const initial = initialLiveState(options.table, options.profile, session, tracking.roster());
+  let shared: SharedParts = { ruleset: rulesetChoiceState(ruleset, tracking.roster()), focus: NO_FOCUS };
+  const initial = initialLiveState(options.table, options.profile, session, tracking.roster(), shared);
   const publisher = createPublisher(initial, { session, poseLogBy: options.poseLogBy, rules, timings });
-  const stages = createFrameStages({ session, table: options.table, now, tracking, rules, timings, publisher, clients: () => clientCount(), camera: () => cameraStatus() });
+  const stages = createFrameStages({ session, table: options.table, now, tracking, rules, timings, publisher, clients: () => clientCount(), camera: () => cameraStatus(), shared: () => shared });
   const refresh = (): LiveState => publisher.publish(stages.compute(null, now()));
   const stopWatchdog = startWatchdog({
     health: () => stages.health(now()),
@@ -101,7 +104,19 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
     tableProfile: () => options.tableProfileDoc ?? { name: options.profile.name, ...options.table },
     calibration: () => options.calibrationDoc ?? null,
     perform(action: OperatorMessage): ActionResult {
+      if (action.type === 'set-focus') {
+        // Held in memory and published at once; never saved or logged (it changes at drag speed).
+        const focus: SharedFocus = { unitId: action.unitId, measure: action.measure };
+        shared = { ...shared, focus };
+        publisher.publishPatch({ focus });
+        return undefined;
+      }
       const result = session.perform(action);
+      if (action.type === 'set-ruleset' && session.rulesetId !== rules.ruleset()?.id && session.rulesetId !== null) {
+        const next = getRuleset(session.rulesetId);
+        rules.switchTo(next);
+        shared = { ...shared, ruleset: rulesetChoiceState(next, tracking.roster()) };
+      }
       if (action.type === 'assign-tag') tracking.rebind();
       // A card drawn or dice rolled republishes only when it changed the turn.
       if ((action.type !== 'draw-card' && action.type !== 'roll-dice') || session.turn !== publisher.state().turn) refresh();
@@ -111,5 +126,18 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
       stopWatchdog();
       rules.close();
     },
+  };
+}
+
+/** Most roster problems published with the rule-set choice (the first ones say what is wrong). */
+const MAX_ROSTER_PROBLEMS = 20;
+
+/** The rule set in use, the installed ones, and what the roster lacks for the one in use. */
+export function rulesetChoiceState(ruleset: Ruleset | null, roster: Roster): RulesetChoiceState {
+  const problems = ruleset ? rosterRulesetProblems(roster, ruleset) : [];
+  return {
+    current: ruleset ? { id: ruleset.id, name: ruleset.name, source: ruleset.source } : null,
+    installed: listRulesets(),
+    rosterProblems: problems.length > MAX_ROSTER_PROBLEMS ? [...problems.slice(0, MAX_ROSTER_PROBLEMS - 1), `and ${problems.length - MAX_ROSTER_PROBLEMS + 1} more`] : problems,
   };
 }

@@ -4,7 +4,7 @@
  * previous state are reused so the delta diff can skip them by reference.
  */
 import type { Evaluation, TableState } from '@muster/rules';
-import type { EvaluatedStateRef, Health, LiveState, RosterSummary, TableProfileSummary, Track } from '@muster/protocol';
+import type { EvaluatedStateRef, Health, LiveState, RosterSummary, RulesetChoiceState, SharedFocus, TableProfileSummary, Track } from '@muster/protocol';
 import type { FrameDetection, TagTrack } from '@muster/vision';
 import type { GameSession } from '../game/gameSession.ts';
 import { tagAssignments, type Roster } from '../roster/roster.ts';
@@ -19,7 +19,16 @@ function bindingsOf(r: Roster): RosterSummary['bindings'] {
   return out.sort((a, b) => a.markerId - b.markerId);
 }
 
-export function initialLiveState(table: TableSize, profile: ProfileInfo, session: GameSession, roster: Roster): LiveState {
+/** What the pipeline holds beside the frames and publishes with every state: the rule-set choice and the operator's focus. */
+export interface SharedParts {
+  readonly ruleset: RulesetChoiceState;
+  readonly focus: SharedFocus;
+}
+
+/** No unit selected, no tape laid. */
+export const NO_FOCUS: SharedFocus = { unitId: null, measure: null };
+
+export function initialLiveState(table: TableSize, profile: ProfileInfo, session: GameSession, roster: Roster, shared: SharedParts): LiveState {
   const emptyTable: TableState = {
     version: 1,
     table,
@@ -41,6 +50,8 @@ export function initialLiveState(table: TableSize, profile: ProfileInfo, session
     roster: { name: roster.name, bindings: bindingsOf(roster), unknownMarkerIds: [] },
     profile: { ...profile, ...table, homography: null, residualIn: null },
     health: { status: 'starting', frameRateHz: 0, trackedStands: 0, unknownTags: 0, processingMs: 0, clients: 0, uptimeS: 0, warnings: [] },
+    ruleset: shared.ruleset,
+    focus: shared.focus,
   };
 }
 
@@ -79,6 +90,7 @@ export interface FrameParts {
   readonly tracks: Track[];
   readonly unknownMarkerIds: number[];
   readonly health: Health;
+  readonly shared: SharedParts;
 }
 
 /** The state after `prev` for a frame (or an operator change: then `detection` is the last one). */
@@ -107,6 +119,8 @@ export function frameLiveState(prev: LiveState, parts: FrameParts): LiveState {
       residualIn: d?.homographyResidualIn ?? prev.profile.residualIn,
     },
     health: parts.health,
+    ruleset: parts.shared.ruleset,
+    focus: parts.shared.focus,
   };
 }
 

@@ -17,6 +17,8 @@ export interface Publisher {
   nextSeq(): number;
   publish(next: LiveState): LiveState;
   publishEvaluation(r: RulesResult<EvaluatedStateRef>): void;
+  /** Publishes the current state with these parts replaced (same poses and evaluation; nothing logged or evaluated). */
+  publishPatch(patch: Pick<Partial<LiveState>, 'focus' | 'ruleset'>): LiveState;
   emit(e: BackendEvent): void;
   subscribe(listener: (e: BackendEvent) => void): () => void;
 }
@@ -56,6 +58,11 @@ export function createPublisher(initial: LiveState, options: PublisherOptions): 
       state = withWorkerEvaluation(state, ++seq, r.evaluation, r.tag, rules.error());
       emit({ kind: 'state' });
       timings.evaluated(r, performance.now() - t0);
+    },
+    publishPatch(patch) {
+      state = { ...state, ...patch, seq: ++seq };
+      emit({ kind: 'state' });
+      return state;
     },
     emit,
     subscribe(listener) {

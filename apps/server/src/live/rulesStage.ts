@@ -24,13 +24,22 @@ export interface RulesStageOptions {
 }
 
 export interface RulesStage {
+  /** Whether results come from a worker thread (false inline and without rules). */
   readonly onWorker: boolean;
+  /** The rule set in use; null without rules. */
+  ruleset(): Ruleset | null;
   /** Inline: this state's evaluation (null when it threw); worker: `newestSoFar`; no rules: null. */
   evaluate(tableState: TableState, newestSoFar: Evaluation | null): Evaluation | null;
   /** Which state the evaluation published with state `self` is of: itself inline, the worker's last, or none. */
   evaluatedState(previous: EvaluatedStateRef | null, self: EvaluatedStateRef): EvaluatedStateRef | null;
   /** Worker: evaluate this state when free (coalesced while busy). */
   submit(tableState: TableState, ref: EvaluatedStateRef): void;
+  /**
+   * From now on evaluate with `ruleset` (a live rule-set switch): a fresh session, or a fresh worker
+   * loading it from the registry. Until the new rule set's first evaluation, states carry none
+   * (evaluation and evaluatedState null), never the old rule set's; a late result of the old worker is dropped.
+   */
+  switchTo(ruleset: Ruleset): void;
   /** The last evaluation's failure ('rules failed: …'), null when it went well. */
   error(): string | null;
   /** Why the worker stopped after too many crashes (null/undefined while it runs or without one). */
@@ -45,29 +54,45 @@ function freshSession(ruleset: Ruleset): RulesSession {
 }
 
 export function createRulesStage(options: RulesStageOptions): RulesStage {
-  const { ruleset } = options;
-  const onWorker = ruleset !== null && options.rulesWorker !== undefined;
+  let ruleset = options.ruleset;
+  // A start with a worker but no rule set (the one asked for is not installed) still switches onto one.
+  const useWorker = options.rulesWorker !== undefined;
+  let onWorker = ruleset !== null && useWorker;
   let session: RulesSession | null = ruleset && !onWorker ? freshSession(ruleset) : null;
   let rulesError: string | null = null;
   let workerWarning: { message: string; atMs: number } | null = null;
-  const worker: RulesWorker<EvaluatedStateRef> | null = onWorker
-    ? createRulesWorker<EvaluatedStateRef>({
-        ...options.rulesWorker,
-        onResult: (r) => {
-          rulesError = r.error === null ? null : `rules failed: ${r.error}`;
-          options.onResult(r);
-        },
-        onWarning: (message) => {
-          workerWarning = { message, atMs: options.now() };
-          log.warn(message);
-        },
-      })
-    : null;
+  /** Bumped by every switch: a result of an older worker is dropped. */
+  let generation = 0;
+  /** Switched and nothing evaluated with the new rule set yet: publish no evaluation meanwhile. */
+  let awaitingFirst = false;
+
+  function spawnWorker(data: RulesWorkerData): RulesWorker<EvaluatedStateRef> {
+    const mine = generation;
+    return createRulesWorker<EvaluatedStateRef>({
+      ...data,
+      onResult: (r) => {
+        if (mine !== generation) return;
+        awaitingFirst = false;
+        rulesError = r.error === null ? null : `rules failed: ${r.error}`;
+        options.onResult(r);
+      },
+      onWarning: (message) => {
+        if (mine !== generation) return;
+        workerWarning = { message, atMs: options.now() };
+        log.warn(message);
+      },
+    });
+  }
+
+  let worker: RulesWorker<EvaluatedStateRef> | null = onWorker ? spawnWorker(options.rulesWorker!) : null;
   return {
-    onWorker,
+    get onWorker() {
+      return onWorker;
+    },
+    ruleset: () => ruleset,
     evaluate(tableState, newestSoFar) {
       // With the worker, this state keeps the newest evaluation so far; its own follows when ready.
-      if (!session) return onWorker ? newestSoFar : null;
+      if (!session) return onWorker && !awaitingFirst ? newestSoFar : null;
       try {
         const evaluation = session.update(tableState);
         rulesError = null;
@@ -80,8 +105,24 @@ export function createRulesStage(options: RulesStageOptions): RulesStage {
       }
     },
     // Inline rules evaluate this very state; the worker's result for it comes as a later state.
-    evaluatedState: (previous, self) => (onWorker ? previous : session ? self : null),
+    evaluatedState: (previous, self) => (onWorker ? (awaitingFirst ? null : previous) : session ? self : null),
     submit: (tableState, ref) => worker?.submit(tableState, ref),
+    switchTo(next) {
+      generation++;
+      ruleset = next;
+      rulesError = null;
+      workerWarning = null;
+      if (useWorker) {
+        void worker?.close();
+        // The registry's rule set by id (a test module given at start is not switched to).
+        worker = spawnWorker({ rulesetId: next.id });
+        onWorker = true;
+        session = null;
+        awaitingFirst = true;
+      } else {
+        session = freshSession(next);
+      }
+    },
     error: () => rulesError,
     failed: () => worker?.failed(),
     warnings: (t) => [

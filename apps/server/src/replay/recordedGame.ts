@@ -27,10 +27,12 @@ export interface RecordedGame {
   /** The terrain of the last terrain edit; null before the first. */
   terrain: Terrain | null;
   readonly bindings: { readonly markerId: number; readonly standId: string | null }[];
+  /** The rule set of the last `ruleset` entry; null before the first. */
+  rulesetId: string | null;
 }
 
 export function emptyGame(): RecordedGame {
-  return { index: -1, timeMs: 0, turn: 1, stands: new Map(), statusByUnit: new Map(), terrain: null, bindings: [] };
+  return { index: -1, timeMs: 0, turn: 1, stands: new Map(), statusByUnit: new Map(), terrain: null, bindings: [], rulesetId: null };
 }
 
 export function copyGame(g: RecordedGame): RecordedGame {
@@ -59,6 +61,9 @@ export function applyEntry(g: RecordedGame, e: GameLogEntry): void {
       break;
     case 'assign-tag':
       g.bindings.push({ markerId: e.markerId, standId: e.standId });
+      break;
+    case 'ruleset':
+      g.rulesetId = e.ruleset.id;
       break;
     default:
       break; // cards, dice, turns and notes change nothing on the table (the turn is on every entry)

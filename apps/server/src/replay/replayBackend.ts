@@ -3,12 +3,18 @@
  * protocol and views show it as it was: each published state is the game after some log entry, its
  * `frameSeq` that entry's index and its `captureTimeMs` that entry's time; the rules evaluate it as live.
  *
- * Read-only: every operator action is refused (`forbidden`), nothing is ever written. `GET /api/log`
+ * The rules follow the record's rule-set changes (`ruleset` entries): a moment before the first is
+ * evaluated with `ruleset`, later ones with the rule set the newest entry chose (unless `fixedRuleset`).
+ *
+ * Read-only: every operator action but `set-focus` is refused (`forbidden`), nothing is ever written; the
+ * operator's focus is shared with the views as live, in memory. `GET /api/log`
  * serves the whole record; the ws views receive the non-pose entries (`log` messages) as the replay
  * passes them, and each snapshot the newest 50 up to the replay's position.
  */
-import type { GameLogEntry, Health, LiveState, OperatorMessage } from '@muster/protocol';
-import type { Evaluation, Ruleset } from '@muster/rules';
+import type { GameLogEntry, Health, LiveState, OperatorMessage, SharedFocus } from '@muster/protocol';
+import { getRuleset, listRulesets, type Evaluation, type Ruleset } from '@muster/rules';
+import { rulesetChoiceState } from '../live/livePipeline.ts';
+import { NO_FOCUS } from '../live/liveState.ts';
 import { ActionError, type ActionResult, type BackendEvent, type ServiceBackend } from '../http/backend.ts';
 import { createRulesStage } from '../live/rulesStage.ts';
 import type { GameRecord } from './readRecord.ts';
@@ -22,6 +28,8 @@ export interface ReplayBackendOptions {
   /** Null: no rules (evaluation stays null; `rulesNote` says why). */
   readonly ruleset: Ruleset | null;
   readonly rulesNote: string;
+  /** Evaluate the whole record with `ruleset`, ignoring its `ruleset` entries (`muster replay --ruleset`). */
+  readonly fixedRuleset?: boolean;
   /** Problems found reading the log (corrupt lines), shown in health. */
   readonly problems?: readonly string[];
   readonly now?: () => number;
@@ -56,7 +64,7 @@ export interface ReplayControl {
 
 const RECENT_LOG = 50;
 /** Entries that change what the rules see; cards, dice and notes do not. */
-const TABLE_KINDS: ReadonlySet<GameLogEntry['kind']> = new Set(['pose', 'stand-removed', 'unit-status', 'terrain', 'assign-tag', 'turn']);
+const TABLE_KINDS: ReadonlySet<GameLogEntry['kind']> = new Set(['pose', 'stand-removed', 'unit-status', 'terrain', 'assign-tag', 'turn', 'ruleset']);
 
 function isLogMessage(e: GameLogEntry): boolean {
   return e.kind !== 'pose' && e.kind !== 'stand-removed';
@@ -79,7 +87,20 @@ export function createReplayBackend(options: ReplayBackendOptions): ReplayBacken
   let seq = 0;
   let evaluation: Evaluation | null = null;
   let evaluatedState: LiveState['evaluatedState'] = null;
+  let focus: SharedFocus = NO_FOCUS;
+  let rulesetChoice = rulesetChoiceState(options.ruleset, record.roster);
   let state: LiveState = compute(true);
+
+  /** Evaluates from now on with the rule set the record had chosen at the current moment. */
+  function followRuleset(): void {
+    if (options.fixedRuleset) return;
+    const wanted = game.rulesetId ?? options.ruleset?.id ?? null;
+    if (wanted === null || wanted === rules.ruleset()?.id || !listRulesets().some((r) => r.id === wanted)) return;
+    const next = getRuleset(wanted);
+    rules.switchTo(next);
+    evaluation = null;
+    rulesetChoice = rulesetChoiceState(next, record.roster);
+  }
 
   function health(trackedStands: number, processingMs: number): Health {
     const at = game.index < 0 ? 'before the first entry' : `entry ${game.index} of ${entries.length === 0 ? 0 : entries[entries.length - 1]!.index}, ${new Date(game.timeMs).toISOString()}, turn ${game.turn}`;
@@ -98,6 +119,7 @@ export function createReplayBackend(options: ReplayBackendOptions): ReplayBacken
     const frameSeq = game.index;
     const captureTimeMs = game.timeMs;
     if (tableChanged || seq === 1) {
+      followRuleset();
       evaluation = rules.evaluate(table.tableState, evaluation);
       evaluatedState = evaluation ? { seq, frameSeq, captureTimeMs } : null;
     }
@@ -124,6 +146,8 @@ export function createReplayBackend(options: ReplayBackendOptions): ReplayBacken
         residualIn: null,
       },
       health: health(table.tableState.stands.length, processingMs),
+      ruleset: rulesetChoice,
+      focus,
     };
   }
 
@@ -151,6 +175,13 @@ export function createReplayBackend(options: ReplayBackendOptions): ReplayBacken
     tableProfile: () => ({ name: record.table.name, widthIn: record.table.widthIn, depthIn: record.table.depthIn }),
     calibration: () => null,
     perform(action: OperatorMessage): ActionResult {
+      if (action.type === 'set-focus') {
+        focus = { unitId: action.unitId, measure: action.measure };
+        seq++;
+        state = { ...state, seq, focus };
+        emit({ kind: 'state' });
+        return undefined;
+      }
       throw new ActionError('forbidden', `this is a replay of a recorded game (${record.dir}): it is read-only, so ${action.type} changes nothing; run muster start on the data directory to play on`);
     },
     subscribe(listener) {

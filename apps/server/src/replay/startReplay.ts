@@ -24,7 +24,10 @@ export interface ReplayOptions {
   readonly from?: string;
   /** Pauses in the record longer than this are shortened to it, ms. Default 10 000. */
   readonly maxGapMs?: number;
-  /** Default: the roster's, else the default rule set. */
+  /**
+   * Evaluate the whole record with this rule set. Default: follow the record (the rule set before its
+   * first `ruleset` entry, else the roster's, else the default; then each change as the replay passes it).
+   */
   readonly rulesetId?: string;
   readonly host?: string;
   /** Default 8080; 0 picks a free port. */
@@ -76,8 +79,18 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
   const { entries } = await loadLogEntries(record.logPath, { onProblem: (p) => problems.push(p), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
   const timeline = createReplayTimeline(entries);
   const from = options.from === undefined ? 0 : parseReplayPosition(options.from, timeline);
-  const rules = await loadRuleset(options.rulesetId ?? record.roster.ruleset);
-  const backend = createReplayBackend({ record, timeline, ruleset: rules.ruleset, rulesNote: rules.note, problems: problems.slice(0, 5) });
+  // Without --ruleset the replay follows the record: the rule set before its first change, then each change.
+  const firstChange = entries.find((e) => e.kind === 'ruleset');
+  const startRulesetId = options.rulesetId ?? (firstChange?.kind === 'ruleset' ? firstChange.previousId ?? undefined : undefined) ?? record.roster.ruleset;
+  const rules = await loadRuleset(startRulesetId);
+  const backend = createReplayBackend({
+    record,
+    timeline,
+    ruleset: rules.ruleset,
+    rulesNote: rules.note,
+    fixedRuleset: options.rulesetId !== undefined,
+    problems: problems.slice(0, 5),
+  });
   backend.moveTo(from);
   // Operator actions are refused anyway; the token only drives the replay (POST /api/replay: seek, pause,
   // play). The recorded service's own token when the data directory keeps one (read, never made), so

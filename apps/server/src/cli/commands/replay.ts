@@ -22,7 +22,7 @@ const SPEC = {
     speed: { type: 'string', arg: '<x>', help: 'record time per real time (default 1; 0 holds the replay at --from)' },
     from: { type: 'string', arg: '<position>', help: `where to start (default the first entry): ${POSITION_FORMS}` },
     'max-gap': { type: 'string', arg: '<s>', help: 'pauses in the record longer than this many seconds are played as this long (default 10)' },
-    ruleset: { type: 'string', arg: '<id>', help: "rule set the views evaluate with (default the roster's, else the default)" },
+    ruleset: { type: 'string', arg: '<id>', help: "evaluate the whole record with this rule set (default: follow the record's rule-set changes, starting from the game's first, else the roster's, else the default)" },
     port: { type: 'string', arg: '<n>', help: 'HTTP/ws port (default 8080, or the next free one up to 8090 when the live service\nholds it; 0 picks any free one)' },
     host: { type: 'string', arg: '<addr>', help: 'address to bind (default 127.0.0.1; 0.0.0.0 serves the LAN)' },
     'allow-host': { type: 'string', multiple: true, arg: '<name>', help: 'also answer requests for this Host name (repeatable; as muster start)' },
