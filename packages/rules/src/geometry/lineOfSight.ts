@@ -36,7 +36,8 @@ export function sightBoxOf(points: readonly PointIn[]): SightBox {
   return { minX, minY, maxX, maxY };
 }
 
-function segBoxMisses(a: PointIn, b: PointIn, box: SightBox): boolean {
+/** Whether the segment a–b certainly misses `box` (its own bounding box does not meet it). */
+export function segBoxMisses(a: PointIn, b: PointIn, box: SightBox): boolean {
   return (
     Math.max(a.xIn, b.xIn) < box.minX ||
     Math.min(a.xIn, b.xIn) > box.maxX ||

@@ -46,6 +46,7 @@ import { assemble, evaluateUnit, type UnitPartSources, type UnitParts } from './
 import { CHARGE_REACH_IN } from './tables/meleeTables.ts';
 import { ENEMY_CLEARANCE_IN, FUDGE_MOVE_IN, MOUNTED_BONUS_IN, ROAD_MOVE_IN, movementAllowanceIn } from './tables/movementTables.ts';
 import { hypot2 } from '../../geometry/hypot.ts';
+import { sameTableGlobals } from '../../engine/sameTableGlobals.ts';
 
 /**
  * How far movement can look beyond a unit's box, inches: its allowance (the road allowance for march
@@ -91,17 +92,6 @@ function sameStand(a: Stand, aHits: number, b: Stand, bHits: number): boolean {
 function sameInfos(a: readonly StandInfo[], b: readonly StandInfo[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** Top-level fields of the state other than stands and units (table, terrain, commanders, options...). */
-function sameGlobals(a: TableState, b: TableState): boolean {
-  const ra = a as unknown as Record<string, unknown>;
-  const rb = b as unknown as Record<string, unknown>;
-  for (const k in ra) if (k !== 'stands' && k !== 'units' && !samePlainData(ra[k], rb[k])) return false;
-  for (const k in rb) if (k !== 'stands' && k !== 'units' && !(k in ra) && rb[k] !== undefined) return false;
-  if (a.units.length !== b.units.length) return false;
-  for (let i = 0; i < a.units.length; i++) if (a.units[i]!.id !== b.units[i]!.id) return false;
   return true;
 }
 
@@ -317,7 +307,7 @@ export function createDtpSession(): RulesSession {
       }
       if (
         previous === undefined ||
-        !sameGlobals(previous, state) ||
+        !sameTableGlobals(previous, state) ||
         stray.length !== strayStands.length ||
         stray.some((st, i) => !sameStand(st, 0, strayStands[i]!, 0))
       ) {

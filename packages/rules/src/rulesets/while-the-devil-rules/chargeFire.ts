@@ -21,18 +21,16 @@ import type { DiceModifier } from '../../engine/evaluation.ts';
 import type { PointIn } from '../../model/units.ts';
 import { convexPolygonsMayOverlap } from '../../geometry/convexOverlap.ts';
 import { enemiesOf, engagedWith, type UnitInfo, type WtdrContext } from './context.ts';
-import { fireArcPolygons, fireWeapon } from './fire.ts';
+import { fireArcPolygons } from './fire.ts';
+import { fireWeapon } from './fireWeapon.ts';
 import { DEVASTATING_FIRE_LEVELS } from './tables/outcomeTables.ts';
 import { rangeRow } from './tables/fireTables.ts';
 import type { TroopTypeId, WeaponId } from './tables/troopTypes.ts';
 
 const CHARGES = 'Combat (Charges and Melee): Charges';
-const ADVANCING = 'Fire (Advancing Fire)';
 
 /** Charging types that fire at their target before contact (Charges). */
 const FIRE_WHEN_CHARGING: ReadonlySet<TroopTypeId> = new Set(['harquebusier', 'cuirassier', 'reiter']);
-/** Types that may make an Advancing Fire (Fire: Advancing Fire); reiters and levy only when they may fire at all. */
-const ADVANCING_FIRE: ReadonlySet<TroopTypeId> = new Set(['commanded-shot', 'streltsy', 'levy', 'forlorn-hope', 'dragoons', 'harquebusier', 'reiter', 'light-horse']);
 
 /**
  * The longest short range of the range table, inches (heavy artillery, 12"): no pass-through fire comes
@@ -131,9 +129,3 @@ export function chargingFireLine(attacker: UnitInfo): DiceModifier | undefined {
   return { label: `${attacker.unit.name} fires at the target before contact, after any defensive fire, if contact is made (as a normal Fire action)`, dice: 0, source: CHARGES };
 }
 
-/** The Advancing Fire line for a fire option, for the types that may make one. */
-export function advancingFireLine(firer: UnitInfo): DiceModifier | undefined {
-  const t = firer.type;
-  if (!t || !ADVANCING_FIRE.has(t.id) || fireWeapon(firer) === null) return undefined;
-  return { label: 'Advancing Fire allowed: range taken before moving, move directly toward the target, fire must stay allowed all the way; the app gives the distance moved', dice: 0, source: ADVANCING };
-}

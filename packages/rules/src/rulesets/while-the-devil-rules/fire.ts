@@ -18,7 +18,8 @@ import { offsetConvexPolygon } from '../../geometry/polygon.ts';
 import { enemiesOf, engagedWith, gapLowerBoundIn, type UnitInfo, type WtdrContext } from './context.ts';
 import { aheadOf, clipConvex, fromFrame, leftOfRay, rightOfRay, segmentToPolygonDistanceIn } from './geom.ts';
 import { modifierBreakdown, type ModifierFactor } from './modifiers.ts';
-import { advancingFireLine } from './chargeFire.ts';
+import { advancingFireLine } from './advancingFire.ts';
+import { fireWeapon } from './fireWeapon.ts';
 import {
   FIRE_ARC_HALF_DEG, FIRE_SOURCE, FORCE_RATIO_LABELS, OVERHEAD_CLEAR_OF_TARGET_IN, PIKE_AND_SHOT_FACE_CAPS, SIGHT_GAP_IN,
   SIGHT_INTO_WOODS_IN, forceRatio, rangeRow, type Face, type RangeRow,
@@ -38,16 +39,6 @@ export interface FireSource {
   readonly cap: number;
 }
 
-/** The weapon the unit fires with now, or null when it may not fire outside charges. */
-export function fireWeapon(info: UnitInfo): WeaponId | null {
-  const t = info.type;
-  if (!t || t.weapon === null || t.fires === 'never') return null;
-  const equipped = info.unit.rulesetFields?.['missile-armed'] === true;
-  if (t.fires === 'if-equipped') return equipped ? t.weapon : null;
-  // Eastern reiters with bows/firearms "may be given the ability to fire by scenario" (the carbine/bow row).
-  if (t.fires === 'charging-only') return t.id === 'reiter' && equipped ? 'carbine-bow' : null;
-  return t.weapon;
-}
 
 function faceCaps(info: UnitInfo): { front: number; rear: number; flank: number; source: string } {
   const id = info.type!.id;

@@ -39,6 +39,7 @@ import { evaluateMelees } from './melee.ts';
 import { formationShapes, impetuousCharge, unitEvaluation, unitWarnings, WTDR_RULESET_ID } from './evaluate.ts';
 import { SIGHT_GAP_IN } from './tables/fireTables.ts';
 import { LONGEST_SHORT_RANGE_IN } from './chargeFire.ts';
+import { sameTableGlobals } from '../../engine/sameTableGlobals.ts';
 
 /** Slack on every "can this change reach that" test: only more work, never a missed change. */
 const SLACK_IN = 1e-6;
@@ -127,17 +128,6 @@ function sameStand(a: Stand, b: Stand): boolean {
   return a === b || samePlainData(a, b);
 }
 
-/** Top-level fields of the state other than stands and units, and the order of the units. */
-function sameGlobals(a: TableState, b: TableState): boolean {
-  const ra = a as unknown as Record<string, unknown>;
-  const rb = b as unknown as Record<string, unknown>;
-  for (const k in ra) if (k !== 'stands' && k !== 'units' && !samePlainData(ra[k], rb[k])) return false;
-  for (const k in rb) if (k !== 'stands' && k !== 'units' && !(k in ra) && rb[k] !== undefined) return false;
-  if (a.units.length !== b.units.length) return false;
-  for (let i = 0; i < a.units.length; i++) if (a.units[i]!.id !== b.units[i]!.id) return false;
-  return true;
-}
-
 /** Whether two lists name the same units in the same order (the facts of a unit may be new). */
 function sameUnits(a: readonly UnitInfo[], b: readonly UnitInfo[]): boolean {
   if (a.length !== b.length) return false;
@@ -197,7 +187,7 @@ export function createWtdrSession(): RulesSession {
       const loose = state.stands.filter((s) => !ofUnits.has(s.id));
       if (
         previous === undefined ||
-        !sameGlobals(previous, state) ||
+        !sameTableGlobals(previous, state) ||
         loose.length !== looseStands.length ||
         loose.some((s, i) => !sameStand(s, looseStands[i]!))
       ) {

@@ -9,7 +9,7 @@
  */
 import type { PointIn } from '../../../model/units.ts';
 import type { AreaTerrain, Elevation } from '../../../model/tableState.ts';
-import { elevationLevelAt, sightBoxOf, standCrossingFraction, type SightStand } from '../../../geometry/lineOfSight.ts';
+import { elevationLevelAt, segBoxMisses, sightBoxOf, standCrossingFraction, type SightBox, type SightStand } from '../../../geometry/lineOfSight.ts';
 import { closestPointsBetweenPolygons } from '../../../geometry/distance.ts';
 import { fractionInsidePolygon, pointInPolygon, segmentInsideIntervals, segmentTouchesPolygonBoundary } from '../../../geometry/intersect.ts';
 import { sortSmall } from '../../../geometry/sortSmall.ts';
@@ -36,28 +36,8 @@ export function isSkirmisher(ctx: VbContext, s: VbStand): boolean {
   return u !== undefined && u.skirmishOrder;
 }
 
-/** Axis-aligned box, inches (short names: read in the hottest loops). */
-interface Box {
-  minX: number;
-  minY: number;
-  maxX: number;
-  maxY: number;
-}
-
-function boxOf(points: readonly PointIn[]): Box {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  for (const p of points) {
-    if (p.xIn < minX) minX = p.xIn;
-    if (p.xIn > maxX) maxX = p.xIn;
-    if (p.yIn < minY) minY = p.yIn;
-    if (p.yIn > maxY) maxY = p.yIn;
-  }
-  return { minX, minY, maxX, maxY };
-}
-
-function segMissesBox(a: PointIn, b: PointIn, box: Box): boolean {
-  return Math.max(a.xIn, b.xIn) < box.minX || Math.min(a.xIn, b.xIn) > box.maxX || Math.max(a.yIn, b.yIn) < box.minY || Math.min(a.yIn, b.yIn) > box.maxY;
-}
+/** Axis-aligned box, inches (the geometry's sight box: short names, read in the hottest loops). */
+type Box = SightBox;
 
 function boxesMeet(a: Box, b: Box): boolean {
   return a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
@@ -125,9 +105,9 @@ function prepared(ctx: VbContext): VbSight {
     if (SIGHT_NEUTRAL_AREA_KINDS.includes(area.kind)) continue;
     const rule = AREA_CLASSES[AREA_KIND_CLASS[area.kind]];
     if (rule.sight !== 'blocks') continue;
-    areas.push({ area, box: boxOf(area.vertices), byId: firstById.get(area.id)!, ...(rule.insideSightIn !== undefined ? { insideSightIn: rule.insideSightIn } : {}), index: areas.length });
+    areas.push({ area, box: sightBoxOf(area.vertices), byId: firstById.get(area.id)!, ...(rule.insideSightIn !== undefined ? { insideSightIn: rule.insideSightIn } : {}), index: areas.length });
   }
-  const hills = ctx.state.terrain.elevations.map((hill) => ({ hill, box: boxOf(hill.vertices) }));
+  const hills = ctx.state.terrain.elevations.map((hill) => ({ hill, box: sightBoxOf(hill.vertices) }));
   // Stands in the state's order (ties between stands the same distance along a line go to the first).
   const stands: SightStand[] = [];
   const vb: VbStand[] = [];
@@ -235,7 +215,7 @@ function terrainBlocks(p: VbSight, scene: PairScene, from: PointIn, to: PointIn,
   // Terrain areas.
   for (const a of scene.areas) {
     const vertices = a.area.vertices;
-    if (segMissesBox(from, to, a.box)) continue;
+    if (segBoxMisses(from, to, a.box)) continue;
     const fromInside = pointInPolygon(from, vertices);
     const crosses = segmentTouchesPolygonBoundary(from, to, vertices);
     if (!crosses && !fromInside) continue;
@@ -267,7 +247,7 @@ function hillBlocks(ctx: VbContext, p: VbSight, scene: PairScene, from: PointIn,
     // Is any ground higher than the lower stand passed over strictly between the ends of the line?
     let higherBetween = false;
     for (const { hill, box } of scene.hills) {
-      if (hill.level <= low || segMissesBox(from, to, box)) continue;
+      if (hill.level <= low || segBoxMisses(from, to, box)) continue;
       const crosses = segmentTouchesPolygonBoundary(from, to, hill.vertices);
       if (!crosses && !pointInPolygon(from, hill.vertices)) continue;
       if (!crosses) continue; // wholly inside: it touches both ends, not "between"
@@ -287,7 +267,7 @@ function hillBlocks(ctx: VbContext, p: VbSight, scene: PairScene, from: PointIn,
       let nearFromIn = Infinity;
       let nearToIn = Infinity;
       for (const { hill: e, box } of scene.hills) {
-        if (e.level <= low || segMissesBox(from, to, box)) continue;
+        if (e.level <= low || segBoxMisses(from, to, box)) continue;
         for (const [t0, t1] of segmentInsideIntervals(from, to, e.vertices)) {
           if (t0 <= 1e-9 && e.level <= fromLevel) continue; // the firer's own hill
           if (t1 >= 1 - 1e-9 && e.level <= toLevel) continue; // the target's own hill
