@@ -3,7 +3,7 @@
  * `npm start` serves it (`startLive`, scripted poses, real rules), the views rebuilt if stale, headless
  * Chromium (SwiftShader) at 1280×800, and the map on a 390×844 phone.
  *
- *   node --import tsx apps/overlay/docs/takeScreenshots.ts
+ *   node --import tsx tests/docs/takeScreenshots.ts
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,12 +11,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import type { LiveState } from '@muster/protocol';
-import { startLive } from '../../server/src/compose/startLive.ts';
-import { ensureViewsBuilt, VIEWS_DIST } from '../../../tests/e2e/helpers/buildViews.ts';
-import { launchChromium } from '../../../tests/e2e/helpers/browser.ts';
+import { startLive } from '../../apps/server/src/compose/startLive.ts';
+import { ensureViewsBuilt, VIEWS_DIST } from '../e2e/helpers/buildViews.ts';
+import { launchChromium } from '../e2e/helpers/browser.ts';
 
 /** Where the pictures go: this folder, or `MUSTER_DOCS_OUT` (to look before replacing them). */
-const DOCS = process.env.MUSTER_DOCS_OUT ?? dirname(fileURLToPath(import.meta.url));
+const DOCS = process.env.MUSTER_DOCS_OUT ?? join(dirname(fileURLToPath(import.meta.url)), '../../apps/overlay/docs');
 const TOKEN = 'docs-screenshots';
 /** The unit the operator and projector pictures select (the README names it). */
 const UNIT_NAME = '19th Alabama';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate, getRuleset, type UnitEvaluation, type WeaponRangeReading } from '@muster/rules';
-import { bandAtDistance, bandsAlongTape, chargeAnswer, fireAnswer, isOutOfRange, tapeAnswers } from './tapeReading.ts';
-import { optionalRulesTable, SHARPSHOOTERS, TEXAS } from '../../../../tests/e2e/helpers/optionalRulesScene.ts';
+import { bandAtDistance, bandsAlongTape, chargeAnswer, fireAnswer, isOutOfRange, tapeAnswers } from '../../apps/overlay/src/ui/tapeReading.ts';
+import { optionalRulesTable, SHARPSHOOTERS, TEXAS } from '../e2e/helpers/optionalRulesScene.ts';
 
 const musket: WeaponRangeReading = {
   weapon: 'Rifled Musket',
