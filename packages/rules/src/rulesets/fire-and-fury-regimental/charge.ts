@@ -8,19 +8,22 @@
 import type { ChargeRefusal, ChargeTargetOption, DiceBreakdown, DiceModifier } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
 import type { PointIn } from '../../model/units.ts';
-import { standCorners, standFrontCenter } from '../../geometry/footprint.ts';
+import { standFrontCenter } from '../../geometry/footprint.ts';
 import { closestPointOnSegment, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
-import { frontRankStands } from '../../geometry/frontLine.ts';
 import { headingToVector } from '../../geometry/angles.ts';
 import { pointInPolygon, segmentTouchesPolygonBoundary } from '../../geometry/intersect.ts';
-import type { FfrContext, FfrUnitInfo } from './context.ts';
+import { cornersOf, type FfrContext, type FfrUnitInfo } from './context.ts';
 import type { UnitCommand } from './command.ts';
 import type { Effectiveness } from './morale.ts';
 import { movementRowFor, reachPolygon } from './movement.ts';
-import { MOVEMENT_RATES } from './tables/movementRates.ts';
+import { MOVEMENT_RATES, type MovementRow } from './tables/movementRates.ts';
+import { pointsBoundingBox, type BoundingBoxIn } from '../../geometry/polygon.ts';
 import { CHARGE_BANDS, CHARGE_BANDS_SOURCE, CHARGE_DIE_SIDES, CHARGE_EFFECTIVENESS_MODIFIER, CHARGE_MODIFIERS, CHARGE_QUALITY_MODIFIER, OUTNUMBERED_MODIFIERS } from './tables/chargeTable.ts';
 import { classRank, type TerrainClass } from './tables/terrainClasses.ts';
 import { qrs } from './tables/source.ts';
+import { EXTENDED_LINE_COUNT_SOURCE, chargedStandsCounted, troopStandCount } from './outnumbering.ts';
+import { chargeModeModifier, chargeModeOf, chargeRateFactor, type ChargeMode } from './chargeMode.ts';
+import { inchesText } from './inchesText.ts';
 
 export interface FfrChargeOption extends ChargeTargetOption {
   /** Attacker's modifiers minus the defender's: add the attacker's d10 and subtract the defender's. */
@@ -54,16 +57,16 @@ export interface SideFacts {
   readonly effectiveness: ReadonlyMap<string, Effectiveness | undefined>;
 }
 
-function troopStands(info: FfrUnitInfo): number {
-  return info.stands.filter((s) => s.role !== 'limber' && s.role !== 'commander').length;
-}
 
 function mod(m: { label: string; value: number; source: string }, label = m.label): DiceModifier {
   return { label, dice: m.value, source: m.source };
 }
 
-/** Modifiers every side has: rating, effectiveness, formation, disorder, leader, outnumbered. */
-function sideModifiers(ctx: FfrContext, facts: SideFacts, me: FfrUnitInfo, them: FfrUnitInfo): DiceModifier[] {
+/**
+ * Modifiers every side has: rating, effectiveness, formation, disorder, leader, outnumbered. `charged` is
+ * how many of the charged unit's stands count (outnumbering.ts) and which side it is.
+ */
+function sideModifiers(ctx: FfrContext, facts: SideFacts, me: FfrUnitInfo, them: FfrUnitInfo, charged: { counted: number; partial: boolean; isMe: boolean }): DiceModifier[] {
   const unit = me.unit;
   const out: DiceModifier[] = [];
   out.push({ label: `${unit.quality[0]!.toUpperCase()}${unit.quality.slice(1)} unit`, dice: CHARGE_QUALITY_MODIFIER[unit.quality], source: CHARGE_QUALITY_MODIFIER.source });
@@ -74,10 +77,13 @@ function sideModifiers(ctx: FfrContext, facts: SideFacts, me: FfrUnitInfo, them:
   if (f.id === 'broken' || f.id === 'march-column' || f.limbered || ctx.statusField(unit, 'outflanked') === true) out.push(mod(CHARGE_MODIFIERS.outflankedBrokenMarchColumnOrLimbered));
   if (unit.status?.disordered === true || ctx.statusField(unit, 'silenced') === true) out.push(mod(CHARGE_MODIFIERS.disorderedOrSilenced));
   if (facts.command.get(unit.id)?.attachedLeader || ctx.unitField(unit, 'braveColonel') === true) out.push(mod(CHARGE_MODIFIERS.attachedLeaderOrBraveColonel));
-  const mine = troopStands(me);
-  const theirs = troopStands(them);
+  const mine = charged.isMe ? charged.counted : troopStandCount(me);
+  const theirs = charged.isMe ? troopStandCount(them) : charged.counted;
   const outnumbered = OUTNUMBERED_MODIFIERS.find((o) => theirs >= o.ratio * mine);
-  if (outnumbered) out.push({ label: `${outnumbered.label} (${theirs} stands to ${mine})`, dice: outnumbered.value, source: qrs('Figure 4, Charge Table, Die Roll Modifiers') });
+  if (outnumbered) {
+    const why = charged.partial ? `; the extended line with intervals counts only its ${charged.counted} stand${charged.counted === 1 ? '' : 's'} in the path of the charge` : '';
+    out.push({ label: `${outnumbered.label} (${theirs} stands to ${mine}${why})`, dice: outnumbered.value, source: charged.partial ? `${qrs('Figure 4, Charge Table, Die Roll Modifiers')}; ${EXTENDED_LINE_COUNT_SOURCE}` : qrs('Figure 4, Charge Table, Die Roll Modifiers') });
+  }
   return out;
 }
 
@@ -99,122 +105,211 @@ function nearestOn(p: PointIn, poly: readonly PointIn[]): PointIn {
   return best;
 }
 
-export function evaluateCharge(ctx: FfrContext, facts: SideFacts, info: FfrUnitInfo): { charge: (FfrChargeOption | ChargeRefusal)[]; shapes: Shape[] } {
+/** What one unit charges with, worked out once before its targets; a refusal when it cannot charge at all. */
+export type ChargeSetup =
+  | { readonly refusal: readonly [string, string] }
+  | {
+      readonly refusal?: undefined;
+      readonly row: MovementRow;
+      readonly rates: Readonly<Record<'open' | 'broken' | 'rough', number>>;
+      readonly maxRateIn: number;
+      readonly heading: { readonly x: number; readonly y: number };
+      readonly frontAlong: number;
+      readonly fronts: readonly { readonly fl: PointIn; readonly fr: PointIn; readonly centre: PointIn; readonly box: BoundingBoxIn }[];
+      /** Where the charge reach is drawn from: the middle stand of the front rank. */
+      readonly origin: PointIn;
+      readonly mounted: boolean;
+      /** Declared cold steel or breakthrough charge (`status.rulesetStatus.chargeMode`). */
+      readonly mode: ChargeMode;
+      /** The refusal of a target beyond reach by the units' boxes, after its distance (made once per unit). */
+      readonly beyondText: string;
+    };
+
+export function chargeSetup(info: FfrUnitInfo): ChargeSetup {
   const unit = info.unit;
-  const enemies = [...ctx.units.values()].filter((t) => t.unit.side !== unit.side).sort((a, b) => (a.unit.id < b.unit.id ? -1 : 1));
-  const refuseAll = (reason: string, detail: string) => ({ charge: enemies.map((t): ChargeRefusal => ({ ok: false, reason, detail, targetUnitId: t.unit.id })), shapes: [] });
-  if (unit.arm === 'artillery') return refuseAll('charge/guns', 'Guns do not charge; they defend with the Charge Table modifiers for guns.');
-  if (info.formation.id === 'broken') return refuseAll('charge/broken', 'A broken unit must rally before it can charge.');
+  if (unit.arm === 'artillery') return { refusal: ['charge/guns', 'Guns do not charge; they defend with the Charge Table modifiers for guns.'] };
+  if (info.formation.id === 'broken') return { refusal: ['charge/broken', 'A broken unit must rally before it can charge.'] };
   const choice = movementRowFor(info);
-  if ('ok' in choice) return refuseAll('charge/cannot-move', choice.detail ?? choice.reason);
-  if (choice.kind !== 'row') return refuseAll('charge/cannot-move', 'This unit cannot move to charge.');
+  if ('ok' in choice) return { refusal: ['charge/cannot-move', choice.detail ?? choice.reason] };
+  if (choice.kind !== 'row') return { refusal: ['charge/cannot-move', 'This unit cannot move to charge.'] };
   const row = MOVEMENT_RATES[choice.id];
-  const rateOf = (g: TerrainClass): number => {
-    const cell = row[g === 'impassable' ? 'rough' : g];
-    return cell.doubleQuick ?? cell.full;
-  };
+  const mode = chargeModeOf(unit.status?.rulesetStatus?.['chargeMode']);
+  // A breakthrough charge is "a half-move at the double quick rate" (Charge Table Changes 22).
+  const factor = chargeRateFactor(mode);
+  const rates = { open: (row.open.doubleQuick ?? row.open.full) * factor, broken: (row.broken.doubleQuick ?? row.broken.full) * factor, rough: (row.rough.doubleQuick ?? row.rough.full) * factor };
   const f = info.formation;
-  const front = frontRankStands(f.stands, f.headingDeg);
+  const front = info.frontRank;
   const h = headingToVector(f.headingDeg);
   let frontAlong = -Infinity;
-  for (const s of front) for (const c of standCorners(s).slice(0, 2)) frontAlong = Math.max(frontAlong, c.xIn * h.x + c.yIn * h.y);
-  const mounted = unit.arm === 'cavalry' && !f.dismounted;
-  const charge: (FfrChargeOption | ChargeRefusal)[] = [];
-  const shapes: Shape[] = [];
-  const maxRateIn = Math.max(rateOf('open'), rateOf('broken'), rateOf('rough'));
+  for (const s of front) {
+    const c = cornersOf(info, s);
+    frontAlong = Math.max(frontAlong, c[0]!.xIn * h.x + c[0]!.yIn * h.y, c[1]!.xIn * h.x + c[1]!.yIn * h.y);
+  }
   const fronts = front.map((s) => {
-    const [fl, fr] = standCorners(s);
-    return { fl: fl!, fr: fr!, centre: standFrontCenter(s) };
+    const [fl, fr] = cornersOf(info, s);
+    return { fl: fl!, fr: fr!, centre: standFrontCenter(s), box: pointsBoundingBox([fl!, fr!]) };
   });
-  for (const target of enemies) {
-    const gapIn = Math.max(target.box.minXIn - info.box.maxXIn, info.box.minXIn - target.box.maxXIn, target.box.minYIn - info.box.maxYIn, info.box.minYIn - target.box.maxYIn, 0);
-    if (gapIn > maxRateIn) {
-      charge.push({ ok: false, reason: 'charge/out-of-reach', detail: `more than ${gapIn.toFixed(1)}" away; ${row.label} moves at most ${maxRateIn}" (${row.source})`, targetUnitId: target.unit.id });
-      continue;
-    }
-    let bestD = Infinity;
-    let bestFront = fronts[0]!;
-    let bestPoly = target.polygons[0]!;
-    for (const f of fronts) {
-      for (const poly of target.polygons) {
-        for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-          const d = segmentToSegmentDistanceIn(f.fl, f.fr, poly[j]!, poly[i]!);
-          if (d < bestD) {
-            bestD = d;
-            bestFront = f;
-            bestPoly = poly;
-          }
+  const maxRateIn = Math.max(rates.open, rates.broken, rates.rough);
+  return {
+    row,
+    rates,
+    maxRateIn,
+    heading: h,
+    frontAlong,
+    fronts,
+    origin: standFrontCenter(front[Math.floor((front.length - 1) / 2)]!),
+    mounted: unit.arm === 'cavalry' && !f.dismounted,
+    mode,
+    beyondText: `" away; ${row.label} moves at most ${maxRateIn}" (${row.source})`,
+  };
+}
+
+function axisGapIn(a: BoundingBoxIn, b: BoundingBoxIn): number {
+  return Math.max(b.minXIn - a.maxXIn, a.minXIn - b.maxXIn, b.minYIn - a.maxYIn, a.minYIn - b.maxYIn, 0);
+}
+
+/**
+ * One unit's charge at one enemy: the option or refusal, its arrow, and how far it looked: 'units' when the
+ * two units alone decide it (their command and effectiveness aside), 'path' when the straight way between
+ * them was traced (another enemy there can block it).
+ */
+export function chargeAtTarget(
+  ctx: FfrContext,
+  facts: SideFacts,
+  setup: ChargeSetup,
+  info: FfrUnitInfo,
+  target: FfrUnitInfo,
+): { result: FfrChargeOption | ChargeRefusal; shape?: Shape; looked: 'units' | 'path' } {
+  const unit = info.unit;
+  const far = chargeBeyondReach(setup, info, target);
+  // A unit that cannot charge at all is refused there too (`far` is set whenever `setup.refusal` is).
+  if (far || setup.refusal) return { result: far!, looked: 'units' };
+  const { row, rates, fronts } = setup;
+  if (fronts.length === 0) return { result: chargeRefusal(target, 'charge/out-of-reach', 'no front rank'), looked: 'units' };
+  let bestD = Infinity;
+  let bestFront = fronts[0]!;
+  let bestPoly = target.polygons[0]!;
+  for (const f of fronts) {
+    for (let k = 0; k < target.polygons.length; k++) {
+      // A polygon whose box is no nearer than the best so far cannot be nearer itself.
+      if (axisGapIn(f.box, target.polygonBoxes[k]!) >= bestD) continue;
+      const poly = target.polygons[k]!;
+      for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+        const d = segmentToSegmentDistanceIn(f.fl, f.fr, poly[j]!, poly[i]!);
+        if (d < bestD) {
+          bestD = d;
+          bestFront = f;
+          bestPoly = poly;
         }
       }
     }
-    const best: { from: PointIn; to: PointIn; d: number } | undefined = fronts.length > 0 ? { from: bestFront.centre, to: nearestOn(bestFront.centre, bestPoly), d: bestD } : undefined;
-    if (!best) continue;
-    const ahead = target.polygons.some((poly) => poly.some((p) => p.xIn * h.x + p.yIn * h.y >= frontAlong - 1e-6));
-    if (!ahead) {
-      charge.push({ ok: false, reason: 'charge/not-ahead', detail: `${target.unit.name} is not in front of the charging unit's front line`, targetUnitId: target.unit.id });
+  }
+  const best = { from: bestFront.centre, to: nearestOn(bestFront.centre, bestPoly), d: bestD };
+  const h = setup.heading;
+  const ahead = target.polygons.some((poly) => poly.some((p) => p.xIn * h.x + p.yIn * h.y >= setup.frontAlong - 1e-6));
+  if (!ahead) return { result: chargeRefusal(target, 'charge/not-ahead', `${target.unit.name} is not in front of the charging unit's front line`), looked: 'units' };
+  // Slowest ground on the straight path.
+  let ground: TerrainClass = ctx.classAt(best.from);
+  const disorderedBy: string[] = [];
+  for (const a of ctx.areas) {
+    if (a.cls === 'open') continue;
+    if (segmentTouchesPolygonBoundary(best.from, best.to, a.vertices) || pointInPolygon(best.from, a.vertices) || pointInPolygon(best.to, a.vertices)) {
+      if (classRank(a.cls) > classRank(ground)) ground = a.cls;
+      if (a.cls === 'broken' || a.cls === 'rough') disorderedBy.push(`${a.kind} ${a.id}`);
+    }
+  }
+  if (ground === 'impassable') return { result: chargeRefusal(target, 'charge/impassable', 'impassable ground lies on the way'), looked: 'units' };
+  const pathBox = pointsBoundingBox([best.from, best.to]);
+  const blocker = ctx
+    .enemiesOf(unit.side)
+    .find((o) => o !== target && axisGapIn(o.box, pathBox) <= 1e-6 && o.polygons.some((poly, k) => axisGapIn(o.polygonBoxes[k]!, pathBox) <= 1e-6 && segmentTouchesPolygonBoundary(best.from, best.to, poly)));
+  if (blocker) return { result: chargeRefusal(target, 'charge/path-blocked', `${blocker.unit.name} stands in the way; a charge does not pass through an enemy unit`), looked: 'path' };
+  const rateIn = rates[ground];
+  if (best.d > rateIn + 1e-9) {
+    return { result: chargeRefusal(target, 'charge/out-of-reach', `${inchesText(best.d)}" away; ${row.label} moves at most ${rateIn}" over ${ground} ground (${row.source})`), looked: 'path' };
+  }
+  const charged = chargedStandsCounted(target, { left: fronts[0]!.fl, right: fronts[fronts.length - 1]!.fr }, setup.heading);
+  const att = sideModifiers(ctx, facts, info, target, { ...charged, isMe: false });
+  if (setup.mounted) {
+    const m = ctx.unitField(unit, 'mountedInfantry') === true || ground === 'rough'
+      ? CHARGE_MODIFIERS.cavalryChargeNone
+      : ground === 'broken'
+        ? CHARGE_MODIFIERS.cavalryChargeBroken
+        : CHARGE_MODIFIERS.cavalryChargeOpen;
+    att.push(mod(m));
+  }
+  const declared = chargeModeModifier(unit, setup.mode);
+  if (declared.modifier) att.push(declared.modifier);
+  // A declaration the unit may not make is shown at 0 with the reason, not silently dropped.
+  if (declared.problem) att.push({ label: declared.problem, dice: 0, source: CHARGE_MODIFIERS.coldSteelOrBreakthrough.source });
+  const def = sideModifiers(ctx, facts, target, info, { ...charged, isMe: true });
+  const position = ctx.statusField(target.unit, 'position');
+  if (position === 'favorable') def.push(mod(CHARGE_MODIFIERS.defendingFavorableGround));
+  if (position === 'strong') def.push(mod(CHARGE_MODIFIERS.strongPositionOrFortified));
+  if (target.unit.arm === 'artillery') def.push(mod(ctx.statusField(target.unit, 'supported') === true ? CHARGE_MODIFIERS.supportedGuns : CHARGE_MODIFIERS.unsupportedGuns));
+  const attacker = breakdown(att);
+  const defender = breakdown(def);
+  disorderedBy.sort();
+  const result: FfrChargeOption = {
+    ok: true,
+    targetUnitId: target.unit.id,
+    distanceIn: best.d,
+    attacker,
+    defender,
+    disorderedBy,
+    enemyFlanked: ctx.statusField(target.unit, 'outflanked') === true,
+    netModifier: attacker.dice - defender.dice,
+    rateIn,
+    ground,
+    resultSource: CHARGE_BANDS_SOURCE,
+    outcomes: chargeOutcomes(attacker.dice - defender.dice),
+  };
+  const shape: Shape = { kind: 'polyline', id: `charge/${unit.id}/${target.unit.id}`, layer: 'charge', style: 'charge', unitId: unit.id, side: unit.side, points: [best.from, best.to], arrow: true };
+  return { result, shape, looked: 'path' };
+}
+
+/**
+ * The refusal of a charge the unit cannot make at all, or of a target whose box is farther from the unit's
+ * than its fastest rate, else undefined: the first tests of `chargeAtTarget`, and the whole answer for those.
+ */
+export function chargeBeyondReach(setup: ChargeSetup, info: FfrUnitInfo, target: FfrUnitInfo): ChargeRefusal | undefined {
+  if (setup.refusal) return chargeRefusal(target, setup.refusal[0], setup.refusal[1]);
+  const gapIn = axisGapIn(info.box, target.box);
+  if (gapIn <= setup.maxRateIn) return undefined;
+  return chargeRefusal(target, 'charge/out-of-reach', 'more than ' + inchesText(gapIn) + setup.beyondText);
+}
+
+// Module level, not a closure per pair: the dev loader names every inner function, at a cost per call.
+function chargeRefusal(target: FfrUnitInfo, reason: string, detail: string): ChargeRefusal {
+  return { ok: false, reason, detail, targetUnitId: target.unit.id };
+}
+
+/** The charge reach drawn when some charge is possible: the star of straight moves at the charge rates. */
+export function chargeReachShape(ctx: FfrContext, info: FfrUnitInfo, setup: ChargeSetup): Shape | undefined {
+  if (setup.refusal) return undefined;
+  const unit = info.unit;
+  const vertices = reachPolygon(ctx, info, setup.origin, setup.rates);
+  return { kind: 'polygon', id: `charge/${unit.id}/reach`, layer: 'charge', style: 'charge', unitId: unit.id, side: unit.side, vertices };
+}
+
+export function evaluateCharge(ctx: FfrContext, facts: SideFacts, info: FfrUnitInfo): { charge: (FfrChargeOption | ChargeRefusal)[]; shapes: Shape[] } {
+  const setup = chargeSetup(info);
+  const charge: (FfrChargeOption | ChargeRefusal)[] = [];
+  const shapes: Shape[] = [];
+  for (const target of ctx.enemiesOf(info.unit.side)) {
+    // Cannot charge at all, or out of reach by the boxes: the refusal alone, without the pair's wrapper.
+    const far = chargeBeyondReach(setup, info, target);
+    if (far) {
+      charge.push(far);
       continue;
     }
-    // Slowest ground on the straight path.
-    let ground: TerrainClass = ctx.classAt(best.from);
-    const disorderedBy: string[] = [];
-    for (const a of ctx.areas) {
-      if (a.cls === 'open') continue;
-      if (segmentTouchesPolygonBoundary(best.from, best.to, a.vertices) || pointInPolygon(best.from, a.vertices) || pointInPolygon(best.to, a.vertices)) {
-        if (classRank(a.cls) > classRank(ground)) ground = a.cls;
-        if (a.cls === 'broken' || a.cls === 'rough') disorderedBy.push(`${a.kind} ${a.id}`);
-      }
-    }
-    if (ground === 'impassable') {
-      charge.push({ ok: false, reason: 'charge/impassable', detail: 'impassable ground lies on the way', targetUnitId: target.unit.id });
-      continue;
-    }
-    const blocker = enemies.find((o) => o !== target && o.polygons.some((poly) => segmentTouchesPolygonBoundary(best!.from, best!.to, poly)));
-    if (blocker) {
-      charge.push({ ok: false, reason: 'charge/path-blocked', detail: `${blocker.unit.name} stands in the way; a charge does not pass through an enemy unit`, targetUnitId: target.unit.id });
-      continue;
-    }
-    const rateIn = rateOf(ground);
-    if (best.d > rateIn + 1e-9) {
-      charge.push({ ok: false, reason: 'charge/out-of-reach', detail: `${best.d.toFixed(1)}" away; ${row.label} moves at most ${rateIn}" over ${ground} ground (${row.source})`, targetUnitId: target.unit.id });
-      continue;
-    }
-    const att = sideModifiers(ctx, facts, info, target);
-    if (mounted) {
-      const m = ctx.unitField(unit, 'mountedInfantry') === true || ground === 'rough'
-        ? CHARGE_MODIFIERS.cavalryChargeNone
-        : ground === 'broken'
-          ? CHARGE_MODIFIERS.cavalryChargeBroken
-          : CHARGE_MODIFIERS.cavalryChargeOpen;
-      att.push(mod(m));
-    }
-    const def = sideModifiers(ctx, facts, target, info);
-    const position = ctx.statusField(target.unit, 'position');
-    if (position === 'favorable') def.push(mod(CHARGE_MODIFIERS.defendingFavorableGround));
-    if (position === 'strong') def.push(mod(CHARGE_MODIFIERS.strongPositionOrFortified));
-    if (target.unit.arm === 'artillery') def.push(mod(ctx.statusField(target.unit, 'supported') === true ? CHARGE_MODIFIERS.supportedGuns : CHARGE_MODIFIERS.unsupportedGuns));
-    const attacker = breakdown(att);
-    const defender = breakdown(def);
-    disorderedBy.sort();
-    charge.push({
-      ok: true,
-      targetUnitId: target.unit.id,
-      distanceIn: best.d,
-      attacker,
-      defender,
-      disorderedBy,
-      enemyFlanked: ctx.statusField(target.unit, 'outflanked') === true,
-      netModifier: attacker.dice - defender.dice,
-      rateIn,
-      ground,
-      resultSource: CHARGE_BANDS_SOURCE,
-      outcomes: chargeOutcomes(attacker.dice - defender.dice),
-    });
-    shapes.push({ kind: 'polyline', id: `charge/${unit.id}/${target.unit.id}`, layer: 'charge', style: 'charge', unitId: unit.id, side: unit.side, points: [best.from, best.to], arrow: true });
+    const r = chargeAtTarget(ctx, facts, setup, info, target);
+    charge.push(r.result);
+    if (r.shape) shapes.push(r.shape);
   }
   if (charge.some((c) => c.ok)) {
-    const origin = standFrontCenter(front[Math.floor((front.length - 1) / 2)]!);
-    const vertices = reachPolygon(ctx, info, origin, { open: rateOf('open'), broken: rateOf('broken'), rough: rateOf('rough') });
-    shapes.push({ kind: 'polygon', id: `charge/${unit.id}/reach`, layer: 'charge', style: 'charge', unitId: unit.id, side: unit.side, vertices });
+    const reach = chargeReachShape(ctx, info, setup);
+    if (reach) shapes.push(reach);
   }
   return { charge, shapes };
 }

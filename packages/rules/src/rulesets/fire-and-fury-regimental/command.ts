@@ -11,12 +11,13 @@ import type { Shape } from '../../engine/shapes.ts';
 import type { Commander } from '../../model/tableState.ts';
 import type { PointIn } from '../../model/units.ts';
 import { standCenter, standPolygon } from '../../geometry/footprint.ts';
-import { closestPointsBetweenPolygons } from '../../geometry/distance.ts';
+import { closestPointsBetweenPolygons, polygonToPolygonDistanceIn } from '../../geometry/distance.ts';
 import { pointInPolygon, segmentTouchesPolygonBoundary } from '../../geometry/intersect.ts';
-import { boxesGapIn, pointsBoundingBox } from '../../geometry/polygon.ts';
+import { boxesGapIn, pointsBoundingBox, type BoundingBoxIn } from '../../geometry/polygon.ts';
 import type { FfrContext, FfrUnitInfo } from './context.ts';
 import { COMMAND_RADIUS } from './tables/commandTable.ts';
 import { DENSE_WOODS } from './tables/terrainClasses.ts';
+import { inchesText } from './inchesText.ts';
 
 export type CommandState = 'in-command' | 'provisional' | 'out-of-command';
 
@@ -35,14 +36,16 @@ export function leaderRating(c: Commander): LeaderRating {
   return c.quality === 'superb' ? 'gallant' : c.quality === 'weak' ? 'poor' : 'able';
 }
 
-interface LeaderPlace {
+export interface LeaderPlace {
   readonly commander: Commander;
   readonly polygon: readonly PointIn[];
+  readonly box: BoundingBoxIn;
   readonly centre: PointIn;
   readonly attachedToUnitId?: string;
 }
 
-function leaderPlaces(ctx: FfrContext): LeaderPlace[] {
+/** Where each commander is: its own stand, else the reference stand of the unit it is attached to. */
+export function leaderPlaces(ctx: FfrContext): LeaderPlace[] {
   const attachedBy = new Map<string, string>();
   for (const u of ctx.state.units) if (u.status?.attachedCommanderId) attachedBy.set(u.status.attachedCommanderId, u.id);
   const out: LeaderPlace[] = [];
@@ -52,13 +55,21 @@ function leaderPlaces(ctx: FfrContext): LeaderPlace[] {
     const host = attachedToUnitId ? ctx.units.get(attachedToUnitId) : undefined;
     const at = stand ?? host?.formation.reference;
     if (!at) continue;
-    out.push({ commander: c, polygon: standPolygon(at), centre: standCenter(at), ...(attachedToUnitId ? { attachedToUnitId } : {}) });
+    const polygon = standPolygon(at);
+    out.push({ commander: c, polygon, box: pointsBoundingBox(polygon), centre: standCenter(at), ...(attachedToUnitId ? { attachedToUnitId } : {}) });
   }
   return out;
 }
 
 function throughDenseWoods(ctx: FfrContext, a: PointIn, b: PointIn): boolean {
-  return ctx.areas.some((ar) => DENSE_WOODS.includes(ar.kind) && (pointInPolygon(a, ar.vertices) || pointInPolygon(b, ar.vertices) || segmentTouchesPolygonBoundary(a, b, ar.vertices)));
+  const minX = Math.min(a.xIn, b.xIn), maxX = Math.max(a.xIn, b.xIn), minY = Math.min(a.yIn, b.yIn), maxY = Math.max(a.yIn, b.yIn);
+  return ctx.areas.some(
+    (ar) =>
+      DENSE_WOODS.includes(ar.kind) &&
+      // A line whose box misses the area's neither starts, ends nor passes in it.
+      !(maxX < ar.box.minXIn || minX > ar.box.maxXIn || maxY < ar.box.minYIn || minY > ar.box.maxYIn) &&
+      (pointInPolygon(a, ar.vertices) || pointInPolygon(b, ar.vertices) || segmentTouchesPolygonBoundary(a, b, ar.vertices)),
+  );
 }
 
 
@@ -67,15 +78,12 @@ export interface CommandResult {
   readonly shapes: readonly Shape[];
 }
 
-export function evaluateCommand(ctx: FfrContext): CommandResult {
-  const leaders = leaderPlaces(ctx);
+/** Each leader's command radius circle. */
+export function commandCircles(ctx: FfrContext, leaders: readonly LeaderPlace[]): Shape[] {
   const twilight = ctx.param('visibility') === 'twilight-or-fog';
-  const toCommandStand = ctx.param('command-radius-to') === 'command-stand';
-  const byUnit = new Map<string, UnitCommand>();
-  const shapes: Shape[] = [];
-  for (const l of leaders) {
+  return leaders.map((l): Shape => {
     const reduced = twilight || l.attachedToUnitId !== undefined;
-    shapes.push({
+    return {
       kind: 'circle',
       id: `command/radius/${l.commander.id}`,
       layer: 'command',
@@ -83,57 +91,96 @@ export function evaluateCommand(ctx: FfrContext): CommandResult {
       side: l.commander.side,
       center: l.centre,
       radiusIn: reduced ? COMMAND_RADIUS.reducedIn : COMMAND_RADIUS.clearIn,
-    });
-  }
-  for (const info of ctx.units.values()) {
-    const unit = info.unit;
-    const targets: readonly (readonly PointIn[])[] = toCommandStand ? [standPolygon(info.formation.reference)] : info.polygons;
-    const attached = leaders.find((l) => l.attachedToUnitId === unit.id);
-    type Hit = { l: LeaderPlace; d: number; radius: number; from: PointIn; to: PointIn };
-    const hits: Hit[] = [];
-    for (const l of leaders) {
-      if (l.commander.side !== unit.side) continue;
-      let best: Hit | undefined;
-      const keep = l.attachedToUnitId === unit.id || (l.commander.brigadeId === unit.brigadeId && unit.brigadeId !== undefined);
-      for (const poly of targets) {
-        // Cheap lower bound first: most leader-stand pairs are far apart and need no exact distance.
-        const lower = boxesGapIn(pointsBoundingBox(l.polygon), pointsBoundingBox(poly));
-        if (best ? lower >= best.d : !keep && lower > COMMAND_RADIUS.clearIn) continue;
-        const cp = closestPointsBetweenPolygons(l.polygon, poly);
-        const d = l.attachedToUnitId === unit.id ? 0 : cp.distanceIn;
-        const dense = throughDenseWoods(ctx, l.centre, cp.onB);
-        const radius = twilight || dense || l.attachedToUnitId !== undefined ? COMMAND_RADIUS.reducedIn : COMMAND_RADIUS.clearIn;
-        if (!best || d < best.d) best = { l, d, radius, from: cp.onA, to: cp.onB };
-      }
-      if (best) hits.push(best);
-    }
-    const own = hits.find((h) => h.l.commander.brigadeId === unit.brigadeId && unit.brigadeId !== undefined);
-    const within = hits.filter((h) => h.d <= h.radius + 1e-9).sort((a, b) => a.d - b.d || (a.l.commander.id < b.l.commander.id ? -1 : 1));
-    let state: CommandState;
-    let chosen: Hit | undefined;
-    let why: string;
-    if (own && own.d <= own.radius + 1e-9) {
-      state = 'in-command';
-      chosen = own;
-      why = `within ${own.radius}" of ${own.l.commander.name}`;
-    } else if (within.length > 0) {
-      state = 'provisional';
-      chosen = within[0]!;
-      why = `within ${chosen.radius}" of ${chosen.l.commander.name}, not its own leader`;
-    } else {
-      state = 'out-of-command';
-      chosen = own;
-      why = own ? `${own.d.toFixed(1)}" from ${own.l.commander.name}, radius ${own.radius}"` : 'no leader of its side within radius';
-    }
-    const reading: CommandReading = {
-      brigadeFormationUnitIds: [],
-      ...(state !== 'out-of-command' && chosen ? { commanderInRangeId: chosen.l.commander.id } : {}),
-      ...(attached ? { attachedCommanderId: attached.commander.id } : {}),
-      inCommand: state !== 'out-of-command',
-      ...(chosen ? { commandRadiusIn: chosen.radius, commanderDistanceIn: chosen.d } : {}),
     };
-    if (chosen) {
-      shapes.push({
+  });
+}
+
+/** A leader's nearest approach to a unit: the distance, the radius that applies there, and the points. */
+interface Hit {
+  readonly l: LeaderPlace;
+  readonly d: number;
+  readonly radius: number;
+  readonly from: PointIn;
+  readonly to: PointIn;
+}
+
+/**
+ * Where leader `l` comes nearest to the unit's stands (`targets`, with their boxes), if it can matter: its own
+ * brigade's or attached leader always, another leader only within the 8" radius.
+ */
+function leaderHit(ctx: FfrContext, l: LeaderPlace, unit: FfrUnitInfo['unit'], targets: readonly (readonly PointIn[])[], targetBoxes: readonly BoundingBoxIn[], twilight: boolean): Hit | undefined {
+  let best: Hit | undefined;
+  const keep = l.attachedToUnitId === unit.id || (l.commander.brigadeId === unit.brigadeId && unit.brigadeId !== undefined);
+  for (let k = 0; k < targets.length; k++) {
+    // Cheap lower bound first: most leader-stand pairs are far apart and need no exact distance.
+    const lower = boxesGapIn(l.box, targetBoxes[k]!);
+    if (best ? lower >= best.d : !keep && lower > COMMAND_RADIUS.clearIn) continue;
+    const poly = targets[k]!;
+    // The exact distance, which makes no points, first: another brigade's leader counts only within the
+    // radius, and a stand no nearer than the best so far is not chosen (a hair of slack for rounding).
+    if (l.attachedToUnitId !== unit.id) {
+      const exactIn = polygonToPolygonDistanceIn(l.polygon, poly);
+      if ((!keep && exactIn > COMMAND_RADIUS.clearIn + 1e-6) || (best && exactIn > best.d + 1e-6)) continue;
+    }
+    const cp = closestPointsBetweenPolygons(l.polygon, poly);
+    const d = l.attachedToUnitId === unit.id ? 0 : cp.distanceIn;
+    const dense = throughDenseWoods(ctx, l.centre, cp.onB);
+    const radius = twilight || dense || l.attachedToUnitId !== undefined ? COMMAND_RADIUS.reducedIn : COMMAND_RADIUS.clearIn;
+    if (!best || d < best.d) best = { l, d, radius, from: cp.onA, to: cp.onB };
+  }
+  return best;
+}
+
+/** One unit's command: its state, the leader it answers to and the link drawn to it. Reads the unit and the leaders only. */
+export function unitCommand(ctx: FfrContext, leaders: readonly LeaderPlace[], info: FfrUnitInfo): { command: UnitCommand; link?: Shape } {
+  const twilight = ctx.param('visibility') === 'twilight-or-fog';
+  const toCommandStand = ctx.param('command-radius-to') === 'command-stand';
+  const unit = info.unit;
+  const targets: readonly (readonly PointIn[])[] = toCommandStand ? [standPolygon(info.formation.reference)] : info.polygons;
+  const targetBoxes = toCommandStand ? [pointsBoundingBox(targets[0]!)] : info.polygonBoxes;
+  const attached = leaders.find((l) => l.attachedToUnitId === unit.id);
+  const hits: Hit[] = [];
+  const brigade = unit.brigadeId;
+  // The unit's own brigade leaders first: within the radius of one, the other leaders are never looked at.
+  for (const l of leaders) {
+    if (l.commander.side !== unit.side || brigade === undefined || l.commander.brigadeId !== brigade) continue;
+    const h = leaderHit(ctx, l, unit, targets, targetBoxes, twilight);
+    if (h) hits.push(h);
+  }
+  const own = hits[0];
+  if (!own || own.d > own.radius + 1e-9) {
+    for (const l of leaders) {
+      if (l.commander.side !== unit.side || (brigade !== undefined && l.commander.brigadeId === brigade)) continue;
+      const h = leaderHit(ctx, l, unit, targets, targetBoxes, twilight);
+      if (h) hits.push(h);
+    }
+  }
+  const within = hits.filter((h) => h.d <= h.radius + 1e-9).sort((a, b) => a.d - b.d || (a.l.commander.id < b.l.commander.id ? -1 : 1));
+  let state: CommandState;
+  let chosen: Hit | undefined;
+  let why: string;
+  if (own && own.d <= own.radius + 1e-9) {
+    state = 'in-command';
+    chosen = own;
+    why = `within ${own.radius}" of ${own.l.commander.name}`;
+  } else if (within.length > 0) {
+    state = 'provisional';
+    chosen = within[0]!;
+    why = `within ${chosen.radius}" of ${chosen.l.commander.name}, not its own leader`;
+  } else {
+    state = 'out-of-command';
+    chosen = own;
+    why = own ? `${inchesText(own.d)}" from ${own.l.commander.name}, radius ${own.radius}"` : 'no leader of its side within radius';
+  }
+  const reading: CommandReading = {
+    brigadeFormationUnitIds: [],
+    ...(state !== 'out-of-command' && chosen ? { commanderInRangeId: chosen.l.commander.id } : {}),
+    ...(attached ? { attachedCommanderId: attached.commander.id } : {}),
+    inCommand: state !== 'out-of-command',
+    ...(chosen ? { commandRadiusIn: chosen.radius, commanderDistanceIn: chosen.d } : {}),
+  };
+  const link: Shape | undefined = chosen
+    ? {
         kind: 'polyline',
         id: `command/link/${chosen.l.commander.id}/${unit.id}`,
         layer: 'command',
@@ -141,15 +188,26 @@ export function evaluateCommand(ctx: FfrContext): CommandResult {
         unitId: unit.id,
         side: unit.side,
         points: [chosen.from, chosen.to],
-      });
-    }
-    byUnit.set(unit.id, {
-      reading,
-      state,
-      ...(state !== 'out-of-command' && chosen ? { leader: chosen.l.commander } : {}),
-      ...(attached ? { attachedLeader: attached.commander } : {}),
-      why,
-    });
+      }
+    : undefined;
+  const command: UnitCommand = {
+    reading,
+    state,
+    ...(state !== 'out-of-command' && chosen ? { leader: chosen.l.commander } : {}),
+    ...(attached ? { attachedLeader: attached.commander } : {}),
+    why,
+  };
+  return link ? { command, link } : { command };
+}
+
+export function evaluateCommand(ctx: FfrContext): CommandResult {
+  const leaders = leaderPlaces(ctx);
+  const byUnit = new Map<string, UnitCommand>();
+  const shapes: Shape[] = commandCircles(ctx, leaders);
+  for (const info of ctx.units.values()) {
+    const r = unitCommand(ctx, leaders, info);
+    if (r.link) shapes.push(r.link);
+    byUnit.set(info.unit.id, r.command);
   }
   return { byUnit, shapes };
 }

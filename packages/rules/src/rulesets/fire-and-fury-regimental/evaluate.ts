@@ -4,9 +4,9 @@
  */
 import type { Evaluation, EvaluationWarning, UnitEvaluation } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
-import type { TableState } from '../../model/tableState.ts';
-import { buildSightScene } from '../../geometry/lineOfSight.ts';
-import { buildContext, WarningSink } from './context.ts';
+import type { TableState, Unit } from '../../model/tableState.ts';
+import { buildSightScene, type SightScene } from '../../geometry/lineOfSight.ts';
+import { buildContext, WarningSink, type FfrUnitInfo } from './context.ts';
 import { evaluateCommand } from './command.ts';
 import { evaluateMorale, type Effectiveness } from './morale.ts';
 import { evaluateMovement } from './movement.ts';
@@ -26,10 +26,33 @@ export interface FfrUnitEvaluation extends UnitEvaluation {
 
 const NO_STANDS_REFUSAL = { ok: false as const, reason: 'unit/no-stands', detail: 'no stands on the table' };
 
+/** The evaluation of a unit with no stands on the table (its warning goes to `sink`). */
+export function noStandsEvaluation(unit: Unit, sink: WarningSink): UnitEvaluation {
+  sink.add('unit/no-stands', `${unit.name} has no stands on the table.`);
+  return {
+    unitId: unit.id,
+    formation: { formation: 'unknown', confidence: 0, source: 'geometry' },
+    movement: NO_STANDS_REFUSAL,
+    fire: [],
+    charge: [],
+    rally: NO_STANDS_REFUSAL,
+    command: { brigadeFormationUnitIds: [], inCommand: false },
+  };
+}
+
+/** Asks the players to dress the stands when the formation read from them is uncertain. */
+export function formationWarning(info: FfrUnitInfo, sink: WarningSink): void {
+  const reading = info.formation.reading;
+  if (reading.source === 'geometry' && reading.confidence < FORMATION_WARNING_CONFIDENCE) {
+    sink.add('formation/uncertain', `${info.unit.name}: formation read as ${reading.name ?? reading.formation} (confidence ${reading.confidence}); dress the stands or set status.rulesetStatus.formation.`);
+  }
+}
+
 export function evaluateFireAndFuryRegimental(state: TableState): Evaluation {
   const ctx = buildContext(state);
   const command = evaluateCommand(ctx);
-  const sight = buildSightScene(state);
+  let sight: SightScene | undefined;
+  const sightOf = (): SightScene => (sight ??= buildSightScene(state));
   const sinks = new Map<string, WarningSink>();
   const sinkOf = (id: string) => {
     let s = sinks.get(id);
@@ -50,31 +73,19 @@ export function evaluateFireAndFuryRegimental(state: TableState): Evaluation {
     const info = ctx.units.get(unit.id);
     const sink = sinkOf(unit.id);
     if (!info) {
-      sink.add('unit/no-stands', `${unit.name} has no stands on the table.`);
-      units[unit.id] = {
-        unitId: unit.id,
-        formation: { formation: 'unknown', confidence: 0, source: 'geometry' },
-        movement: NO_STANDS_REFUSAL,
-        fire: [],
-        charge: [],
-        rally: NO_STANDS_REFUSAL,
-        command: { brigadeFormationUnitIds: [], inCommand: false },
-      };
+      units[unit.id] = noStandsEvaluation(unit, sink);
       warnings.push(...sink.list);
       continue;
     }
-    const reading = info.formation.reading;
-    if (reading.source === 'geometry' && reading.confidence < FORMATION_WARNING_CONFIDENCE) {
-      sink.add('formation/uncertain', `${unit.name}: formation read as ${reading.name ?? reading.formation} (confidence ${reading.confidence}); dress the stands or set status.rulesetStatus.formation.`);
-    }
+    formationWarning(info, sink);
     const cmd = command.byUnit.get(unit.id)!;
     const movement = evaluateMovement(ctx, info, sink);
-    const fire = evaluateFire(ctx, { sight, effectiveness }, info, sink);
+    const fire = evaluateFire(ctx, { sight: sightOf, effectiveness }, info, sink);
     const charge = evaluateCharge(ctx, { command: command.byUnit, effectiveness }, info);
     const check = maneuverCheck(ctx, info, cmd, effectiveness.get(unit.id));
     const evaluation: FfrUnitEvaluation = {
       unitId: unit.id,
-      formation: reading,
+      formation: info.formation.reading,
       movement: movement.movement,
       fire: fire.fire,
       charge: charge.charge,

@@ -4,6 +4,7 @@
  */
 import type { RulesetFieldSpec } from '../../engine/rulesetFields.ts';
 import type { AreaTerrainKind } from '../../model/tableState.ts';
+import { CHARGE_MODE_STATUS_FIELD } from './chargeMode.ts';
 import { qrs } from './tables/source.ts';
 import { FIRE_EFFECTS, FIRE_TARGET_COLUMNS, WEAPONS, type WeaponDef } from './tables/fireTables.ts';
 import { DEFAULT_AREA_CLASS } from './tables/terrainClasses.ts';
@@ -299,4 +300,5 @@ export const FFR_STATUS_FIELDS: readonly RulesetFieldSpec[] = [
     usedFor: 'charge modifiers',
   },
   { id: 'supported', label: 'Guns supported (charge)', type: 'boolean', default: false, source: qrs('Figure 4, Charge Table'), usedFor: 'charge modifiers' },
+  CHARGE_MODE_STATUS_FIELD,
 ];

@@ -12,15 +12,17 @@ import type { DiceBreakdown, DiceModifier, FireRefusal, FireTargetOption } from 
 import type { Shape } from '../../engine/shapes.ts';
 import type { Stand } from '../../model/tableState.ts';
 import type { PointIn } from '../../model/units.ts';
-import { standCorners, standFrontCenter, standPolygon } from '../../geometry/footprint.ts';
+import { standFrontCenter } from '../../geometry/footprint.ts';
+import { pointsBoundingBox, type BoundingBoxIn } from '../../geometry/polygon.ts';
 import { closestPointOnSegment, polygonToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
 import { pointInPolygon, segmentTouchesPolygonBoundary } from '../../geometry/intersect.ts';
-import { frontRankStands } from '../../geometry/frontLine.ts';
 import { headingToVector, normalizeDeg } from '../../geometry/angles.ts';
 import { lineOfSight, type SightScene } from '../../geometry/lineOfSight.ts';
 import { polygonOverlapsWedge, wedgePolygon, type Wedge } from '../../geometry/wedge.ts';
 import { qrs } from './tables/source.ts';
-import type { FfrContext, FfrUnitInfo, WarningSink } from './context.ts';
+import { chargeModeFireBar, chargeModeOf } from './chargeMode.ts';
+import { inchesText } from './inchesText.ts';
+import { cornersOf, type FfrContext, type FfrUnitInfo, type WarningSink } from './context.ts';
 import type { Effectiveness } from './morale.ts';
 import { BASIC_FIRE_MODIFIER_PARAMS, FIRE_ARC_PARAM, WOODS_SIGHT_PARAM, fireEffectParamId, firePointsParamId, weaponParamId } from './fields.ts';
 import { FIRE_DIE_SIDES, FIRE_EFFECTS, FIRE_MODIFIERS, FIRE_POINTS_GIVEN, FALLEN_LEADER_WITHIN_IN, FIRE_POINTS_SOURCE, MASSED_TARGET_BEHIND_IN, WEAPON_BY_CODE, type WeaponDef } from './tables/fireTables.ts';
@@ -68,13 +70,26 @@ function bandsOf(ctx: FfrContext, w: WeaponDef): Band[] {
   });
 }
 
+/** A firing stand's front edge, its box and its arc of fire, worked out once per unit. */
+interface FiringStand {
+  readonly stand: Stand;
+  readonly fl: PointIn;
+  readonly fr: PointIn;
+  readonly edgeBox: BoundingBoxIn;
+  readonly wedge?: Wedge;
+}
+
 /** Distance from a stand's front edge to the nearest point of a polygon, inches (0 in contact). */
-function frontEdgeDistanceIn(s: Stand, polygon: readonly PointIn[]): number {
-  const [fl, fr] = standCorners(s);
+function frontEdgeDistanceIn(s: FiringStand, polygon: readonly PointIn[]): number {
   let d = Infinity;
-  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) d = Math.min(d, segmentToSegmentDistanceIn(fl, fr, polygon[j]!, polygon[i]!));
-  if (pointInPolygon(fl, polygon)) d = 0;
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) d = Math.min(d, segmentToSegmentDistanceIn(s.fl, s.fr, polygon[j]!, polygon[i]!));
+  if (pointInPolygon(s.fl, polygon)) d = 0;
   return d;
+}
+
+/** Largest axis gap between two boxes: never more than the distance between what they hold. */
+function axisGapIn(a: BoundingBoxIn, b: BoundingBoxIn): number {
+  return Math.max(b.minXIn - a.maxXIn, a.minXIn - b.maxXIn, b.minYIn - a.maxYIn, a.minYIn - b.maxYIn, 0);
 }
 
 function nearestPointOf(p: PointIn, polygon: readonly PointIn[]): PointIn {
@@ -91,8 +106,8 @@ function nearestPointOf(p: PointIn, polygon: readonly PointIn[]): PointIn {
   return best;
 }
 
-function arcWedge(s: Stand, halfDeg: number): Wedge {
-  const [fl, fr] = standCorners(s);
+/** The arc of fire from a stand's front corners `fl`, `fr`, ± `halfDeg` about its heading. */
+function arcWedge(s: Stand, fl: PointIn, fr: PointIn, halfDeg: number): Wedge {
   return { leftOrigin: fl, leftDirDeg: normalizeDeg(s.pose.headingDeg + halfDeg), rightOrigin: fr, rightDirDeg: normalizeDeg(s.pose.headingDeg - halfDeg) };
 }
 
@@ -117,7 +132,8 @@ function pointsModifier(ctx: FfrContext, points: number, need: (id: string) => v
 }
 
 export interface FireInputs {
-  readonly sight: SightScene;
+  /** The sight scene of the state (a session builds it only when a pair needs a sight line). */
+  readonly sight: () => SightScene;
   readonly effectiveness: ReadonlyMap<string, Effectiveness | undefined>;
 }
 
@@ -126,128 +142,201 @@ export interface UnitFireResult {
   readonly shapes: Shape[];
 }
 
-export function evaluateFire(ctx: FfrContext, inputs: FireInputs, info: FfrUnitInfo, sink: WarningSink): UnitFireResult {
+/** What one unit fires with, worked out once before its targets. */
+export interface FireSetup {
+  readonly weapon: WeaponDef;
+  readonly bands: readonly Band[];
+  /** Bands with a range, nearest first, none beyond a band not entered. */
+  readonly usable: readonly Band[];
+  readonly firstMissing?: Band;
+  readonly reachIn: number;
+  readonly halfDeg: number | undefined;
+  readonly woodsIn: number | string | boolean | undefined;
+  readonly firers: readonly FiringStand[];
+  readonly cannot?: readonly [string, string];
+  /** The refusal of a target beyond reach by the units' boxes, after its distance (made once per unit). */
+  readonly beyondText: string;
+}
+
+/**
+ * The firing unit's weapon bands, arc and firing stands, with their warnings; undefined when it fires at
+ * nothing (no known weapon, or no band with a range).
+ */
+export function fireSetup(ctx: FfrContext, info: FfrUnitInfo, sink: WarningSink): FireSetup | undefined {
   const unit = info.unit;
   const weapon = WEAPON_BY_CODE.get(unit.weapon);
   if (!weapon) {
     sink.add('fire/unknown-weapon', `${unit.name}: weapon "${unit.weapon}" is not a Regimental Fire and Fury weapon (${[...WEAPON_BY_CODE.keys()].join(', ')}); no fire evaluated.`);
-    return { fire: [], shapes: [] };
+    return undefined;
   }
-  const bands = bandsOf(ctx, weapon);
+  const bands = ctx.memo(`fire-bands|${weapon.code}`, () => bandsOf(ctx, weapon));
   const known = bands.filter((b) => b.maxIn !== undefined && b.maxIn > 0);
   const firstMissing = bands.find((b) => b.maxIn === undefined);
   // The farthest this weapon certainly reaches; a missing band beyond it leaves farther targets unknown.
   const reachIn = known.reduce((m, b) => Math.max(m, b.maxIn!), 0);
   if (firstMissing) sink.missing(ctx.spec(firstMissing.inId), `Fire range of ${weapon.label}`);
-  if (known.length === 0) return { fire: [], shapes: [] };
+  if (known.length === 0) return undefined;
+  const missingAt = firstMissing ? bands.indexOf(firstMissing) : Infinity;
+  const usable = known.filter((b) => bands.indexOf(b) <= missingAt);
 
   const halfDeg = ctx.param(FIRE_ARC_PARAM.id);
   if (typeof halfDeg !== 'number') sink.missing(FIRE_ARC_PARAM, 'Arc of fire (targets listed with the arc unchecked)');
   const woodsIn = ctx.param(WOODS_SIGHT_PARAM.id);
   const formation = info.formation;
   const columnar = formation.id === 'march-column' || formation.id === 'field-column';
-  const firers = columnar ? frontRankStands(formation.stands, formation.headingDeg) : formation.stands;
-
-  const cannot: [string, string] | undefined = formation.limbered
+  const firers = (columnar ? info.frontRank : formation.stands).map((stand): FiringStand => {
+    const [fl, fr] = cornersOf(info, stand) as [PointIn, PointIn];
+    return { stand, fl, fr, edgeBox: pointsBoundingBox([fl, fr]), ...(typeof halfDeg === 'number' ? { wedge: arcWedge(stand, fl, fr, halfDeg) } : {}) };
+  });
+  const cannot: readonly [string, string] | undefined = formation.limbered
     ? ['fire/limbered', `limbered guns unlimber before they fire (${qrs('Gun Maneuvers, Unlimber and fire')})`]
     : ctx.statusField(unit, 'silenced') === true
       ? ['fire/silenced', `silenced guns rally with a Well Handled effect before they fire (${qrs('Gun Maneuver Changes 12')})`]
-      : undefined;
-  const refusal = (targetUnitId: string, reason: string, detail: string): FireRefusal => ({ ok: false, reason, detail, targetUnitId });
+      : chargeModeFireBar(unit, chargeModeOf(ctx.statusField(unit, 'chargeMode')));
+  const beyondText = firstMissing ? `more than ${reachIn}" away; ${weapon.label}'s farther bands need ${firstMissing.inId}` : `" away, beyond ${weapon.label}'s ${reachIn}"`;
+  return { weapon, bands, usable, ...(firstMissing ? { firstMissing } : {}), reachIn, halfDeg: typeof halfDeg === 'number' ? halfDeg : undefined, woodsIn, firers, ...(cannot ? { cannot } : {}), beyondText };
+}
+
+/**
+ * One unit's fire at one enemy unit: the option or the refusal, its arrow, and how far the answer looked:
+ * 'units' when the two units alone decide it (out of range by their boxes, or a firer that does not fire:
+ * limbered, silenced, charging), 'corridor' when sight lines between them were traced (other stands between
+ * can change it), 'option' when it is an option (the target's massed friends and nearby leaders also count).
+ */
+export function fireAtTarget(
+  ctx: FfrContext,
+  inputs: FireInputs,
+  setup: FireSetup,
+  info: FfrUnitInfo,
+  target: FfrUnitInfo,
+  sink: WarningSink,
+): { result: FfrFireOption | FireRefusal; shape?: Shape; looked: 'units' | 'corridor' | 'option' } {
+  const unit = info.unit;
+  const { weapon, firstMissing, reachIn, halfDeg, woodsIn } = setup;
+  const far = fireBeyondReach(setup, info, target);
+  if (far) return { result: far, looked: 'units' };
+  if (setup.cannot) return { result: fireRefusal(target, setup.cannot[0], setup.cannot[1]), looked: 'units' };
+  type Eligible = { stand: Stand; rangeIn: number; band: Band; to: PointIn };
+  const eligible: Eligible[] = [];
+  let nearestIn = Infinity;
+  let why: [string, string] | undefined;
+  for (const s of setup.firers) {
+    let rangeIn = Infinity;
+    let nearestPoly = target.polygons[0]!;
+    for (let k = 0; k < target.polygons.length; k++) {
+      // A polygon whose box is no nearer than the best so far cannot be nearer itself.
+      if (axisGapIn(s.edgeBox, target.polygonBoxes[k]!) >= rangeIn) continue;
+      const poly = target.polygons[k]!;
+      const d = frontEdgeDistanceIn(s, poly);
+      if (d < rangeIn) {
+        rangeIn = d;
+        nearestPoly = poly;
+      }
+    }
+    nearestIn = Math.min(nearestIn, rangeIn);
+    const band = setup.usable.find((b) => rangeIn <= b.maxIn! + 1e-9);
+    if (!band) {
+      why ??= ['fire/out-of-range', `${inchesText(rangeIn)}" is beyond ${weapon.label}'s ${reachIn}"${firstMissing ? ` known bands (${firstMissing.inId} not entered)` : ''}`];
+      continue;
+    }
+    if (s.wedge && !target.polygons.some((p) => polygonOverlapsWedge(s.wedge!, p))) {
+      why ??= ['fire/out-of-arc', `no part of ${target.unit.name} is within ${halfDeg}° of straight ahead of the firing stands`];
+      continue;
+    }
+    const from = standFrontCenter(s.stand);
+    const to = nearestPointOf(from, nearestPoly);
+    const report = lineOfSight(inputs.sight(), from, to, { ignoreUnitIds: [unit.id, target.unit.id] });
+    if (report.stands.length > 0) {
+      why ??= ['fire/no-line-of-sight', `stands of ${report.stands[0]!.unitId} are in the way`];
+      continue;
+    }
+    if (report.elevation.maxLevelBetween > Math.max(report.elevation.fromLevel, report.elevation.toLevel)) {
+      why ??= ['fire/no-line-of-sight', 'higher ground is in the way'];
+      continue;
+    }
+    const inWoods = report.areas.filter((a) => WOODS.has(a.kind)).reduce((sum, a) => sum + a.lengthInsideIn, 0);
+    if (inWoods > 1e-6) {
+      if (typeof woodsIn !== 'number') sink.missing(WOODS_SIGHT_PARAM, 'Line of sight through woods (woods not checked)');
+      else if (inWoods > woodsIn + 1e-9) {
+        why ??= ['fire/no-line-of-sight', `${inchesText(inWoods)}" of woods in the way (sight ${woodsIn}")`];
+        continue;
+      }
+    }
+    eligible.push({ stand: s.stand, rangeIn, band, to });
+  }
+  if (eligible.length === 0) {
+    const [reason, detail] = why ?? ['fire/out-of-range', `${inchesText(nearestIn)}" is beyond ${weapon.label}'s ${reachIn}"`];
+    return { result: fireRefusal(target, firstMissing && reason === 'fire/out-of-range' ? 'fire/range-unknown' : reason, detail), looked: 'corridor' };
+  }
+  const result = fireOption(ctx, inputs, info, target, weapon, eligible, sink);
+  const closest = eligible.reduce((a, b) => (b.rangeIn < a.rangeIn ? b : a));
+  const shape: Shape = {
+    kind: 'polyline',
+    id: `fire/${unit.id}/${target.unit.id}`,
+    layer: 'fire',
+    style: 'target',
+    unitId: unit.id,
+    side: unit.side,
+    points: [standFrontCenter(closest.stand), closest.to],
+    arrow: true,
+  };
+  return { result, shape, looked: 'option' };
+}
+
+/**
+ * The refusal of a target whose box is farther from the firer's than the weapon reaches (most enemies on a
+ * big table), else undefined: the first test of `fireAtTarget`, and the whole answer for those targets.
+ */
+export function fireBeyondReach(setup: FireSetup, info: FfrUnitInfo, target: FfrUnitInfo): FireRefusal | undefined {
+  const gapIn = axisGapIn(info.box, target.box);
+  if (gapIn <= setup.reachIn) return undefined;
+  return setup.firstMissing
+    ? fireRefusal(target, 'fire/range-unknown', setup.beyondText)
+    : fireRefusal(target, 'fire/out-of-range', 'more than ' + inchesText(gapIn) + setup.beyondText);
+}
+
+// Module level, not a closure per pair: the dev loader names every inner function, at a cost per call.
+function fireRefusal(target: FfrUnitInfo, reason: string, detail: string): FireRefusal {
+  return { ok: false, reason, detail, targetUnitId: target.unit.id };
+}
+
+/** The unit's arc of fire out to its weapon's reach (when the arc is known). */
+export function fireArcShape(info: FfrUnitInfo, setup: FireSetup): Shape | undefined {
+  const { halfDeg, reachIn } = setup;
+  const { unit, formation } = info;
+  if (halfDeg === undefined || formation.stands.length === 0) return undefined;
+  const front = info.frontRank;
+  const [fl] = cornersOf(info, front[0]!);
+  const [, fr] = cornersOf(info, front[front.length - 1]!);
+  return {
+    kind: 'polygon',
+    id: `fire/${unit.id}/arc`,
+    layer: 'fire',
+    style: unit.arm === 'artillery' ? 'arc-artillery' : 'arc',
+    unitId: unit.id,
+    side: unit.side,
+    vertices: wedgePolygon({ leftOrigin: fl!, leftDirDeg: normalizeDeg(formation.headingDeg + halfDeg), rightOrigin: fr!, rightDirDeg: normalizeDeg(formation.headingDeg - halfDeg) }, reachIn),
+  };
+}
+
+export function evaluateFire(ctx: FfrContext, inputs: FireInputs, info: FfrUnitInfo, sink: WarningSink): UnitFireResult {
+  const setup = fireSetup(ctx, info, sink);
+  if (!setup) return { fire: [], shapes: [] };
   const fire: (FfrFireOption | FireRefusal)[] = [];
   const shapes: Shape[] = [];
-  const targets = [...ctx.units.values()].filter((t) => t.unit.side !== unit.side).sort((a, b) => (a.unit.id < b.unit.id ? -1 : 1));
-  for (const target of targets) {
-    const gapIn = Math.max(target.box.minXIn - info.box.maxXIn, info.box.minXIn - target.box.maxXIn, target.box.minYIn - info.box.maxYIn, info.box.minYIn - target.box.maxYIn, 0);
-    if (gapIn > reachIn) {
-      fire.push(
-        firstMissing
-          ? refusal(target.unit.id, 'fire/range-unknown', `more than ${reachIn}" away; ${weapon.label}'s farther bands need ${firstMissing.inId}`)
-          : refusal(target.unit.id, 'fire/out-of-range', `more than ${gapIn.toFixed(1)}" away, beyond ${weapon.label}'s ${reachIn}"`),
-      );
+  for (const target of ctx.enemiesOf(info.unit.side)) {
+    // Out of reach by the boxes: the refusal alone, without the pair's wrapper.
+    const far = fireBeyondReach(setup, info, target);
+    if (far) {
+      fire.push(far);
       continue;
     }
-    if (cannot) {
-      fire.push(refusal(target.unit.id, cannot[0], cannot[1]));
-      continue;
-    }
-    type Eligible = { stand: Stand; rangeIn: number; band: Band; to: PointIn };
-    const eligible: Eligible[] = [];
-    let nearestIn = Infinity;
-    let why: [string, string] | undefined;
-    for (const s of firers) {
-      let rangeIn = Infinity;
-      let nearestPoly = target.polygons[0]!;
-      for (const poly of target.polygons) {
-        const d = frontEdgeDistanceIn(s, poly);
-        if (d < rangeIn) {
-          rangeIn = d;
-          nearestPoly = poly;
-        }
-      }
-      nearestIn = Math.min(nearestIn, rangeIn);
-      const band = known.find((b) => rangeIn <= b.maxIn! + 1e-9 && bands.indexOf(b) <= (firstMissing ? bands.indexOf(firstMissing) : Infinity));
-      if (!band) {
-        why ??= ['fire/out-of-range', `${rangeIn.toFixed(1)}" is beyond ${weapon.label}'s ${reachIn}"${firstMissing ? ` known bands (${firstMissing.inId} not entered)` : ''}`];
-        continue;
-      }
-      if (typeof halfDeg === 'number' && !target.polygons.some((p) => polygonOverlapsWedge(arcWedge(s, halfDeg), p))) {
-        why ??= ['fire/out-of-arc', `no part of ${target.unit.name} is within ${halfDeg}° of straight ahead of the firing stands`];
-        continue;
-      }
-      const from = standFrontCenter(s);
-      const to = nearestPointOf(from, nearestPoly);
-      const report = lineOfSight(inputs.sight, from, to, { ignoreUnitIds: [unit.id, target.unit.id] });
-      if (report.stands.length > 0) {
-        why ??= ['fire/no-line-of-sight', `stands of ${report.stands[0]!.unitId} are in the way`];
-        continue;
-      }
-      if (report.elevation.maxLevelBetween > Math.max(report.elevation.fromLevel, report.elevation.toLevel)) {
-        why ??= ['fire/no-line-of-sight', 'higher ground is in the way'];
-        continue;
-      }
-      const inWoods = report.areas.filter((a) => WOODS.has(a.kind)).reduce((sum, a) => sum + a.lengthInsideIn, 0);
-      if (inWoods > 1e-6) {
-        if (typeof woodsIn !== 'number') sink.missing(WOODS_SIGHT_PARAM, 'Line of sight through woods (woods not checked)');
-        else if (inWoods > woodsIn + 1e-9) {
-          why ??= ['fire/no-line-of-sight', `${inWoods.toFixed(1)}" of woods in the way (sight ${woodsIn}")`];
-          continue;
-        }
-      }
-      eligible.push({ stand: s, rangeIn, band, to });
-    }
-    if (eligible.length === 0) {
-      const [reason, detail] = why ?? ['fire/out-of-range', `${nearestIn.toFixed(1)}" is beyond ${weapon.label}'s ${reachIn}"`];
-      fire.push(refusal(target.unit.id, firstMissing && reason === 'fire/out-of-range' ? 'fire/range-unknown' : reason, detail));
-      continue;
-    }
-    fire.push(fireOption(ctx, inputs, info, target, weapon, eligible, sink));
-    const closest = eligible.reduce((a, b) => (b.rangeIn < a.rangeIn ? b : a));
-    shapes.push({
-      kind: 'polyline',
-      id: `fire/${unit.id}/${target.unit.id}`,
-      layer: 'fire',
-      style: 'target',
-      unitId: unit.id,
-      side: unit.side,
-      points: [standFrontCenter(closest.stand), closest.to],
-      arrow: true,
-    });
+    const r = fireAtTarget(ctx, inputs, setup, info, target, sink);
+    fire.push(r.result);
+    if (r.shape) shapes.push(r.shape);
   }
-  if (typeof halfDeg === 'number' && formation.stands.length > 0) {
-    const front = frontRankStands(formation.stands, formation.headingDeg);
-    const [fl] = standCorners(front[0]!);
-    const [, fr] = standCorners(front[front.length - 1]!);
-    shapes.push({
-      kind: 'polygon',
-      id: `fire/${unit.id}/arc`,
-      layer: 'fire',
-      style: unit.arm === 'artillery' ? 'arc-artillery' : 'arc',
-      unitId: unit.id,
-      side: unit.side,
-      vertices: wedgePolygon({ leftOrigin: fl!, leftDirDeg: normalizeDeg(formation.headingDeg + halfDeg), rightOrigin: fr!, rightDirDeg: normalizeDeg(formation.headingDeg - halfDeg) }, reachIn),
-    });
-  }
+  const arc = fireArcShape(info, setup);
+  if (arc) shapes.push(arc);
   return { fire, shapes };
 }
 
@@ -354,16 +443,43 @@ function crossesPolygon(a: PointIn, b: PointIn, poly: readonly PointIn[]): boole
 /** The closest leader of the target's side within 4" of it (Figure 3, Fallen Leader). */
 function fallenLeader(ctx: FfrContext, target: FfrUnitInfo): { fallenLeaderCheckId?: string } {
   let best: { id: string; d: number } | undefined;
-  for (const c of ctx.commanders) {
-    if (c.side !== target.unit.side || !c.standId) continue;
-    const stand = ctx.standById.get(c.standId);
-    if (!stand) continue;
-    const poly = standPolygon(stand);
+  for (const { commander: c, polygon, box } of ctx.commanderStands()) {
+    if (c.side !== target.unit.side || axisGapIn(box, target.box) > FALLEN_LEADER_WITHIN_IN + 1e-9) continue;
     let d = Infinity;
-    for (const tp of target.polygons) d = Math.min(d, polygonToPolygonDistanceIn(poly, tp));
+    for (let k = 0; k < target.polygons.length; k++) {
+      if (axisGapIn(box, target.polygonBoxes[k]!) > FALLEN_LEADER_WITHIN_IN + 1e-9) continue;
+      d = Math.min(d, polygonToPolygonDistanceIn(polygon, target.polygons[k]!));
+    }
     if (d <= FALLEN_LEADER_WITHIN_IN + 1e-9 && (!best || d < best.d || (d === best.d && c.id < best.id))) best = { id: c.id, d };
   }
   return best ? { fallenLeaderCheckId: best.id } : {};
+}
+
+/**
+ * Where a stand of the target's friends must have a corner to count as massed behind it (see
+ * `massedBehind`): up to 2" behind its rear, across its frontage widened by 2" each way, as a box.
+ */
+export function massedLookBox(target: FfrUnitInfo): BoundingBoxIn {
+  const f = headingToVector(target.formation.headingDeg);
+  // Along the facing a = p·f, across it l = p·(f.y, -f.x); back to the table: p = a f + l (f.y, -f.x).
+  let rear = Infinity;
+  let minL = Infinity;
+  let maxL = -Infinity;
+  for (const poly of target.polygons) {
+    for (const p of poly) {
+      rear = Math.min(rear, p.xIn * f.x + p.yIn * f.y);
+      const l = p.xIn * f.y - p.yIn * f.x;
+      minL = Math.min(minL, l);
+      maxL = Math.max(maxL, l);
+    }
+  }
+  const corners: PointIn[] = [];
+  for (const a of [rear - MASSED_TARGET_BEHIND_IN, rear]) {
+    for (const l of [minL - MASSED_TARGET_BEHIND_IN, maxL + MASSED_TARGET_BEHIND_IN]) corners.push({ xIn: a * f.x + l * f.y, yIn: a * f.y - l * f.x });
+  }
+  const box = pointsBoundingBox(corners);
+  // Rounding slack: the test below compares with 1e-9 to spare.
+  return { minXIn: box.minXIn - 1e-6, minYIn: box.minYIn - 1e-6, maxXIn: box.maxXIn + 1e-6, maxYIn: box.maxYIn + 1e-6 };
 }
 
 /** Units of the target's side with a stand within 2" behind the target's rear (Figure 3, Massed Target). */
@@ -371,9 +487,10 @@ function massedBehind(ctx: FfrContext, target: FfrUnitInfo): string[] {
   const f = headingToVector(target.formation.headingDeg);
   let rear = Infinity;
   for (const poly of target.polygons) for (const p of poly) rear = Math.min(rear, p.xIn * f.x + p.yIn * f.y);
+  const look = massedLookBox(target);
   const out: string[] = [];
   for (const other of ctx.units.values()) {
-    if (other.unit.side !== target.unit.side || other.unit.id === target.unit.id) continue;
+    if (other.unit.side !== target.unit.side || other.unit.id === target.unit.id || axisGapIn(look, other.box) > 0) continue;
     const behind = other.polygons.some((poly) =>
       poly.some((p) => {
         const along = p.xIn * f.x + p.yIn * f.y;
@@ -386,4 +503,3 @@ function massedBehind(ctx: FfrContext, target: FfrUnitInfo): string[] {
   }
   return out.sort();
 }
-

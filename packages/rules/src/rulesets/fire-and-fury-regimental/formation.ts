@@ -66,7 +66,7 @@ const SECTIONS: Readonly<Record<FfrFormationId, string>> = {
 /** Largest interval between stands of an extended line (Extended Line Frontage: "no single interval exceeds 1""). */
 export const EXTENDED_LINE_MAX_INTERVAL_IN = 1;
 /** Intervals up to this are "base-to-base contact" in a read from a camera, inches. */
-const TOUCH_TOLERANCE_IN = 0.2;
+export const TOUCH_TOLERANCE_IN = 0.2;
 
 const FROM_GENERIC: Partial<Record<Formation, FfrFormationId>> = {
   line: 'line',
@@ -114,13 +114,15 @@ export function readFormation(unit: Unit, stands: readonly Stand[], extendedLine
   return { ...geometryFormation(fighting, headingDeg, extendedLineOnly || dismounted), ...rest } as FfrFormation;
 }
 
+/** A formation read from the stands, as `geometryFormation` returns it. */
+function pickGeometry(id: FfrFormationId, confidence: number, rest: Omit<FfrFormation, 'id' | 'reading'>): Pick<FfrFormation, 'id' | 'reading'> {
+  const f = make(id, confidence, 'geometry', rest);
+  return { id: f.id, reading: f.reading };
+}
+
 function geometryFormation(stands: readonly Stand[], headingDeg: number, extendedOnly: boolean): Pick<FfrFormation, 'id' | 'reading'> {
   const rest = { headingDeg, stands, reference: stands[0]!, dismounted: false, limbered: false };
-  const pick = (id: FfrFormationId, confidence: number) => {
-    const f = make(id, confidence, 'geometry', rest);
-    return { id: f.id, reading: f.reading };
-  };
-  if (stands.length <= 1) return pick(extendedOnly ? 'extended-line' : 'line', 0.5);
+  if (stands.length <= 1) return pickGeometry(extendedOnly ? 'extended-line' : 'line', 0.5, rest);
   const f = headingToVector(headingDeg);
   // Right of the facing is (fy, -fx).
   let cx = 0;
@@ -136,7 +138,7 @@ function geometryFormation(stands: readonly Stand[], headingDeg: number, extende
   let spread = 0;
   for (const s of stands) spread = Math.max(spread, Math.abs(angleDiffDeg(s.pose.headingDeg, headingDeg)));
   const facingFit = 1 - Math.min(1, spread / 45) * 0.5;
-  if (spread > 45) return pick('broken', 0.8);
+  if (spread > 45) return pickGeometry('broken', 0.8, rest);
 
   const ranks = clusters(v, depth / 2);
   const files = clusters(u, width / 2);
@@ -144,16 +146,16 @@ function geometryFormation(stands: readonly Stand[], headingDeg: number, extende
     const order = u.map((x, i) => ({ x, w: stands[i]!.widthIn })).sort((a, b) => a.x - b.x);
     let maxGap = 0;
     for (let i = 1; i < order.length; i++) maxGap = Math.max(maxGap, order[i]!.x - order[i - 1]!.x - (order[i]!.w + order[i - 1]!.w) / 2);
-    if (maxGap <= TOUCH_TOLERANCE_IN) return pick(extendedOnly ? 'extended-line' : 'line', facingFit);
-    if (maxGap <= EXTENDED_LINE_MAX_INTERVAL_IN + TOUCH_TOLERANCE_IN) return pick('extended-line', facingFit * (stands.length <= 6 ? 1 : 0.5));
-    return pick('broken', 0.6);
+    if (maxGap <= TOUCH_TOLERANCE_IN) return pickGeometry(extendedOnly ? 'extended-line' : 'line', facingFit, rest);
+    if (maxGap <= EXTENDED_LINE_MAX_INTERVAL_IN + TOUCH_TOLERANCE_IN) return pickGeometry('extended-line', facingFit * (stands.length <= 6 ? 1 : 0.5), rest);
+    return pickGeometry('broken', 0.6, rest);
   }
   if (files === 1) {
     const order = [...v].sort((a, b) => a - b);
     let maxGap = 0;
     for (let i = 1; i < order.length; i++) maxGap = Math.max(maxGap, order[i]! - order[i - 1]! - depth);
-    return pick('march-column', facingFit * (maxGap <= TOUCH_TOLERANCE_IN * 2 ? 1 : 0.6));
+    return pickGeometry('march-column', facingFit * (maxGap <= TOUCH_TOLERANCE_IN * 2 ? 1 : 0.6), rest);
   }
-  if (files === 2 && ranks * 2 >= stands.length) return pick('field-column', facingFit);
-  return pick('broken', 0.4);
+  if (files === 2 && ranks * 2 >= stands.length) return pickGeometry('field-column', facingFit, rest);
+  return pickGeometry('broken', 0.4, rest);
 }

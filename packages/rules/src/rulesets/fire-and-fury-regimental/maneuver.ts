@@ -34,6 +34,11 @@ export interface ManeuverReading {
   readonly source: string;
 }
 
+/** Module level, not a closure per unit: the dev loader names every inner function, at a cost per call. */
+function addModifier(mods: DiceModifier[], label: string, dice: number, source: string): void {
+  mods.push({ label, dice, source });
+}
+
 export function maneuverCheck(
   ctx: FfrContext,
   info: FfrUnitInfo,
@@ -42,34 +47,33 @@ export function maneuverCheck(
 ): { breakdown: DiceBreakdown; reading: ManeuverReading } {
   const { unit, formation } = info;
   const mods: DiceModifier[] = [];
-  const add = (label: string, dice: number, source: string) => mods.push({ label, dice, source });
   if (command.leader) {
     const rating = leaderRating(command.leader);
-    add(`${command.leader.name}: ${rating} leader`, LEADER_RATING_MODIFIER[rating], LEADER_RATING_MODIFIER.source);
+    addModifier(mods, `${command.leader.name}: ${rating} leader`, LEADER_RATING_MODIFIER[rating], LEADER_RATING_MODIFIER.source);
   }
   if (command.attachedLeader || ctx.unitField(unit, 'braveColonel') === true) {
     const m = MANEUVER_MODIFIERS.attachedLeaderOrBraveColonel;
-    add(m.label, m.value, m.source);
+    addModifier(mods, m.label, m.value, m.source);
   }
   // Out of command takes precedence over provisional command (and militia); they never add up.
-  if (command.state === 'out-of-command') add(MANEUVER_MODIFIERS.outOfCommand.label, MANEUVER_MODIFIERS.outOfCommand.value, MANEUVER_MODIFIERS.outOfCommand.source);
+  if (command.state === 'out-of-command') addModifier(mods, MANEUVER_MODIFIERS.outOfCommand.label, MANEUVER_MODIFIERS.outOfCommand.value, MANEUVER_MODIFIERS.outOfCommand.source);
   else if (command.state === 'provisional' || ctx.unitField(unit, 'militia') === true) {
     const m = MANEUVER_MODIFIERS.provisionalCommand;
-    add(command.state === 'provisional' ? m.label : `${m.label} (militia)`, m.value, m.source);
+    addModifier(mods, command.state === 'provisional' ? m.label : `${m.label} (militia)`, m.value, m.source);
   }
-  add(`${unit.quality[0]!.toUpperCase()}${unit.quality.slice(1)} unit`, QUALITY_MODIFIER[unit.quality], QUALITY_MODIFIER.source);
-  if (effectiveness) add(`${effectiveness[0]!.toUpperCase()}${effectiveness.slice(1)} troops`, EFFECTIVENESS_MODIFIER[effectiveness], EFFECTIVENESS_MODIFIER.source);
-  if (unit.arm === 'artillery') add(MANEUVER_MODIFIERS.battery.label, MANEUVER_MODIFIERS.battery.value, MANEUVER_MODIFIERS.battery.source);
+  addModifier(mods, `${unit.quality[0]!.toUpperCase()}${unit.quality.slice(1)} unit`, QUALITY_MODIFIER[unit.quality], QUALITY_MODIFIER.source);
+  if (effectiveness) addModifier(mods, `${effectiveness[0]!.toUpperCase()}${effectiveness.slice(1)} troops`, EFFECTIVENESS_MODIFIER[effectiveness], EFFECTIVENESS_MODIFIER.source);
+  if (unit.arm === 'artillery') addModifier(mods, MANEUVER_MODIFIERS.battery.label, MANEUVER_MODIFIERS.battery.value, MANEUVER_MODIFIERS.battery.source);
   const columnOrCover =
     formation.id === 'field-column' || formation.id === 'march-column' || formation.id === 'garrison' || formation.limbered || ctx.statusField(unit, 'linearCover') === true;
-  if (columnOrCover) add(MANEUVER_MODIFIERS.columnGarrisonLimberedOrCover.label, MANEUVER_MODIFIERS.columnGarrisonLimberedOrCover.value, MANEUVER_MODIFIERS.columnGarrisonLimberedOrCover.source);
+  if (columnOrCover) addModifier(mods, MANEUVER_MODIFIERS.columnGarrisonLimberedOrCover.label, MANEUVER_MODIFIERS.columnGarrisonLimberedOrCover.value, MANEUVER_MODIFIERS.columnGarrisonLimberedOrCover.source);
   if (formation.id === 'broken' || ctx.statusField(unit, 'outflanked') === true) {
-    add(MANEUVER_MODIFIERS.outflankedOrBroken.label, MANEUVER_MODIFIERS.outflankedOrBroken.value, MANEUVER_MODIFIERS.outflankedOrBroken.source);
+    addModifier(mods, MANEUVER_MODIFIERS.outflankedOrBroken.label, MANEUVER_MODIFIERS.outflankedOrBroken.value, MANEUVER_MODIFIERS.outflankedOrBroken.source);
   }
-  if (ctx.statusField(unit, 'keyPositionLost') === true) add(MANEUVER_MODIFIERS.keyPositionLost.label, MANEUVER_MODIFIERS.keyPositionLost.value, MANEUVER_MODIFIERS.keyPositionLost.source);
+  if (ctx.statusField(unit, 'keyPositionLost') === true) addModifier(mods, MANEUVER_MODIFIERS.keyPositionLost.label, MANEUVER_MODIFIERS.keyPositionLost.value, MANEUVER_MODIFIERS.keyPositionLost.source);
   const casualties = ctx.statusField(unit, 'casualties');
-  if (casualties === 'heavy') add(MANEUVER_MODIFIERS.heavyCasualties.label, MANEUVER_MODIFIERS.heavyCasualties.value, MANEUVER_MODIFIERS.heavyCasualties.source);
-  if (casualties === 'greater') add(MANEUVER_MODIFIERS.greaterLosses.label, MANEUVER_MODIFIERS.greaterLosses.value, MANEUVER_MODIFIERS.greaterLosses.source);
+  if (casualties === 'heavy') addModifier(mods, MANEUVER_MODIFIERS.heavyCasualties.label, MANEUVER_MODIFIERS.heavyCasualties.value, MANEUVER_MODIFIERS.heavyCasualties.source);
+  if (casualties === 'greater') addModifier(mods, MANEUVER_MODIFIERS.greaterLosses.label, MANEUVER_MODIFIERS.greaterLosses.value, MANEUVER_MODIFIERS.greaterLosses.source);
 
   const total = mods.reduce((s, m) => s + m.dice, 0);
   const disordered = unit.arm !== 'artillery' && (formation.id === 'broken' || unit.status?.disordered === true);

@@ -6,13 +6,14 @@
  * its entire movement": so along each straight line out from the unit's reference stand, the unit reaches
  * the farthest of open rate (until it would enter broken or rough ground), broken rate (until rough ground)
  * and rough rate, never past an enemy stand, a river or the table edge. The reach is the star polygon of
- * those straight moves (wheels and obliques are not traced). A march column, broken unit or limbered gun
+ * those straight moves (obliques are not traced; a line's change front is, `wheel.ts`). A march column, broken unit or limbered gun
  * touching a road also gets the road reach along it (the chart's Road column on a good road, the open rate on
  * a poor one).
  */
 import type { MovementOption, Refusal } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
 import type { PointIn } from '../../model/units.ts';
+import type { BoundingBoxIn } from '../../geometry/polygon.ts';
 import { standCenter } from '../../geometry/footprint.ts';
 import { segmentInsideIntervals, segmentIntersectionT } from '../../geometry/intersect.ts';
 import { closestPointOnSegment, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
@@ -20,6 +21,7 @@ import type { FfrContext, FfrUnitInfo, WarningSink } from './context.ts';
 import { HAND_HAUL_IN, HEAVY_GUN_WEAPONS, MOVEMENT_RATES, ROAD_BONUS, type MovementRow, type MovementRowId } from './tables/movementRates.ts';
 import { IMPASSABLE_LINEAR, classRank, type TerrainClass } from './tables/terrainClasses.ts';
 import { qrs } from './tables/source.ts';
+import { changeFrontFor, changeFrontLookIn } from './wheel.ts';
 
 export interface MovementResult {
   readonly movement: MovementOption | Refusal;
@@ -28,6 +30,17 @@ export interface MovementResult {
   readonly row?: MovementRow;
   /** Ground class at the unit's reference stand. */
   readonly startClass: TerrainClass;
+  /**
+   * Where the reach looked at other units: the unit's box grown by its longest move (a session redoes the
+   * movement when a unit changes there); absent when the unit alone decided it.
+   */
+  readonly lookBox?: BoundingBoxIn;
+}
+
+/** The unit's box grown by `moveIn` each way (and a hair): no stand of it gets farther in one move. */
+export function lookBoxOf(info: FfrUnitInfo, moveIn: number): BoundingBoxIn {
+  const m = moveIn + 1e-6;
+  return { minXIn: info.box.minXIn - m, minYIn: info.box.minYIn - m, maxXIn: info.box.maxXIn + m, maxYIn: info.box.maxYIn + m };
 }
 
 const RAYS = 48;
@@ -62,41 +75,103 @@ interface Boxed {
   readonly maxYIn: number;
 }
 
-function boxed(polygon: readonly PointIn[]): Boxed {
-  let minXIn = Infinity, minYIn = Infinity, maxXIn = -Infinity, maxYIn = -Infinity;
-  for (const p of polygon) {
-    if (p.xIn < minXIn) minXIn = p.xIn;
-    if (p.yIn < minYIn) minYIn = p.yIn;
-    if (p.xIn > maxXIn) maxXIn = p.xIn;
-    if (p.yIn > maxYIn) maxYIn = p.yIn;
+/** Whether segment a→b misses the box (grown by a hair): the slab test, no allocation. */
+function segmentMissesBox(a: PointIn, b: PointIn, box: Boxed): boolean {
+  const m = 1e-9;
+  let t0 = 0;
+  let t1 = 1;
+  const dx = b.xIn - a.xIn;
+  if (Math.abs(dx) < 1e-15) {
+    if (a.xIn < box.minXIn - m || a.xIn > box.maxXIn + m) return true;
+  } else {
+    let ta = (box.minXIn - m - a.xIn) / dx;
+    let tb = (box.maxXIn + m - a.xIn) / dx;
+    if (ta > tb) [ta, tb] = [tb, ta];
+    t0 = Math.max(t0, ta);
+    t1 = Math.min(t1, tb);
+    if (t0 > t1) return true;
   }
-  return { polygon, minXIn, minYIn, maxXIn, maxYIn };
+  const dy = b.yIn - a.yIn;
+  if (Math.abs(dy) < 1e-15) return a.yIn < box.minYIn - m || a.yIn > box.maxYIn + m;
+  let ta = (box.minYIn - m - a.yIn) / dy;
+  let tb = (box.maxYIn + m - a.yIn) / dy;
+  if (ta > tb) [ta, tb] = [tb, ta];
+  return Math.max(t0, ta) > Math.min(t1, tb);
 }
 
 /** Distance along a→b (inches, lengthIn long) to the first point inside the polygon, or Infinity. */
 function firstEntryIn(a: PointIn, b: PointIn, lengthIn: number, box: Boxed): number {
   // Most polygons are nowhere near a given ray: a box test spares the exact (allocating) one.
-  if (Math.max(a.xIn, b.xIn) < box.minXIn || Math.min(a.xIn, b.xIn) > box.maxXIn || Math.max(a.yIn, b.yIn) < box.minYIn || Math.min(a.yIn, b.yIn) > box.maxYIn) return Infinity;
+  if (segmentMissesBox(a, b, box)) return Infinity;
   const iv = segmentInsideIntervals(a, b, box.polygon);
   return iv.length > 0 ? iv[0]![0] * lengthIn : Infinity;
 }
 
-function rayEnd(o: PointIn, deg: number, lengthIn: number): PointIn {
-  const r = (deg * Math.PI) / 180;
-  return { xIn: o.xIn + Math.cos(r) * lengthIn, yIn: o.yIn + Math.sin(r) * lengthIn };
+/** cos and sin of each ray's direction (ray i at 360 i / RAYS degrees), worked out once. */
+const RAY_COS: number[] = [];
+const RAY_SIN: number[] = [];
+for (let i = 0; i < RAYS; i++) {
+  const r = (((360 * i) / RAYS) * Math.PI) / 180;
+  RAY_COS.push(Math.cos(r));
+  RAY_SIN.push(Math.sin(r));
 }
 
-/** Distance from o along the ray to the table edge. */
-function edgeDistanceIn(ctx: FfrContext, o: PointIn, deg: number): number {
-  const r = (deg * Math.PI) / 180;
-  const dx = Math.cos(r);
-  const dy = Math.sin(r);
+function rayEnd(o: PointIn, i: number, lengthIn: number): PointIn {
+  return { xIn: o.xIn + RAY_COS[i]! * lengthIn, yIn: o.yIn + RAY_SIN[i]! * lengthIn };
+}
+
+/** Distance from o along ray i to the table edge. */
+function edgeDistanceIn(ctx: FfrContext, o: PointIn, i: number): number {
+  const dx = RAY_COS[i]!;
+  const dy = RAY_SIN[i]!;
   let t = Infinity;
   if (dx > 1e-12) t = Math.min(t, (ctx.state.table.widthIn - o.xIn) / dx);
   if (dx < -1e-12) t = Math.min(t, -o.xIn / dx);
   if (dy > 1e-12) t = Math.min(t, (ctx.state.table.depthIn - o.yIn) / dy);
   if (dy < -1e-12) t = Math.min(t, -o.yIn / dy);
   return Math.max(0, t);
+}
+
+const RAY_STEP_RAD = (2 * Math.PI) / RAYS;
+/** `raysToward`'s answer, reused: it is asked once per nearby enemy stand per reach. */
+const RAYS_TOWARD = { first: 0, count: 0 };
+
+/**
+ * The rays (into `out`: the first index and how many, counting on past the last index round to 0) whose
+ * direction can meet a box: every ray when the origin is in or at the box, else those within the angle the
+ * box spans seen from the origin, widened by a hair. Skipping the others changes no answer: they miss the box.
+ */
+function raysToward(origin: PointIn, box: BoundingBoxIn, out: { first: number; count: number }): void {
+  const m = 1e-6;
+  if (origin.xIn >= box.minXIn - m && origin.xIn <= box.maxXIn + m && origin.yIn >= box.minYIn - m && origin.yIn <= box.maxYIn + m) {
+    out.first = 0;
+    out.count = RAYS;
+    return;
+  }
+  const centre = Math.atan2((box.minYIn + box.maxYIn) / 2 - origin.yIn, (box.minXIn + box.maxXIn) / 2 - origin.xIn);
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let corner = 0; corner < 4; corner++) {
+    const x = corner & 1 ? box.maxXIn : box.minXIn;
+    const y = corner & 2 ? box.maxYIn : box.minYIn;
+    let a = Math.atan2(y - origin.yIn, x - origin.xIn) - centre;
+    if (a > Math.PI) a -= 2 * Math.PI;
+    if (a < -Math.PI) a += 2 * Math.PI;
+    lo = Math.min(lo, a);
+    hi = Math.max(hi, a);
+  }
+  const first = Math.ceil((centre + lo - m) / RAY_STEP_RAD);
+  const last = Math.floor((centre + hi + m) / RAY_STEP_RAD);
+  out.first = first;
+  out.count = Math.min(RAYS, Math.max(0, last - first + 1));
+}
+
+/**
+ * Whether a box meets the square within `maxIn` of `origin` (what a move of at most `maxIn` can reach).
+ * Module level, not a closure per call: the dev loader names every inner function, at a cost per call.
+ */
+function nearOrigin(box: BoundingBoxIn, origin: PointIn, maxIn: number): boolean {
+  return box.maxXIn >= origin.xIn - maxIn && box.minXIn <= origin.xIn + maxIn && box.maxYIn >= origin.yIn - maxIn && box.minYIn <= origin.yIn + maxIn;
 }
 
 /**
@@ -106,38 +181,62 @@ function edgeDistanceIn(ctx: FfrContext, o: PointIn, deg: number): number {
 export function reachPolygon(ctx: FfrContext, info: FfrUnitInfo, origin: PointIn, rates: Readonly<Record<(typeof GROUNDS)[number], number>>): PointIn[] {
   const maxIn = Math.max(rates.open, rates.broken, rates.rough);
   const startRank = classRank(ctx.classAt(origin));
-  const near = (box: { minXIn: number; minYIn: number; maxXIn: number; maxYIn: number }) =>
-    box.maxXIn >= origin.xIn - maxIn && box.minXIn <= origin.xIn + maxIn && box.maxYIn >= origin.yIn - maxIn && box.minYIn <= origin.yIn + maxIn;
-  const areas = ctx.areas.filter((a) => a.cls !== 'open' && near(a.box)).map((a) => ({ cls: a.cls, box: boxed(a.vertices) }));
-  const enemies: Boxed[] = [];
-  for (const other of ctx.units.values()) if (other.unit.side !== info.unit.side && near(other.box)) for (const p of other.polygons) enemies.push(boxed(p));
-  const rivers = ctx.state.terrain.linear.filter((l) => IMPASSABLE_LINEAR.includes(l.kind));
+  const areas: { readonly rank: number; readonly box: Boxed }[] = [];
+  for (const a of ctx.areas) if (a.cls !== 'open' && nearOrigin(a.box, origin, maxIn)) areas.push({ rank: a.rank, box: { polygon: a.vertices, minXIn: a.box.minXIn, minYIn: a.box.minYIn, maxXIn: a.box.maxXIn, maxYIn: a.box.maxYIn } });
+  // Enemy stands with the rays that can meet them (first ray, how many): a stand off to one side is tested
+  // by the few rays toward it.
+  const enemies: { readonly box: Boxed; readonly first: number; readonly count: number }[] = [];
+  for (const other of ctx.enemiesOf(info.unit.side)) {
+    if (!nearOrigin(other.box, origin, maxIn)) continue;
+    for (let k = 0; k < other.polygons.length; k++) {
+      const b = other.polygonBoxes[k]!;
+      if (!nearOrigin(b, origin, maxIn)) continue;
+      raysToward(origin, b, RAYS_TOWARD);
+      const { first, count } = RAYS_TOWARD;
+      if (count > 0) enemies.push({ box: b, first: (((first % RAYS) + RAYS) % RAYS), count });
+    }
+  }
+  // River segments near enough to stop a move.
+  const riverSegments: [PointIn, PointIn][] = [];
+  for (const l of ctx.state.terrain.linear) {
+    if (!IMPASSABLE_LINEAR.includes(l.kind)) continue;
+    for (let k = 0; k + 1 < l.points.length; k++) {
+      const a = l.points[k]!;
+      const b = l.points[k + 1]!;
+      if (nearOrigin({ minXIn: Math.min(a.xIn, b.xIn), minYIn: Math.min(a.yIn, b.yIn), maxXIn: Math.max(a.xIn, b.xIn), maxYIn: Math.max(a.yIn, b.yIn) }, origin, maxIn)) riverSegments.push([a, b]);
+    }
+  }
   const out: PointIn[] = [];
+  const end = { xIn: 0, yIn: 0 };
   for (let i = 0; i < RAYS; i++) {
-    const deg = (360 * i) / RAYS;
-    const end = rayEnd(origin, deg, maxIn);
-    let stop = Math.min(maxIn, edgeDistanceIn(ctx, origin, deg));
-    for (const poly of enemies) stop = Math.min(stop, firstEntryIn(origin, end, maxIn, poly));
-    for (const r of rivers) {
-      for (let k = 0; k + 1 < r.points.length; k++) {
-        const t = segmentIntersectionT(origin, end, r.points[k]!, r.points[k + 1]!);
-        if (!Number.isNaN(t)) stop = Math.min(stop, t * maxIn);
-      }
+    // The ray's far end, in one object reused for every ray (the tests below keep no point).
+    end.xIn = origin.xIn + RAY_COS[i]! * maxIn;
+    end.yIn = origin.yIn + RAY_SIN[i]! * maxIn;
+    let stop = Math.min(maxIn, edgeDistanceIn(ctx, origin, i));
+    for (const e of enemies) {
+      // Ray i is one of the stand's when it lies within `count` rays on from `first`, round past the last.
+      if ((i - e.first + RAYS) % RAYS < e.count) stop = Math.min(stop, firstEntryIn(origin, end, maxIn, e.box));
+    }
+    for (const [a, b] of riverSegments) {
+      const t = segmentIntersectionT(origin, end, a, b);
+      if (!Number.isNaN(t)) stop = Math.min(stop, t * maxIn);
     }
     // Entry distance into ground worse than each class.
-    const worseThan = [Infinity, Infinity, Infinity];
+    let worse0 = Infinity;
+    let worse1 = Infinity;
+    let worse2 = Infinity;
     for (const a of areas) {
       const d = firstEntryIn(origin, end, maxIn, a.box);
       if (d === Infinity) continue;
-      const rank = classRank(a.cls);
-      for (let c = 0; c < rank && c < 3; c++) worseThan[c] = Math.min(worseThan[c]!, d);
+      if (a.rank > 0) worse0 = Math.min(worse0, d);
+      if (a.rank > 1) worse1 = Math.min(worse1, d);
+      if (a.rank > 2) worse2 = Math.min(worse2, d);
     }
     let reach = 0;
-    GROUNDS.forEach((g, c) => {
-      if (c < startRank) return;
-      reach = Math.max(reach, Math.min(rates[g], worseThan[c]!));
-    });
-    out.push(rayEnd(origin, deg, Math.max(0, Math.min(reach, stop))));
+    if (startRank <= 0) reach = Math.max(reach, Math.min(rates.open, worse0));
+    if (startRank <= 1) reach = Math.max(reach, Math.min(rates.broken, worse1));
+    if (startRank <= 2) reach = Math.max(reach, Math.min(rates.rough, worse2));
+    out.push(rayEnd(origin, i, Math.max(0, Math.min(reach, stop))));
   }
   return out;
 }
@@ -149,7 +248,17 @@ function roadReach(ctx: FfrContext, info: FfrUnitInfo, allowanceIn: number): Poi
     const half = (road.widthIn ?? 1) / 2;
     let touching = false;
     for (let k = 0; k + 1 < road.points.length && !touching; k++) {
-      for (const poly of info.polygons) {
+      const a = road.points[k]!;
+      const b = road.points[k + 1]!;
+      const reach = half + 1e-9;
+      const minX = Math.min(a.xIn, b.xIn) - reach, maxX = Math.max(a.xIn, b.xIn) + reach;
+      const minY = Math.min(a.yIn, b.yIn) - reach, maxY = Math.max(a.yIn, b.yIn) + reach;
+      if (info.box.maxXIn < minX || info.box.minXIn > maxX || info.box.maxYIn < minY || info.box.minYIn > maxY) continue;
+      for (let q = 0; q < info.polygons.length; q++) {
+        const poly = info.polygons[q]!;
+        // A stand whose box is farther than half the road's width from the segment's cannot touch it.
+        const pb = info.polygonBoxes[q]!;
+        if (pb.maxXIn < minX || pb.minXIn > maxX || pb.maxYIn < minY || pb.minYIn > maxY) continue;
         for (let e = 0; e < poly.length && !touching; e++) {
           const d = segmentToSegmentDistanceIn(poly[e]!, poly[(e + 1) % poly.length]!, road.points[k]!, road.points[k + 1]!);
           if (d <= half + 1e-9) touching = true;
@@ -204,22 +313,31 @@ export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo, sink: Warni
       movement: { ok: true, allowanceIn: choice.inches, reach, notes: [`Hand haul ${choice.inches}" unlimbered, over open, broken or rough ground (${HAND_HAUL_IN.source}); no offensive fire after.`] },
       shapes: [{ ...base, kind: 'polygon', id: `movement/${unit.id}/reach`, style: 'reach', vertices: reach }],
       startClass,
+      lookBox: lookBoxOf(info, choice.inches),
     };
   }
   const row = MOVEMENT_RATES[choice.id];
   const rates = { open: row.open.full, broken: row.broken.full, rough: row.rough.full };
   const reach = reachPolygon(ctx, info, origin, rates);
   const allowanceIn = row[startClass === 'impassable' ? 'rough' : startClass].full;
-  const notes = [`${row.label}: full move ${row.open.full}" open, ${row.broken.full}" broken, ${row.rough.full}" rough ground; the slowest ground crossed sets the rate for the whole move (${row.source}; ${qrs('Road Movement')}).`];
   const heavy = unit.arm === 'artillery' && HEAVY_GUN_WEAPONS.includes(unit.weapon);
-  if (row.open.doubleQuick !== undefined) {
-    notes.push(
-      heavy
-        ? `No double quick for ${unit.weapon} guns (${qrs('Gun Maneuver Changes 9')}).`
-        : `Double quick (Double Quick effect): ${row.open.doubleQuick}" open, ${row.broken.doubleQuick}" broken, ${row.rough.doubleQuick}" rough ground (${row.source}).`,
-    );
-  }
+  // The chart row's notes read the row (and a heavy gun's weapon) only: written once per state.
+  const rowNotes = ctx.memo(`movement-notes|${choice.id}|${heavy ? unit.weapon : ''}`, () => {
+    const out = [`${row.label}: full move ${row.open.full}" open, ${row.broken.full}" broken, ${row.rough.full}" rough ground; the slowest ground crossed sets the rate for the whole move (${row.source}; ${qrs('Road Movement')}).`];
+    if (row.open.doubleQuick !== undefined) {
+      out.push(
+        heavy
+          ? `No double quick for ${unit.weapon} guns (${qrs('Gun Maneuver Changes 9')}).`
+          : `Double quick (Double Quick effect): ${row.open.doubleQuick}" open, ${row.broken.doubleQuick}" broken, ${row.rough.doubleQuick}" rough ground (${row.source}).`,
+      );
+    }
+    return out;
+  });
+  const notes = [...rowNotes];
   const shapes: Shape[] = [{ ...base, kind: 'polygon', id: `movement/${unit.id}/reach`, style: 'reach', vertices: reach }];
+  const changeFront = changeFrontFor(ctx, info, row);
+  if (changeFront.note) notes.push(changeFront.note);
+  shapes.push(...changeFront.shapes);
   if (row.road) {
     const good = ctx.param('road-condition') !== 'poor';
     const roadIn = good ? row.road.full : row.open.full;
@@ -236,5 +354,5 @@ export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo, sink: Warni
     }
   }
   void sink;
-  return { movement: { ok: true, allowanceIn, reach, notes }, shapes, row, startClass };
+  return { movement: { ok: true, allowanceIn, reach, notes }, shapes, row, startClass, lookBox: lookBoxOf(info, Math.max(rates.open, rates.broken, rates.rough, changeFrontLookIn(info))) };
 }
