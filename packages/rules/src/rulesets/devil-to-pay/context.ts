@@ -182,8 +182,17 @@ function noStandsReading(unit: Unit): DtpFormationReading {
 export interface BuildContextOptions {
   /** How formations are recognised; default `recognizeFormation` (sessions wrap it with a cache). */
   readonly recognizeFormation?: FormationRecognizer;
-  /** Stand infos to reuse when the stand object and its hits are unchanged (sessions). */
-  readonly reuseStand?: (stand: Stand, hits: number) => StandInfo | undefined;
+  /**
+   * A reading already known for the unit (a session's, for a unit that did not change), asked before
+   * `recognizeFormation`: spares listing the unit's stands for it.
+   */
+  readonly knownFormation?: (unitId: string) => DtpFormationReading | undefined;
+  /**
+   * Stand infos to reuse when the stand object and its hits are unchanged (sessions). `index` is the stand's
+   * place in `state.stands`: a session can try the info it made for the same place last time before any
+   * lookup by id.
+   */
+  readonly reuseStand?: (stand: Stand, hits: number, index: number) => StandInfo | undefined;
 }
 
 /**
@@ -192,15 +201,19 @@ export interface BuildContextOptions {
  */
 export function buildContext(state: TableState, options: BuildContextOptions = {}): DtpContext {
   const recognize = options.recognizeFormation ?? recognizeFormation;
+  const known = options.knownFormation;
   const hitsOf = new Map<string, number>();
   for (const unit of state.units) {
     const hitsByStand = unit.status?.hitsByStand;
     if (hitsByStand) for (const standId in hitsByStand) hitsOf.set(standId, hitsByStand[standId]!);
   }
   const stands = new Map<string, StandInfo>();
-  for (const stand of state.stands) {
-    const hits = hitsOf.get(stand.id) ?? 0;
-    stands.set(stand.id, options.reuseStand?.(stand, hits) ?? standInfoOf(stand, hits));
+  const reuse = options.reuseStand;
+  for (let i = 0; i < state.stands.length; i++) {
+    const stand = state.stands[i]!;
+    // No hits anywhere (the usual table) needs no lookup per stand.
+    const hits = hitsOf.size === 0 ? 0 : (hitsOf.get(stand.id) ?? 0);
+    stands.set(stand.id, reuse?.(stand, hits, i) ?? standInfoOf(stand, hits));
   }
 
   const attachedByCommander = new Map<string, string>();
@@ -274,8 +287,11 @@ export function buildContext(state: TableState, options: BuildContextOptions = {
     formationOf(unitId) {
       let f = formations.get(unitId);
       if (!f) {
-        const info = need(units, unitId, 'unit');
-        f = info.stands.length === 0 ? noStandsReading(info.unit) : recognize(info.unit, info.stands.map((s) => s.stand));
+        f = known?.(unitId);
+        if (!f) {
+          const info = need(units, unitId, 'unit');
+          f = info.stands.length === 0 ? noStandsReading(info.unit) : recognize(info.unit, info.stands.map((s) => s.stand));
+        }
         formations.set(unitId, f);
       }
       return f;

@@ -115,6 +115,39 @@ describe('devil to pay session', () => {
     }
   });
 
+  it('reuses a stand by its place only while the same stand object and hits are there', () => {
+    // The session tries last update's stand info and kind (unit, commander, stray) at the same place in
+    // `stands` before any lookup by id: reordering, removing, swapping places and hits on an unmoved stand
+    // must all read as evaluate reads them.
+    const rng = createRng(77);
+    let state = randomTable(rng, 10);
+    const session = devilToPay.createSession!();
+    expect(session.update(state)).toEqual(devilToPay.evaluate(state));
+    // The same stand objects, in reverse order (the units and commanders arrays unchanged).
+    state = { ...state, stands: [...state.stands].reverse() };
+    expect(session.update(state)).toEqual(devilToPay.evaluate(state));
+    // A commander's stand and a troop stand swap places.
+    const cdrAt = state.stands.findIndex((st) => st.id === state.commanders[0]!.standId);
+    expect(cdrAt).toBeGreaterThanOrEqual(0);
+    const troopAt = cdrAt === 0 ? 1 : 0;
+    const swapped = [...state.stands];
+    [swapped[cdrAt], swapped[troopAt]] = [swapped[troopAt]!, swapped[cdrAt]!];
+    state = { ...state, stands: swapped };
+    expect(session.update(state)).toEqual(devilToPay.evaluate(state));
+    // A hit on a stand whose object and place stay the same.
+    const hitUnit = state.units.find((u) => u.standIds.length > 1 && !u.status?.hitsByStand)!;
+    const hitStand = hitUnit.standIds[1]!;
+    state = { ...state, units: state.units.map((u) => (u === hitUnit ? { ...u, status: { ...u.status, hitsByStand: { [hitStand]: 1 } } } : u)) };
+    const before = devilToPay.evaluate(state);
+    expect(session.update(state)).toEqual(before);
+    // A stand taken off the table: every stand after it moves up one place.
+    const gone = state.stands.findIndex((st) => st.unitId !== undefined && st.id !== hitStand && state.units.some((u) => u.standIds.includes(st.id)));
+    state = { ...state, stands: state.stands.filter((_, i) => i !== gone) };
+    expect(session.update(state)).toEqual(devilToPay.evaluate(state));
+    state = moveRandomUnit(state, rng, 6).state;
+    expect(session.update(state)).toEqual(devilToPay.evaluate(state));
+  });
+
   it('redraws the fire arrow when the target moves to a mirror position that reads the same option', () => {
     // Mirrored about the firer's centre the option is identical (same range to the last bit), but the
     // arrow ends at the other corner: a session keeping the option must still redraw the arrow.

@@ -222,6 +222,37 @@ function patchEntry(
   return out;
 }
 
+/**
+ * What any cached pair of one firer may rest on: the target and blocker unit numbers flagged, and the box
+ * of every clear line. Only ever grows while the firer's pairs are kept (a dropped pair leaves its marks):
+ * a superset is safe, as it only decides whether the firer's pairs are looked at one by one.
+ */
+interface FirerDeps {
+  nos: Uint8Array;
+  readonly clearBox: { minXIn: number; minYIn: number; maxXIn: number; maxYIn: number };
+}
+
+function addPairDeps(deps: FirerDeps, p: PairEntry): void {
+  deps.nos = flagUnit(deps.nos, p.targetNo, 1);
+  for (const no of p.blockerNos) deps.nos = flagUnit(deps.nos, no, 1);
+  if (p.clear.length > 0) {
+    const b = deps.clearBox;
+    const c = p.clearBox;
+    if (c.minXIn < b.minXIn) b.minXIn = c.minXIn;
+    if (c.minYIn < b.minYIn) b.minYIn = c.minYIn;
+    if (c.maxXIn > b.maxXIn) b.maxXIn = c.maxXIn;
+    if (c.maxYIn > b.maxYIn) b.maxYIn = c.maxYIn;
+  }
+}
+
+/** Whether a change may touch one of the firer's pairs (the drop loop's tests, against the union). */
+function firerMayBeTouched(deps: FirerDeps, changedNos: readonly number[], changedNow: readonly UnitInfo[]): boolean {
+  for (const no of changedNos) if (no < deps.nos.length && deps.nos[no] === 1) return true;
+  if (deps.clearBox.minXIn > deps.clearBox.maxXIn) return false;
+  for (const ch of changedNow) if (boxesNear(ch.box, deps.clearBox)) return true;
+  return false;
+}
+
 /** Sets `flags[n]`, growing the array when `n` is beyond it; returns the (possibly new) array. */
 function flagUnit(flags: Uint8Array, n: number, value: number): Uint8Array {
   let out = flags;
@@ -242,13 +273,28 @@ function fireReachOf(unit: Unit): number {
   return row ? maxRangeIn(row) : -Infinity;
 }
 
+/** Kinds of stand for the session's first pass: a unit's, a commander's, or neither (stray, like terrain). */
+const UNIT_STAND = 0;
+const COMMANDER_STAND = 1;
+const STRAY_STAND = 2;
+
 /** A live Devil to Pay evaluator (see the module comment for what it recomputes). */
 export function createDtpSession(): RulesSession {
   let previous: TableState | undefined;
   let units = new Map<string, UnitCache>();
   /** Fire results per firer, then per target. */
   let pairs = new Map<string, Map<string, PairEntry>>();
+  /**
+   * Per firer, what any of its cached pairs may rest on (`FirerDeps`): a firer none of whose pairs a change
+   * can touch is passed over in the drop loop without visiting its pairs.
+   */
+  let pairDeps = new Map<string, FirerDeps>();
   let standInfos: ReadonlyMap<string, StandInfo> = new Map();
+  /** The last state's stands and the kind of each (UNIT_STAND, COMMANDER_STAND, STRAY_STAND), by place. */
+  let lastStands: readonly Stand[] = [];
+  let standKinds: Uint8Array = new Uint8Array(0);
+  /** The same infos by place in the last state's `stands` (what `reuseStand` tries first). */
+  let standInfosByIndex: readonly (StandInfo | undefined)[] = [];
   let brigadeCache = new Map<string, BrigadeCommand>();
   let commanderStands = new Map<string, Stand>();
   let strayStands: readonly Stand[] = [];
@@ -281,6 +327,7 @@ export function createDtpSession(): RulesSession {
     last = undefined;
     units = new Map();
     pairs = new Map();
+    pairDeps = new Map();
     brigadeCache = new Map();
     lastScene = undefined;
     changedSinceScene.clear();
@@ -288,8 +335,13 @@ export function createDtpSession(): RulesSession {
 
   return {
     update(state: TableState): Evaluation {
-      if (unitStandIds?.units !== state.units) unitStandIds = { units: state.units, ids: new Set(state.units.flatMap((u) => u.standIds)) };
-      const ofUnits = unitStandIds.ids;
+      const sameUnitsArray = unitStandIds?.units === state.units;
+      if (!sameUnitsArray) unitStandIds = { units: state.units, ids: new Set(state.units.flatMap((u) => u.standIds)) };
+      const ofUnits = unitStandIds!.ids;
+      // With the same units and commanders arrays, a stand object at the same place as last time is of the
+      // same kind (unit, commander, stray): no lookup by id for it.
+      const kindsKnown = sameUnitsArray && previous !== undefined && state.commanders === previous.commanders;
+      const nextKinds = new Uint8Array(state.stands.length);
 
       // Stands of no unit: commanders' stands feed only their brigade's command pass; any other stray stand
       // (not a unit's, not a commander's) is treated like terrain. Terrain, table, commanders and stray
@@ -299,12 +351,16 @@ export function createDtpSession(): RulesSession {
       for (const c of state.commanders) if (c.standId !== undefined) commanderOfStand.set(c.standId, c.id);
       const nextCommanderStands = new Map<string, Stand>();
       const stray: Stand[] = [];
-      for (const st of state.stands) {
-        if (ofUnits.has(st.id)) continue;
-        const c = commanderOfStand.get(st.id);
-        if (c !== undefined) nextCommanderStands.set(c, st);
+      for (let i = 0; i < state.stands.length; i++) {
+        const st = state.stands[i]!;
+        const kind = kindsKnown && lastStands[i] === st ? standKinds[i]! : ofUnits.has(st.id) ? UNIT_STAND : commanderOfStand.has(st.id) ? COMMANDER_STAND : STRAY_STAND;
+        nextKinds[i] = kind;
+        if (kind === UNIT_STAND) continue;
+        if (kind === COMMANDER_STAND) nextCommanderStands.set(commanderOfStand.get(st.id)!, st);
         else stray.push(st);
       }
+      lastStands = state.stands;
+      standKinds = nextKinds;
       if (
         previous === undefined ||
         !sameTableGlobals(previous, state) ||
@@ -330,12 +386,26 @@ export function createDtpSession(): RulesSession {
       }
       commanderStands = nextCommanderStands;
       const changedIds = new Set<string>();
+      const nextInfosByIndex = new Array<StandInfo | undefined>(state.stands.length);
       const ctx = buildContext(state, {
-        reuseStand: (stand, hits) => {
-          const prev = standInfos.get(stand.id);
-          return prev && sameStand(prev.stand, prev.hits, stand, hits) ? prev : standInfoOf(stand, hits);
+        reuseStand: (stand, hits, index) => {
+          // The same stand object at the same place as last time (nearly every stand of a tracked table):
+          // its info, without a lookup by id.
+          const atIndex = standInfosByIndex[index];
+          let info: StandInfo;
+          if (atIndex !== undefined && atIndex.stand === stand && atIndex.hits === hits) info = atIndex;
+          else {
+            const prev = standInfos.get(stand.id);
+            info = prev && sameStand(prev.stand, prev.hits, stand, hits) ? prev : standInfoOf(stand, hits);
+          }
+          nextInfosByIndex[index] = info;
+          return info;
         },
-        // Asked lazily, after the changed units are known below.
+        // Both asked lazily, after the changed units are known below.
+        knownFormation: (unitId) => {
+          const c = units.get(unitId);
+          return c?.formation && !changedIds.has(unitId) ? c.formation : undefined;
+        },
         recognizeFormation: (unit, stands) => {
           const c = units.get(unit.id);
           if (c?.formation && !changedIds.has(unit.id)) return c.formation;
@@ -346,6 +416,7 @@ export function createDtpSession(): RulesSession {
       });
       // The context's stand map is exactly the infos handed out above: next update reuses from it.
       standInfos = ctx.stands;
+      standInfosByIndex = nextInfosByIndex;
 
       // Which units changed (added, removed, moved, status), with their old and new boxes and hulls: only
       // these can newly block or clear a sight line.
@@ -425,14 +496,22 @@ export function createDtpSession(): RulesSession {
       const dropped = new Map<string, Map<string, PairEntry>>();
       if (changedIds.size > 0) {
         // Changed units flagged by number: a thousand pairs test an array, not a set of strings.
-        for (const id of changedIds) changedFlag = flagUnit(changedFlag, unitNumber(id), 1);
+        const changedNos: number[] = [];
+        for (const id of changedIds) {
+          const no = unitNumber(id);
+          changedNos.push(no);
+          changedFlag = flagUnit(changedFlag, no, 1);
+        }
         // forEach, not for-of with destructuring: no [key, value] array per entry (a few hundred per update).
         pairs.forEach((byTarget, firer) => {
           if (changedIds.has(firer)) {
             pairs.delete(firer);
+            pairDeps.delete(firer);
             dropped.set(firer, byTarget);
             return;
           }
+          const deps = pairDeps.get(firer);
+          if (deps !== undefined && !firerMayBeTouched(deps, changedNos, changedNow)) return;
           byTarget.forEach((p, target) => {
             let drop = changedFlag[p.targetNo] === 1;
             for (let i = 0; !drop && i < p.blockerNos.length; i++) drop = changedFlag[p.blockerNos[i]!] === 1;
@@ -481,9 +560,14 @@ export function createDtpSession(): RulesSession {
         if (old !== undefined && samePlainData(old, result)) result = old;
         // A result settled without sight lines depends on the two units only; any other on what its lines met.
         if (!byTarget) pairs.set(f, (byTarget = new Map()));
+        let deps = pairDeps.get(f);
+        if (!deps) pairDeps.set(f, (deps = { nos: new Uint8Array(64), clearBox: { ...EMPTY_BOX } }));
         const targetNo = unitNumber(t);
-        if (settledWithoutSight(result)) byTarget.set(t, { result, targetNo, blockerNos: NO_NUMBERS, clear: NO_LINES, clearBox: EMPTY_BOX });
-        else byTarget.set(t, { result, targetNo, blockerNos: trace.blockers.map(unitNumber), clear: trace.clear, clearBox: boxOfLines(trace.clear) });
+        const entry: PairEntry = settledWithoutSight(result)
+          ? { result, targetNo, blockerNos: NO_NUMBERS, clear: NO_LINES, clearBox: EMPTY_BOX }
+          : { result, targetNo, blockerNos: trace.blockers.map(unitNumber), clear: trace.clear, clearBox: boxOfLines(trace.clear) };
+        byTarget.set(t, entry);
+        addPairDeps(deps, entry);
         return result;
       };
 
