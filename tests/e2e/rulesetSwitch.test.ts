@@ -160,6 +160,30 @@ describe('a measurement shared over the wire', () => {
 
       op.send({ type: 'set-focus', unitId: null, measure: null, requestId: 'c' });
       await expect.poll(async () => (await litAt(projector, 'shared-tape-cleared.png', along)).some(Boolean), { timeout: 15_000 }).toBe(false);
+
+      // With a unit selected whose rules publish weapon bands (The Devil to Pay), the cloth's tape carries
+      // them too, labelled, as on the operator's screen; without a selection it is plain again.
+      op.send({ type: 'set-ruleset', rulesetId: 'devil-to-pay', requestId: 'r' });
+      await op.next((m) => (m.type === 'ack' || m.type === 'error') && m.requestId === 'r');
+      let banded: { unitId: string; bands: number } | undefined;
+      await expect
+        .poll(async () => {
+          const st = await snapshot();
+          if (st.evaluation?.rulesetId !== 'devil-to-pay') return false;
+          const hit = Object.values(st.evaluation.units).find((u) => (u.weaponRange?.bands.length ?? 0) > 0);
+          banded = hit ? { unitId: hit.unitId, bands: hit.weaponRange!.bands.length } : undefined;
+          return banded !== undefined;
+        }, { timeout: 20_000 })
+        .toBe(true);
+      const far = { xIn: Math.min(widthIn - 1, x0 + 40), yIn: y };
+      op.send({ type: 'set-focus', unitId: banded!.unitId, measure: { from: { ...from, standId: null }, to: { ...far, standId: null } }, requestId: 'b' });
+      await expect.poll(() => projector.locator('.band-label').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+      const bandTexts = await projector.locator('.band-label').allTextContents();
+      expect(bandTexts.length).toBeLessThanOrEqual(banded!.bands);
+      expect(bandTexts.join(' ')).toMatch(/\d+"/);
+      op.send({ type: 'set-focus', unitId: null, measure: { from: { ...from, standId: null }, to: { ...far, standId: null } }, requestId: 'p' });
+      await expect.poll(() => projector.locator('.band-label').count(), { timeout: 15_000 }).toBe(0);
+      await expect.poll(() => projector.locator('.measure-label').count(), { timeout: 15_000 }).toBe(1);
     } finally {
       op.close();
       await context.close();

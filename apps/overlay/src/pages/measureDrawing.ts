@@ -58,8 +58,8 @@ export const BAND_COLOURS = [0x009e73, 0xf0e442, 0xe69f00, 0xd55e00, 0xcc79a7, 0
  * The tape with a weapon's bands measured from `origin` (the end on the selected unit) toward `other`,
  * and a label at each band's end ("12\" ±0"), set a little to the side of the line.
  */
-export function tapeWithBands(origin: PointIn, other: PointIn, bands: readonly TapeBand[]): { group: THREE.Group; labels: LabelSpec[] } {
-  const group = measureGroup(origin, other, 0.12, bands.map((b) => ({ toIn: b.toIn, color: BAND_COLOURS[b.index % BAND_COLOURS.length]! })));
+export function tapeWithBands(origin: PointIn, other: PointIn, bands: readonly TapeBand[], widthIn = 0.12): { group: THREE.Group; labels: LabelSpec[] } {
+  const group = measureGroup(origin, other, widthIn, bands.map((b) => ({ toIn: b.toIn, color: BAND_COLOURS[b.index % BAND_COLOURS.length]! })));
   const len = Math.hypot(other.xIn - origin.xIn, other.yIn - origin.yIn);
   if (len <= 0) return { group, labels: [] };
   const ux = (other.xIn - origin.xIn) / len;

@@ -28,8 +28,9 @@ import { connectionBanner, h, startLive } from './bootstrap.ts';
 import { ghostsFromUrl, layersFromUrl } from './layerMenu.ts';
 import { showCalibrationPattern } from './projectorCalibrationPattern.ts';
 import { calibrationFromServed } from './projectorCalibrationSource.ts';
-import { FocusChannel } from './focusChannel.ts';
+import { FocusChannel, type SharedMeasure } from './focusChannel.ts';
 import { measureGroup } from './measureDrawing.ts';
+import { selectedTape } from './tapeOverlay.ts';
 import { gameHud } from './gameHud.ts';
 
 const params = new URLSearchParams(location.search);
@@ -87,18 +88,39 @@ function startProjector(): void {
   if (params.get('hud') === '1') gameHud(stage, store, { className: 'hud hud-projector' });
 
   const channel = new FocusChannel({ store });
+  let measure: SharedMeasure | null = null;
   channel.onFocus((unitId) => {
     focus = unitId;
+    drawTape();
     view.invalidate();
   });
-  // The operator's tape, drawn on the cloth (under the stand mask like everything else). With `?outline=1`
-  // that slot shows the table's edges instead.
   channel.onMeasure((m) => {
-    if (params.get('outline') === '1') return;
-    view.setOverlay('measure', m ? measureGroup(m.from, m.to, 0.3) : null);
-    // The reading beside the tape's middle, in table inches like every label on the cloth.
-    view.setExtraLabels(m ? [{ key: 'measure', at: { xIn: (m.from.xIn + m.to.xIn) / 2, yIn: (m.from.yIn + m.to.yIn) / 2 }, text: m.text, className: 'measure-label', sizeIn: textIn }] : []);
+    measure = m;
+    drawTape();
   });
+  /**
+   * The operator's tape, drawn on the cloth (under the stand mask like everything else), with the
+   * selected unit's weapon bands along it when the rules publish them (as on the operator's screen). With
+   * `?outline=1` that slot shows the table's edges instead.
+   */
+  function drawTape(): void {
+    if (params.get('outline') === '1') return;
+    const m = measure;
+    if (!m) {
+      view.setOverlay('measure', null);
+      view.setExtraLabels([]);
+      return;
+    }
+    const state = store.snapshot.state;
+    const unitOfStand = (standId: string | null | undefined): string | null =>
+      (standId && state?.tableState.stands.find((st) => st.id === standId)?.unitId) || null;
+    const tape = state && focus ? selectedTape(state, focus, { from: m.from, to: m.to, fromUnitId: unitOfStand(m.fromStandId), toUnitId: unitOfStand(m.toStandId) }, 0.3) : null;
+    const banded = tape !== null && tape.bandCount > 0;
+    view.setOverlay('measure', banded ? tape.group : measureGroup(m.from, m.to, 0.3));
+    // The reading beside the tape's middle, in table inches like every label on the cloth.
+    const reading = { key: 'measure', at: { xIn: (m.from.xIn + m.to.xIn) / 2, yIn: (m.from.yIn + m.to.yIn) / 2 }, text: m.text, className: 'measure-label', sizeIn: textIn };
+    view.setExtraLabels([reading, ...(banded ? tape.labels.map((l) => ({ ...l, sizeIn: textIn })) : [])]);
+  }
   // A new card changes the acting side without changing the table.
   if (show === 'side') store.subscribe(() => view.invalidate());
   function shownUnits(): ReadonlySet<string> | null {

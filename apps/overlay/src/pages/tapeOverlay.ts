@@ -29,7 +29,8 @@ export interface SelectedTape {
   readonly bandCount: number;
 }
 
-export function selectedTape(state: LiveState, selection: string | null, ends: TapeEnds): SelectedTape {
+/** @param widthIn the tape's line width, inches (wider on the projector's cloth) */
+export function selectedTape(state: LiveState, selection: string | null, ends: TapeEnds, widthIn = 0.12): SelectedTape {
   const ev = selection ? state.evaluation?.units[selection] : undefined;
   // Bands run from the end on the selected unit: a tape laid from an enemy to it reads the same.
   const flip = selection !== null && ends.toUnitId === selection && ends.fromUnitId !== selection;
@@ -38,7 +39,7 @@ export function selectedTape(state: LiveState, selection: string | null, ends: T
   const targetUnitId = flip ? ends.fromUnitId : ends.toUnitId;
   const lengthIn = Math.hypot(other.xIn - origin.xIn, other.yIn - origin.yIn);
   const bands = bandsAlongTape(ev?.weaponRange, lengthIn);
-  const { group, labels } = tapeWithBands(origin, other, bands);
+  const { group, labels } = tapeWithBands(origin, other, bands, widthIn);
   const names = new Map(state.tableState.units.map((u) => [u.id, u.name]));
   const answers = tapeAnswers({ selected: ev, targetUnitId, distanceIn: lengthIn, nameOf: (id) => names.get(id) ?? id });
   return { group, labels, answers, bandCount: bands.length };
