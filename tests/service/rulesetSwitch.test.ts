@@ -222,7 +222,17 @@ describe('the operator focus, shared over the wire', () => {
       await until(late, (s) => s.focus?.measure?.to.xIn === 29, 'the last tape end');
       expect(operator.closed).toBe(false);
       expect(readFileSync(join(live.store.dir, 'game-log.jsonl'), 'utf8')).not.toMatch(/focus/);
-      await Promise.all([operator.close(), viewer.close(), late.close()]);
+
+      // Another operator's socket closing leaves the focus alone; the one whose focus shows closing
+      // (the operator page shut) clears it for everyone.
+      const second = await TestClient.connect(live.url);
+      await second.request({ type: 'hello', protocolVersion: PROTOCOL_VERSION, token: TOKEN, requestId: 'h2' });
+      await second.close();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(heldState(late.messages)?.focus?.unitId).toBe(stand.unitId);
+      await operator.close();
+      await until(late, (s) => s.focus?.unitId === null && s.focus.measure === null, 'the focus cleared when its operator left');
+      await Promise.all([viewer.close(), late.close()]);
     } finally {
       await live.stop();
       own.remove();

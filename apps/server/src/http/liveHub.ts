@@ -324,6 +324,7 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
     }
     try {
       const result = backend.perform(msg);
+      if (msg.type === 'set-focus') focusOwner = msg.unitId === null && msg.measure === null ? null : client;
       reply(client, { type: 'ack', ...rid, action: msg.type, ...(result !== undefined ? { result } : {}) });
     } catch (err) {
       if (err instanceof ActionError) replyError(client, err.code, err.message, requestId);
@@ -331,6 +332,23 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
         onInternalError(err);
         replyError(client, 'internal', 'the server failed to perform this action (see its log)', requestId);
       }
+    }
+  }
+
+  /**
+   * The operator socket whose `set-focus` is showing. When it goes (the operator page closed or lost its
+   * connection), its selection and tape would otherwise stay lit on every view, so the focus is cleared.
+   */
+  let focusOwner: Client | null = null;
+
+  function dropClient(client: Client): void {
+    if (!clients.delete(client) || client !== focusOwner) return;
+    focusOwner = null;
+    try {
+      backend.perform({ type: 'set-focus', unitId: null, measure: null });
+    } catch (err) {
+      // A backend without a shared focus refuses it: nothing to clear.
+      if (!(err instanceof ActionError)) onInternalError(err);
     }
   }
 
@@ -369,8 +387,8 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
           replyError(client, 'internal', 'the server failed to handle this message');
         }
       });
-      ws.on('close', () => clients.delete(client));
-      ws.on('error', () => clients.delete(client));
+      ws.on('close', () => dropClient(client));
+      ws.on('error', () => dropClient(client));
       reply(client, { type: 'welcome', protocolVersion: PROTOCOL_VERSION, role: 'viewer', serverTimeMs: Date.now() });
       sendSnapshot(client, backend.state());
     },
