@@ -217,10 +217,11 @@ export function polylineCrossesSegment(polyline: readonly PointIn[], a: PointIn,
   return false;
 }
 
-/** True when two polygons share any area or boundary point (edges cross, touch, or one contains the other). */
-export function polygonsOverlap(p: readonly PointIn[], q: readonly PointIn[]): boolean {
-  if (p.length === 0 || q.length === 0) return false;
-  // Cheap bounding-box reject first: most pairs on a table are far apart.
+/**
+ * True when the bounding boxes of two point sets are more than `marginIn` apart on some axis, so the shapes
+ * cannot meet. No allocation: hot loops call it for every pair.
+ */
+export function pointBoxesApart(p: readonly PointIn[], q: readonly PointIn[], marginIn: number): boolean {
   let pminx = Infinity, pminy = Infinity, pmaxx = -Infinity, pmaxy = -Infinity;
   for (const v of p) {
     if (v.xIn < pminx) pminx = v.xIn;
@@ -235,9 +236,14 @@ export function polygonsOverlap(p: readonly PointIn[], q: readonly PointIn[]): b
     if (v.yIn < qminy) qminy = v.yIn;
     if (v.yIn > qmaxy) qmaxy = v.yIn;
   }
-  if (pmaxx < qminx - EPSILON_IN || qmaxx < pminx - EPSILON_IN || pmaxy < qminy - EPSILON_IN || qmaxy < pminy - EPSILON_IN) {
-    return false;
-  }
+  return pmaxx < qminx - marginIn || qmaxx < pminx - marginIn || pmaxy < qminy - marginIn || qmaxy < pminy - marginIn;
+}
+
+/** True when two polygons share any area or boundary point (edges cross, touch, or one contains the other). */
+export function polygonsOverlap(p: readonly PointIn[], q: readonly PointIn[]): boolean {
+  if (p.length === 0 || q.length === 0) return false;
+  // Cheap bounding-box reject first: most pairs on a table are far apart.
+  if (pointBoxesApart(p, q, EPSILON_IN)) return false;
   for (let i = 0, j = p.length - 1; i < p.length; j = i++) {
     for (let k = 0, l = q.length - 1; k < q.length; l = k++) {
       if (segmentsIntersect(p[j]!, p[i]!, q[l]!, q[k]!)) return true;

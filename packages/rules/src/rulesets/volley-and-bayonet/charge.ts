@@ -9,7 +9,8 @@ import type { Shape } from '../../engine/shapes.ts';
 import { missingParameterWarning, numberParameter } from '../../engine/rulesetFields.ts';
 import type { PointIn } from '../../model/units.ts';
 import { angleDiffDeg, vectorToHeadingDeg } from '../../geometry/angles.ts';
-import { closestPointsBetweenPolygons, polygonToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
+import { polygonToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
+import { closestPointsFromFront } from './nearest.ts';
 import { elevationLevelAt } from '../../geometry/lineOfSight.ts';
 import { pointInPolygon } from '../../geometry/intersect.ts';
 import { ARTILLERY_SUPPORT_PARAM, MOUNTED_MELEE_HIT_PARAM, SAVE_PARAMS } from './declarations.ts';
@@ -208,7 +209,7 @@ export function evaluateCharge(
       let best: Pair | undefined;
       for (const { t } of candidates) {
         // Straight at the target: the front edge's nearest point to the target's nearest point.
-        const cp = closestPointsBetweenPolygons([fl, fr], t.corners);
+        const cp = closestPointsFromFront([fl, fr], t.corners);
         const fc = cp.onA;
         const to = cp.onB;
         const d = cp.distanceIn;

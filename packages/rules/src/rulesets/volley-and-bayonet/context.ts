@@ -111,7 +111,7 @@ export interface VbContext {
   readonly warnings: readonly EvaluationWarning[];
   /**
    * A stand's base grown by `growIn` (where another base's centre may not go), with its box; computed once
-   * per state and size.
+   * per stand object and size (unchanged stands keep theirs across the session's states).
    */
   grown(s: VbStand, growIn: number): Blocker;
 }
@@ -247,20 +247,25 @@ export function buildContext(state: TableState, reuse?: (u: Unit) => UnitReading
     allStands.push(vs);
     return { commander: c, stand: vs };
   });
-  // Keyed by size, then by stand object: no string keys on this per-pair path.
-  const grownCache = new Map<number, Map<VbStand, Blocker>>();
-  const grown = (s: VbStand, growIn: number): Blocker => {
-    let bySize = grownCache.get(growIn);
-    if (!bySize) grownCache.set(growIn, (bySize = new Map()));
-    let hit = bySize.get(s);
-    if (!hit) {
-      const polygon = offsetConvexPolygon(s.corners, growIn, 2);
-      hit = { polygon, box: boundingBox(polygon), ...(s.unitId !== undefined ? { unitId: s.unitId } : {}) };
-      bySize.set(s, hit);
-    }
-    return hit;
-  };
   return { state, units, readings, commanders, allStands, standById: new Map(allStands.map((s) => [s.stand.id, s])), warnings, grown };
+}
+
+/**
+ * Grown stands per stand object, then per size: a stand is never changed once built, and the session
+ * hands unchanged units' stands on to the next state, so their grown bases are built once, not per state.
+ */
+const GROWN = new WeakMap<VbStand, Map<number, Blocker>>();
+
+function grown(s: VbStand, growIn: number): Blocker {
+  let bySize = GROWN.get(s);
+  if (!bySize) GROWN.set(s, (bySize = new Map()));
+  let hit = bySize.get(growIn);
+  if (!hit) {
+    const polygon = offsetConvexPolygon(s.corners, growIn, 2);
+    hit = { polygon, box: boundingBox(polygon), ...(s.unitId !== undefined ? { unitId: s.unitId } : {}) };
+    bySize.set(growIn, hit);
+  }
+  return hit;
 }
 
 /**

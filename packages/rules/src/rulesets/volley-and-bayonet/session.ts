@@ -341,8 +341,14 @@ export function createVolleyAndBayonetSession(): RulesSession {
             // A stand can cut a traced line only if its box comes within the line's reach of the centres' segment.
             const lines = cached.sightLines ?? [];
             for (const d of moved) {
+              const box = d.box;
               for (let k = 0; k < lines.length; k += 5) {
-                if (segmentBoxDistanceIn(lines[k]!, lines[k + 1]!, lines[k + 2]!, lines[k + 3]!, d.box) <= lines[k + 4]! + LOOK_SLACK_IN) return true;
+                const ax = lines[k]!, ay = lines[k + 1]!, bx = lines[k + 2]!, by = lines[k + 3]!;
+                const reach = lines[k + 4]! + LOOK_SLACK_IN;
+                // The boxes first (most lines run far from the change): apart by more than the reach on
+                // either axis means apart by more than it.
+                if (Math.min(ax, bx) - reach > box.maxXIn || Math.max(ax, bx) + reach < box.minXIn || Math.min(ay, by) - reach > box.maxYIn || Math.max(ay, by) + reach < box.minYIn) continue;
+                if (segmentBoxDistanceIn(ax, ay, bx, by, box) <= reach) return true;
               }
             }
             return false;
@@ -366,9 +372,9 @@ export function createVolleyAndBayonetSession(): RulesSession {
               const before = cached.stands.find((r) => r.standId === s.stand.id);
               if (!before || before.allowanceIn !== allowanceIn) return undefined;
               const grow = s.stand.depthIn / 2 + LOOK_SLACK_IN;
-              return (bin, from, to) => {
-                const minX = Math.min(from.xIn, to.xIn) - grow, maxX = Math.max(from.xIn, to.xIn) + grow;
-                const minY = Math.min(from.yIn, to.yIn) - grow, maxY = Math.max(from.yIn, to.yIn) + grow;
+              return (bin, from, toX, toY) => {
+                const minX = Math.min(from.xIn, toX) - grow, maxX = Math.max(from.xIn, toX) + grow;
+                const minY = Math.min(from.yIn, toY) - grow, maxY = Math.max(from.yIn, toY) + grow;
                 for (const b of changedStandBoxes) {
                   if (b.minXIn <= maxX && b.maxXIn >= minX && b.minYIn <= maxY && b.maxYIn >= minY) return undefined;
                 }
@@ -398,7 +404,7 @@ export function createVolleyAndBayonetSession(): RulesSession {
           // pairs of changed enemy units need a look.
           const keptPairs = base?.fire.get(id);
           const onlyChanged = kept !== undefined && keptPairs !== undefined && !changedUnits.has(id) && !sigChanged.has(id) && !near(movedNow, base!.fireSight.get(id), LOOK_SLACK_IN, undefined);
-          const pairs = new Map<string, FireAtUnit>();
+          let pairs = new Map<string, FireAtUnit>();
           let fresh = !kept || changedUnits.has(id) || sigChanged.has(id);
           let sight: BoundingBoxIn | undefined;
           if (firers.length > 0) {
@@ -418,10 +424,12 @@ export function createVolleyAndBayonetSession(): RulesSession {
               // narrow: it only decides when to look at every pair).
               sight = base!.fireSight.get(id);
               for (const r of pairs.values()) if (r.sightBox) sight = sight ? mergeBoxes(sight, r.sightBox) : r.sightBox;
-              for (const [t, r] of keptPairs!) {
-                if (pairs.has(t) || changedUnits.has(t)) continue;
-                pairs.set(t, r);
-              }
+              // One native copy of the kept pairs rather than one insertion each (the order of a unit's
+              // pairs is never read: its fire is assembled by target, its box is a union).
+              const all = new Map(keptPairs!);
+              for (const c of changedUnits) all.delete(c);
+              for (const [t, r] of pairs) all.set(t, r);
+              pairs = all;
             } else for (const r of pairs.values()) if (r.sightBox) sight = sight ? mergeBoxes(sight, r.sightBox) : r.sightBox;
           }
           // A target gone (no combat stands left) leaves the pairs fewer than before.

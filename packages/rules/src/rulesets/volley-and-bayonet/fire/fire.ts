@@ -8,7 +8,8 @@ import type { DiceBreakdown, DiceModifier, EvaluationWarning, FireRefusal, FireT
 import type { Shape } from '../../../engine/shapes.ts';
 import { missingParameterWarning, numberParameter, rulesetValue } from '../../../engine/rulesetFields.ts';
 import type { PointIn } from '../../../model/units.ts';
-import { closestPointsBetweenPolygons, pointToPolygonDistanceIn, polygonToPolygonDistanceIn } from '../../../geometry/distance.ts';
+import { pointToPolygonDistanceIn, polygonToPolygonDistanceIn } from '../../../geometry/distance.ts';
+import { closestPointsFromFront } from '../nearest.ts';
 import { pointInPolygon } from '../../../geometry/intersect.ts';
 import { polygonOverlapsPreparedWedge, prepareWedge, wedgePolygon, type PreparedWedge, type Wedge } from '../../../geometry/wedge.ts';
 import { FIRE_ARC_PARAM, RANGE_FROM_PARAM, SAVE_PARAMS } from '../declarations.ts';
@@ -62,10 +63,10 @@ function frontCentre(s: VbStand): PointIn {
 export function fireRange(s: VbStand, t: VbStand, measureFrom: FireSettings['measureFrom']): { rangeIn: number; from: PointIn; to: PointIn } {
   if (measureFrom === 'front-centre') {
     const fc = frontCentre(s);
-    const cp = closestPointsBetweenPolygons([fc], t.corners);
+    const cp = closestPointsFromFront([fc], t.corners);
     return { rangeIn: pointToPolygonDistanceIn(fc, t.corners), from: fc, to: cp.onB };
   }
-  const cp = closestPointsBetweenPolygons([s.corners[0]!, s.corners[1]!], t.corners);
+  const cp = closestPointsFromFront([s.corners[0]!, s.corners[1]!], t.corners);
   return { rangeIn: cp.distanceIn, from: cp.onA, to: cp.onB };
 }
 
@@ -82,6 +83,12 @@ interface StandShot {
 
 type Failure = 'out-of-arc' | 'out-of-range' | 'no-line-of-sight' | 'blocked-by-stands' | 'must-fire-at-skirmishers';
 const FAILURE_ORDER: readonly Failure[] = ['out-of-arc', 'out-of-range', 'no-line-of-sight', 'blocked-by-stands', 'must-fire-at-skirmishers'];
+/** Ranks in FAILURE_ORDER: a later failure outranks an earlier one. */
+const OUT_OF_ARC = 0;
+const OUT_OF_RANGE = 1;
+const NO_LINE_OF_SIGHT = 2;
+const BLOCKED_BY_STANDS = 3;
+const MUST_FIRE_AT_SKIRMISHERS = 4;
 
 /** Saves the target stand would roll against this fire (Saves, p. 5). */
 export function fireSaves(ctx: VbContext, shooter: VbUnit, shot: StandShot): SaveCondition[] {
@@ -169,6 +176,25 @@ export interface FireAtUnit {
   readonly sightLines?: readonly number[];
 }
 
+/** Why no firing stand can fire at a unit, in words (only the text that is shown is built). */
+function failureDetail(f: Failure, firers: readonly Firer[], screenUnitId: string | undefined): string {
+  switch (f) {
+    case 'out-of-arc':
+      return 'no enemy stand of it is in any firing stand\'s arc';
+    case 'out-of-range': {
+      let maxRange = -Infinity;
+      for (const fr of firers) if (fr.row.longRangeIn > maxRange) maxRange = fr.row.longRangeIn;
+      return `beyond range (longest ${maxRange}")`;
+    }
+    case 'no-line-of-sight':
+      return 'terrain or hills block every line of sight';
+    case 'blocked-by-stands':
+      return 'other stands are in the way';
+    case 'must-fire-at-skirmishers':
+      return `small arms must fire at the skirmishers in front (${screenUnitId ?? '?'}; ${FIRING_LANES_SOURCE})`;
+  }
+}
+
 /** Fire of `info`'s `firers` at the enemy unit `target` (which has combat stands). */
 export function fireAtUnit(
   ctx: VbContext,
@@ -181,41 +207,40 @@ export function fireAtUnit(
 ): FireAtUnit {
   const u = info.unit;
   const tStands = target.combatStands;
-  const maxRange = Math.max(...firers.map((f) => f.row.longRangeIn));
   const fire: (FireTargetOption | FireRefusal)[] = [];
   const shapes: Shape[] = [];
   const missing = new Set<SaveCondition>();
   const screened: string[] = [];
   const shots: StandShot[] = [];
-  let failure: Failure | undefined;
+  // The latest failure in FAILURE_ORDER met so far (-1: none): a plain number, no closure per call.
+  let failureRank = -1;
   let screenUnitId: string | undefined;
-  const fail = (f: Failure): void => {
-    if (!failure || FAILURE_ORDER.indexOf(f) > FAILURE_ORDER.indexOf(failure)) failure = f;
-  };
   // The first screening unit met, in firer then target-stand order (the order the stands are listed).
   let screenKey = Infinity;
   let sightBox: BoundingBoxIn | undefined;
   const sightLines: number[] = [];
   for (let fi = 0; fi < firers.length; fi++) {
     const f = firers[fi]!;
-    const candidates: { t: VbStand; ti: number; r: ReturnType<typeof fireRange> }[] = [];
+    // Made on the first stand in arc and range: most firers have none at most enemy units.
+    let candidates: { t: VbStand; ti: number; r: ReturnType<typeof fireRange> }[] | undefined;
     for (let ti = 0; ti < tStands.length; ti++) {
       const t = tStands[ti]!;
       if (boxesApart(f.s.box, t.box, f.row.longRangeIn)) {
-        fail('out-of-range');
+        if (failureRank < OUT_OF_RANGE) failureRank = OUT_OF_RANGE;
         continue;
       }
       if (!polygonOverlapsPreparedWedge(f.wedge, t.corners)) {
-        fail('out-of-arc');
+        if (failureRank < OUT_OF_ARC) failureRank = OUT_OF_ARC;
         continue;
       }
       const r = fireRange(f.s, t, settings.measureFrom);
       if (r.rangeIn > f.row.longRangeIn + 1e-9) {
-        fail('out-of-range');
+        if (failureRank < OUT_OF_RANGE) failureRank = OUT_OF_RANGE;
         continue;
       }
-      candidates.push({ t, ti, r });
+      (candidates ??= []).push({ t, ti, r });
     }
+    if (!candidates) continue;
     // The nearest target stand in sight (the first listed among equals): nearest first, stop at the first seen.
     sortSmall(candidates, (a, b) => a.r.rangeIn - b.r.rangeIn || a.ti - b.ti);
     let best: StandShot | undefined;
@@ -227,8 +252,11 @@ export function fireAtUnit(
         if (sight.blockedBy === 'skirmishers') {
           const key = fi * tStands.length + ti;
           if (sight.screenUnitId !== undefined && key < screenKey) (screenKey = key), (screenUnitId = sight.screenUnitId);
-          fail('must-fire-at-skirmishers');
-        } else fail(sight.blockedBy === 'stands' ? 'blocked-by-stands' : 'no-line-of-sight');
+          if (failureRank < MUST_FIRE_AT_SKIRMISHERS) failureRank = MUST_FIRE_AT_SKIRMISHERS;
+        } else {
+          const rank = sight.blockedBy === 'stands' ? BLOCKED_BY_STANDS : NO_LINE_OF_SIGHT;
+          if (failureRank < rank) failureRank = rank;
+        }
         continue;
       }
       const short = r.rangeIn <= f.row.shortRangeIn + 1e-9;
@@ -238,16 +266,9 @@ export function fireAtUnit(
     if (best) shots.push(best);
   }
   if (shots.length === 0) {
-    const f = failure ?? 'out-of-range';
+    const f: Failure = failureRank >= 0 ? FAILURE_ORDER[failureRank]! : 'out-of-range';
     if (f === 'must-fire-at-skirmishers' && screenUnitId) screened.push(screenUnitId);
-    const detail: Record<Failure, string> = {
-      'out-of-arc': 'no enemy stand of it is in any firing stand\'s arc',
-      'out-of-range': `beyond range (longest ${maxRange}")`,
-      'no-line-of-sight': 'terrain or hills block every line of sight',
-      'blocked-by-stands': 'other stands are in the way',
-      'must-fire-at-skirmishers': `small arms must fire at the skirmishers in front (${screenUnitId ?? '?'}; ${FIRING_LANES_SOURCE})`,
-    };
-    fire.push({ ok: false, reason: `fire/${f}`, detail: `${target.unit.name}: ${detail[f]}`, targetUnitId: target.unit.id });
+    fire.push({ ok: false, reason: `fire/${f}`, detail: `${target.unit.name}: ${failureDetail(f, firers, screenUnitId)}`, targetUnitId: target.unit.id });
     return { entries: fire, shapes, ...(screened[0] !== undefined ? { screenUnitId: screened[0] } : {}), missingSaves: [], ...(sightBox ? { sightBox, sightLines } : {}) };
   }
   // One option per range band (hit number): stands at different bands roll at different numbers.

@@ -10,7 +10,7 @@
 import type { PointIn } from '../../../model/units.ts';
 import type { AreaTerrain, Elevation } from '../../../model/tableState.ts';
 import { elevationLevelAt, segBoxMisses, sightBoxOf, standCrossingFraction, type SightBox, type SightStand } from '../../../geometry/lineOfSight.ts';
-import { closestPointsBetweenPolygons } from '../../../geometry/distance.ts';
+import { closestPointsFromFront } from '../nearest.ts';
 import { fractionInsidePolygon, pointInPolygon, segmentInsideIntervals, segmentTouchesPolygonBoundary } from '../../../geometry/intersect.ts';
 import { sortSmall } from '../../../geometry/sortSmall.ts';
 import type { VbContext, VbStand } from '../context.ts';
@@ -60,7 +60,17 @@ interface SightHill {
 
 /** Grid cell for the stand cull, inches: a few stands wide. */
 const CELL_IN = 6;
-const cellKey = (cx: number, cy: number): number => cx * 65_536 + cy;
+
+/** The stands per grid cell, cells in a flat array over the cells any stand touches (the rest are empty). */
+interface CellGrid {
+  readonly cx0: number;
+  readonly cy0: number;
+  readonly cx1: number;
+  readonly cy1: number;
+  /** Index (cx - cx0) * rows + (cy - cy0): the scene indices of the stands in that cell, ascending. */
+  readonly lists: (number[] | undefined)[];
+  readonly rows: number;
+}
 
 /**
  * The sight scene of one table state, prepared once: the areas that block sight, the hills, every stand of
@@ -72,7 +82,7 @@ interface VbSight {
   readonly hills: readonly SightHill[];
   readonly stands: readonly SightStand[];
   readonly vb: readonly VbStand[];
-  readonly cells: ReadonlyMap<number, readonly number[]>;
+  readonly cells: CellGrid;
   readonly seen: Int32Array;
   stamp: number;
   readonly level: Map<VbStand, number>;
@@ -117,16 +127,26 @@ function prepared(ctx: VbContext): VbSight {
     stands.push(sightStandOf(v));
     vb.push(v);
   }
-  const cells = new Map<number, number[]>();
+  let cx0 = Infinity, cy0 = Infinity, cx1 = -Infinity, cy1 = -Infinity;
+  for (const s of stands) {
+    cx0 = Math.min(cx0, Math.floor(s.box.minX / CELL_IN));
+    cy0 = Math.min(cy0, Math.floor(s.box.minY / CELL_IN));
+    cx1 = Math.max(cx1, Math.floor(s.box.maxX / CELL_IN));
+    cy1 = Math.max(cy1, Math.floor(s.box.maxY / CELL_IN));
+  }
+  const rows = stands.length === 0 ? 0 : cy1 - cy0 + 1;
+  const lists: (number[] | undefined)[] = new Array(stands.length === 0 ? 0 : (cx1 - cx0 + 1) * rows).fill(undefined);
   stands.forEach((s, i) => {
     for (let cx = Math.floor(s.box.minX / CELL_IN); cx <= Math.floor(s.box.maxX / CELL_IN); cx++) {
       for (let cy = Math.floor(s.box.minY / CELL_IN); cy <= Math.floor(s.box.maxY / CELL_IN); cy++) {
-        const list = cells.get(cellKey(cx, cy));
+        const k = (cx - cx0) * rows + (cy - cy0);
+        const list = lists[k];
         if (list) list.push(i);
-        else cells.set(cellKey(cx, cy), [i]);
+        else lists[k] = [i];
       }
     }
   });
+  const cells: CellGrid = { cx0, cy0, cx1, cy1, lists, rows };
   p = { areas, hills, stands, vb, cells, seen: new Int32Array(stands.length), stamp: 0, level: new Map(), inside: new Map() };
   PREPARED.set(ctx, p);
   return p;
@@ -161,6 +181,10 @@ export function sightSpreadIn(a: VbStand, b: VbStand): number {
   return Math.max(Math.hypot(a.stand.widthIn, a.stand.depthIn), Math.hypot(b.stand.widthIn, b.stand.depthIn)) / 2 + 1e-6;
 }
 
+/** Shared empty lists of a pair scene (never pushed to: a list is made when the first item meets). */
+const NO_AREAS: BlockingArea[] = [];
+const NO_HILLS: SightHill[] = [];
+
 function pairScene(p: VbSight, a: VbStand, b: VbStand): PairScene {
   const box: Box = {
     minX: Math.min(a.box.minXIn, b.box.minXIn),
@@ -168,8 +192,11 @@ function pairScene(p: VbSight, a: VbStand, b: VbStand): PairScene {
     maxX: Math.max(a.box.maxXIn, b.box.maxXIn),
     maxY: Math.max(a.box.maxYIn, b.box.maxYIn),
   };
-  const areas = p.areas.filter((x) => boxesMeet(x.box, box));
-  const hills = p.hills.filter((h) => boxesMeet(h.box, box));
+  // Plain loops, and one shared empty list where nothing meets the box (most pairs): fewer allocations.
+  let areas: BlockingArea[] = NO_AREAS;
+  for (const x of p.areas) if (boxesMeet(x.box, box)) (areas === NO_AREAS ? (areas = []) : areas).push(x);
+  let hills: SightHill[] = NO_HILLS;
+  for (const h of p.hills) if (boxesMeet(h.box, box)) (hills === NO_HILLS ? (hills = []) : hills).push(h);
   // Every line from a point of one base to a point of the other keeps within the larger base's
   // circumradius of the segment between their centres: a stand further than that plus its own
   // circumradius from that segment meets none of them.
@@ -181,9 +208,14 @@ function pairScene(p: VbSight, a: VbStand, b: VbStand): PairScene {
   p.stamp = (p.stamp + 1) | 0;
   // A stand that meets the corridor has a part in a cell that meets it (each stand is in every cell its box touches).
   const cellReach = (CELL_IN * Math.SQRT2) / 2 + spread;
-  for (let cx = Math.floor(box.minX / CELL_IN); cx <= Math.floor(box.maxX / CELL_IN); cx++) {
-    for (let cy = Math.floor(box.minY / CELL_IN); cy <= Math.floor(box.maxY / CELL_IN); cy++) {
-      const list = p.cells.get(cellKey(cx, cy));
+  const g = p.cells;
+  // Only the cells of the grid: no stand touches any other.
+  const cxEnd = Math.min(Math.floor(box.maxX / CELL_IN), g.cx1);
+  const cyStart = Math.max(Math.floor(box.minY / CELL_IN), g.cy0);
+  const cyEnd = Math.min(Math.floor(box.maxY / CELL_IN), g.cy1);
+  for (let cx = Math.max(Math.floor(box.minX / CELL_IN), g.cx0); cx <= cxEnd; cx++) {
+    for (let cy = cyStart; cy <= cyEnd; cy++) {
+      const list = g.lists[(cx - g.cx0) * g.rows + (cy - g.cy0)];
       if (!list) continue;
       const mx = (cx + 0.5) * CELL_IN, my = (cy + 0.5) * CELL_IN;
       const tc = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((mx - ax) * dx + (my - ay) * dy) / len2));
@@ -352,7 +384,7 @@ export function standSight(ctx: VbContext, s: VbStand, t: VbStand, artillery: bo
   let worst: SightResult | undefined;
   for (let k = 0; k < 3; k++) {
     const from = k === 0 ? frontCentre(s) : s.corners[k - 1]!;
-    const near = closestPointsBetweenPolygons([from], t.corners).onB;
+    const near = closestPointsFromFront([from], t.corners).onB;
     for (let m = 0; m < 2; m++) {
       // Only the first line's reason is reported unless a later one is a skirmisher screen (see below).
       const r = sightLineIn(ctx, p, scene, from, m === 0 ? near : t.center, s, t, artillery, worst === undefined);

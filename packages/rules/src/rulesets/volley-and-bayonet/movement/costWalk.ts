@@ -44,6 +44,7 @@ const NONE: string[] = [];
 /** Scratch lists of one walk, reused (walks never nest): most walks fill neither. */
 const INTERVALS: { from: number; to: number; rate: number; id: string; disorders: boolean }[] = [];
 const EVENTS: PointEvent[] = [];
+const CONTOURS: { at: number; up: boolean; id: string }[] = [];
 
 /** `list` with `id` added once; a fresh list in place of the shared empty one. */
 function withId(list: string[], id: string): string[] {
@@ -67,13 +68,14 @@ interface PointEvent {
 
 /**
  * `walkCost`'s answer for a walk that meets nothing (no terrain, no enemy): the allowance or the table edge,
- * computed the same way to the last bit, so a caller may skip the walk without changing the answer.
+ * computed the same way to the last bit, so a caller may skip the walk without changing the answer. The
+ * end is given as two numbers: most rays of a reach are open and need no end object.
  */
-export function openWalkIn(table: { readonly widthIn: number; readonly depthIn: number }, a: PointIn, b: PointIn, allowanceIn: number): number {
-  const lengthIn = Math.hypot(b.xIn - a.xIn, b.yIn - a.yIn);
+export function openWalkIn(table: { readonly widthIn: number; readonly depthIn: number }, a: PointIn, bxIn: number, byIn: number, allowanceIn: number): number {
+  const lengthIn = Math.hypot(bxIn - a.xIn, byIn - a.yIn);
   if (lengthIn < 1e-9) return 0;
-  const dx = (b.xIn - a.xIn) / lengthIn;
-  const dy = (b.yIn - a.yIn) / lengthIn;
+  const dx = (bxIn - a.xIn) / lengthIn;
+  const dy = (byIn - a.yIn) / lengthIn;
   let limit = lengthIn;
   const tEdge = Math.min(edge(a.xIn, dx, table.widthIn), edge(a.yIn, dy, table.depthIn));
   if (tEdge < limit) limit = Math.max(0, tEdge);
@@ -128,7 +130,7 @@ export function walkCost(terrain: VbTerrain, a: PointIn, b: PointIn, profile: Mo
   }
   // Area intervals with their cost per inch.
   const intervals = INTERVALS;
-  intervals.length = 0;
+  if (intervals.length !== 0) intervals.length = 0;
   for (const area of terrain.areas) {
     if (segMissesBox(a, b, area.box)) continue;
     const rule = AREA_CLASSES[area.cls];
@@ -143,7 +145,7 @@ export function walkCost(terrain: VbTerrain, a: PointIn, b: PointIn, profile: Mo
   }
   // Lines crossed; a road across a stream or river there is a bridge or ford.
   const events = EVENTS;
-  events.length = 0;
+  if (events.length !== 0) events.length = 0;
   for (const line of terrain.lines) {
     if (segMissesBox(a, b, line.box)) continue;
     const rule = LINEAR_CLASSES[line.cls];
@@ -162,7 +164,8 @@ export function walkCost(terrain: VbTerrain, a: PointIn, b: PointIn, profile: Mo
   }
   // Hills: contour lines crossed, in order.
   if (profile.hills !== 'free' && terrain.hills.length > 0) {
-    const contours: { at: number; up: boolean; id: string }[] = [];
+    const contours = CONTOURS;
+    if (contours.length !== 0) contours.length = 0;
     for (const h of terrain.hills) {
       if (segMissesBox(a, b, h.box)) continue;
       const inside0 = pointInPolygon(a, h.vertices);
@@ -177,21 +180,22 @@ export function walkCost(terrain: VbTerrain, a: PointIn, b: PointIn, profile: Mo
       }
     }
     contours.sort((x, y) => x.at - y.at);
-    contours.forEach((c, i) => {
-      const p = { xIn: a.xIn + dx * c.at, yIn: a.yIn + dy * c.at };
+    for (let i = 0; i < contours.length; i++) {
+      const c = contours[i]!;
       if (profile.hills === 'two-contours') {
         // "pay half their movement to climb or descend two contours on the same hill in the same turn; they are also disordered".
         if (i === 1) events.push({ at: c.at, cost: profile.moveIn / 2, id: c.id, disorders: true });
-      } else if (roadAt(terrain, p) === undefined) {
+      } else if (roadAt(terrain, { xIn: a.xIn + dx * c.at, yIn: a.yIn + dy * c.at }) === undefined) {
         // Artillery: half to climb one contour, nothing to descend, never two contours in a turn (off roads).
         if (i >= 1) events.push({ at: c.at, cost: Infinity, id: c.id });
         else if (c.up) events.push({ at: c.at, cost: profile.moveIn / 2, id: c.id });
       }
-    });
+    }
   }
   // Open ground all the way (most directions): no pieces to walk.
   if (intervals.length === 0 && events.length === 0) {
-    return allowanceIn < limit ? { reachedIn: allowanceIn, stoppedBy: 'allowance', disorderedBy } : { reachedIn: limit, ...(limitBy !== undefined ? { stoppedBy: limitBy } : {}), disorderedBy };
+    if (allowanceIn < limit) return { reachedIn: allowanceIn, stoppedBy: 'allowance', disorderedBy };
+    return limitBy !== undefined ? { reachedIn: limit, stoppedBy: limitBy, disorderedBy } : { reachedIn: limit, disorderedBy };
   }
   events.sort((x, y) => x.at - y.at);
   // Walk the pieces between breakpoints.

@@ -116,74 +116,14 @@ function polygonOutlineDistanceIn(p: PointIn, points: readonly PointIn[], closed
  * Keeps a ray's end from an earlier evaluation: the session hands one in when nothing that ray could meet
  * has changed (its previous point, or undefined to walk it again).
  */
-export type KeepRay = (bin: number, from: PointIn, to: PointIn) => PointIn | undefined;
+export type KeepRay = (bin: number, from: PointIn, toXIn: number, toYIn: number) => PointIn | undefined;
 
 function standReach(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbStand, allowanceIn: number, moveIn: number, keep?: KeepRay): PointIn[] {
   const c = s.center;
   const h = (s.stand.pose.headingDeg * Math.PI) / 180;
   const step = (2 * Math.PI) / REACH_BINS;
   // What the walks read (enemy stands near, terrain near), prepared on the first ray that is walked.
-  let walkRay: ((b: number, a: number, th: number, end: PointIn) => number) | undefined;
-  const prepare = (): ((b: number, a: number, th: number, end: PointIn) => number) => {
-    const profile = moverProfile(info, s, moveIn);
-    const blockers = blockersFor(ctx, s, info.unit.side, allowanceIn);
-    const nearAll = terrainNear(terrain, c, allowanceIn);
-    // Only what this mover pays for or is disordered by: open ground for it needs no walk.
-    // Every ray stays within the allowance of the centre: terrain further than that is never met.
-    const within = allowanceIn + 1e-6;
-    const near: VbTerrain = {
-      ...nearAll,
-      areas: nearAll.areas.filter((a) => areaMatters(a.cls, profile) && polygonOutlineDistanceIn(c, a.vertices, true) <= within),
-      lines: nearAll.lines.filter((l) => polygonOutlineDistanceIn(c, l.points, false) <= within),
-      hills: profile.hills === 'free' ? [] : nearAll.hills.filter((h) => polygonOutlineDistanceIn(c, h.vertices, true) <= within),
-    };
-    // Each blocker's angular span as seen from the centre (from its box corners: a little wide, never
-    // narrow; it never contains the centre, so under 180°), put into the directions it covers, so a ray
-    // tests only the blockers that can stop it.
-    const n = blockers.length;
-    const firstBin = new Int32Array(n);
-    const lastBin = new Int32Array(n);
-    for (let k = 0; k < n; k++) {
-      const bx = blockers[k]!.box;
-      // A box around the centre (contact) covers every direction.
-      if (c.xIn >= bx.minXIn && c.xIn <= bx.maxXIn && c.yIn >= bx.minYIn && c.yIn <= bx.maxYIn) {
-        firstBin[k] = 0;
-        lastBin[k] = REACH_BINS - 1;
-        continue;
-      }
-      const mid = Math.atan2((bx.minYIn + bx.maxYIn) / 2 - c.yIn, (bx.minXIn + bx.maxXIn) / 2 - c.xIn);
-      let lo = 0;
-      let hi = 0;
-      for (let q = 0; q < 4; q++) {
-        const x = q === 0 || q === 3 ? bx.minXIn : bx.maxXIn;
-        const y = q < 2 ? bx.minYIn : bx.maxYIn;
-        let d = Math.atan2(y - c.yIn, x - c.xIn) - mid;
-        d -= 2 * Math.PI * Math.round(d / (2 * Math.PI));
-        if (d < lo) lo = d;
-        if (d > hi) hi = d;
-      }
-      // Bins relative to the heading, unwrapped: a ray at bin b (or b + REACH_BINS) is in [first, last].
-      let first = Math.ceil((mid + lo - h) / step - 1e-9);
-      let last = Math.floor((mid + hi - h) / step + 1e-9);
-      const shift = Math.floor(first / REACH_BINS) * REACH_BINS;
-      first -= shift;
-      last -= shift;
-      firstBin[k] = first;
-      lastBin[k] = last;
-    }
-
-    const onRay: Blocker[] = [];
-    // No terrain within reach that could cost this mover anything: rays need no walk unless a blocker is on them.
-    const open = near.areas.length === 0 && near.lines.length === 0 && (near.hills.length === 0 || profile.hills === 'free');
-    return (b, a, _th, end) => {
-      onRay.length = 0;
-      for (let k = 0; k < n; k++) {
-        if ((b >= firstBin[k]! && b <= lastBin[k]!) || (b + REACH_BINS >= firstBin[k]! && b + REACH_BINS <= lastBin[k]!)) onRay.push(blockers[k]!);
-      }
-      // Nothing on this ray but open ground: the full allowance, or the table edge (as `walkCost` gives it).
-      return onRay.length === 0 && open ? openWalkIn(terrain.table, c, end, a) : walkCost(near, c, end, profile, a, onRay).reachedIn;
-    };
-  };
+  let walkRay: RayWalk | undefined;
   const out: PointIn[] = [];
   for (let b = 0; b < REACH_BINS; b++) {
     const offDeg = (b * 360) / REACH_BINS;
@@ -191,17 +131,88 @@ function standReach(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbStand
     const within = offDeg <= OBLIQUE_DEG + 1e-9 || offDeg >= 360 - OBLIQUE_DEG - 1e-9;
     const a = info.poorlyTrained && s.type !== 'command' && !within ? allowanceIn * (1 - PAID_FACING_CHANGE_FRACTION) : allowanceIn;
     const th = h + b * step;
-    const end = { xIn: c.xIn + Math.cos(th) * a, yIn: c.yIn + Math.sin(th) * a };
-    const kept = keep?.(b, c, end);
+    // One cosine and sine per ray, shared by its end and its answer (the same values either way).
+    const cos = Math.cos(th);
+    const sin = Math.sin(th);
+    const endX = c.xIn + cos * a;
+    const endY = c.yIn + sin * a;
+    const kept = keep?.(b, c, endX, endY);
     if (kept) {
       out.push(kept);
       continue;
     }
-    walkRay ??= prepare();
-    const reachedIn = walkRay(b, a, th, end);
-    out.push({ xIn: c.xIn + Math.cos(th) * reachedIn, yIn: c.yIn + Math.sin(th) * reachedIn });
+    walkRay ??= prepareWalks(ctx, terrain, info, s, allowanceIn, moveIn, h, step);
+    const reachedIn = walkRay(b, a, endX, endY);
+    out.push({ xIn: c.xIn + cos * reachedIn, yIn: c.yIn + sin * reachedIn });
   }
   return out;
+}
+
+/** How far one ray of a stand's reach goes: bin, allowance along it, its end at that allowance. */
+type RayWalk = (b: number, a: number, endXIn: number, endYIn: number) => number;
+
+/** The ray walker of one stand: what its walks read (blockers near, terrain near), read once. */
+function prepareWalks(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbStand, allowanceIn: number, moveIn: number, h: number, step: number): RayWalk {
+  const c = s.center;
+  const profile = moverProfile(info, s, moveIn);
+  const blockers = blockersFor(ctx, s, info.unit.side, allowanceIn);
+  const nearAll = terrainNear(terrain, c, allowanceIn);
+  // Only what this mover pays for or is disordered by: open ground for it needs no walk.
+  // Every ray stays within the allowance of the centre: terrain further than that is never met.
+  const within = allowanceIn + 1e-6;
+  const near: VbTerrain = {
+    ...nearAll,
+    areas: nearAll.areas.filter((a) => areaMatters(a.cls, profile) && polygonOutlineDistanceIn(c, a.vertices, true) <= within),
+    lines: nearAll.lines.filter((l) => polygonOutlineDistanceIn(c, l.points, false) <= within),
+    hills: profile.hills === 'free' ? [] : nearAll.hills.filter((h) => polygonOutlineDistanceIn(c, h.vertices, true) <= within),
+  };
+  // Each blocker's angular span as seen from the centre (from its box corners: a little wide, never
+  // narrow; it never contains the centre, so under 180°), put into the directions it covers, so a ray
+  // tests only the blockers that can stop it.
+  const n = blockers.length;
+  const firstBin = new Int32Array(n);
+  const lastBin = new Int32Array(n);
+  for (let k = 0; k < n; k++) {
+    const bx = blockers[k]!.box;
+    // A box around the centre (contact) covers every direction.
+    if (c.xIn >= bx.minXIn && c.xIn <= bx.maxXIn && c.yIn >= bx.minYIn && c.yIn <= bx.maxYIn) {
+      firstBin[k] = 0;
+      lastBin[k] = REACH_BINS - 1;
+      continue;
+    }
+    const mid = Math.atan2((bx.minYIn + bx.maxYIn) / 2 - c.yIn, (bx.minXIn + bx.maxXIn) / 2 - c.xIn);
+    let lo = 0;
+    let hi = 0;
+    for (let q = 0; q < 4; q++) {
+      const x = q === 0 || q === 3 ? bx.minXIn : bx.maxXIn;
+      const y = q < 2 ? bx.minYIn : bx.maxYIn;
+      let d = Math.atan2(y - c.yIn, x - c.xIn) - mid;
+      d -= 2 * Math.PI * Math.round(d / (2 * Math.PI));
+      if (d < lo) lo = d;
+      if (d > hi) hi = d;
+    }
+    // Bins relative to the heading, unwrapped: a ray at bin b (or b + REACH_BINS) is in [first, last].
+    let first = Math.ceil((mid + lo - h) / step - 1e-9);
+    let last = Math.floor((mid + hi - h) / step + 1e-9);
+    const shift = Math.floor(first / REACH_BINS) * REACH_BINS;
+    first -= shift;
+    last -= shift;
+    firstBin[k] = first;
+    lastBin[k] = last;
+  }
+
+  const onRay: Blocker[] = [];
+  // No terrain within reach that could cost this mover anything: rays need no walk unless a blocker is on them.
+  const open = near.areas.length === 0 && near.lines.length === 0 && (near.hills.length === 0 || profile.hills === 'free');
+  return (b, a, endX, endY) => {
+    // Setting a length is a runtime call: only when there is something to clear.
+    if (onRay.length !== 0) onRay.length = 0;
+    for (let k = 0; k < n; k++) {
+      if ((b >= firstBin[k]! && b <= lastBin[k]!) || (b + REACH_BINS >= firstBin[k]! && b + REACH_BINS <= lastBin[k]!)) onRay.push(blockers[k]!);
+    }
+    // Nothing on this ray but open ground: the full allowance, or the table edge (as `walkCost` gives it).
+    return onRay.length === 0 && open ? openWalkIn(terrain.table, c, endX, endY, a) : walkCost(near, c, { xIn: endX, yIn: endY }, profile, a, onRay).reachedIn;
+  };
 }
 
 export function evaluateMovement(
