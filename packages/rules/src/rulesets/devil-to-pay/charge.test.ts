@@ -246,6 +246,27 @@ describe('charge reach, arc and disorder (Charge: Charge Move)', () => {
     expect(r).toMatchObject({ ok: false, reason: 'charge/target-out-of-arc', targetUnitId: 'def' });
   });
 
+  it('a session follows a friend coming into the charge path from afar and leaving it (friends are looked for within 8")', () => {
+    // Frames as a tracker sends them (new objects each time): the session keeps a charge reading while no
+    // changed friend comes within 8" (the 6" path + 1" box slack + 1") and no changed enemy within 14".
+    const friendAt = (xIn: number, yIn: number) => unitAt({ id: 'friend', side: 'union' }, { xIn, yIn, headingDeg: 90 }, grid(2, 2, INFANTRY_BASE));
+    const session = devilToPay.createSession!();
+    const disorder = (xIn: number, yIn: number): readonly string[] => {
+      const state = stateOf([US({}, 12), friendAt(xIn, yIn), CS({}, 19)]);
+      const got = session.update(state);
+      expect(got).toEqual(devilToPay.evaluate(state));
+      const opt = got.units.att!.charge.find((c) => c.ok && c.targetUnitId === 'def') as ChargeTargetOption & { disorderedBy: readonly string[] };
+      return opt.disorderedBy;
+    };
+    expect(disorder(90, 40)).toEqual([]);
+    expect(disorder(30, 16)).toEqual(["friendly unit 'friend'"]);
+    expect(disorder(30, 16)).toEqual(["friendly unit 'friend'"]);
+    expect(disorder(52, 16)).toEqual([]);
+    expect(disorder(50, 16)).toEqual([]);
+    expect(disorder(30, 16.5)).toEqual(["friendly unit 'friend'"]);
+    expect(disorder(90, 40)).toEqual([]);
+  });
+
   it('abatis, chevaux-de-frise, thicket, city and friendly units in the path disorder the charge; a fence does not', () => {
     const across = (kind: 'abatis' | 'chevaux-de-frise' | 'fence') => ({ id: kind, kind, points: [{ xIn: 20, yIn: 12 }, { xIn: 40, yIn: 12 }] });
     expect(okTarget(stateOf([US(), CS()], { linear: [across('abatis')] })).disorderedBy).toEqual(["abatis 'abatis'"]);

@@ -193,6 +193,25 @@ export interface BuildContextOptions {
    * lookup by id.
    */
   readonly reuseStand?: (stand: Stand, hits: number, index: number) => StandInfo | undefined;
+  /**
+   * A session's unit infos from the last state: one is kept (the same object) when its unit object, its
+   * stand infos in `standIds` order and its attached commander are all the same ones, which is everything
+   * a unit info is made from.
+   */
+  readonly previousUnits?: ReadonlyMap<string, UnitInfo>;
+}
+
+/** Whether `prev` is exactly the info `buildContext` would make for `unit` from `stands` (no allocation). */
+function unitInfoStillHolds(prev: UnitInfo, unit: Unit, stands: ReadonlyMap<string, StandInfo>, attachedCommanderId: string | undefined): boolean {
+  if (prev.unit !== unit || prev.attachedCommanderId !== attachedCommanderId) return false;
+  let k = 0;
+  for (const id of unit.standIds) {
+    const s = stands.get(id);
+    if (s === undefined) continue;
+    if (prev.stands[k] !== s) return false;
+    k++;
+  }
+  return k === prev.stands.length;
 }
 
 /**
@@ -228,7 +247,16 @@ export function buildContext(state: TableState, options: BuildContextOptions = {
       sides.push(side);
     }
   };
+  const previousUnits = options.previousUnits;
   for (const unit of state.units) {
+    const attachedCommanderId = unit.status?.attachedCommanderId ?? attachedByCommander.get(unit.id);
+    const prev = previousUnits?.get(unit.id);
+    if (prev !== undefined && unitInfoStillHolds(prev, unit, stands, attachedCommanderId)) {
+      units.set(unit.id, prev);
+      addSide(unit.side);
+      unitsBySide.get(unit.side)!.push(prev);
+      continue;
+    }
     const own: StandInfo[] = [];
     for (const id of unit.standIds) {
       const s = stands.get(id);
@@ -240,7 +268,7 @@ export function buildContext(state: TableState, options: BuildContextOptions = {
       stands: own,
       command,
       box: unionBoxes(own.map((s) => s.box)),
-      attachedCommanderId: unit.status?.attachedCommanderId ?? attachedByCommander.get(unit.id),
+      attachedCommanderId,
     };
     units.set(unit.id, info);
     addSide(unit.side);

@@ -4,7 +4,7 @@
  * `evaluateUnit` and `assemble` are shared with the incremental session (`session.ts`), which hands in
  * cached part sources that return exactly what `directSources` would.
  */
-import type { DiceBreakdown, Evaluation, EvaluationWarning, FireRefusal, FireTargetOption, Refusal, UnitEvaluation } from '../../engine/evaluation.ts';
+import type { CombinedChargeReading, DiceBreakdown, Evaluation, EvaluationWarning, FireRefusal, FireTargetOption, Refusal, UnitEvaluation } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
 import type { TableState } from '../../model/tableState.ts';
 import { buildContext, type DtpContext } from './context.ts';
@@ -106,26 +106,93 @@ function weaponRangeField(weapon: string): Pick<UnitEvaluation, 'weaponRange'> {
 
 /** Puts per-unit parts and the command shapes together in state order. */
 export function assemble(state: TableState, parts: ReadonlyMap<string, UnitParts>, commandShapes: readonly Shape[]): Evaluation {
+  return assembleAfter(state, parts, commandShapes, undefined).evaluation;
+}
+
+/**
+ * What an assembly keeps for the next one (sessions): the parts it was put together from, in state order,
+ * the units' shapes in one list with each unit's end in it, and the combined charges.
+ */
+export interface AssemblyMemo {
+  readonly parts: readonly UnitParts[];
+  readonly unitShapes: readonly Shape[];
+  readonly shapeEnds: Int32Array;
+  readonly combined: readonly CombinedChargeReading[];
+}
+
+/**
+ * `assemble`, reusing what the last assembly (`memo`) put together: the units' shapes before the first and
+ * after the last unit whose parts are not the same objects are copied as one run, and the combined charges
+ * are kept when every unit's charge list (and unit) is the same. Every list returned is new.
+ */
+export function assembleAfter(
+  state: TableState,
+  parts: ReadonlyMap<string, UnitParts>,
+  commandShapes: readonly Shape[],
+  memo: AssemblyMemo | undefined,
+): { evaluation: Evaluation; memo: AssemblyMemo } {
+  const n = state.units.length;
+  const list: UnitParts[] = new Array<UnitParts>(n);
   const units: Record<string, UnitEvaluation> = {};
-  const shapes: Shape[] = [];
   const warnings: EvaluationWarning[] = [];
-  for (const u of state.units) {
-    const p = parts.get(u.id)!;
-    units[u.id] = p.evaluation;
-    shapes.push(...p.shapes);
-    warnings.push(...p.warnings);
+  for (let i = 0; i < n; i++) {
+    const id = state.units[i]!.id;
+    const p = parts.get(id)!;
+    list[i] = p;
+    units[id] = p.evaluation;
+    for (const w of p.warnings) warnings.push(w);
   }
-  shapes.push(...commandShapes);
-  const combined = combinedCharges(state.units.map((u) => units[u.id]!));
-  return {
+  const old = memo !== undefined && memo.parts.length === n ? memo : undefined;
+  // The run of units whose parts changed: [first, last]; none when first > last.
+  let first = 0;
+  let last = n - 1;
+  if (old) {
+    while (first < n && list[first] === old.parts[first]) first++;
+    while (last >= first && list[last] === old.parts[last]) last--;
+  }
+  const shapeEnds = new Int32Array(n);
+  let unitShapes: Shape[];
+  if (!old) {
+    unitShapes = [];
+    for (let i = 0; i < n; i++) {
+      for (const sh of list[i]!.shapes) unitShapes.push(sh);
+      shapeEnds[i] = unitShapes.length;
+    }
+  } else if (first > last) {
+    unitShapes = old.unitShapes as Shape[];
+    shapeEnds.set(old.shapeEnds);
+  } else {
+    // Before `first` and after `last` the shapes are the last assembly's, copied as whole runs.
+    const start = first > 0 ? old.shapeEnds[first - 1]! : 0;
+    const oldEnd = old.shapeEnds[last]!;
+    const middle: Shape[] = [];
+    shapeEnds.set(old.shapeEnds.subarray(0, first));
+    for (let i = first; i <= last; i++) {
+      for (const sh of list[i]!.shapes) middle.push(sh);
+      shapeEnds[i] = start + middle.length;
+    }
+    const shift = start + middle.length - oldEnd;
+    for (let i = last + 1; i < n; i++) shapeEnds[i] = old.shapeEnds[i]! + shift;
+    unitShapes = old.unitShapes.slice(0, start).concat(middle, old.unitShapes.slice(oldEnd));
+  }
+  const shapes = unitShapes.concat(commandShapes);
+  let sameCharges = old !== undefined;
+  for (let i = first; sameCharges && i <= last; i++) {
+    const a = list[i]!.evaluation;
+    const b = old!.parts[i]!.evaluation;
+    sameCharges = a.unitId === b.unitId && a.charge === b.charge;
+  }
+  const combined = sameCharges ? old!.combined : combinedCharges(list.map((p) => p.evaluation));
+  const evaluation: Evaluation = {
     rulesetId: DTP_RULESET_ID,
     units,
     shapes,
     warnings,
     // Commanders hold orders of their own (Commanders, p. 6): listed when the table has any.
     ...(state.commanders.length > 0 ? { commanders: commanderReadings(state.commanders) } : {}),
-    ...(combined.length > 0 ? { combinedCharges: combined } : {}),
+    ...(combined.length > 0 ? { combinedCharges: combined.slice() } : {}),
   };
+  return { evaluation, memo: { parts: list, unitShapes, shapeEnds, combined } };
 }
 
 /** Full evaluation of a table state. Pure. */

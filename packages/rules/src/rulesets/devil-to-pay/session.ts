@@ -9,14 +9,17 @@
  *   changes. A unit's list of options afresh when it changes or a unit of another side comes, goes or
  *   changes side; otherwise only its entries for a changed enemy or a dropped pair (`fireEntry`);
  * - movement: when the unit changes or a changed unit's old or new box meets what movementOptions read other
- *   units through (`movementDependsOnBox`: reach box and cull discs; without one, within its reach);
+ *   units through and one of its stands comes near a path the unit took (`movementDependsOnStands`: reach
+ *   box and cull discs, then the path test stand by stand; without a recorded dependency, within its reach);
  * - charge: when the unit changes or a changed unit comes (or was) within its reach;
  * - rally: when the unit changes or a changed unit is (or was) nearer than its nearest enemy (a refusal,
  *   which the unit alone decides, only when the unit changes);
  * - command: per brigade, when one of its units (or the unit its commander is attached to) changed or its
  *   commander's stand moved; a unit's reading, when it or its brigade pass changed;
  * - the fire scene: the last one, with the units changed since marked stale (`updateFireScene`);
- * - a unit's whole evaluation (its parts put together) only when one of those parts changed.
+ * - a unit's whole evaluation (its parts put together) only when one of those parts changed;
+ * - the context: an unchanged unit keeps its unit info (`previousUnits`, context.ts);
+ * - the result: unchanged units' shapes copied from the last one in runs (`assembleAfter`, evaluate.ts).
  * Change is found by identity first and then by comparing plain data, never by building JSON text. A
  * change of terrain, table, the commanders list, the order of units, any other top-level field, or a stand
  * belonging to no unit or commander drops every cache, and so does a commander's stand with a troop role
@@ -35,14 +38,14 @@ import { fireShapes } from './fire/fireShapes.ts';
 import { maxRangeIn, weaponRow, type WeaponRow } from './tables/fireTables.ts';
 import { chargeOptions, type ChargeOptionsResult } from './charge.ts';
 import { movementOptions } from './movement/movementOptions.ts';
-import { movementDependencyBox, movementDependsOnBox, type MovementResult } from './movement/movementResult.ts';
+import { movementDependencyBox, movementDependsOnStands, type MovementResult } from './movement/movementResult.ts';
 import { evaluateRally, nearestEnemyDistanceIn } from './rally.ts';
 import { evaluateBrigade, evaluateCommand, type BrigadeCommand } from './command.ts';
 import { recognizeFormation, type DtpFormationReading } from './formation.ts';
 import { pointInPolygon } from '../../geometry/intersect.ts';
 import { pointToSegmentDistanceIn } from '../../geometry/distance.ts';
 import type { PointIn } from '../../model/units.ts';
-import { assemble, evaluateUnit, type UnitPartSources, type UnitParts } from './evaluate.ts';
+import { assembleAfter, evaluateUnit, type AssemblyMemo, type UnitPartSources, type UnitParts } from './evaluate.ts';
 import { CHARGE_REACH_IN } from './tables/meleeTables.ts';
 import { ENEMY_CLEARANCE_IN, FUDGE_MOVE_IN, MOUNTED_BONUS_IN, ROAD_MOVE_IN, movementAllowanceIn } from './tables/movementTables.ts';
 import { hypot2 } from '../../geometry/hypot.ts';
@@ -66,6 +69,11 @@ function movementLookIn(info: UnitInfo, reading: DtpFormationReading): number {
 }
 /** How far charge looks: enemies reported out to 12" (+1 box slack), friends in the 6" path (charge.ts). */
 const CHARGE_LOOK_IN = Math.max(12 + 1, CHARGE_REACH_IN + 1) + 1;
+/**
+ * How far charge looks at the charging unit's own side: friends in the 6" path (box gap 6" + 1, charge.ts),
+ * with 1" slack; every other unit it reads (targets, enemies on the path, reinforcers) is an enemy.
+ */
+const CHARGE_FRIEND_LOOK_IN = CHARGE_REACH_IN + 1 + 1;
 
 /** Field by field what the earlier text keys compared (numbers and their text form alike). */
 function same(x: unknown, y: unknown): boolean {
@@ -295,6 +303,10 @@ export function createDtpSession(): RulesSession {
   let standKinds: Uint8Array = new Uint8Array(0);
   /** The same infos by place in the last state's `stands` (what `reuseStand` tries first). */
   let standInfosByIndex: readonly (StandInfo | undefined)[] = [];
+  /** The last context's unit infos: an unchanged unit keeps its info object (`previousUnits`, context.ts). */
+  let unitInfos: ReadonlyMap<string, UnitInfo> | undefined;
+  /** The last assembly: unchanged units' shapes are copied from it in runs (`assembleAfter`, evaluate.ts). */
+  let assembly: AssemblyMemo | undefined;
   let brigadeCache = new Map<string, BrigadeCommand>();
   let commanderStands = new Map<string, Stand>();
   let strayStands: readonly Stand[] = [];
@@ -401,6 +413,7 @@ export function createDtpSession(): RulesSession {
           nextInfosByIndex[index] = info;
           return info;
         },
+        previousUnits: unitInfos,
         // Both asked lazily, after the changed units are known below.
         knownFormation: (unitId) => {
           const c = units.get(unitId);
@@ -417,10 +430,14 @@ export function createDtpSession(): RulesSession {
       // The context's stand map is exactly the infos handed out above: next update reuses from it.
       standInfos = ctx.stands;
       standInfosByIndex = nextInfosByIndex;
+      unitInfos = ctx.units;
 
       // Which units changed (added, removed, moved, status), with their old and new boxes and hulls: only
       // these can newly block or clear a sight line.
       const changedBoxes: BoxIn[] = [];
+      /** The stands' boxes inside each changed box (movement's dependency test refines by them). */
+      const changedStandBoxes: (readonly BoxIn[])[] = [];
+      const boxesOf = (stands: readonly StandInfo[]): BoxIn[] => stands.map((st) => st.box);
       /** The side of the unit each changed box belongs to (its side then: old box, old side). */
       const changedSides: string[] = [];
       /** Sides of units that came onto or left the table (or changed side) in this update. */
@@ -452,10 +469,12 @@ export function createDtpSession(): RulesSession {
         for (const b of brigades) brigadeCache.delete(b);
         if (c && c.box.minXIn <= c.box.maxXIn) {
           changedBoxes.push(c.box);
+          changedStandBoxes.push(boxesOf(c.stands));
           changedSides.push(c.unit.side);
         }
         if (info.stands.length > 0) {
           changedBoxes.push(info.box);
+          changedStandBoxes.push(boxesOf(info.stands));
           changedSides.push(info.unit.side);
         }
         if (info.stands.length > 0) changedNow.push(info);
@@ -468,6 +487,7 @@ export function createDtpSession(): RulesSession {
         for (const b of c.brigades) brigadeCache.delete(b);
         if (c.box.minXIn <= c.box.maxXIn) {
           changedBoxes.push(c.box);
+          changedStandBoxes.push(boxesOf(c.stands));
           changedSides.push(c.unit.side);
         }
         units.delete(id);
@@ -480,6 +500,11 @@ export function createDtpSession(): RulesSession {
       };
       const changedNear = (box: BoxIn, withinIn: number): boolean => {
         for (const b of changedBoxes) if (boxGapIn(box, b) <= withinIn) return true;
+        return false;
+      };
+      /** Whether a changed unit is (or was) within `friendIn` of the box on `side`, or `enemyIn` on another. */
+      const changedNearBySide = (box: BoxIn, side: string, friendIn: number, enemyIn: number): boolean => {
+        for (let i = 0; i < changedBoxes.length; i++) if (boxGapIn(box, changedBoxes[i]!) <= (changedSides[i] === side ? friendIn : enemyIn)) return true;
         return false;
       };
       /** Whether a changed unit of another side than `side` is (or was) within `withinIn` of the box. */
@@ -580,7 +605,7 @@ export function createDtpSession(): RulesSession {
           const b = changedBoxes[i]!;
           // movementDependsOnBox's first test, inline: most changed boxes are nowhere near.
           if (box && (b.maxXIn < box.minXIn - 0.01 || b.minXIn > box.maxXIn + 0.01 || b.maxYIn < box.minYIn - 0.01 || b.minYIn > box.maxYIn + 0.01)) continue;
-          const meets = movementDependsOnBox(c.movement!, b);
+          const meets = movementDependsOnStands(c.movement!, b, changedStandBoxes[i]!);
           if (meets === undefined) {
             stale = changedNear(info.box, movementLookIn(info, ctx.formationOf(id)));
             break;
@@ -594,7 +619,11 @@ export function createDtpSession(): RulesSession {
         return c.movement!;
       };
       const chargeOf = (id: string, c: UnitCache, info: UnitInfo): ChargeOptionsResult => {
-        if (!c.charge || changedNear(info.box, CHARGE_LOOK_IN)) { c.charge = chargeOptions(ctx, id); }
+        if (c.charge && !changedNearBySide(info.box, info.unit.side, CHARGE_FRIEND_LOOK_IN, CHARGE_LOOK_IN)) return c.charge;
+        const next = chargeOptions(ctx, id);
+        // The same options again (a unit moved near but out of the way): keep the old object, so the
+        // unit's evaluation and the combined charges are reused.
+        if (!c.charge || changedIds.has(id) || !samePlainData(c.charge, next)) c.charge = next;
         return c.charge;
       };
       const rallyOf = (id: string, c: UnitCache, info: UnitInfo): DiceBreakdown | Refusal => {
@@ -717,7 +746,9 @@ export function createDtpSession(): RulesSession {
         c.parts = { result, movement, charge, rally, fire, command: reading };
         parts.set(id, result);
       }
-      last = assemble(state, parts, command.shapes);
+      const assembled = assembleAfter(state, parts, command.shapes, assembly);
+      assembly = assembled.memo;
+      last = assembled.evaluation;
       return last;
     },
   };

@@ -103,6 +103,26 @@ export function movementDependsOnBox(result: MovementResult, b: BoxIn): boolean 
   return nearPath(m.reach, d.refX, d.refY, cx, cy, limitIn) || nearPath(m.fudgeReach, d.refX, d.refY, cx, cy, limitIn);
 }
 
+/**
+ * `movementDependsOnBox` for a unit whose box is `b`, refined by its stands' own boxes (`standBoxes`, all
+ * inside `b`): the path test asks that some stand's disc, not the whole unit's, come near a path, since a
+ * unit counts only where one of its stands is met. Undefined exactly when `movementDependsOnBox` is.
+ */
+export function movementDependsOnStands(result: MovementResult, b: BoxIn, standBoxes: readonly BoxIn[]): boolean | undefined {
+  const whole = movementDependsOnBox(result, b);
+  if (whole !== true || standBoxes.length <= 1) return whole;
+  const d = DependentMovementResult.of(result)!;
+  const m = result.movement as DtpMovementOption;
+  for (const s of standBoxes) {
+    const half = hypot2(s.maxXIn - s.minXIn, s.maxYIn - s.minYIn) / 2;
+    const cx = (s.minXIn + s.maxXIn) / 2;
+    const cy = (s.minYIn + s.maxYIn) / 2;
+    const limitIn = d.outlineIn + half + ENEMY_CLEARANCE_IN + DEPENDENCY_SLACK_IN;
+    if (nearPath(m.reach, d.refX, d.refY, cx, cy, limitIn) || nearPath(m.fudgeReach, d.refX, d.refY, cx, cy, limitIn)) return true;
+  }
+  return false;
+}
+
 /** Whether (cx, cy) lies within `limitIn` of a segment from (rx, ry) to one of `ends`. */
 function nearPath(ends: readonly PointIn[], rx: number, ry: number, cx: number, cy: number, limitIn: number): boolean {
   const limit2 = limitIn * limitIn;
