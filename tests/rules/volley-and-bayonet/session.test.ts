@@ -12,6 +12,8 @@ import { seededRandom } from '../../../fixtures/seededRandom.ts';
 import { vbBenchScene } from '../../../fixtures/rules/volley-and-bayonet/benchScene.ts';
 import { largeScene } from '../../../fixtures/rules/largeScene.ts';
 import { benchTableFor } from '../../../fixtures/rules/rulesetAdapters.ts';
+import { scene } from '../../../fixtures/rules/volley-and-bayonet/build.ts';
+import { GOLDEN_PARAMETERS } from '../../../fixtures/rules/volley-and-bayonet/skirmishAtTheFence.ts';
 
 const ruleset = getRuleset('volley-and-bayonet');
 
@@ -193,6 +195,58 @@ describe('volley-and-bayonet session', () => {
     const session = ruleset.createSession!();
     expect(session.update(state)).toEqual(before);
     expect(session.update(exhausted)).toEqual(after);
+  });
+
+  it("follows the caches' finer tests: a gun's far supporter, a unit commander near artillery, a stand on a sight line, a danger zone", () => {
+    // A crown gun (facing -y) with a supporter 1" behind it; a rebel attacker 15.5" in front (within its 16"
+    // charge, but the supporter lies beyond the attacker's nearer look, 19.5" from it); another crown unit far
+    // off whose unit commander and stand are carried about.
+    const base = parseTableStateFor(
+      scene({
+        widthIn: 72,
+        depthIn: 48,
+        units: [
+          { id: 'gun', side: 'crown', brigadeId: 'cb', fields: { 'troop-type': 'field-artillery', morale: 5, 'strength-points': 2 }, stands: [{ id: 'gun-1', base: 'artillery', x: 30, y: 30, heading: 270 }] },
+          { id: 'sup', side: 'crown', brigadeId: 'cb', fields: { 'troop-type': 'slow-infantry', morale: 4, 'strength-points': 4 }, stands: [{ id: 'sup-1', base: 'infantry', x: 30, y: 33.25, heading: 270 }] },
+          {
+            id: 'far', side: 'crown', brigadeId: 'cb2', fields: { 'troop-type': 'slow-infantry', morale: 4, 'strength-points': 4 },
+            stands: [{ id: 'far-uc', base: 'command', x: 60, y: 44, heading: 270 }, { id: 'far-1', base: 'infantry', x: 60, y: 42, heading: 270 }],
+          },
+          {
+            id: 'att', side: 'rebel', brigadeId: 'rb', fields: { 'troop-type': 'fast-infantry', morale: 5, 'strength-points': 4 },
+            stands: [{ id: 'att-uc', base: 'command', x: 30, y: 10.5, heading: 90 }, { id: 'att-1', base: 'infantry', x: 30, y: 12.25, heading: 90 }],
+          },
+        ],
+        commanders: [{ id: 'cb-cmd', side: 'crown', brigadeId: 'cb', x: 36, y: 34 }],
+        parameters: GOLDEN_PARAMETERS,
+      }),
+      ruleset,
+    );
+    const moved = (state: TableState, id: string, xIn: number, yIn: number, headingDeg: number): TableState => withStand(state, id, (t) => ({ ...t, pose: { xIn, yIn, headingDeg } }));
+    const states: TableState[] = [base];
+    const push = (f: (s: TableState) => TableState): void => void states.push(f(states[states.length - 1]!));
+    push((s) => moved(s, 'sup-1', 30, 37, 270)); // 1: the gun loses its supporter
+    push((s) => moved(s, 'far-uc', 32, 30, 270)); // 2: a unit commander of its side next to the gun
+    push((s) => moved(s, 'far-uc', 31.9, 30, 270)); // 3: nudged, still the nearest giver
+    push((s) => moved(s, 'far-uc', 60, 44, 270)); // 4: back far off
+    push((s) => moved(s, 'far-uc', 59, 44, 270)); // 5: nudged far off
+    push((s) => moved(s, 'far-1', 30, 20, 0)); // 6: a stand on the gun's line to the attacker
+    push((s) => moved(s, 'far-1', -40, -40, 0)); // 7: off the table, outside the sight grid's cells
+    push((s) => moved(s, 'far-1', 30, 20, 0)); // 8: back on the line
+    push((s) => moved(s, 'att-1', 45, 12.25, 90)); // 9: the attacker's stand out of the gun's danger zone
+    push((s) => moved(s, 'att-1', 30, 12.25, 90)); // 10: back in it
+    const expected = states.map((s) => evaluate(s, ruleset));
+    // Each change changes what it should (else the session's keeping would go untested).
+    expect(expected[1]!.units['att']!.charge).not.toEqual(expected[0]!.units['att']!.charge);
+    expect(expected[2]!.units['gun']!.command).not.toEqual(expected[1]!.units['gun']!.command);
+    expect(expected[4]!.units['gun']!.command).toEqual(expected[1]!.units['gun']!.command);
+    expect(expected[6]!.units['gun']!.fire).not.toEqual(expected[5]!.units['gun']!.fire);
+    expect(expected[7]!.units['gun']!.fire).toEqual(expected[5]!.units['gun']!.fire);
+    expect(expected[8]!.units['gun']!.fire).toEqual(expected[6]!.units['gun']!.fire);
+    const inDanger = (e: (typeof expected)[number]): boolean => e.warnings.some((w) => w.code === 'morale/danger-zone' && w.unitId === 'att');
+    expect([inDanger(expected[8]!), inDanger(expected[9]!), inDanger(expected[10]!)]).toEqual([true, false, true]);
+    const session = ruleset.createSession!();
+    states.forEach((s, i) => expect({ step: i, evaluation: session.update(s) }).toEqual({ step: i, evaluation: expected[i] }));
   });
 
   it('gives back the previous answers when a state is re-sent as new objects', () => {

@@ -3,7 +3,7 @@
  * every stand (it is fixed at the start of the turn), brigade exhaustion, then per unit its order
  * (formation), movement, fire, charges, rally and morale; the danger zones of the guns; shapes and warnings.
  */
-import type { Evaluation, EvaluationWarning, UnitEvaluation } from '../../engine/evaluation.ts';
+import type { Evaluation, EvaluationWarning, FormationReading, MoraleReading, UnitEvaluation } from '../../engine/evaluation.ts';
 import { missingParameterWarning } from '../../engine/rulesetFields.ts';
 import type { Shape } from '../../engine/shapes.ts';
 import type { TableState, Unit } from '../../model/tableState.ts';
@@ -13,7 +13,7 @@ import { evaluateCharge, type ChargeResult } from './charge.ts';
 import { SAVE_PARAMS } from './declarations.ts';
 import { evaluateFire, fireSettings, type FireResult, type FireSettings } from './fire/fire.ts';
 import { readFormation } from './formation.ts';
-import { brigadeMorale, dangerZones, evaluateRally, moraleReading } from './morale.ts';
+import { brigadeMorale, dangerZones, evaluateRally, moraleReading, type BrigadeMorale, type DangerZones } from './morale.ts';
 import { evaluateMovement, type MovementResult } from './movement/movement.ts';
 import { buildTerrain, type VbTerrain } from './movement/terrainScene.ts';
 import type { SaveCondition } from './tables/combat.ts';
@@ -35,6 +35,10 @@ export interface EvaluationHooks {
   readonly movement?: (info: VbUnit) => MovementResult;
   readonly fire?: (info: VbUnit, settings: FireSettings) => FireResult;
   readonly charge?: (info: VbUnit) => ChargeResult;
+  readonly formation?: (info: VbUnit) => FormationReading;
+  readonly morale?: (info: VbUnit, brigade: BrigadeMorale | undefined) => MoraleReading;
+  /** Called after every unit's parts. */
+  readonly danger?: (ctx: VbContext) => DangerZones;
 }
 
 export function evaluateVolleyAndBayonet(state: TableState, hooks: EvaluationHooks = {}): Evaluation {
@@ -54,7 +58,7 @@ export function evaluateVolleyAndBayonet(state: TableState, hooks: EvaluationHoo
   const missingSaves = new Set<SaveCondition>();
   for (const u of state.units) {
     const info = ctx.units.get(u.id)!;
-    const formation = readFormation(info);
+    const formation = hooks.formation ? hooks.formation(info) : readFormation(info);
     if (info.stands.length === 0) warnings.push({ code: 'unit/no-stands', message: `${u.name} has no stands on the table.`, unitId: u.id });
     else if (formation.source === 'geometry' && formation.confidence < FORMATION_WARNING_CONFIDENCE) {
       warnings.push({ code: 'formation/uncertain', message: `${u.name}: read as ${formation.name ?? formation.formation} (confidence ${formation.confidence}); check the bases or set the formation.`, unitId: u.id });
@@ -74,11 +78,11 @@ export function evaluateVolleyAndBayonet(state: TableState, hooks: EvaluationHoo
       charge: charge.charge,
       rally: evaluateRally(ctx, info),
       command: command.readings.get(u.id)!,
-      morale: moraleReading(ctx, info, b),
+      morale: hooks.morale ? hooks.morale(info, b) : moraleReading(ctx, info, b),
     };
     shapes.push(...movement.shapes, ...(fire?.shapes ?? []), ...charge.shapes);
   }
-  const danger = dangerZones(ctx);
+  const danger = hooks.danger ? hooks.danger(ctx) : dangerZones(ctx);
   shapes.push(...danger.shapes, ...command.shapes);
   warnings.push(...danger.warnings, ...command.warnings);
   for (const c of Object.keys(SAVE_PARAMS) as SaveCondition[]) {

@@ -14,7 +14,7 @@ import { EXHAUSTION_ROUNDING_PARAM } from './declarations.ts';
 import { weaponRow } from './combat.ts';
 import { TOUCH_TOLERANCE_IN } from './command.ts';
 import { boxesApart, superiorTo, type VbContext, type VbUnit } from './context.ts';
-import { boundingBox } from '../../geometry/polygon.ts';
+import { boundingBox, type BoundingBoxIn } from '../../geometry/polygon.ts';
 import { DANGER_ZONE_HALF_WIDTH_IN, DANGER_ZONE_SOURCE, HIT_NUMBERS } from './tables/combat.ts';
 import { COLLAPSE_SOURCE, EXHAUSTION_FRACTION_BY_MORALE, EXHAUSTION_SOURCE, MORALE_MODIFIERS, MORALE_SOURCE, RALLY_SOURCE } from './tables/morale.ts';
 
@@ -131,9 +131,17 @@ export function dangerZone(corners: readonly PointIn[], headingDeg: number, shor
   return [p(0, w), p(shortRangeIn, w), p(shortRangeIn, -w), p(0, -w)];
 }
 
-export function dangerZones(ctx: VbContext): { shapes: Shape[]; warnings: EvaluationWarning[] } {
+export interface DangerZones {
+  readonly shapes: Shape[];
+  readonly warnings: EvaluationWarning[];
+  /** Each zone's box (the session keeps the zones while no change meets one). */
+  readonly zoneBoxes: BoundingBoxIn[];
+}
+
+export function dangerZones(ctx: VbContext): DangerZones {
   const shapes: Shape[] = [];
   const warnings: EvaluationWarning[] = [];
+  const zoneBoxes: BoundingBoxIn[] = [];
   const threatened = new Set<string>();
   for (const info of ctx.units.values()) {
     if (info.roadMarch || info.routed) continue;
@@ -143,11 +151,15 @@ export function dangerZones(ctx: VbContext): { shapes: Shape[]; warnings: Evalua
       if (!w) continue;
       const zone = dangerZone(s.corners, s.stand.pose.headingDeg, HIT_NUMBERS[w].shortRangeIn);
       const zoneBox = boundingBox(zone);
+      zoneBoxes.push(zoneBox);
       shapes.push({ kind: 'polygon', id: `fire/danger/${s.stand.id}`, layer: 'fire', style: 'warning', unitId: info.unit.id, side: info.unit.side, vertices: zone });
       for (const e of ctx.units.values()) {
-        if (e.unit.side === info.unit.side || threatened.has(`${s.stand.id}|${e.unit.id}`)) continue;
+        if (e.unit.side === info.unit.side) continue;
+        // The overlap test first and the pair's key only on a hit (most enemy units are far from a gun).
         if (e.combatStands.some((t) => !boxesApart(t.box, zoneBox, 0) && polygonsOverlap(t.corners, zone))) {
-          threatened.add(`${s.stand.id}|${e.unit.id}`);
+          const key = `${s.stand.id}|${e.unit.id}`;
+          if (threatened.has(key)) continue;
+          threatened.add(key);
           warnings.push({
             code: 'morale/danger-zone',
             message: `${e.unit.name} is in the danger zone of ${info.unit.name} (${s.stand.id}: short range, within 2" of the line of the barrel): morale check (${DANGER_ZONE_SOURCE}).`,
@@ -157,7 +169,7 @@ export function dangerZones(ctx: VbContext): { shapes: Shape[]; warnings: Evalua
       }
     }
   }
-  return { shapes, warnings };
+  return { shapes, warnings, zoneBoxes };
 }
 
 /** Rally (p. 4): a routed unit rallies in contact with a senior commander to whom it is subordinate; no roll. */

@@ -3,7 +3,8 @@
  * `evaluateVolleyAndBayonet(state)` would, recomputing only what a change can touch:
  * - reading a unit (fields, markers, stand types, footprints): when the unit or one of its stands changes;
  * - command: per unit, when it changes; every unit when a superior commander's stand moves; artillery (which
- *   any commander of its side commands) when a unit of its side changes;
+ *   any commander of its side commands) when a changed unit's unit commander, before or after, comes within
+ *   a stand's counting giver or the command radius of it (`standGiverIn`);
  * - movement: when the unit changes or its stands' command or its brigade's exhaustion changes, all of it;
  *   when a changed unit's (or commander's) old or new box comes within the unit's look (its longest move,
  *   doubled in road march, plus half a base: how far `blockersFor` reads enemy stands), only the rays of
@@ -17,25 +18,32 @@
  *   changes, or a changed unit or commander has its old or new box within reach of a sight line the pair
  *   traced (a pair settled by range and arc alone depends on the two units only). A unit's assembled fire
  *   is kept when every pair traced again gives what it gave before;
- * - formation, rally, morale, brigade exhaustion and danger zones: every update (cheap).
+ * - the sight grid (fire/sight.ts): the previous state's, with the changed stands moved to their new cells;
+ * - formation: when the unit changes; morale: when the unit or its brigade's standing changes;
+ * - danger zones: when a changed unit has a gun, or its old or new box meets a zone's box;
+ * - rally and brigade exhaustion: every update (cheap).
  * Change is found by identity first and then by comparing plain data. A change of terrain, table,
  * parameters, the commanders list, the units' ids or order, any other top-level field, or a stand that
  * belongs to no unit or commander drops every cache.
  */
-import type { Evaluation } from '../../engine/evaluation.ts';
+import type { Evaluation, FormationReading, MoraleReading } from '../../engine/evaluation.ts';
 import type { RulesSession } from '../../engine/ruleset.ts';
 import { samePlainData } from '../../engine/samePlainData.ts';
 import type { BoundingBoxIn } from '../../geometry/polygon.ts';
 import type { Stand, TableState } from '../../model/tableState.ts';
 import { evaluateCharge, type ChargeResult } from './charge.ts';
+import { readFormation } from './formation.ts';
+import { dangerZones, moraleReading, type BrigadeMorale, type DangerZones } from './morale.ts';
 import { unitCommand, type UnitCommand } from './command.ts';
 import { boxesApart, type UnitReading, type VbContext, type VbStand, type VbUnit } from './context.ts';
 import { evaluateVolleyAndBayonet } from './evaluate.ts';
 import { evaluateFire, fireAtUnit, fireSettings, firersOf, type FireAtUnit, type Firer, type FireResult, type FireSettings } from './fire/fire.ts';
+import { carrySightScene } from './fire/sight.ts';
 import { evaluateMovement, type KeepRay, type MovementResult } from './movement/movement.ts';
 import { standRate } from './movement/standMovement.ts';
 import { numberParameter } from '../../engine/rulesetFields.ts';
 import { ARTILLERY_SUPPORT_PARAM } from './declarations.ts';
+import { SUPERIOR_COMMAND_RADIUS_IN } from './tables/morale.ts';
 import { ROAD_MARCH_CROSS_COUNTRY } from './tables/movementRates.ts';
 
 /** The box diagonal of a 1.5 x 3" artillery base, with room for an odd-sized one (inches). */
@@ -60,8 +68,12 @@ interface Caches {
   readonly fireSight: Map<string, BoundingBoxIn | undefined>;
   /** Per unit: its stands' command flags and its brigade's exhaustion, as one key. */
   readonly signature: Map<string, string>;
+  /** Per unit: its formation and morale readings, with the unit read and the brigade they were read with. */
+  readonly readings: Map<string, { readonly info: VbUnit; readonly formation?: FormationReading; readonly brigade?: BrigadeMorale; readonly morale?: MoraleReading }>;
+  /** The guns' danger zones and the enemy units in them. */
+  danger?: DangerZones;
   /** Per unit: how far its movement and its charges read other units (they change only with the unit). */
-  readonly looks: Map<string, { readonly moveIn: number; readonly chargeIn: number }>;
+  readonly looks: Map<string, { readonly moveIn: number; readonly chargeIn: number; readonly supportIn: number; readonly rateIn: number }>;
 }
 
 /** A changed area of the table: a unit's or commander's old or new stands, and the sides it was on. */
@@ -109,18 +121,22 @@ function movementLookIn(ctx: VbContext, info: VbUnit): number {
 
 /**
  * How far the unit's charges read other stands beyond its own box (see `evaluateCharge`): enemies within
- * its reach, and around a charged gun the friendly stands that may support it (`artillerySupported`).
+ * its reach, and, only when an enemy gun is within its move, that gun's side's stands that may support it
+ * (`artillerySupported`) further out; and its longest move.
  */
-function chargeLookIn(ctx: VbContext, info: VbUnit): number {
+function chargeLooks(ctx: VbContext, info: VbUnit): { readonly chargeIn: number; readonly supportIn: number; readonly rateIn: number } {
   let look = 0;
+  let rateIn = 0;
   const supportIn = numberParameter(ctx.state, ARTILLERY_SUPPORT_PARAM) ?? 0;
   for (const s of info.combatStands) {
     const rate = standRate(ctx, info, s);
     if ('missing' in rate) continue;
     look = Math.max(look, rate.rateIn + 2 + s.stand.depthIn / 2, rate.rateIn + 1);
+    rateIn = Math.max(rateIn, rate.rateIn);
   }
-  // A gun within reach (its box within rate + 1) and its supporters within `supportIn` of the gun's base.
-  return look + (supportIn > 0 ? supportIn + GUN_DIAGONAL_IN : 0) + LOOK_SLACK_IN;
+  // A gun within reach (its box within rate + 1) and its supporters within `supportIn` of the gun's base:
+  // read only when an enemy gun is within the unit's move (`evaluateCharge` strikes no stand beyond it).
+  return { chargeIn: look + LOOK_SLACK_IN, supportIn: supportIn > 0 ? supportIn + GUN_DIAGONAL_IN : 0, rateIn: rateIn + LOOK_SLACK_IN };
 }
 
 /** Distance from (x, y) to the segment (ax, ay)-(bx, by), inches. */
@@ -196,7 +212,8 @@ export function createVolleyAndBayonetSession(): RulesSession {
   return {
     update(state: TableState): Evaluation {
       const prev = caches && sameTopLevel(caches.state, state) ? caches : undefined;
-      const standMap = new Map(state.stands.map((s) => [s.id, s]));
+      const standMap = new Map<string, Stand>();
+      for (const s of state.stands) standMap.set(s.id, s);
       const changedUnits = new Set<string>();
       const changedCommanderStands: string[] = [];
       let global = prev === undefined;
@@ -208,14 +225,17 @@ export function createVolleyAndBayonetSession(): RulesSession {
           if (old !== s && (!old || !samePlainData(old, s))) changedStands.add(s.id);
         }
         for (const id of prev.stands.keys()) if (!standMap.has(id)) changedStands.add(id);
-        const owner = new Map<string, string>();
-        for (const u of [...prev.state.units, ...state.units]) for (const id of u.standIds) owner.set(id, u.id);
-        for (const c of state.commanders) {
-          if (c.standId === undefined) continue;
-          if (changedStands.has(c.standId)) changedCommanderStands.push(c.standId);
-          owner.set(c.standId, '');
+        // Which changed stands a unit (before or after) or a commander owns: only those are looked up.
+        const owned = new Set<string>();
+        if (changedStands.size > 0) {
+          for (const units of [prev.state.units, state.units]) for (const u of units) for (const id of u.standIds) if (changedStands.has(id)) owned.add(id);
         }
-        for (const id of changedStands) if (!owner.has(id)) global = true;
+        for (const c of state.commanders) {
+          if (c.standId === undefined || !changedStands.has(c.standId)) continue;
+          changedCommanderStands.push(c.standId);
+          owned.add(c.standId);
+        }
+        for (const id of changedStands) if (!owned.has(id)) global = true;
         state.units.forEach((u, i) => {
           const old = prev.state.units[i]!;
           if (old !== u && !samePlainData(old, u)) changedUnits.add(u.id);
@@ -232,6 +252,24 @@ export function createVolleyAndBayonetSession(): RulesSession {
         }
         return sides;
       };
+      // The changed units' unit commanders, before and after (any of them may command artillery of its side).
+      let giverBoxes: BoundingBoxIn[] | undefined;
+      const giversMatter = (ctx: VbContext, info: VbUnit, cached: UnitCommand): boolean => {
+        if (!giverBoxes) {
+          giverBoxes = [];
+          for (const uid of changedUnits) {
+            for (const u of [base?.ctx.units.get(uid), ctx.units.get(uid)]) for (const s of u?.unitCommanders ?? []) giverBoxes.push(s.box);
+          }
+        }
+        // A giver whose box stays farther from a stand than the stand's counting giver and than any command
+        // radius is worse for it than that giver before and after: the stand's answer cannot change.
+        const stands = info.combatStands;
+        for (let i = 0; i < stands.length; i++) {
+          const beyondIn = Math.max(cached.standGiverIn[i] ?? Infinity, SUPERIOR_COMMAND_RADIUS_IN) + LOOK_SLACK_IN;
+          for (const b of giverBoxes) if (!boxesApart(b, stands[i]!.box, beyondIn)) return true;
+        }
+        return false;
+      };
       const next: Caches = {
         state,
         ctx: undefined as unknown as VbContext,
@@ -245,6 +283,7 @@ export function createVolleyAndBayonetSession(): RulesSession {
         fireSight: new Map(),
         signature: new Map(),
         looks: new Map(),
+        readings: new Map(),
       };
       // Filled in once the context and command are known.
       let moveDirty = (_info: VbUnit): boolean => true;
@@ -274,7 +313,7 @@ export function createVolleyAndBayonetSession(): RulesSession {
         command: (ctx, info) => {
           const id = info.unit.id;
           const cached = base?.command.get(id);
-          const artilleryTouched = info.category === 'artillery' && changedSides().has(info.unit.side);
+          const artilleryTouched = info.category === 'artillery' && changedSides().has(info.unit.side) && cached !== undefined && giversMatter(ctx, info, cached);
           const fresh = !cached || changedUnits.has(id) || changedCommanderStands.length > 0 || artilleryTouched;
           const c = fresh ? unitCommand(ctx, info) : cached;
           next.command.set(id, c);
@@ -282,6 +321,7 @@ export function createVolleyAndBayonetSession(): RulesSession {
         },
         prepared: (ctx, terrain, command, exhausted) => {
           ctxNow = ctx;
+          if (base) carrySightScene(base.ctx, ctx);
           (next as { ctx: VbContext }).ctx = ctx;
           const signatureChanged = new Set<string>();
           sigChanged = signatureChanged;
@@ -325,14 +365,25 @@ export function createVolleyAndBayonetSession(): RulesSession {
           for (const info of ctx.units.values()) {
             const id = info.unit.id;
             const kept = base && !changedUnits.has(id) ? base.looks.get(id) : undefined;
-            next.looks.set(id, kept ?? { moveIn: movementLookIn(ctx, info), chargeIn: chargeLookIn(ctx, info) });
+            next.looks.set(id, kept ?? { moveIn: movementLookIn(ctx, info), ...chargeLooks(ctx, info) });
           }
           const own = (info: VbUnit): boolean => !base || changedUnits.has(info.unit.id) || signatureChanged.has(info.unit.id);
           moveDirty = (info) => own(info) || near(moved, boxOf(info), next.looks.get(info.unit.id)!.moveIn, info.unit.side);
+          // Artillery stands (charged guns read their supporters), found once per update when first asked.
+          let guns: VbStand[] | undefined;
           chargeDirty = (info) => {
             if (own(info)) return true;
-            const look = next.looks.get(info.unit.id)!.chargeIn;
-            return near(moved, boxOf(info), look, info.unit.side) || near(commandOnly, boxOf(info), look, info.unit.side);
+            const looks = next.looks.get(info.unit.id)!;
+            const box = boxOf(info);
+            const side = info.unit.side;
+            const wide = looks.chargeIn + looks.supportIn;
+            if (!near(moved, box, wide, side) && !near(commandOnly, box, wide, side)) return false;
+            if (near(moved, box, looks.chargeIn, side) || near(commandOnly, box, looks.chargeIn, side)) return true;
+            // Only the supporters' look reaches a change: it matters only if an enemy gun is within the
+            // unit's move now (a gun that moved there, or away, is a change within the nearer look).
+            if (!box) return false;
+            guns ??= ctx.allStands.filter((st) => st.type === 'artillery');
+            return guns.some((g) => g.side !== side && !boxesApart(g.box, box, looks.rateIn));
           };
           pairDirty = (info, target, cached) => {
             if (!base || changedUnits.has(info.unit.id) || changedUnits.has(target.unit.id) || signatureChanged.has(info.unit.id)) return true;
@@ -439,6 +490,40 @@ export function createVolleyAndBayonetSession(): RulesSession {
           const result = fresh ? fireOf(info, settings, firers, (_f, target) => pairs.get(target.unit.id)!) : kept!;
           next.fireResult.set(id, result);
           return result;
+        },
+        // Both read the unit alone (the same object: read from an unchanged unit), the morale also its
+        // brigade's standing and the commanders attached (a change of commanders drops every cache).
+        formation: (info) => {
+          const kept = base?.readings.get(info.unit.id);
+          const formation = kept?.info === info && kept.formation ? kept.formation : readFormation(info);
+          next.readings.set(info.unit.id, { info, formation });
+          return formation;
+        },
+        morale: (info, brigade) => {
+          const kept = base?.readings.get(info.unit.id);
+          const same = kept?.info === info && kept.morale !== undefined && (kept.brigade === brigade || (kept.brigade !== undefined && brigade !== undefined && samePlainData(kept.brigade, brigade)));
+          const morale = same ? kept.morale! : moraleReading(ctxNow!, info, brigade);
+          next.readings.set(info.unit.id, { ...next.readings.get(info.unit.id)!, info, ...(brigade ? { brigade } : {}), morale });
+          return morale;
+        },
+        // Kept while no changed unit is a gun's and none, before or after, meets a zone's box (only a gun's
+        // own unit decides its zone; only enemy stands in a zone's box can be in the zone).
+        danger: (ctx) => {
+          const kept = base?.danger;
+          let touched = kept === undefined;
+          for (const id of changedUnits) {
+            if (touched) break;
+            for (const info of [base!.ctx.units.get(id), ctx.units.get(id)]) {
+              if (info?.combatStands.some((st) => st.type === 'artillery')) touched = true;
+            }
+          }
+          for (const d of movedNow) {
+            if (touched) break;
+            touched = kept!.zoneBoxes.some((z) => !boxesApart(d.box, z, LOOK_SLACK_IN));
+          }
+          const danger = touched ? dangerZones(ctx) : kept!;
+          next.danger = danger;
+          return danger;
         },
         charge: (info) => {
           const cached = base?.charge.get(info.unit.id);

@@ -78,6 +78,8 @@ interface CellGrid {
  * areas hold its centre) filled in as sight lines ask for them.
  */
 interface VbSight {
+  /** The terrain its areas and hills were read from. */
+  readonly terrain: unknown;
   readonly areas: readonly BlockingArea[];
   readonly hills: readonly SightHill[];
   readonly stands: readonly SightStand[];
@@ -105,28 +107,30 @@ function sightStandOf(v: VbStand): SightStand {
   return ss;
 }
 
-function prepared(ctx: VbContext): VbSight {
-  let p = PREPARED.get(ctx);
-  if (p) return p;
-  const firstById = new Map<string, AreaTerrain>();
-  for (const a of ctx.state.terrain.areas) if (!firstById.has(a.id)) firstById.set(a.id, a);
-  const areas: BlockingArea[] = [];
-  for (const area of ctx.state.terrain.areas) {
-    if (SIGHT_NEUTRAL_AREA_KINDS.includes(area.kind)) continue;
-    const rule = AREA_CLASSES[AREA_KIND_CLASS[area.kind]];
-    if (rule.sight !== 'blocks') continue;
-    areas.push({ area, box: sightBoxOf(area.vertices), byId: firstById.get(area.id)!, ...(rule.insideSightIn !== undefined ? { insideSightIn: rule.insideSightIn } : {}), index: areas.length });
-  }
-  const hills = ctx.state.terrain.elevations.map((hill) => ({ hill, box: sightBoxOf(hill.vertices) }));
-  // Stands in the state's order (ties between stands the same distance along a line go to the first).
-  const stands: SightStand[] = [];
-  const vb: VbStand[] = [];
-  for (const st of ctx.state.stands) {
-    const v = ctx.standById.get(st.id);
-    if (!v) continue;
-    stands.push(sightStandOf(v));
-    vb.push(v);
-  }
+/**
+ * A session's previous scene, handed to its next context (`carrySightScene`): the next state shares most of
+ * its stand objects, so its grid is the previous one with the changed stands moved rather than built again.
+ * Only the scene is kept (it holds no context), and only until the next context is prepared.
+ */
+const CARRIED = new WeakMap<VbContext, VbSight>();
+
+/**
+ * Lets `to` (the next state's context) start from the sight scene of `from`, or the one handed to `from`
+ * when nothing asked `from` for a sight line.
+ */
+export function carrySightScene(from: VbContext, to: VbContext): void {
+  const p = PREPARED.get(from) ?? CARRIED.get(from);
+  if (p && p.vb.length > 0) CARRIED.set(to, p);
+}
+
+/** Most stands changed before the last grid is not worth patching. */
+const PATCH_MAX_STANDS = 32;
+
+function cellRange(b: Box): [number, number, number, number] {
+  return [Math.floor(b.minX / CELL_IN), Math.floor(b.minY / CELL_IN), Math.floor(b.maxX / CELL_IN), Math.floor(b.maxY / CELL_IN)];
+}
+
+function buildCells(stands: readonly SightStand[]): CellGrid {
   let cx0 = Infinity, cy0 = Infinity, cx1 = -Infinity, cy1 = -Infinity;
   for (const s of stands) {
     cx0 = Math.min(cx0, Math.floor(s.box.minX / CELL_IN));
@@ -146,8 +150,90 @@ function prepared(ctx: VbContext): VbSight {
       }
     }
   });
-  const cells: CellGrid = { cx0, cy0, cx1, cy1, lists, rows };
-  p = { areas, hills, stands, vb, cells, seen: new Int32Array(stands.length), stamp: 0, level: new Map(), inside: new Map() };
+  return { cx0, cy0, cx1, cy1, lists, rows };
+}
+
+/**
+ * The last grid with the stands at `changed` taken out of their old cells and put in their new ones (a
+ * cell's order does not matter: a pair scene sorts what it finds), or undefined when a stand now lies
+ * outside the last grid's cells. Cells are copied before they are changed: the last scene stays as it was.
+ */
+function patchedCells(last: VbSight, stands: readonly SightStand[], changed: readonly number[]): CellGrid | undefined {
+  const g = last.cells;
+  for (const i of changed) {
+    const [x0, y0, x1, y1] = cellRange(stands[i]!.box);
+    if (x0 < g.cx0 || y0 < g.cy0 || x1 > g.cx1 || y1 > g.cy1) return undefined;
+  }
+  const lists = g.lists.slice();
+  const copied = new Set<number>();
+  const own = (k: number): number[] => {
+    let list = lists[k];
+    if (!copied.has(k)) {
+      list = list ? list.slice() : [];
+      lists[k] = list;
+      copied.add(k);
+    }
+    return list!;
+  };
+  for (const i of changed) {
+    const [x0, y0, x1, y1] = cellRange(last.stands[i]!.box);
+    for (let cx = x0; cx <= x1; cx++) {
+      for (let cy = y0; cy <= y1; cy++) {
+        const list = own((cx - g.cx0) * g.rows + (cy - g.cy0));
+        const at = list.indexOf(i);
+        if (at >= 0) list.splice(at, 1);
+      }
+    }
+  }
+  for (const i of changed) {
+    const [x0, y0, x1, y1] = cellRange(stands[i]!.box);
+    for (let cx = x0; cx <= x1; cx++) for (let cy = y0; cy <= y1; cy++) own((cx - g.cx0) * g.rows + (cy - g.cy0)).push(i);
+  }
+  return { cx0: g.cx0, cy0: g.cy0, cx1: g.cx1, cy1: g.cy1, lists, rows: g.rows };
+}
+
+function prepared(ctx: VbContext): VbSight {
+  let p = PREPARED.get(ctx);
+  if (p) return p;
+  const terrain = ctx.state.terrain;
+  const last = CARRIED.get(ctx);
+  CARRIED.delete(ctx);
+  let areas: BlockingArea[];
+  let hills: SightHill[];
+  if (last && last.terrain === terrain) {
+    // Built from the terrain alone (the same object): the last lists serve.
+    areas = last.areas as BlockingArea[];
+    hills = last.hills as SightHill[];
+  } else {
+    const firstById = new Map<string, AreaTerrain>();
+    for (const a of terrain.areas) if (!firstById.has(a.id)) firstById.set(a.id, a);
+    areas = [];
+    for (const area of terrain.areas) {
+      if (SIGHT_NEUTRAL_AREA_KINDS.includes(area.kind)) continue;
+      const rule = AREA_CLASSES[AREA_KIND_CLASS[area.kind]];
+      if (rule.sight !== 'blocks') continue;
+      areas.push({ area, box: sightBoxOf(area.vertices), byId: firstById.get(area.id)!, ...(rule.insideSightIn !== undefined ? { insideSightIn: rule.insideSightIn } : {}), index: areas.length });
+    }
+    hills = terrain.elevations.map((hill) => ({ hill, box: sightBoxOf(hill.vertices) }));
+  }
+  // Stands in the state's order (ties between stands the same distance along a line go to the first).
+  const stands: SightStand[] = [];
+  const vb: VbStand[] = [];
+  for (const st of ctx.state.stands) {
+    const v = ctx.standById.get(st.id);
+    if (!v) continue;
+    stands.push(sightStandOf(v));
+    vb.push(v);
+  }
+  let cells: CellGrid | undefined;
+  if (last && last.vb.length === vb.length) {
+    // Stand by stand by identity: a stand object is never changed once built.
+    const changed: number[] = [];
+    for (let i = 0; i < vb.length && changed.length <= PATCH_MAX_STANDS; i++) if (vb[i] !== last.vb[i]) changed.push(i);
+    if (changed.length <= PATCH_MAX_STANDS) cells = patchedCells(last, stands, changed);
+  }
+  cells ??= buildCells(stands);
+  p = { terrain, areas, hills, stands, vb, cells, seen: new Int32Array(stands.length), stamp: 0, level: new Map(), inside: new Map() };
   PREPARED.set(ctx, p);
   return p;
 }
