@@ -226,6 +226,17 @@ function cellValue(frame: GrayFrame, h: Homography, col: number, row: number): n
 }
 
 /**
+ * Every cell's mean, row-major, and the white reference: the quiet zone half a cell outside the border, at
+ * the middle of each side.
+ */
+function sampleTag(frame: GrayFrame, h: Homography, n: number): { values: Float64Array; quiet: number[] } {
+  const values = new Float64Array(n * n);
+  for (let r = 0; r < n; r++) for (let col = 0; col < n; col++) values[r * n + col] = cellValue(frame, h, col, r);
+  const quiet = [cellValue(frame, h, n / 2 - 0.5, -0.75), cellValue(frame, h, n / 2 - 0.5, n - 0.25), cellValue(frame, h, -0.75, n / 2 - 0.5), cellValue(frame, h, n - 0.25, n / 2 - 0.5)];
+  return { values, quiet };
+}
+
+/**
  * Read a tag's cells through its corners without knowing its id: 1 = white, row-major from the corner
  * given first, `cellsPerSide`² values including the border. The black level is the border ring's, the
  * white level the quiet zone's; null when the contrast is too low, the border is not all black or the
@@ -235,9 +246,7 @@ export function readCells(frame: GrayFrame, corners: Float64Array, cellsPerSide:
   const n = cellsPerSide;
   const h = cellsToImage(corners, n);
   if (!h) return null;
-  const values = new Float64Array(n * n);
-  for (let r = 0; r < n; r++) for (let col = 0; col < n; col++) values[r * n + col] = cellValue(frame, h, col, r);
-  const quiet = [cellValue(frame, h, n / 2 - 0.5, -0.75), cellValue(frame, h, n / 2 - 0.5, n - 0.25), cellValue(frame, h, -0.75, n / 2 - 0.5), cellValue(frame, h, n - 0.25, n / 2 - 0.5)];
+  const { values, quiet } = sampleTag(frame, h, n);
   let black = 0;
   let blackCount = 0;
   for (let r = 0; r < n; r++) {
@@ -268,24 +277,7 @@ function verifyCells(frame: GrayFrame, corners: Float64Array, opts: RefineOption
   const n = opts.cellsPerSide;
   const h = cellsToImage(corners, n);
   if (!h) return false;
-  const cellValue = (col: number, row: number): number => {
-    // Mean of 4 points in the middle of the cell (robust to blur at the cell edges).
-    let s = 0;
-    for (const [dx, dy] of [
-      [0.35, 0.35],
-      [0.65, 0.35],
-      [0.35, 0.65],
-      [0.65, 0.65],
-    ] as const) {
-      const [u, v] = applyHomography(h, col + dx, row + dy);
-      s += sample(frame, u, v);
-    }
-    return s / 4;
-  };
-  const values = new Float64Array(n * n);
-  for (let r = 0; r < n; r++) for (let col = 0; col < n; col++) values[r * n + col] = cellValue(col, r);
-  // White reference: the quiet zone, half a cell outside the border, at the middle of each side.
-  const quiet = [cellValue(n / 2 - 0.5, -0.75), cellValue(n / 2 - 0.5, n - 0.25), cellValue(-0.75, n / 2 - 0.5), cellValue(n - 0.25, n / 2 - 0.5)];
+  const { values, quiet } = sampleTag(frame, h, n);
   let black = 0;
   let blackCount = 0;
   for (let i = 0; i < n * n; i++) {
