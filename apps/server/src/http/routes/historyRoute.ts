@@ -20,6 +20,7 @@ import type { GameLogEntry } from '@muster/protocol';
 import { createPositionHistory, type StandEvent } from '../../replay/positionHistory.ts';
 import type { ServiceBackend } from '../backend.ts';
 import { sendError } from '../sendError.ts';
+import { sendLogReadError } from '../sendLogReadError.ts';
 
 const PAGE = 1000;
 
@@ -153,13 +154,7 @@ export function addHistoryRoute(api: Router, backend: ServiceBackend): void {
     try {
       await catchUp();
     } catch (err) {
-      const retryAfterS = (err as { retryAfterS?: unknown }).retryAfterS;
-      if (typeof retryAfterS === 'number') {
-        res.setHeader('Retry-After', String(Math.max(1, Math.ceil(retryAfterS))));
-        sendError(res, 'internal', `too many reads of old log entries at once; try again in ${retryAfterS} s`, 503);
-        return;
-      }
-      sendError(res, 'internal', 'reading the game log failed (see the server log)');
+      sendLogReadError(res, err, 'GET /api/history');
       return;
     }
 

@@ -6,7 +6,7 @@ import type { Router } from 'express';
 import type { GameLogEntry } from '@muster/protocol';
 import type { ServiceBackend } from '../backend.ts';
 import { sendError } from '../sendError.ts';
-import { serverLog } from '../../log/logger.ts';
+import { sendLogReadError } from '../sendLogReadError.ts';
 
 /** `clients`: connected ws clients, reported in health. */
 export function addStateRoutes(api: Router, backend: ServiceBackend, clients: () => number): void {
@@ -41,15 +41,7 @@ export function addStateRoutes(api: Router, backend: ServiceBackend, clients: ()
     try {
       entries = await backend.log(from, limit);
     } catch (err) {
-      const retryAfterS = (err as { retryAfterS?: unknown }).retryAfterS;
-      if (typeof retryAfterS === 'number') {
-        res.setHeader('Retry-After', String(Math.max(1, Math.ceil(retryAfterS))));
-        sendError(res, 'internal', `too many reads of old log entries at once; try again in ${retryAfterS} s`, 503);
-        return;
-      }
-      // The message names the data directory's file: for the server log, not for any client.
-      serverLog.error(`GET /api/log: ${(err as Error).message ?? String(err)}`);
-      sendError(res, 'internal', 'reading the game log failed (see the server log)');
+      sendLogReadError(res, err, 'GET /api/log');
       return;
     }
     res.json({ from, entries });
