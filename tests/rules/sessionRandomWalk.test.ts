@@ -9,16 +9,9 @@ import type { TableState, Unit } from '@muster/rules';
 import { createEvaluator, evaluate, getRuleset } from '@muster/rules';
 import { largeScene } from '../../fixtures/rules/largeScene.ts';
 import { seededRandom } from '../../fixtures/seededRandom.ts';
+import { pick, withUnit } from './tableEdits.ts';
 
 type Change = (s: TableState, rand: () => number) => TableState;
-
-function pick<T>(items: readonly T[], rand: () => number): T {
-  return items[Math.floor(rand() * items.length)]!;
-}
-
-function withUnit(s: TableState, id: string, patch: (u: Unit) => Unit): TableState {
-  return { ...s, units: s.units.map((u) => (u.id === id ? patch(u) : u)) };
-}
 
 /** Every stand of `unit` wheeled `turnDeg` about its first stand, then stepped `stepIn` along its heading. */
 function shiftUnit(s: TableState, unit: Unit, stepIn: number, turnDeg: number): TableState {

@@ -14,18 +14,11 @@ import { largeScene } from '../../../fixtures/rules/largeScene.ts';
 import { benchTableFor } from '../../../fixtures/rules/rulesetAdapters.ts';
 import { skirmishScene } from '../../../fixtures/rules/fire-and-fury-regimental/scenes.ts';
 import { seededRandom } from '../../../fixtures/seededRandom.ts';
+import { pick, withUnit } from '../tableEdits.ts';
 
 const ruleset = getRuleset('fire-and-fury-regimental');
 
 type Change = (s: TableState, rand: () => number) => TableState;
-
-function pick<T>(items: readonly T[], rand: () => number): T {
-  return items[Math.floor(rand() * items.length)]!;
-}
-
-function withUnit(s: TableState, id: string, patch: (u: Unit) => Unit): TableState {
-  return { ...s, units: s.units.map((u) => (u.id === id ? patch(u) : u)) };
-}
 
 function withStatus(s: TableState, id: string, key: string, value: unknown): TableState {
   return withUnit(s, id, (u) => ({ ...u, status: { ...u.status, rulesetStatus: { ...u.status?.rulesetStatus, [key]: value } } as Unit['status'] }));

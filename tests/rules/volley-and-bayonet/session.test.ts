@@ -14,19 +14,14 @@ import { largeScene } from '../../../fixtures/rules/largeScene.ts';
 import { benchTableFor } from '../../../fixtures/rules/rulesetAdapters.ts';
 import { scene } from '../../../fixtures/rules/volley-and-bayonet/build.ts';
 import { GOLDEN_PARAMETERS } from '../../../fixtures/rules/volley-and-bayonet/skirmishAtTheFence.ts';
+import { pick, withUnit } from '../tableEdits.ts';
 
 const ruleset = getRuleset('volley-and-bayonet');
 
 type Change = (state: TableState, rand: () => number) => { state: TableState; what: string };
 
-const pick = <T>(items: readonly T[], rand: () => number): T => items[Math.floor(rand() * items.length) % items.length]!;
-
 function withStand(state: TableState, id: string, f: (s: Stand) => Stand): TableState {
   return { ...state, stands: state.stands.map((s) => (s.id === id ? f(s) : s)) };
-}
-
-function withUnit(state: TableState, id: string, f: (u: Unit) => Unit): TableState {
-  return { ...state, units: state.units.map((u) => (u.id === id ? f(u) : u)) };
 }
 
 const STATUS_FLAGS = ['stationary', 'skirmish-order', 'road-march', 'routed', 'permanently-disordered'] as const;

@@ -15,18 +15,11 @@ import { benchTableFor } from '../../../fixtures/rules/rulesetAdapters.ts';
 import { battle } from '../../../fixtures/rules/while-the-devil-rules/makeScenes.ts';
 import { tileScene } from '../../../fixtures/rules/tileScene.ts';
 import { seededRandom } from '../../../fixtures/seededRandom.ts';
+import { pick, withUnit } from '../tableEdits.ts';
 
 const ruleset = getRuleset('while-the-devil-rules');
 
 type Change = (s: TableState, rand: () => number) => TableState;
-
-function pick<T>(items: readonly T[], rand: () => number): T {
-  return items[Math.floor(rand() * items.length)]!;
-}
-
-function withUnit(s: TableState, id: string, patch: (u: Unit) => Unit): TableState {
-  return { ...s, units: s.units.map((u) => (u.id === id ? patch(u) : u)) };
-}
 
 function mapStands(s: TableState, ids: ReadonlySet<string>, f: (st: Stand) => Stand): TableState {
   return { ...s, stands: s.stands.map((st) => (ids.has(st.id) ? f(st) : st)) };
