@@ -11,23 +11,22 @@
  *   else a full re-evaluation (`sessionIsIncremental` says which),
  * - `megaGame`: The Devil to Pay on the 1,000-stand, 200-unit table (fixtures/rules/megaScene.ts): full
  *   `evaluate` (target <= 15 ms) and a session update after one unit moves (target <= 1 ms),
+ *   (`sameTable` and `megaGame` each run in a fresh Node process: see rulesetTiming.ts)
  * - the geometry primitives the rule set leans on, per operation in microseconds: edge-to-edge distance
  *   of every stand pair, sight lines between stands, stand-in-arc tests.
  * Medians over repeated runs, milliseconds. Each is reported twice: wall-clock (what a frame waits) and
  * this process's CPU time (user + system), which a busy shared machine inflates far less than wall time.
  */
 import os from 'node:os';
-import type { TableState, Unit } from '@muster/rules';
+import type { TableState } from '@muster/rules';
 import {
   buildSightScene,
   createEvaluator,
   evaluate,
   getRuleset,
   installedRulesets,
-  type Ruleset,
   lineOfSight,
   parseTableState,
-  parseTableStateFor,
   polygonOverlapsWedge,
   polygonToPolygonDistanceIn,
   standCorners,
@@ -35,80 +34,11 @@ import {
 } from '@muster/rules';
 import { largeScene, LARGE_SCENE_STANDS, LARGE_SCENE_UNITS } from '../../fixtures/rules/largeScene.ts';
 import { tileScene } from '../../fixtures/rules/tileScene.ts';
-import { megaScene } from '../../fixtures/rules/megaScene.ts';
-import { benchTableFor } from '../../fixtures/rules/rulesetAdapters.ts';
 import { battle as wtdrBattle } from '../../fixtures/rules/while-the-devil-rules/makeScenes.ts';
 import { vbBenchScene } from '../../fixtures/rules/volley-and-bayonet/benchScene.ts';
 import { skirmishScene as ffrSkirmish } from '../../fixtures/rules/fire-and-fury-regimental/scenes.ts';
-import { median, percentile, round } from './stats.ts';
-
-/** Run `fn` `runs` times after `warmup` untimed runs; wall and CPU milliseconds per run. */
-function timeWallAndCpu(fn: (i: number) => void, runs: number, warmup: number): { wallMs: number[]; cpuMs: number[] } {
-  for (let i = 0; i < warmup; i++) fn(i);
-  const wallMs: number[] = [];
-  const cpuMs: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    fn(warmup + i);
-    wallMs.push(performance.now() - t0);
-    const c = process.cpuUsage(c0);
-    cpuMs.push((c.user + c.system) / 1000);
-  }
-  return { wallMs, cpuMs };
-}
-
-/** A copy of `state` with every stand of `unit` moved `stepIn` inches along the unit's first stand's heading. */
-function moveUnit(state: TableState, unit: Unit, stepIn: number): TableState {
-  const ids = new Set(unit.standIds);
-  const first = state.stands.find((s) => s.id === unit.standIds[0])!;
-  const r = (first.pose.headingDeg * Math.PI) / 180;
-  const dx = Math.cos(r) * stepIn;
-  const dy = Math.sin(r) * stepIn;
-  return {
-    ...state,
-    stands: state.stands.map((s) => (ids.has(s.id) ? { ...s, pose: { ...s.pose, xIn: s.pose.xIn + dx, yIn: s.pose.yIn + dy } } : s)),
-  };
-}
-
-/** A chain of `n` states from `state`, each with one unit moved a quarter inch (forward, then back). */
-function moveChain(state: TableState, n: number): TableState[] {
-  const chain: TableState[] = [];
-  let current = state;
-  for (let i = 0; i < n; i++) {
-    const unit = state.units[(i * 7) % state.units.length]!;
-    current = moveUnit(current, unit, i % 2 === 0 ? 0.25 : -0.25);
-    chain.push(current);
-  }
-  return chain;
-}
-
-/** Full evaluation and one-unit-moved update of `ruleset` on `table`: medians (wall and CPU), targets, run counts. */
-function timeRuleset(ruleset: Ruleset, table: TableState, runs: { warmup: number; full: number; moves: number; moveWarmup: number }, targets: { fullMs: number; updateMs: number }): Record<string, unknown> {
-  const full = timeWallAndCpu(() => void evaluate(table, ruleset), runs.full, runs.warmup);
-  const chain = moveChain(table, runs.moveWarmup + runs.moves);
-  const session = createEvaluator(ruleset);
-  session.update(table);
-  const upd = timeWallAndCpu((i) => void session.update(chain[i]!), runs.moves, runs.moveWarmup);
-  const ev = evaluate(table, ruleset);
-  return {
-    stands: table.stands.length,
-    units: table.units.length,
-    fullEvaluationMedianMs: round(median(full.wallMs)),
-    fullEvaluationP90Ms: round(percentile(full.wallMs, 90)),
-    fullEvaluationCpuMedianMs: round(median(full.cpuMs)),
-    fullEvaluationTargetMs: targets.fullMs,
-    updateOneUnitMovedMedianMs: round(median(upd.wallMs)),
-    updateOneUnitMovedP90Ms: round(percentile(upd.wallMs, 90)),
-    updateOneUnitMovedCpuMedianMs: round(median(upd.cpuMs)),
-    updateTargetMs: targets.updateMs,
-    sessionIsIncremental: session.incremental,
-    fireOptions: Object.values(ev.units).reduce((n, u) => n + u.fire.filter((f) => f.ok).length, 0),
-    warnings: ev.warnings.length,
-    missingParameterWarnings: ev.warnings.filter((w) => w.code === 'parameter/missing').length,
-    runs: { fullWarmup: runs.warmup, full: full.wallMs.length, moveWarmup: runs.moveWarmup, moves: upd.wallMs.length },
-  };
-}
+import { median, percentile, round, timeWallAndCpu } from './stats.ts';
+import { moveUnit, timeRulesetInFreshProcess } from './rulesetTiming.ts';
 
 /** Evaluations run (and reported apart) before steady state is measured. */
 const FULL_WARMUP_RUNS = 200;
@@ -172,16 +102,12 @@ export async function run(): Promise<Record<string, unknown>> {
   }
 
   process.stderr.write('rules: every rule set on the same seeded table...\n');
+  // Each in a fresh process (rulesetTiming.ts says why): one rule set's timing does not inherit another's JIT state.
   const sameTable: Record<string, unknown> = {};
-  for (const rs of installedRulesets) {
-    const table = parseTableStateFor(benchTableFor(rs.id, state), rs);
-    // Fewer runs than the headline Devil to Pay numbers above: rule sets without a session re-evaluate per move.
-    sameTable[rs.id] = timeRuleset(rs, table, { warmup: 100, full: 60, moveWarmup: 200, moves: 100 }, { fullMs: 5, updateMs: 1 });
-  }
+  for (const rs of installedRulesets) sameTable[rs.id] = await timeRulesetInFreshProcess(rs.id, 'same');
 
   process.stderr.write('rules: The Devil to Pay on the mega-game table...\n');
-  const mega = megaScene(1);
-  const megaGame = timeRuleset(ruleset, mega, { warmup: 60, full: 40, moveWarmup: 300, moves: 200 }, { fullMs: 15, updateMs: 1 });
+  const megaGame = await timeRulesetInFreshProcess('devil-to-pay', 'mega');
 
   process.stderr.write('rules: geometry primitives...\n');
   const corners = state.stands.map((st) => standCorners(st));

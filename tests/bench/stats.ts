@@ -25,6 +25,22 @@ export function timeRuns(fn: () => void, runs: number, warmup = 3): number[] {
   return ms;
 }
 
+/** Run `fn` `runs` times after `warmup` untimed runs; wall and CPU (user + system) milliseconds per run. */
+export function timeWallAndCpu(fn: (i: number) => void, runs: number, warmup: number): { wallMs: number[]; cpuMs: number[] } {
+  for (let i = 0; i < warmup; i++) fn(i);
+  const wallMs: number[] = [];
+  const cpuMs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    fn(warmup + i);
+    wallMs.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpuMs.push((c.user + c.system) / 1000);
+  }
+  return { wallMs, cpuMs };
+}
+
 /** Round to a fixed number of decimals for readable JSON. */
 export function round(value: number, decimals = 3): number {
   const f = 10 ** decimals;
