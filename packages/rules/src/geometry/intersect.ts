@@ -107,20 +107,28 @@ export function pointInPolygon(p: PointIn, polygon: readonly PointIn[]): boolean
   return inside;
 }
 
+const ascending = (x: number, y: number): number => x - y;
+
 /**
  * Fractions (0..1, ascending) along a→b where the segment crosses the polygon's boundary.
  * Crossings at a shared vertex of two edges may appear twice; callers that need intervals should use
  * `segmentInsideIntervals`.
  */
 export function segmentPolygonCrossings(a: PointIn, b: PointIn, polygon: readonly PointIn[]): number[] {
-  const ts: number[] = [];
+  return segmentPolygonCrossingsInto(a, b, polygon, []);
+}
+
+/** `segmentPolygonCrossings` written into `out` (emptied first): for callers that reuse one list per walk. */
+export function segmentPolygonCrossingsInto(a: PointIn, b: PointIn, polygon: readonly PointIn[], out: number[]): number[] {
+  // Setting a length is a runtime call: only when there is something to clear.
+  if (out.length !== 0) out.length = 0;
   const n = polygon.length;
   for (let i = 0, j = n - 1; i < n; j = i++) {
     const t = segmentIntersectionT(a, b, polygon[j]!, polygon[i]!);
-    if (t === t) ts.push(Math.min(1, Math.max(0, t))); // t === t: not NaN
+    if (t === t) out.push(Math.min(1, Math.max(0, t))); // t === t: not NaN
   }
-  sortSmall(ts, (x, y) => x - y);
-  return ts;
+  sortSmall(out, ascending);
+  return out;
 }
 
 /**
@@ -128,19 +136,36 @@ export function segmentPolygonCrossings(a: PointIn, b: PointIn, polygon: readonl
  * crossings through vertices: each piece between consecutive crossings is classified by its midpoint.
  */
 export function segmentInsideIntervals(a: PointIn, b: PointIn, polygon: readonly PointIn[]): [number, number][] {
-  const ts = segmentPolygonCrossings(a, b, polygon);
-  const cuts = [0, ...ts, 1];
+  const flat = segmentInsideIntervalsInto(a, b, polygon, []);
   const out: [number, number][] = [];
-  for (let k = 0; k + 1 < cuts.length; k++) {
-    const t0 = cuts[k]!;
-    const t1 = cuts[k + 1]!;
+  for (let k = 0; k < flat.length; k += 2) out.push([flat[k]!, flat[k + 1]!]);
+  return out;
+}
+
+/** Scratch of `segmentInsideIntervalsInto` (never re-entered: `pointInPolygon` calls neither). */
+const CUTS: number[] = [];
+const MID: { xIn: number; yIn: number } = { xIn: 0, yIn: 0 };
+
+/**
+ * `segmentInsideIntervals` written flat into `out` (emptied first) as t0, t1, t0, t1, ...: the same pieces
+ * to the last bit, without a list or point per piece, for walks that price many segments.
+ */
+export function segmentInsideIntervalsInto(a: PointIn, b: PointIn, polygon: readonly PointIn[], out: number[]): number[] {
+  if (out.length !== 0) out.length = 0;
+  const ts = segmentPolygonCrossingsInto(a, b, polygon, CUTS);
+  const n = ts.length;
+  // The pieces between cuts 0, ts..., 1, each kept when its midpoint is inside; touching pieces merge.
+  for (let k = -1; k < n; k++) {
+    const t0 = k < 0 ? 0 : ts[k]!;
+    const t1 = k + 1 < n ? ts[k + 1]! : 1;
     if (t1 - t0 <= 1e-12) continue;
     const tm = (t0 + t1) / 2;
-    const mid = { xIn: a.xIn + (b.xIn - a.xIn) * tm, yIn: a.yIn + (b.yIn - a.yIn) * tm };
-    if (!pointInPolygon(mid, polygon)) continue;
-    const last = out[out.length - 1];
-    if (last && Math.abs(last[1] - t0) <= 1e-12) last[1] = t1;
-    else out.push([t0, t1]);
+    MID.xIn = a.xIn + (b.xIn - a.xIn) * tm;
+    MID.yIn = a.yIn + (b.yIn - a.yIn) * tm;
+    if (!pointInPolygon(MID, polygon)) continue;
+    const m = out.length;
+    if (m !== 0 && Math.abs(out[m - 1]! - t0) <= 1e-12) out[m - 1] = t1;
+    else out.push(t0, t1);
   }
   return out;
 }
@@ -153,14 +178,7 @@ const CROSSINGS: number[] = [];
  * bit (same crossings, same merging, same order of addition), without building the intervals.
  */
 export function fractionInsidePolygon(a: PointIn, b: PointIn, polygon: readonly PointIn[]): number {
-  const ts = CROSSINGS;
-  ts.length = 0;
-  const n = polygon.length;
-  for (let i = 0, j = n - 1; i < n; j = i++) {
-    const t = segmentIntersectionT(a, b, polygon[j]!, polygon[i]!);
-    if (t === t) ts.push(Math.min(1, Math.max(0, t)));
-  }
-  sortSmall(ts, (x, y) => x - y);
+  const ts = segmentPolygonCrossingsInto(a, b, polygon, CROSSINGS);
   let sum = 0;
   let open = false;
   let start = 0;

@@ -16,6 +16,8 @@ import {
 } from './intersect.ts';
 import { sortSmall } from './sortSmall.ts';
 
+
+const ascendingIndex = (a: number, b: number): number => a - b;
 /** Axis-aligned box of a sight-scene item, inches (short field names: read in the hottest loops). */
 export interface SightBox {
   minX: number;
@@ -136,7 +138,7 @@ function gridCandidates(grid: StandGrid, from: PointIn, to: PointIn): number[] {
       }
     }
   }
-  return sortSmall(out, (a, b) => a - b);
+  return sortSmall(out, ascendingIndex);
 }
 
 /** Prepare a table state (or just terrain and stands) for `lineOfSight`. */

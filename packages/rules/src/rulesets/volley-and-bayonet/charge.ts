@@ -8,6 +8,7 @@ import type { ChargeRefusal, ChargeTargetOption, DiceBreakdown, DiceModifier, Ev
 import type { Shape } from '../../engine/shapes.ts';
 import { missingParameterWarning, numberParameter } from '../../engine/rulesetFields.ts';
 import type { PointIn } from '../../model/units.ts';
+import type { BoundingBoxIn } from '../../geometry/polygon.ts';
 import { angleDiffDeg, vectorToHeadingDeg } from '../../geometry/angles.ts';
 import { polygonToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
 import { closestPointsFromFront } from './nearest.ts';
@@ -38,7 +39,7 @@ import {
 } from './tables/combat.ts';
 import { CHARGE_FACING_SOURCE, OBLIQUE_DEG, OUT_OF_COMMAND_SOURCE, PAID_FACING_CHANGE_FRACTION } from './tables/movementRates.ts';
 import { COLLAPSE_SOURCE, MORALE_MODIFIERS, MORALE_SOURCE, type MoraleCondition } from './tables/morale.ts';
-import { AREA_KIND_CLASS, LINEAR_KIND_CLASS } from './tables/terrain.ts';
+import { LINEAR_KIND_CLASS } from './tables/terrain.ts';
 
 export interface ChargeResult {
   readonly charge: (ChargeTargetOption | ChargeRefusal)[];
@@ -136,6 +137,26 @@ interface Pair {
   readonly disorderedBy: readonly string[];
 }
 
+/** Whether some stand of `a` has its box within `gapIn` of some stand of `b`'s (a plain loop: it runs per unit and enemy unit). */
+function anyBoxesWithin(a: readonly VbStand[], b: readonly VbStand[], gapIn: number): boolean {
+  for (const x of a) for (const y of b) if (!boxesApart(y.box, x.box, gapIn)) return true;
+  return false;
+}
+
+/** The box around the segment a-b. */
+function segmentBox(a: PointIn, b: PointIn): BoundingBoxIn {
+  return { minXIn: Math.min(a.xIn, b.xIn), minYIn: Math.min(a.yIn, b.yIn), maxXIn: Math.max(a.xIn, b.xIn), maxYIn: Math.max(a.yIn, b.yIn) };
+}
+
+/** Whether `p` is inside a town block (boxes first: most areas are far from it). */
+function inTownBlock(terrain: VbTerrain, p: PointIn): boolean {
+  for (const a of terrain.areas) {
+    if (a.cls !== 'town-block' || p.xIn < a.box.minXIn || p.xIn > a.box.maxXIn || p.yIn < a.box.minYIn || p.yIn > a.box.maxYIn) continue;
+    if (pointInPolygon(p, a.vertices)) return true;
+  }
+  return false;
+}
+
 export function evaluateCharge(
   ctx: VbContext,
   terrain: VbTerrain,
@@ -173,8 +194,7 @@ export function evaluateCharge(
   };
   for (const target of ctx.units.values()) {
     if (target.unit.side === u.side || target.combatStands.length === 0) continue;
-    const near = target.combatStands.some((t) => chargers.some((s) => !boxesApart(s.box, t.box, reachIn + 1)));
-    if (!near) continue;
+    if (!anyBoxesWithin(target.combatStands, chargers, reachIn + 1)) continue;
     const refuse = (reason: string, detail: string): void => void charge.push({ ok: false, reason, detail: `${target.unit.name}: ${detail}`, targetUnitId: target.unit.id });
     if (unitReason) {
       refuse(unitReason.reason, unitReason.detail);
@@ -225,9 +245,11 @@ export function evaluateCharge(
         }
         const disorderedBy = [...walk.disorderedBy];
         // Crossing lines on the way: mounted stands test for disorder at fences; across a defended stream the attack is disordered.
-        for (const l of ctx.state.terrain.linear) {
-          const cls = LINEAR_KIND_CLASS[l.kind];
+        for (const l of terrain.lines) {
+          const cls = l.cls;
           if (!(cls === 'stream' || (cls === 'fence-hedge' && mounted(s)))) continue;
+          // A line whose box stays clear of the path's cannot meet it (the exact test below asks for 0).
+          if (boxesApart(l.box, segmentBox(s.center, end), 1e-6)) continue;
           for (let k = 0; k + 1 < l.points.length; k++) {
             if (polygonToPolygonDistanceIn([s.center, end], [l.points[k]!, l.points[k + 1]!]) < 1e-9) {
               if (!disorderedBy.includes(l.id)) disorderedBy.push(l.id);
@@ -316,9 +338,8 @@ export function evaluateCharge(
     defMods.push(...meleeResultLines(ctx, 'Defender', target, first.t, defConds));
     // Saves in melee (Saves, p. 5): buildings, works (not a sunken road against infantry), hits by disordered stands.
     const defSaves: SaveCondition[] = [];
-    const tArea = ctx.state.terrain.areas.filter((a) => pointInPolygon(first.t.center, a.vertices));
     const tFoot = first.t.type === 'infantry' || first.t.type === 'detachment' || first.t.type === 'infantry-skirmisher';
-    if (tFoot && tArea.some((a) => AREA_KIND_CLASS[a.kind] === 'town-block')) defSaves.push('infantry-in-buildings');
+    if (tFoot && inTownBlock(terrain, first.t.center)) defSaves.push('infantry-in-buildings');
     if (defConds.includes('defending-works')) {
       const onlySunken = !ctx.state.terrain.linear.some((l) => l.kind !== 'sunken-road' && LINEAR_KIND_CLASS[l.kind] === 'works' && l.points.some((_, k) => k + 1 < l.points.length && polygonToPolygonDistanceIn([l.points[k]!, l.points[k + 1]!], first.t.corners) <= first.t.stand.depthIn / 2));
       if (!(onlySunken && !pairs.some((p) => mounted(p.s)))) defSaves.push('in-works');

@@ -7,6 +7,7 @@
  */
 import type { CommandReading, EvaluationWarning } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
+import { appendAll } from '../../engine/appendAll.ts';
 import type { PointIn } from '../../model/units.ts';
 import { polygonToPolygonDistanceIn } from '../../geometry/distance.ts';
 import { offsetConvexPolygon } from '../../geometry/polygon.ts';
@@ -163,8 +164,8 @@ export function evaluateCommand(ctx: VbContext, perUnit: (info: VbUnit) => UnitC
   const warnings: EvaluationWarning[] = [];
   for (const info of ctx.units.values()) {
     const c = perUnit(info);
-    shapes.push(...c.shapes);
-    warnings.push(...c.warnings);
+    appendAll(shapes, c.shapes);
+    appendAll(warnings, c.warnings);
     for (const [id, v] of c.standFlags) standInCommand.set(id, v);
     readings.set(info.unit.id, c.reading);
   }

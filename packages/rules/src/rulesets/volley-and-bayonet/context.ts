@@ -2,6 +2,7 @@
  * Per-state facts every rule area reads: each unit's fields and markers, each stand's type (from its role,
  * its unit's troop type and its footprint), footprints, the sight scene and the parameters.
  */
+import { appendAll } from '../../engine/appendAll.ts';
 import type { EvaluationWarning } from '../../engine/evaluation.ts';
 import { rulesetValue } from '../../engine/rulesetFields.ts';
 import type { PointIn } from '../../model/units.ts';
@@ -236,9 +237,9 @@ export function buildContext(state: TableState, reuse?: (u: Unit) => UnitReading
   for (const u of state.units) {
     const reading = reuse?.(u) ?? readUnit(state, u, stateStandById);
     readings.set(u.id, reading);
-    warnings.push(...reading.warnings);
+    appendAll(warnings, reading.warnings);
     units.set(u.id, reading.info);
-    allStands.push(...reading.info.stands);
+    appendAll(allStands, reading.info.stands);
   }
   const commanders: VbCommander[] = state.commanders.map((c) => {
     const s = c.standId !== undefined ? stateStandById.get(c.standId) : undefined;

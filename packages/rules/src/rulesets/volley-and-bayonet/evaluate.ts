@@ -4,6 +4,7 @@
  * (formation), movement, fire, charges, rally and morale; the danger zones of the guns; shapes and warnings.
  */
 import type { Evaluation, EvaluationWarning, FormationReading, MoraleReading, UnitEvaluation } from '../../engine/evaluation.ts';
+import { appendAll } from '../../engine/appendAll.ts';
 import { missingParameterWarning } from '../../engine/rulesetFields.ts';
 import type { Shape } from '../../engine/shapes.ts';
 import type { TableState, Unit } from '../../model/tableState.ts';
@@ -66,9 +67,10 @@ export function evaluateVolleyAndBayonet(state: TableState, hooks: EvaluationHoo
     const movement = hooks.movement ? hooks.movement(info) : evaluateMovement(ctx, terrain, info, command.standInCommand);
     const settings = fireCfg.settings;
     const fire = settings ? (hooks.fire ? hooks.fire(info, settings) : evaluateFire(ctx, settings, info, command.standInCommand, exhausted)) : undefined;
-    fire?.missingSaves.forEach((c) => missingSaves.add(c));
+    if (fire) for (const c of fire.missingSaves) missingSaves.add(c);
     const charge = hooks.charge ? hooks.charge(info) : evaluateCharge(ctx, terrain, info, command.standInCommand, exhausted);
-    warnings.push(...movement.warnings, ...charge.warnings);
+    appendAll(warnings, movement.warnings);
+    appendAll(warnings, charge.warnings);
     const b = u.brigadeId !== undefined ? morale.brigades.get(u.brigadeId) : undefined;
     units[u.id] = {
       unitId: u.id,
@@ -80,11 +82,15 @@ export function evaluateVolleyAndBayonet(state: TableState, hooks: EvaluationHoo
       command: command.readings.get(u.id)!,
       morale: hooks.morale ? hooks.morale(info, b) : moraleReading(ctx, info, b),
     };
-    shapes.push(...movement.shapes, ...(fire?.shapes ?? []), ...charge.shapes);
+    appendAll(shapes, movement.shapes);
+    if (fire) appendAll(shapes, fire.shapes);
+    appendAll(shapes, charge.shapes);
   }
   const danger = hooks.danger ? hooks.danger(ctx) : dangerZones(ctx);
-  shapes.push(...danger.shapes, ...command.shapes);
-  warnings.push(...danger.warnings, ...command.warnings);
+  appendAll(shapes, danger.shapes);
+  appendAll(shapes, command.shapes);
+  appendAll(warnings, danger.warnings);
+  appendAll(warnings, command.warnings);
   for (const c of Object.keys(SAVE_PARAMS) as SaveCondition[]) {
     if (missingSaves.has(c)) warnings.push(missingParameterWarning(SAVE_PARAMS[c], 'A save named on the fire dice'));
   }

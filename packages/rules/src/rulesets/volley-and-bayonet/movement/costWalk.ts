@@ -6,8 +6,10 @@
  * which point of a base pays), so a base may overlap terrain by up to half its size before paying for it.
  */
 import type { PointIn } from '../../../model/units.ts';
-import { pointInPolygon, segmentInsideIntervals, segmentIntersectionT, segmentPolygonCrossings } from '../../../geometry/intersect.ts';
+import { pointInPolygon, segmentInsideIntervalsInto, segmentIntersectionT, segmentPolygonCrossingsInto } from '../../../geometry/intersect.ts';
+import { sortSmall } from '../../../geometry/sortSmall.ts';
 import type { BoundingBoxIn } from '../../../geometry/polygon.ts';
+import { hypot2 } from '../../../geometry/hypot.ts';
 import { AREA_CLASSES, LINEAR_CLASSES, type Mover } from '../tables/terrain.ts';
 import { roadAt, type VbTerrain } from './terrainScene.ts';
 
@@ -45,6 +47,11 @@ const NONE: string[] = [];
 const INTERVALS: { from: number; to: number; rate: number; id: string; disorders: boolean }[] = [];
 const EVENTS: PointEvent[] = [];
 const CONTOURS: { at: number; up: boolean; id: string }[] = [];
+const SPANS: number[] = [];
+const CROSSINGS: number[] = [];
+
+const byAt = (x: { readonly at: number }, y: { readonly at: number }): number => x.at - y.at;
+const ascending = (x: number, y: number): number => x - y;
 
 /** `list` with `id` added once; a fresh list in place of the shared empty one. */
 function withId(list: string[], id: string): string[] {
@@ -56,6 +63,12 @@ function withId(list: string[], id: string): string[] {
 /** Distance along a ray (coordinate p, direction component d) to the table edge at 0 or `max`. */
 function edge(p: number, d: number, max: number): number {
   return d > 1e-12 ? (max - p) / d : d < -1e-12 ? -p / d : Infinity;
+}
+
+/** Whether a line's crossing at `at` is listed already (a walk through a vertex meets two of its segments there). */
+function crossedAlready(events: readonly PointEvent[], id: string, at: number): boolean {
+  for (const e of events) if (e.id === id && Math.abs(e.at - at) < 1e-9) return true;
+  return false;
 }
 
 interface PointEvent {
@@ -72,7 +85,7 @@ interface PointEvent {
  * end is given as two numbers: most rays of a reach are open and need no end object.
  */
 export function openWalkIn(table: { readonly widthIn: number; readonly depthIn: number }, a: PointIn, bxIn: number, byIn: number, allowanceIn: number): number {
-  const lengthIn = Math.hypot(bxIn - a.xIn, byIn - a.yIn);
+  const lengthIn = hypot2(bxIn - a.xIn, byIn - a.yIn);
   if (lengthIn < 1e-9) return 0;
   const dx = (bxIn - a.xIn) / lengthIn;
   const dy = (byIn - a.yIn) / lengthIn;
@@ -112,7 +125,7 @@ export function firstEntryIn(a: PointIn, b: PointIn, polygon: readonly PointIn[]
  * contact is allowed).
  */
 export function walkCost(terrain: VbTerrain, a: PointIn, b: PointIn, profile: MoverProfile, allowanceIn: number, blockers: readonly { readonly polygon: readonly PointIn[]; readonly box: BoundingBoxIn }[] = []): WalkResult {
-  const lengthIn = Math.hypot(b.xIn - a.xIn, b.yIn - a.yIn);
+  const lengthIn = hypot2(b.xIn - a.xIn, b.yIn - a.yIn);
   // Most walks cross nothing that disorders: share one empty list rather than allocate one per walk.
   let disorderedBy: string[] = NONE;
   if (lengthIn < 1e-9) return { reachedIn: 0, disorderedBy };
@@ -137,11 +150,11 @@ export function walkCost(terrain: VbTerrain, a: PointIn, b: PointIn, profile: Mo
     let rate = profile.mover === 'infantry' && profile.slowInfantry && rule.slowInfantryCost !== undefined ? rule.slowInfantryCost : rule.cost[profile.mover];
     const disorders = rule.disorders?.includes(profile.mover) ?? false;
     if (rate === 1 && !disorders) continue;
-    const spans = segmentInsideIntervals(a, b, area.vertices);
+    const spans = segmentInsideIntervalsInto(a, b, area.vertices, SPANS);
     if (spans.length === 0) continue;
     // Already inside ground it may not enter (placed there by hand): let it walk out at the plain rate.
-    if (rate === 'impassable' && spans[0]![0] <= 1e-9) rate = 1;
-    for (const [t0, t1] of spans) intervals.push({ from: t0 * lengthIn, to: t1 * lengthIn, rate: rate === 'impassable' ? Infinity : rate, id: area.id, disorders });
+    if (rate === 'impassable' && spans[0]! <= 1e-9) rate = 1;
+    for (let k = 0; k < spans.length; k += 2) intervals.push({ from: spans[k]! * lengthIn, to: spans[k + 1]! * lengthIn, rate: rate === 'impassable' ? Infinity : rate, id: area.id, disorders });
   }
   // Lines crossed; a road across a stream or river there is a bridge or ford.
   const events = EVENTS;
@@ -153,7 +166,7 @@ export function walkCost(terrain: VbTerrain, a: PointIn, b: PointIn, profile: Mo
       const t = segmentIntersectionT(a, b, line.points[i]!, line.points[i + 1]!);
       if (!(t === t) || t * lengthIn < 1e-9) continue;
       const at = t * lengthIn;
-      if (events.some((e) => e.id === line.id && Math.abs(e.at - at) < 1e-9)) continue;
+      if (crossedAlready(events, line.id, at)) continue;
       const p = { xIn: a.xIn + dx * at, yIn: a.yIn + dy * at };
       let c = rule.cost[profile.mover];
       const bridged = (line.cls === 'river' || line.cls === 'stream') && roadAt(terrain, p) !== undefined;
@@ -169,7 +182,7 @@ export function walkCost(terrain: VbTerrain, a: PointIn, b: PointIn, profile: Mo
     for (const h of terrain.hills) {
       if (segMissesBox(a, b, h.box)) continue;
       const inside0 = pointInPolygon(a, h.vertices);
-      const ts = segmentPolygonCrossings(a, b, h.vertices);
+      const ts = segmentPolygonCrossingsInto(a, b, h.vertices, CROSSINGS);
       let inside = inside0;
       let last = -1;
       for (const t of ts) {
@@ -179,7 +192,7 @@ export function walkCost(terrain: VbTerrain, a: PointIn, b: PointIn, profile: Mo
         contours.push({ at: t * lengthIn, up: inside, id: h.id });
       }
     }
-    contours.sort((x, y) => x.at - y.at);
+    sortSmall(contours, byAt);
     for (let i = 0; i < contours.length; i++) {
       const c = contours[i]!;
       if (profile.hills === 'two-contours') {
@@ -197,7 +210,7 @@ export function walkCost(terrain: VbTerrain, a: PointIn, b: PointIn, profile: Mo
     if (allowanceIn < limit) return { reachedIn: allowanceIn, stoppedBy: 'allowance', disorderedBy };
     return limitBy !== undefined ? { reachedIn: limit, stoppedBy: limitBy, disorderedBy } : { reachedIn: limit, disorderedBy };
   }
-  events.sort((x, y) => x.at - y.at);
+  sortSmall(events, byAt);
   // Walk the pieces between breakpoints.
   const sorted = [0, limit];
   for (const iv of intervals) {
@@ -205,7 +218,7 @@ export function walkCost(terrain: VbTerrain, a: PointIn, b: PointIn, profile: Mo
     if (iv.to < limit) sorted.push(iv.to);
   }
   for (const e of events) if (e.at < limit) sorted.push(e.at);
-  sorted.sort((x, y) => x - y);
+  sortSmall(sorted, ascending);
   let spent = 0;
   let ei = 0;
   for (let k = 0; k + 1 < sorted.length || k === 0; k++) {

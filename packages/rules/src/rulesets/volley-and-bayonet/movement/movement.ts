@@ -21,9 +21,10 @@ import {
   ROAD_MARCH_ON_ROAD,
   ROAD_MARCH_SOURCE,
 } from '../tables/movementRates.ts';
-import { areaMatters, openWalkIn, walkCost } from './costWalk.ts';
+import { areaMatters, openWalkIn, walkCost, type MoverProfile } from './costWalk.ts';
 import { moverProfile, standRate } from './standMovement.ts';
-import { roadAt, terrainNear, type VbTerrain } from './terrainScene.ts';
+import { roadAt, terrainNear, type VbArea, type VbHill, type VbLine, type VbRoad, type VbTerrain } from './terrainScene.ts';
+import type { BoundingBoxIn } from '../../../geometry/polygon.ts';
 
 /** Directions sampled around each stand (11.25° apart, so the 45° oblique limit falls on a direction). */
 export const REACH_BINS = 32;
@@ -65,6 +66,23 @@ export function blockersFor(ctx: VbContext, s: VbStand, side: string, rangeIn: n
     // Already in contact: it may move away (and `walkCost` never sees this one).
     if (pointInPolygon(s.center, b.polygon)) continue;
     out.push(b);
+  }
+  return out;
+}
+
+/**
+ * Enemy stands near `s` that may stop its moves: as `blockersFor`, without growing their bases yet (only
+ * one the centre may be inside is grown here, to leave it out: it may move away from contact).
+ */
+function enemiesNear(ctx: VbContext, s: VbStand, side: string, rangeIn: number, growIn: number): VbStand[] {
+  const reach = rangeIn + growIn;
+  const c = s.center;
+  const out: VbStand[] = [];
+  for (const e of enemyStands(ctx, side)) {
+    if (boxesApart(s.box, e.box, reach)) continue;
+    const bx = e.box;
+    if (c.xIn >= bx.minXIn - growIn && c.xIn <= bx.maxXIn + growIn && c.yIn >= bx.minYIn - growIn && c.yIn <= bx.maxYIn + growIn && pointInPolygon(c, ctx.grown(e, growIn).polygon)) continue;
+    out.push(e);
   }
   return out;
 }
@@ -123,7 +141,7 @@ function standReach(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbStand
   const h = (s.stand.pose.headingDeg * Math.PI) / 180;
   const step = (2 * Math.PI) / REACH_BINS;
   // What the walks read (enemy stands near, terrain near), prepared on the first ray that is walked.
-  let walkRay: RayWalk | undefined;
+  let walker: RayWalker | undefined;
   const out: PointIn[] = [];
   for (let b = 0; b < REACH_BINS; b++) {
     const offDeg = (b * 360) / REACH_BINS;
@@ -141,78 +159,138 @@ function standReach(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbStand
       out.push(kept);
       continue;
     }
-    walkRay ??= prepareWalks(ctx, terrain, info, s, allowanceIn, moveIn, h, step);
-    const reachedIn = walkRay(b, a, endX, endY);
+    walker ??= prepareWalks(ctx, terrain, info, s, allowanceIn, moveIn, h, step);
+    const reachedIn = walkRay(walker, b, a, endX, endY);
     out.push({ xIn: c.xIn + cos * reachedIn, yIn: c.yIn + sin * reachedIn });
   }
   return out;
 }
 
-/** How far one ray of a stand's reach goes: bin, allowance along it, its end at that allowance. */
-type RayWalk = (b: number, a: number, endXIn: number, endYIn: number) => number;
+/**
+ * What the walks of one stand read (blockers near, terrain near), read once, with the reach directions
+ * each item spans: `bins` holds a [first, last] pair per blocker, then per area, line and hill.
+ */
+interface RayWalker {
+  readonly c: PointIn;
+  readonly table: VbTerrain['table'];
+  readonly profile: MoverProfile;
+  readonly ctx: VbContext;
+  /** Enemy stands near whose grown bases may stop a ray, and how much they are grown (half this base's depth). */
+  readonly enemies: readonly VbStand[];
+  readonly growIn: number;
+  readonly areas: readonly VbArea[];
+  readonly lines: readonly VbLine[];
+  readonly hills: readonly VbHill[];
+  readonly bins: Int32Array;
+  /** Bit b set when some span holds bin b (REACH_BINS is 32): the other rays are open ground. */
+  readonly busyBins: number;
+  /** Refilled per ray (walks never keep them): what that ray can meet. */
+  readonly onRay: Blocker[];
+  readonly rayTerrain: { areas: VbArea[]; lines: VbLine[]; hills: VbHill[]; readonly roads: readonly VbRoad[]; readonly table: VbTerrain['table'] };
+}
 
-/** The ray walker of one stand: what its walks read (blockers near, terrain near), read once. */
-function prepareWalks(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbStand, allowanceIn: number, moveIn: number, h: number, step: number): RayWalk {
-  const c = s.center;
-  const profile = moverProfile(info, s, moveIn);
-  const blockers = blockersFor(ctx, s, info.unit.side, allowanceIn);
-  const nearAll = terrainNear(terrain, c, allowanceIn);
-  // Only what this mover pays for or is disordered by: open ground for it needs no walk.
-  // Every ray stays within the allowance of the centre: terrain further than that is never met.
-  const within = allowanceIn + 1e-6;
-  const near: VbTerrain = {
-    ...nearAll,
-    areas: nearAll.areas.filter((a) => areaMatters(a.cls, profile) && polygonOutlineDistanceIn(c, a.vertices, true) <= within),
-    lines: nearAll.lines.filter((l) => polygonOutlineDistanceIn(c, l.points, false) <= within),
-    hills: profile.hills === 'free' ? [] : nearAll.hills.filter((h) => polygonOutlineDistanceIn(c, h.vertices, true) <= within),
-  };
-  // Each blocker's angular span as seen from the centre (from its box corners: a little wide, never
-  // narrow; it never contains the centre, so under 180°), put into the directions it covers, so a ray
-  // tests only the blockers that can stop it.
-  const n = blockers.length;
-  const firstBin = new Int32Array(n);
-  const lastBin = new Int32Array(n);
-  for (let k = 0; k < n; k++) {
-    const bx = blockers[k]!.box;
-    // A box around the centre (contact) covers every direction.
-    if (c.xIn >= bx.minXIn && c.xIn <= bx.maxXIn && c.yIn >= bx.minYIn && c.yIn <= bx.maxYIn) {
-      firstBin[k] = 0;
-      lastBin[k] = REACH_BINS - 1;
+/**
+ * Writes each box's angular span as seen from `c` into `bins` from `at` (a first, last pair per box): from
+ * its corners (a box is convex, so a ray that meets it points between its outermost corners; one that
+ * does not hold `c` spans under 180°), as the reach bins it covers, unwrapped: a ray at bin b (or
+ * b + REACH_BINS) can meet the box only if it is in [first, last]. A box around `c` covers every bin.
+ * `slackBins` widens each span so a ray grazing a corner is never dropped. Returns the next free index.
+ */
+function writeBinSpans(bins: Int32Array, at: number, boxes: readonly { readonly box: BoundingBoxIn }[], marginIn: number, c: PointIn, h: number, step: number, slackBins: number): number {
+  for (let k = 0; k < boxes.length; k++, at += 2) {
+    const b = boxes[k]!.box;
+    const x0 = b.minXIn - marginIn;
+    const y0 = b.minYIn - marginIn;
+    const x1 = b.maxXIn + marginIn;
+    const y1 = b.maxYIn + marginIn;
+    if (c.xIn >= x0 && c.xIn <= x1 && c.yIn >= y0 && c.yIn <= y1) {
+      bins[at] = 0;
+      bins[at + 1] = REACH_BINS - 1;
       continue;
     }
-    const mid = Math.atan2((bx.minYIn + bx.maxYIn) / 2 - c.yIn, (bx.minXIn + bx.maxXIn) / 2 - c.xIn);
+    const mid = Math.atan2((y0 + y1) / 2 - c.yIn, (x0 + x1) / 2 - c.xIn);
     let lo = 0;
     let hi = 0;
     for (let q = 0; q < 4; q++) {
-      const x = q === 0 || q === 3 ? bx.minXIn : bx.maxXIn;
-      const y = q < 2 ? bx.minYIn : bx.maxYIn;
+      const x = q === 0 || q === 3 ? x0 : x1;
+      const y = q < 2 ? y0 : y1;
       let d = Math.atan2(y - c.yIn, x - c.xIn) - mid;
       d -= 2 * Math.PI * Math.round(d / (2 * Math.PI));
       if (d < lo) lo = d;
       if (d > hi) hi = d;
     }
-    // Bins relative to the heading, unwrapped: a ray at bin b (or b + REACH_BINS) is in [first, last].
-    let first = Math.ceil((mid + lo - h) / step - 1e-9);
-    let last = Math.floor((mid + hi - h) / step + 1e-9);
-    const shift = Math.floor(first / REACH_BINS) * REACH_BINS;
-    first -= shift;
-    last -= shift;
-    firstBin[k] = first;
-    lastBin[k] = last;
+    let f = Math.ceil((mid + lo - h) / step - slackBins);
+    let l = Math.floor((mid + hi - h) / step + slackBins);
+    const shift = Math.floor(f / REACH_BINS) * REACH_BINS;
+    f -= shift;
+    l -= shift;
+    bins[at] = f;
+    bins[at + 1] = l;
   }
+  return at;
+}
 
-  const onRay: Blocker[] = [];
-  // No terrain within reach that could cost this mover anything: rays need no walk unless a blocker is on them.
-  const open = near.areas.length === 0 && near.lines.length === 0 && (near.hills.length === 0 || profile.hills === 'free');
-  return (b, a, endX, endY) => {
-    // Setting a length is a runtime call: only when there is something to clear.
-    if (onRay.length !== 0) onRay.length = 0;
-    for (let k = 0; k < n; k++) {
-      if ((b >= firstBin[k]! && b <= lastBin[k]!) || (b + REACH_BINS >= firstBin[k]! && b + REACH_BINS <= lastBin[k]!)) onRay.push(blockers[k]!);
-    }
-    // Nothing on this ray but open ground: the full allowance, or the table edge (as `walkCost` gives it).
-    return onRay.length === 0 && open ? openWalkIn(terrain.table, c, endX, endY, a) : walkCost(near, c, { xIn: endX, yIn: endY }, profile, a, onRay).reachedIn;
-  };
+/** `into` refilled with the items of `from` whose span (pairs in `bins` from `at`) holds bin `b`, in their order. */
+function onBin<T>(into: T[], from: readonly T[], bins: Int32Array, at: number, b: number): void {
+  // Setting a length is a runtime call: only when there is something to clear.
+  if (into.length !== 0) into.length = 0;
+  for (let k = 0; k < from.length; k++, at += 2) {
+    const first = bins[at]!;
+    const last = bins[at + 1]!;
+    if ((b >= first && b <= last) || (b + REACH_BINS >= first && b + REACH_BINS <= last)) into.push(from[k]!);
+  }
+}
+
+function prepareWalks(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbStand, allowanceIn: number, moveIn: number, h: number, step: number): RayWalker {
+  const c = s.center;
+  const profile = moverProfile(info, s, moveIn);
+  const growIn = s.stand.depthIn / 2;
+  const enemies = enemiesNear(ctx, s, info.unit.side, allowanceIn, growIn);
+  const nearAll = terrainNear(terrain, c, allowanceIn);
+  // Only what this mover pays for or is disordered by: open ground for it needs no walk.
+  // Every ray stays within the allowance of the centre: terrain further than that is never met.
+  const within = allowanceIn + 1e-6;
+  const areas = nearAll.areas.filter((a) => areaMatters(a.cls, profile) && polygonOutlineDistanceIn(c, a.vertices, true) <= within);
+  const lines = nearAll.lines.filter((l) => polygonOutlineDistanceIn(c, l.points, false) <= within);
+  const hills = profile.hills === 'free' ? [] : nearAll.hills.filter((h) => polygonOutlineDistanceIn(c, h.vertices, true) <= within);
+  // Blockers and terrain put into the directions they span, so a ray tests only what can stop or cost it,
+  // and a ray that meets none of it is open ground (the same answer as a walk, which would skip them all).
+  // Blockers keep the tight slack they always had; terrain gets a wider one (a corner-grazing ray costs a walk).
+  // An enemy's span comes from its box grown by `growIn` (its grown base lies inside that box): its grown
+  // base is built only when a ray in that span is walked.
+  const bins = new Int32Array(2 * (enemies.length + areas.length + lines.length + hills.length));
+  let at = writeBinSpans(bins, 0, enemies, growIn, c, h, step, 1e-9);
+  at = writeBinSpans(bins, at, areas, 0, c, h, step, 1e-6);
+  at = writeBinSpans(bins, at, lines, 0, c, h, step, 1e-6);
+  writeBinSpans(bins, at, hills, 0, c, h, step, 1e-6);
+  let busyBins = 0;
+  for (let k = 0; k < bins.length; k += 2) {
+    for (let b = 0; b < REACH_BINS; b++) if ((b >= bins[k]! && b <= bins[k + 1]!) || (b + REACH_BINS >= bins[k]! && b + REACH_BINS <= bins[k + 1]!)) busyBins |= 1 << b;
+  }
+  return { c, table: terrain.table, profile, ctx, enemies, growIn, areas, lines, hills, bins, busyBins, onRay: [], rayTerrain: { areas: [], lines: [], hills: [], roads: nearAll.roads, table: nearAll.table } };
+}
+
+/** How far one ray of a stand's reach goes: bin, allowance along it, its end at that allowance. */
+function walkRay(w: RayWalker, b: number, a: number, endX: number, endY: number): number {
+  // Nothing spans this ray: open ground, the full allowance or the table edge (as `walkCost` gives it).
+  if ((w.busyBins & (1 << b)) === 0) return openWalkIn(w.table, w.c, endX, endY, a);
+  const t = w.rayTerrain;
+  let at = 0;
+  const onRay = w.onRay;
+  if (onRay.length !== 0) onRay.length = 0;
+  for (let k = 0; k < w.enemies.length; k++, at += 2) {
+    const first = w.bins[at]!;
+    const last = w.bins[at + 1]!;
+    if ((b >= first && b <= last) || (b + REACH_BINS >= first && b + REACH_BINS <= last)) onRay.push(w.ctx.grown(w.enemies[k]!, w.growIn));
+  }
+  onBin(t.areas, w.areas, w.bins, at, b);
+  at += 2 * w.areas.length;
+  onBin(t.lines, w.lines, w.bins, at, b);
+  at += 2 * w.lines.length;
+  onBin(t.hills, w.hills, w.bins, at, b);
+  // Nothing on this ray but open ground: the full allowance, or the table edge (as `walkCost` gives it).
+  if (w.onRay.length === 0 && t.areas.length === 0 && t.lines.length === 0 && t.hills.length === 0) return openWalkIn(w.table, w.c, endX, endY, a);
+  return walkCost(t, w.c, { xIn: endX, yIn: endY }, w.profile, a, w.onRay).reachedIn;
 }
 
 export function evaluateMovement(

@@ -5,7 +5,7 @@
 import { numberParameter } from '../../../engine/rulesetFields.ts';
 import { DISMOUNTED_MOVE_PARAM } from '../declarations.ts';
 import type { VbContext, VbStand, VbUnit } from '../context.ts';
-import { MOVEMENT_RATES_IN, type RateClass } from '../tables/movementRates.ts';
+import { MOVEMENT_RATES_IN } from '../tables/movementRates.ts';
 import type { Mover } from '../tables/terrain.ts';
 import type { MoverProfile } from './costWalk.ts';
 
@@ -17,25 +17,24 @@ export interface StandRate {
 
 /** The stand's rate, or a reason it has none ('no-troop-type', 'parameter:<id>', 'spacer'). */
 export function standRate(ctx: VbContext, info: VbUnit, s: VbStand): StandRate | { missing: string } {
-  const row = (c: RateClass): StandRate => MOVEMENT_RATES_IN[c];
   switch (s.type) {
     case 'command':
-      return row('commanders');
+      return MOVEMENT_RATES_IN['commanders'];
     case 'road-march-spacer':
       return { missing: 'spacer' };
     case 'mounted':
     case 'mounted-skirmisher':
-      return row('light-dragoons-mounted-infantry');
+      return MOVEMENT_RATES_IN['light-dragoons-mounted-infantry'];
     case 'transport':
-      return info.troopType === 'pack-transport' ? row('field-artillery-pack-transport') : row('heavy-artillery-wheeled-transport');
+      return info.troopType === 'pack-transport' ? MOVEMENT_RATES_IN['field-artillery-pack-transport'] : MOVEMENT_RATES_IN['heavy-artillery-wheeled-transport'];
     case 'artillery':
-      if (info.troopType === 'light-artillery') return row('light-artillery');
-      if (info.troopType === 'field-artillery' || info.troopType === 'field-howitzer') return row('field-artillery-pack-transport');
-      if (info.troopType === 'heavy-artillery') return row('heavy-artillery-wheeled-transport');
+      if (info.troopType === 'light-artillery') return MOVEMENT_RATES_IN['light-artillery'];
+      if (info.troopType === 'field-artillery' || info.troopType === 'field-howitzer') return MOVEMENT_RATES_IN['field-artillery-pack-transport'];
+      if (info.troopType === 'heavy-artillery') return MOVEMENT_RATES_IN['heavy-artillery-wheeled-transport'];
       return { missing: 'no-troop-type' };
     default:
-      if (info.troopType === 'slow-infantry') return row('slow-infantry');
-      if (info.troopType === 'fast-infantry') return row('fast-infantry');
+      if (info.troopType === 'slow-infantry') return MOVEMENT_RATES_IN['slow-infantry'];
+      if (info.troopType === 'fast-infantry') return MOVEMENT_RATES_IN['fast-infantry'];
       if (info.category === 'cavalry') {
         const v = numberParameter(ctx.state, DISMOUNTED_MOVE_PARAM);
         return v === undefined ? { missing: `parameter:${DISMOUNTED_MOVE_PARAM.id}` } : { rateIn: v, label: 'Dismounted cavalry (parameter)', source: DISMOUNTED_MOVE_PARAM.source };
