@@ -71,6 +71,28 @@ function crossedAlready(events: readonly PointEvent[], id: string, at: number): 
   return false;
 }
 
+/**
+ * The directions each terrain piece of a walk's terrain can be met in (see movement.ts `writeBinSpans`):
+ * from `areasAt`, `linesAt` and `hillsAt`, a [first, last] pair of bins per piece, in the pieces' order;
+ * `bin` is the walk's own direction. A piece whose span does not hold it cannot meet the walk, and is
+ * skipped as the walk's box tests would skip it.
+ */
+export interface RaySpans {
+  readonly bins: Int32Array;
+  readonly areasAt: number;
+  readonly linesAt: number;
+  readonly hillsAt: number;
+  readonly binCount: number;
+  readonly bin: number;
+}
+
+function spanHolds(spans: RaySpans, at: number): boolean {
+  const first = spans.bins[at]!;
+  const last = spans.bins[at + 1]!;
+  const b = spans.bin;
+  return (b >= first && b <= last) || (b + spans.binCount >= first && b + spans.binCount <= last);
+}
+
 interface PointEvent {
   readonly at: number;
   /** Inches of movement it costs, or Infinity for no crossing. */
@@ -119,16 +141,49 @@ export function firstEntryIn(a: PointIn, b: PointIn, polygon: readonly PointIn[]
   return t === Infinity ? Infinity : Math.max(0, t) * lengthIn;
 }
 
+/** Why the last walk stopped and what disordered it (read by `walkCost` right after `walkReachIn`). */
+let lastStoppedBy: string | undefined;
+let lastDisorderedBy: string[] = NONE;
+
+/** Records a walk's end and returns how far it got: walks that need only the distance build no result. */
+function stop(reachedIn: number, stoppedBy: string | undefined, disorderedBy: string[]): number {
+  lastStoppedBy = stoppedBy;
+  lastDisorderedBy = disorderedBy;
+  return reachedIn;
+}
+
+/** `walkReachIn` with why it stopped and what disordered the mover on the way. */
+export function walkCost(
+  terrain: VbTerrain,
+  a: PointIn,
+  b: PointIn,
+  profile: MoverProfile,
+  allowanceIn: number,
+  blockers: readonly { readonly polygon: readonly PointIn[]; readonly box: BoundingBoxIn }[] = [],
+): WalkResult {
+  const reachedIn = walkReachIn(terrain, a, b, profile, allowanceIn, blockers);
+  return lastStoppedBy !== undefined ? { reachedIn, stoppedBy: lastStoppedBy, disorderedBy: lastDisorderedBy } : { reachedIn, disorderedBy: lastDisorderedBy };
+}
+
 /**
- * Walk a → b spending `allowanceIn`. `blockers` are polygons the centre may not enter (enemy stands
- * grown by half the moving base); the caller leaves out any the centre starts inside (moving away from
- * contact is allowed).
+ * Walk a → b spending `allowanceIn`: how far along it the centre gets, inches. `blockers` are polygons the
+ * centre may not enter (enemy stands grown by half the moving base); the caller leaves out any the centre
+ * starts inside (moving away from contact is allowed). `spans`, when given, says which terrain pieces the
+ * walk's direction can meet at all.
  */
-export function walkCost(terrain: VbTerrain, a: PointIn, b: PointIn, profile: MoverProfile, allowanceIn: number, blockers: readonly { readonly polygon: readonly PointIn[]; readonly box: BoundingBoxIn }[] = []): WalkResult {
+export function walkReachIn(
+  terrain: VbTerrain,
+  a: PointIn,
+  b: PointIn,
+  profile: MoverProfile,
+  allowanceIn: number,
+  blockers: readonly { readonly polygon: readonly PointIn[]; readonly box: BoundingBoxIn }[] = [],
+  spans?: RaySpans,
+): number {
   const lengthIn = hypot2(b.xIn - a.xIn, b.yIn - a.yIn);
   // Most walks cross nothing that disorders: share one empty list rather than allocate one per walk.
   let disorderedBy: string[] = NONE;
-  if (lengthIn < 1e-9) return { reachedIn: 0, disorderedBy };
+  if (lengthIn < 1e-9) return stop(0, undefined, disorderedBy);
   const dx = (b.xIn - a.xIn) / lengthIn;
   const dy = (b.yIn - a.yIn) / lengthIn;
   // Table edge: the centre stays on the table.
@@ -144,22 +199,26 @@ export function walkCost(terrain: VbTerrain, a: PointIn, b: PointIn, profile: Mo
   // Area intervals with their cost per inch.
   const intervals = INTERVALS;
   if (intervals.length !== 0) intervals.length = 0;
-  for (const area of terrain.areas) {
+  for (let k = 0; k < terrain.areas.length; k++) {
+    if (spans && !spanHolds(spans, spans.areasAt + 2 * k)) continue;
+    const area = terrain.areas[k]!;
     if (segMissesBox(a, b, area.box)) continue;
     const rule = AREA_CLASSES[area.cls];
     let rate = profile.mover === 'infantry' && profile.slowInfantry && rule.slowInfantryCost !== undefined ? rule.slowInfantryCost : rule.cost[profile.mover];
     const disorders = rule.disorders?.includes(profile.mover) ?? false;
     if (rate === 1 && !disorders) continue;
-    const spans = segmentInsideIntervalsInto(a, b, area.vertices, SPANS);
-    if (spans.length === 0) continue;
+    const inside = segmentInsideIntervalsInto(a, b, area.vertices, SPANS);
+    if (inside.length === 0) continue;
     // Already inside ground it may not enter (placed there by hand): let it walk out at the plain rate.
-    if (rate === 'impassable' && spans[0]! <= 1e-9) rate = 1;
-    for (let k = 0; k < spans.length; k += 2) intervals.push({ from: spans[k]! * lengthIn, to: spans[k + 1]! * lengthIn, rate: rate === 'impassable' ? Infinity : rate, id: area.id, disorders });
+    if (rate === 'impassable' && inside[0]! <= 1e-9) rate = 1;
+    for (let q = 0; q < inside.length; q += 2) intervals.push({ from: inside[q]! * lengthIn, to: inside[q + 1]! * lengthIn, rate: rate === 'impassable' ? Infinity : rate, id: area.id, disorders });
   }
   // Lines crossed; a road across a stream or river there is a bridge or ford.
   const events = EVENTS;
   if (events.length !== 0) events.length = 0;
-  for (const line of terrain.lines) {
+  for (let k = 0; k < terrain.lines.length; k++) {
+    if (spans && !spanHolds(spans, spans.linesAt + 2 * k)) continue;
+    const line = terrain.lines[k]!;
     if (segMissesBox(a, b, line.box)) continue;
     const rule = LINEAR_CLASSES[line.cls];
     for (let i = 0; i + 1 < line.points.length; i++) {
@@ -179,7 +238,9 @@ export function walkCost(terrain: VbTerrain, a: PointIn, b: PointIn, profile: Mo
   if (profile.hills !== 'free' && terrain.hills.length > 0) {
     const contours = CONTOURS;
     if (contours.length !== 0) contours.length = 0;
-    for (const h of terrain.hills) {
+    for (let k = 0; k < terrain.hills.length; k++) {
+      if (spans && !spanHolds(spans, spans.hillsAt + 2 * k)) continue;
+      const h = terrain.hills[k]!;
       if (segMissesBox(a, b, h.box)) continue;
       const inside0 = pointInPolygon(a, h.vertices);
       const ts = segmentPolygonCrossingsInto(a, b, h.vertices, CROSSINGS);
@@ -207,8 +268,8 @@ export function walkCost(terrain: VbTerrain, a: PointIn, b: PointIn, profile: Mo
   }
   // Open ground all the way (most directions): no pieces to walk.
   if (intervals.length === 0 && events.length === 0) {
-    if (allowanceIn < limit) return { reachedIn: allowanceIn, stoppedBy: 'allowance', disorderedBy };
-    return limitBy !== undefined ? { reachedIn: limit, stoppedBy: limitBy, disorderedBy } : { reachedIn: limit, disorderedBy };
+    if (allowanceIn < limit) return stop(allowanceIn, 'allowance', disorderedBy);
+    return stop(limit, limitBy, disorderedBy);
   }
   sortSmall(events, byAt);
   // Walk the pieces between breakpoints.
@@ -228,7 +289,7 @@ export function walkCost(terrain: VbTerrain, a: PointIn, b: PointIn, profile: Mo
       const e = events[ei++]!;
       if (e.at > limit) break;
       if (spent + e.cost > allowanceIn + 1e-9) {
-        return { reachedIn: Math.max(0, e.at - 1e-3), stoppedBy: e.cost === Infinity ? `impassable:${e.id}` : 'allowance', disorderedBy };
+        return stop(Math.max(0, e.at - 1e-3), e.cost === Infinity ? `impassable:${e.id}` : 'allowance', disorderedBy);
       }
       spent += e.cost;
       if (e.disorders) disorderedBy = withId(disorderedBy, e.id);
@@ -244,11 +305,11 @@ export function walkCost(terrain: VbTerrain, a: PointIn, b: PointIn, profile: Mo
         if (iv.disorders) disorderedBy = withId(disorderedBy, iv.id);
       }
     }
-    if (rate === Infinity) return { reachedIn: s0, stoppedBy: `impassable:${rateId}`, disorderedBy };
+    if (rate === Infinity) return stop(s0, `impassable:${rateId}`, disorderedBy);
     if (spent + rate * (s1 - s0) >= allowanceIn - 1e-12) {
-      return { reachedIn: s0 + (allowanceIn - spent) / rate, stoppedBy: 'allowance', disorderedBy };
+      return stop(s0 + (allowanceIn - spent) / rate, 'allowance', disorderedBy);
     }
     spent += rate * (s1 - s0);
   }
-  return { reachedIn: limit, ...(limitBy !== undefined ? { stoppedBy: limitBy } : {}), disorderedBy };
+  return stop(limit, limitBy, disorderedBy);
 }

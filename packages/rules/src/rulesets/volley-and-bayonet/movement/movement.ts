@@ -21,9 +21,9 @@ import {
   ROAD_MARCH_ON_ROAD,
   ROAD_MARCH_SOURCE,
 } from '../tables/movementRates.ts';
-import { areaMatters, openWalkIn, walkCost, type MoverProfile } from './costWalk.ts';
+import { areaMatters, openWalkIn, walkReachIn, type MoverProfile, type RaySpans } from './costWalk.ts';
 import { moverProfile, standRate } from './standMovement.ts';
-import { roadAt, terrainNear, type VbArea, type VbHill, type VbLine, type VbRoad, type VbTerrain } from './terrainScene.ts';
+import { roadAt, type VbArea, type VbHill, type VbLine, type VbTerrain } from './terrainScene.ts';
 import type { BoundingBoxIn } from '../../../geometry/polygon.ts';
 
 /** Directions sampled around each stand (11.25° apart, so the 45° oblique limit falls on a direction). */
@@ -170,7 +170,7 @@ function standReach(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbStand
  * What the walks of one stand read (blockers near, terrain near), read once, with the reach directions
  * each item spans: `bins` holds a [first, last] pair per blocker, then per area, line and hill.
  */
-interface RayWalker {
+interface RayWalker extends RaySpans {
   readonly c: PointIn;
   readonly table: VbTerrain['table'];
   readonly profile: MoverProfile;
@@ -178,15 +178,15 @@ interface RayWalker {
   /** Enemy stands near whose grown bases may stop a ray, and how much they are grown (half this base's depth). */
   readonly enemies: readonly VbStand[];
   readonly growIn: number;
-  readonly areas: readonly VbArea[];
-  readonly lines: readonly VbLine[];
-  readonly hills: readonly VbHill[];
   readonly bins: Int32Array;
   /** Bit b set when some span holds bin b (REACH_BINS is 32): the other rays are open ground. */
   readonly busyBins: number;
-  /** Refilled per ray (walks never keep them): what that ray can meet. */
+  /** The enemies' grown bases a ray can meet, refilled per ray that has any (walks never keep it). */
   readonly onRay: Blocker[];
-  readonly rayTerrain: { areas: VbArea[]; lines: VbLine[]; hills: VbHill[]; readonly roads: readonly VbRoad[]; readonly table: VbTerrain['table'] };
+  /** What the walks read of the terrain near (the spans say which pieces each ray can meet). */
+  readonly near: VbTerrain;
+  /** The ray being walked (set before each walk). */
+  bin: number;
 }
 
 /**
@@ -230,15 +230,9 @@ function writeBinSpans(bins: Int32Array, at: number, boxes: readonly { readonly 
   return at;
 }
 
-/** `into` refilled with the items of `from` whose span (pairs in `bins` from `at`) holds bin `b`, in their order. */
-function onBin<T>(into: T[], from: readonly T[], bins: Int32Array, at: number, b: number): void {
-  // Setting a length is a runtime call: only when there is something to clear.
-  if (into.length !== 0) into.length = 0;
-  for (let k = 0; k < from.length; k++, at += 2) {
-    const first = bins[at]!;
-    const last = bins[at + 1]!;
-    if ((b >= first && b <= last) || (b + REACH_BINS >= first && b + REACH_BINS <= last)) into.push(from[k]!);
-  }
+/** Whether a box meets the square of half-side `radiusIn` around `c` (as `terrainNear` picks pieces). */
+function boxWithin(b: BoundingBoxIn, c: PointIn, radiusIn: number): boolean {
+  return b.minXIn <= c.xIn + radiusIn && c.xIn - radiusIn <= b.maxXIn && b.minYIn <= c.yIn + radiusIn && c.yIn - radiusIn <= b.maxYIn;
 }
 
 function prepareWalks(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbStand, allowanceIn: number, moveIn: number, h: number, step: number): RayWalker {
@@ -246,51 +240,53 @@ function prepareWalks(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbSta
   const profile = moverProfile(info, s, moveIn);
   const growIn = s.stand.depthIn / 2;
   const enemies = enemiesNear(ctx, s, info.unit.side, allowanceIn, growIn);
-  const nearAll = terrainNear(terrain, c, allowanceIn);
-  // Only what this mover pays for or is disordered by: open ground for it needs no walk.
-  // Every ray stays within the allowance of the centre: terrain further than that is never met.
+  // Only what this mover pays for or is disordered by: open ground for it needs no walk. Every ray stays
+  // within the allowance of the centre: terrain further than that is never met (boxes first, as
+  // `terrainNear` tests them, then the outline). Plain loops: this runs for every stand.
   const within = allowanceIn + 1e-6;
-  const areas = nearAll.areas.filter((a) => areaMatters(a.cls, profile) && polygonOutlineDistanceIn(c, a.vertices, true) <= within);
-  const lines = nearAll.lines.filter((l) => polygonOutlineDistanceIn(c, l.points, false) <= within);
-  const hills = profile.hills === 'free' ? [] : nearAll.hills.filter((h) => polygonOutlineDistanceIn(c, h.vertices, true) <= within);
+  const areas: VbArea[] = [];
+  for (const a of terrain.areas) if (boxWithin(a.box, c, allowanceIn) && areaMatters(a.cls, profile) && polygonOutlineDistanceIn(c, a.vertices, true) <= within) areas.push(a);
+  const lines: VbLine[] = [];
+  for (const l of terrain.lines) if (boxWithin(l.box, c, allowanceIn) && polygonOutlineDistanceIn(c, l.points, false) <= within) lines.push(l);
+  const hills: VbHill[] = [];
+  if (profile.hills !== 'free') for (const hl of terrain.hills) if (boxWithin(hl.box, c, allowanceIn) && polygonOutlineDistanceIn(c, hl.vertices, true) <= within) hills.push(hl);
   // Blockers and terrain put into the directions they span, so a ray tests only what can stop or cost it,
   // and a ray that meets none of it is open ground (the same answer as a walk, which would skip them all).
   // Blockers keep the tight slack they always had; terrain gets a wider one (a corner-grazing ray costs a walk).
   // An enemy's span comes from its box grown by `growIn` (its grown base lies inside that box): its grown
   // base is built only when a ray in that span is walked.
   const bins = new Int32Array(2 * (enemies.length + areas.length + lines.length + hills.length));
-  let at = writeBinSpans(bins, 0, enemies, growIn, c, h, step, 1e-9);
-  at = writeBinSpans(bins, at, areas, 0, c, h, step, 1e-6);
-  at = writeBinSpans(bins, at, lines, 0, c, h, step, 1e-6);
-  writeBinSpans(bins, at, hills, 0, c, h, step, 1e-6);
+  const areasAt = writeBinSpans(bins, 0, enemies, growIn, c, h, step, 1e-9);
+  const linesAt = writeBinSpans(bins, areasAt, areas, 0, c, h, step, 1e-6);
+  const hillsAt = writeBinSpans(bins, linesAt, lines, 0, c, h, step, 1e-6);
+  writeBinSpans(bins, hillsAt, hills, 0, c, h, step, 1e-6);
   let busyBins = 0;
   for (let k = 0; k < bins.length; k += 2) {
     for (let b = 0; b < REACH_BINS; b++) if ((b >= bins[k]! && b <= bins[k + 1]!) || (b + REACH_BINS >= bins[k]! && b + REACH_BINS <= bins[k + 1]!)) busyBins |= 1 << b;
   }
-  return { c, table: terrain.table, profile, ctx, enemies, growIn, areas, lines, hills, bins, busyBins, onRay: [], rayTerrain: { areas: [], lines: [], hills: [], roads: nearAll.roads, table: nearAll.table } };
+  const near: VbTerrain = { areas, lines, hills, roads: terrain.roads, table: terrain.table };
+  return { c, table: terrain.table, profile, ctx, enemies, growIn, bins, areasAt, linesAt, hillsAt, binCount: REACH_BINS, busyBins, onRay: [], near, bin: 0 };
 }
+
+/** The end of the ray being walked (walks never keep it): one point for every walk, not one each. */
+const RAY_END: { xIn: number; yIn: number } = { xIn: 0, yIn: 0 };
 
 /** How far one ray of a stand's reach goes: bin, allowance along it, its end at that allowance. */
 function walkRay(w: RayWalker, b: number, a: number, endX: number, endY: number): number {
   // Nothing spans this ray: open ground, the full allowance or the table edge (as `walkCost` gives it).
   if ((w.busyBins & (1 << b)) === 0) return openWalkIn(w.table, w.c, endX, endY, a);
-  const t = w.rayTerrain;
-  let at = 0;
   const onRay = w.onRay;
+  // Setting a length is a runtime call (and drops the list's store): only when there is something to clear.
   if (onRay.length !== 0) onRay.length = 0;
-  for (let k = 0; k < w.enemies.length; k++, at += 2) {
+  for (let k = 0, at = 0; k < w.enemies.length; k++, at += 2) {
     const first = w.bins[at]!;
     const last = w.bins[at + 1]!;
     if ((b >= first && b <= last) || (b + REACH_BINS >= first && b + REACH_BINS <= last)) onRay.push(w.ctx.grown(w.enemies[k]!, w.growIn));
   }
-  onBin(t.areas, w.areas, w.bins, at, b);
-  at += 2 * w.areas.length;
-  onBin(t.lines, w.lines, w.bins, at, b);
-  at += 2 * w.lines.length;
-  onBin(t.hills, w.hills, w.bins, at, b);
-  // Nothing on this ray but open ground: the full allowance, or the table edge (as `walkCost` gives it).
-  if (w.onRay.length === 0 && t.areas.length === 0 && t.lines.length === 0 && t.hills.length === 0) return openWalkIn(w.table, w.c, endX, endY, a);
-  return walkCost(t, w.c, { xIn: endX, yIn: endY }, w.profile, a, w.onRay).reachedIn;
+  w.bin = b;
+  RAY_END.xIn = endX;
+  RAY_END.yIn = endY;
+  return walkReachIn(w.near, w.c, RAY_END, w.profile, a, onRay, w);
 }
 
 export function evaluateMovement(
