@@ -100,7 +100,7 @@ export function boxesOverlap(a: BoundingBoxIn, b: BoundingBoxIn, marginIn = 0): 
 export function boxesGapIn(a: BoundingBoxIn, b: BoundingBoxIn): number {
   const dx = Math.max(0, b.minXIn - a.maxXIn, a.minXIn - b.maxXIn);
   const dy = Math.max(0, b.minYIn - a.maxYIn, a.minYIn - b.maxYIn);
-  return Math.hypot(dx, dy);
+  return hypot2(dx, dy);
 }
 
 /** Convex hull (Andrew's monotone chain), counter-clockwise, without collinear points. */

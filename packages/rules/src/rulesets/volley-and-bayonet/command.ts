@@ -10,7 +10,7 @@ import type { Shape } from '../../engine/shapes.ts';
 import { appendAll } from '../../engine/appendAll.ts';
 import type { PointIn } from '../../model/units.ts';
 import { polygonToPolygonDistanceIn } from '../../geometry/distance.ts';
-import { offsetConvexPolygon } from '../../geometry/polygon.ts';
+import { boxesGapIn, offsetConvexPolygon } from '../../geometry/polygon.ts';
 import { boxesApart, superiorTo, type VbContext, type VbStand, type VbUnit } from './context.ts';
 import { COMMAND_SOURCE, SUPERIOR_COMMAND_RADIUS_IN, UNIT_COMMANDER_RADIUS_IN } from './tables/morale.ts';
 
@@ -94,10 +94,17 @@ export function unitCommand(ctx: VbContext, info: VbUnit): UnitCommand {
   let best: { giver: Giver; d: number; inRange: boolean } | undefined;
   // The superior commander who puts a stand of it in command, nearest first (for `commanderInRangeId`).
   let superiorInRange: { id: string; d: number } | undefined;
-  stands.forEach((s, i) => {
+  for (let i = 0; i < stands.length; i++) {
+    const s = stands[i]!;
     // The giver that counts: the nearest one in range, else the nearest one at all.
     let nearest: { giver: Giver; d: number; inRange: boolean } | undefined;
     for (const g of givers) {
+      // A giver whose box is out of its radius is out of range; it can only count as the nearest out of
+      // range, so once one is found it is measured only if its box is nearer (boxes bound the distance).
+      if (nearest) {
+        const gapIn = boxesGapIn(s.box, g.stand.box) - 1e-9;
+        if (gapIn > g.radiusIn + 1e-9 && (nearest.inRange || gapIn >= nearest.d)) continue;
+      }
       const d = polygonToPolygonDistanceIn(s.corners, g.stand.corners);
       const inRange = d <= g.radiusIn + 1e-9;
       if (inRange) inCmd[i] = true;
@@ -108,34 +115,38 @@ export function unitCommand(ctx: VbContext, info: VbUnit): UnitCommand {
     if (nearest) standGiverIn[i] = nearest.d;
     if (nearest && (!best || (nearest.inRange && !best.inRange) || (nearest.inRange === best.inRange && nearest.d < best.d))) best = nearest;
     if (inCmd[i] && nearest) shapes.push(polyline(`command/link/${s.stand.id}`, u.id, u.side, 'link', nearest.giver.stand.center, s.center));
-  });
+  }
   // Spread through touching stands of the unit (a flood fill over the touch graph).
-  const queue = inCmd.flatMap((v, i) => (v ? [i] : []));
+  const queue: number[] = [];
+  for (let i = 0; i < inCmd.length; i++) if (inCmd[i]) queue.push(i);
   while (queue.length > 0) {
     const i = queue.pop()!;
-    stands.forEach((t, j) => {
-      if (inCmd[j] || boxesApart(stands[i]!.box, t.box, TOUCH_TOLERANCE_IN)) return;
+    for (let j = 0; j < stands.length; j++) {
+      const t = stands[j]!;
+      if (inCmd[j] || boxesApart(stands[i]!.box, t.box, TOUCH_TOLERANCE_IN)) continue;
       if (polygonToPolygonDistanceIn(stands[i]!.corners, t.corners) <= TOUCH_TOLERANCE_IN) {
         inCmd[j] = true;
         queue.push(j);
         shapes.push(polyline(`command/chain/${t.stand.id}`, u.id, u.side, 'link', stands[i]!.center, t.center));
       }
-    });
+    }
   }
   const out: string[] = [];
-  stands.forEach((s, i) => {
+  for (let i = 0; i < stands.length; i++) {
+    const s = stands[i]!;
     standFlags.push([s.stand.id, inCmd[i]!]);
     if (!inCmd[i]) {
       out.push(s.stand.id);
       let nearest: Giver | undefined;
       let nd = Infinity;
       for (const g of givers) {
+        if (boxesGapIn(s.box, g.stand.box) - 1e-9 >= nd) continue;
         const d = polygonToPolygonDistanceIn(s.corners, g.stand.corners);
         if (d < nd) (nd = d), (nearest = g);
       }
       if (nearest) shapes.push(polyline(`command/broken/${s.stand.id}`, u.id, u.side, 'link-broken', nearest.stand.center, s.center));
     }
-  });
+  }
   for (const s of info.unitCommanders) standFlags.push([s.stand.id, true]);
   const inCommand = stands.length > 0 && out.length === 0;
   if (stands.length > 0 && out.length > 0) {
