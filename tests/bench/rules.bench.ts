@@ -11,7 +11,7 @@
  *   else a full re-evaluation (`sessionIsIncremental` says which),
  * - `megaGame`: The Devil to Pay on the 1,000-stand, 200-unit table (fixtures/rules/megaScene.ts): full
  *   `evaluate` (target <= 15 ms) and a session update after one unit moves (target <= 1 ms),
- *   (`sameTable` and `megaGame` each run in a fresh Node process: see rulesetTiming.ts)
+ *   (`sameTable` and `megaGame` each run on a worker thread with the service's rules-worker heap: see rulesetTiming.ts)
  * - the geometry primitives the rule set leans on, per operation in microseconds: edge-to-edge distance
  *   of every stand pair, sight lines between stands, stand-in-arc tests.
  * Medians over repeated runs, milliseconds. Each is reported twice: wall-clock (what a frame waits) and
@@ -38,7 +38,7 @@ import { battle as wtdrBattle } from '../../fixtures/rules/while-the-devil-rules
 import { vbBenchScene } from '../../fixtures/rules/volley-and-bayonet/benchScene.ts';
 import { skirmishScene as ffrSkirmish } from '../../fixtures/rules/fire-and-fury-regimental/scenes.ts';
 import { median, percentile, round, timeWallAndCpu } from './stats.ts';
-import { moveUnit, timeRulesetInFreshProcess } from './rulesetTiming.ts';
+import { moveUnit, timeRulesetInWorker } from './rulesetTiming.ts';
 
 /** Evaluations run (and reported apart) before steady state is measured. */
 const FULL_WARMUP_RUNS = 200;
@@ -102,12 +102,12 @@ export async function run(): Promise<Record<string, unknown>> {
   }
 
   process.stderr.write('rules: every rule set on the same seeded table...\n');
-  // Each in a fresh process (rulesetTiming.ts says why): one rule set's timing does not inherit another's JIT state.
+  // Each on a worker thread of its own, as the service runs its rules (rulesetTiming.ts says why).
   const sameTable: Record<string, unknown> = {};
-  for (const rs of installedRulesets) sameTable[rs.id] = await timeRulesetInFreshProcess(rs.id, 'same');
+  for (const rs of installedRulesets) sameTable[rs.id] = await timeRulesetInWorker(rs.id, 'same');
 
   process.stderr.write('rules: The Devil to Pay on the mega-game table...\n');
-  const megaGame = await timeRulesetInFreshProcess('devil-to-pay', 'mega');
+  const megaGame = await timeRulesetInWorker('devil-to-pay', 'mega');
 
   process.stderr.write('rules: geometry primitives...\n');
   const corners = state.stands.map((st) => standCorners(st));

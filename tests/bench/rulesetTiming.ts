@@ -1,21 +1,21 @@
 /**
- * One rule set's full evaluation and one-unit-moved session update, timed in a process of its own.
+ * One rule set's full evaluation and one-unit-moved session update, timed as the service runs its rules:
+ * on a worker thread of its own with the rules worker's heap limits (apps/server/src/rules/rulesWorkerHeap.ts).
  *
- * Run in the bench's process after other rule sets, a rule set was measured 30-50% slower than alone
- * (2026-11-24: The Devil to Pay's mega-game table 22.7 ms in the bench process, 15.4 ms alone): the engine
- * and geometry functions every rule set calls had been optimised by V8 for the others' objects first. A live
- * service evaluates one game's rule set, so each is timed in a fresh Node process, as JVM bench harnesses
- * fork one per benchmark. `timeRulesetInFreshProcess` spawns this file; run directly it prints one JSON object:
- *   node --import tsx tests/bench/rulesetTiming.ts <ruleset-id> same|mega
+ * A thread of its own also keeps one rule set's timing from inheriting another's JIT state: run in the
+ * bench's thread after the other rule sets, a rule set was measured 30-50% slower (2026-11-24: The Devil to
+ * Pay's mega-game table 22.7 ms there, 14.7 ms alone), because V8 had first optimised the engine and
+ * geometry code every rule set calls for the others' objects. A worker is a fresh V8 isolate.
+ * `timeRulesetInWorker` starts one on this file; it posts back one JSON-ready object.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Ruleset, TableState, Unit } from '@muster/rules';
 import { createEvaluator, evaluate, getRuleset, parseTableStateFor } from '@muster/rules';
 import { largeScene } from '../../fixtures/rules/largeScene.ts';
 import { megaScene } from '../../fixtures/rules/megaScene.ts';
 import { benchTableFor } from '../../fixtures/rules/rulesetAdapters.ts';
 import { median, percentile, round, timeWallAndCpu } from './stats.ts';
+import { RULES_WORKER_RESOURCE_LIMITS } from '../../apps/server/src/rules/rulesWorkerHeap.ts';
 
 /** A copy of `state` with every stand of `unit` moved `stepIn` inches along the unit's first stand's heading. */
 export function moveUnit(state: TableState, unit: Unit, stepIn: number): TableState {
@@ -85,38 +85,29 @@ export function timeRuleset(ruleset: Ruleset, table: TableState, plan: Plan): Re
     warnings: ev.warnings.length,
     missingParameterWarnings: ev.warnings.filter((w) => w.code === 'parameter/missing').length,
     runs: { fullWarmup: runs.warmup, full: full.wallMs.length, moveWarmup: runs.moveWarmup, moves: upd.wallMs.length },
-    process: 'fresh',
   };
 }
 
-const SELF = fileURLToPath(import.meta.url);
-
-/** `timeRuleset` for one rule set and table in a child Node process of its own; rejects with the child's stderr on failure. */
-export function timeRulesetInFreshProcess(rulesetId: string, table: TimedTable): Promise<Record<string, unknown>> {
+/**
+ * `timeRuleset` for one rule set and table on a worker thread of its own, with the rules worker's heap
+ * limits (rulesetTimingWorker.mjs loads this file there). Rejects with the worker's error.
+ */
+export function timeRulesetInWorker(rulesetId: string, table: TimedTable): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', SELF, rulesetId, table], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`timing ${rulesetId} on the ${table} table failed (exit ${code}): ${err.trim()}`));
-      try {
-        resolve(JSON.parse(out) as Record<string, unknown>);
-      } catch (e) {
-        reject(new Error(`timing ${rulesetId} on the ${table} table printed no JSON: ${(e as Error).message}`));
-      }
+    const worker = new Worker(new URL('./rulesetTimingWorker.mjs', import.meta.url), { workerData: { rulesetTiming: { rulesetId, table } }, resourceLimits: RULES_WORKER_RESOURCE_LIMITS });
+    let result: Record<string, unknown> | undefined;
+    worker.on('message', (m: Record<string, unknown>) => (result = m));
+    worker.on('error', (err) => reject(new Error(`timing ${rulesetId} on the ${table} table failed: ${err.message}`)));
+    worker.on('exit', (code) => {
+      if (result) resolve({ ...result, thread: 'worker', resourceLimits: RULES_WORKER_RESOURCE_LIMITS });
+      else reject(new Error(`timing ${rulesetId} on the ${table} table ended (exit ${code}) with no result`));
     });
   });
 }
 
-if (process.argv[1] === SELF) {
-  const [rulesetId, table] = process.argv.slice(2);
-  if (!rulesetId || (table !== 'same' && table !== 'mega')) {
-    process.stderr.write('usage: node --import tsx tests/bench/rulesetTiming.ts <ruleset-id> same|mega\n');
-    process.exit(2);
-  }
+const job = isMainThread ? undefined : (workerData as { rulesetTiming?: { rulesetId: string; table: TimedTable } } | null)?.rulesetTiming;
+if (job && parentPort) {
+  const { rulesetId, table } = job;
   const ruleset = getRuleset(rulesetId);
-  console.log(JSON.stringify(timeRuleset(ruleset, tableFor(ruleset, table), PLANS[table])));
+  parentPort.postMessage(timeRuleset(ruleset, tableFor(ruleset, table), PLANS[table]));
 }

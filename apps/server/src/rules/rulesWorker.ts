@@ -8,6 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Evaluation, TableState } from '@muster/rules';
 import type { RulesRequest, RulesResponse, RulesWorkerData } from './rulesWorkerProtocol.ts';
+import { RULES_WORKER_RESOURCE_LIMITS } from './rulesWorkerHeap.ts';
 
 export interface RulesResult<T> {
   /** What the caller submitted with the state (e.g. which frame it came from). */
@@ -74,7 +75,7 @@ export function createRulesWorker<T>(options: RulesWorkerOptions<T>): RulesWorke
 
   const spawn = (): void => {
     ready = false;
-    const w = new Worker(new URL('./rulesWorker.mjs', import.meta.url), { workerData: data });
+    const w = new Worker(new URL('./rulesWorker.mjs', import.meta.url), { workerData: data, resourceLimits: RULES_WORKER_RESOURCE_LIMITS });
     worker = w;
     let lastError: Error | null = null;
     w.on('message', (msg: RulesResponse | 'ready') => {
