@@ -9,6 +9,7 @@ import { missingParameterWarning } from '../../../engine/rulesetFields.ts';
 import type { PointIn } from '../../../model/units.ts';
 import { closestPointOnSegment, pointToSegmentDistanceIn } from '../../../geometry/distance.ts';
 import { pointInPolygon } from '../../../geometry/intersect.ts';
+import { sortSmall } from '../../../geometry/sortSmall.ts';
 import { DISMOUNTED_MOVE_PARAM } from '../declarations.ts';
 import { boxesApart, type Blocker, type VbContext, type VbStand, type VbUnit } from '../context.ts';
 import {
@@ -44,42 +45,76 @@ export interface MovementResult {
   readonly warnings: readonly EvaluationWarning[];
 }
 
-/** Every stand of a context that is not on a side, per side (built on first use, once per state). */
-const ENEMY_STANDS = new WeakMap<VbContext, Map<string, VbStand[]>>();
-
-function enemyStands(ctx: VbContext, side: string): readonly VbStand[] {
-  let bySide = ENEMY_STANDS.get(ctx);
-  if (!bySide) ENEMY_STANDS.set(ctx, (bySide = new Map()));
-  let list = bySide.get(side);
-  if (!list) bySide.set(side, (list = ctx.allStands.filter((e) => e.side !== side)));
-  return list;
+/**
+ * Every stand of a context that is not on a side, per side (built on first use, once per state), with the
+ * order of their boxes' left edges, so a look around one stand scans only those that can be near it.
+ */
+interface EnemyIndex {
+  readonly stands: readonly VbStand[];
+  /** Indices into `stands`, by box left edge ascending, and those left edges. */
+  readonly byMinX: Int32Array;
+  readonly minX: Float64Array;
+  /** The widest box (a box's left edge is at most this far left of any point of it). */
+  readonly widestIn: number;
 }
+
+const ENEMY_INDEX = new WeakMap<VbContext, Map<string, EnemyIndex>>();
+
+function enemyIndex(ctx: VbContext, side: string): EnemyIndex {
+  let bySide = ENEMY_INDEX.get(ctx);
+  if (!bySide) ENEMY_INDEX.set(ctx, (bySide = new Map()));
+  let index = bySide.get(side);
+  if (!index) {
+    const stands = ctx.allStands.filter((e) => e.side !== side);
+    const order = stands.map((_, i) => i).sort((a, b) => stands[a]!.box.minXIn - stands[b]!.box.minXIn);
+    let widestIn = 0;
+    for (const e of stands) widestIn = Math.max(widestIn, e.box.maxXIn - e.box.minXIn);
+    index = { stands, byMinX: Int32Array.from(order), minX: Float64Array.from(order, (i) => stands[i]!.box.minXIn), widestIn };
+    bySide.set(side, index);
+  }
+  return index;
+}
+
+/** Scratch of `enemiesNear` (never re-entered). */
+const NEAR_INDICES: number[] = [];
+const ascendingIndex = (a: number, b: number): number => a - b;
 
 /** Enemy stands near `s`, each grown by half the moving base's depth: where its centre may not go. */
 export function blockersFor(ctx: VbContext, s: VbStand, side: string, rangeIn: number): Blocker[] {
   const grow = s.stand.depthIn / 2;
-  const reach = rangeIn + grow;
-  const out: Blocker[] = [];
-  for (const e of enemyStands(ctx, side)) {
-    if (boxesApart(s.box, e.box, reach)) continue;
-    const b = ctx.grown(e, grow);
-    // Already in contact: it may move away (and `walkCost` never sees this one).
-    if (pointInPolygon(s.center, b.polygon)) continue;
-    out.push(b);
-  }
-  return out;
+  return enemiesNear(ctx, s, side, rangeIn, grow).map((e) => ctx.grown(e, grow));
 }
 
 /**
- * Enemy stands near `s` that may stop its moves: as `blockersFor`, without growing their bases yet (only
- * one the centre may be inside is grown here, to leave it out: it may move away from contact).
+ * Enemy stands near `s` that may stop its moves (boxes within `rangeIn` plus `growIn`), in the context's
+ * order, leaving out any whose base grown by `growIn` holds the centre (it may move away from contact).
+ * Only that one is grown here: the others are grown when a walk needs them.
  */
 function enemiesNear(ctx: VbContext, s: VbStand, side: string, rangeIn: number, growIn: number): VbStand[] {
   const reach = rangeIn + growIn;
   const c = s.center;
+  const index = enemyIndex(ctx, side);
+  // Candidates by left edge (a box within reach has its left edge in this window), back in context order.
+  // (A hair wider than the exact window: rounding never drops a stand the exact test would keep.)
+  const lo = s.box.minXIn - reach - index.widestIn - 1e-6;
+  const hi = s.box.maxXIn + reach + 1e-6;
+  let first = 0;
+  let last = index.minX.length;
+  while (first < last) {
+    const mid = (first + last) >> 1;
+    if (index.minX[mid]! < lo) first = mid + 1;
+    else last = mid;
+  }
+  const picked = NEAR_INDICES;
+  if (picked.length !== 0) picked.length = 0;
+  for (let k = first; k < index.minX.length && index.minX[k]! <= hi; k++) {
+    const i = index.byMinX[k]!;
+    if (!boxesApart(s.box, index.stands[i]!.box, reach)) picked.push(i);
+  }
+  sortSmall(picked, ascendingIndex);
   const out: VbStand[] = [];
-  for (const e of enemyStands(ctx, side)) {
-    if (boxesApart(s.box, e.box, reach)) continue;
+  for (const i of picked) {
+    const e = index.stands[i]!;
     const bx = e.box;
     if (c.xIn >= bx.minXIn - growIn && c.xIn <= bx.maxXIn + growIn && c.yIn >= bx.minYIn - growIn && c.yIn <= bx.maxYIn + growIn && pointInPolygon(c, ctx.grown(e, growIn).polygon)) continue;
     out.push(e);
@@ -261,8 +296,11 @@ function prepareWalks(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbSta
   const hillsAt = writeBinSpans(bins, linesAt, lines, 0, c, h, step, 1e-6);
   writeBinSpans(bins, hillsAt, hills, 0, c, h, step, 1e-6);
   let busyBins = 0;
+  // A span [first, last] (first in [0, REACH_BINS), last up to a turn beyond) holds bin b when b or
+  // b + REACH_BINS is in it: the bins first..last, wrapped, at most one turn of them.
   for (let k = 0; k < bins.length; k += 2) {
-    for (let b = 0; b < REACH_BINS; b++) if ((b >= bins[k]! && b <= bins[k + 1]!) || (b + REACH_BINS >= bins[k]! && b + REACH_BINS <= bins[k + 1]!)) busyBins |= 1 << b;
+    const end = Math.min(bins[k + 1]!, bins[k]! + REACH_BINS - 1);
+    for (let x = bins[k]!; x <= end; x++) busyBins |= 1 << x % REACH_BINS;
   }
   const near: VbTerrain = { areas, lines, hills, roads: terrain.roads, table: terrain.table };
   return { c, table: terrain.table, profile, ctx, enemies, growIn, bins, areasAt, linesAt, hillsAt, binCount: REACH_BINS, busyBins, onRay: [], near, bin: 0 };
