@@ -58,21 +58,25 @@ interface EnemyIndex {
   readonly widestIn: number;
 }
 
-const ENEMY_INDEX = new WeakMap<VbContext, Map<string, EnemyIndex>>();
+/** Per context and side: the stands of the other sides, how many looks they have had, and their index once built. */
+const ENEMIES = new WeakMap<VbContext, Map<string, { readonly stands: readonly VbStand[]; looks: number; index?: EnemyIndex }>>();
 
-function enemyIndex(ctx: VbContext, side: string): EnemyIndex {
-  let bySide = ENEMY_INDEX.get(ctx);
-  if (!bySide) ENEMY_INDEX.set(ctx, (bySide = new Map()));
-  let index = bySide.get(side);
-  if (!index) {
-    const stands = ctx.allStands.filter((e) => e.side !== side);
-    const order = stands.map((_, i) => i).sort((a, b) => stands[a]!.box.minXIn - stands[b]!.box.minXIn);
-    let widestIn = 0;
-    for (const e of stands) widestIn = Math.max(widestIn, e.box.maxXIn - e.box.minXIn);
-    index = { stands, byMinX: Int32Array.from(order), minX: Float64Array.from(order, (i) => stands[i]!.box.minXIn), widestIn };
-    bySide.set(side, index);
-  }
-  return index;
+/** Looks around a stand before an index pays for its sort (a session's update looks from a few stands only). */
+const LOOKS_BEFORE_INDEX = 24;
+
+function enemiesOf(ctx: VbContext, side: string): { readonly stands: readonly VbStand[]; looks: number; index?: EnemyIndex } {
+  let bySide = ENEMIES.get(ctx);
+  if (!bySide) ENEMIES.set(ctx, (bySide = new Map()));
+  let entry = bySide.get(side);
+  if (!entry) bySide.set(side, (entry = { stands: ctx.allStands.filter((e) => e.side !== side), looks: 0 }));
+  return entry;
+}
+
+function buildEnemyIndex(stands: readonly VbStand[]): EnemyIndex {
+  const order = stands.map((_, i) => i).sort((a, b) => stands[a]!.box.minXIn - stands[b]!.box.minXIn);
+  let widestIn = 0;
+  for (const e of stands) widestIn = Math.max(widestIn, e.box.maxXIn - e.box.minXIn);
+  return { stands, byMinX: Int32Array.from(order), minX: Float64Array.from(order, (i) => stands[i]!.box.minXIn), widestIn };
 }
 
 /** Scratch of `enemiesNear` (never re-entered). */
@@ -93,28 +97,34 @@ export function blockersFor(ctx: VbContext, s: VbStand, side: string, rangeIn: n
 function enemiesNear(ctx: VbContext, s: VbStand, side: string, rangeIn: number, growIn: number): VbStand[] {
   const reach = rangeIn + growIn;
   const c = s.center;
-  const index = enemyIndex(ctx, side);
-  // Candidates by left edge (a box within reach has its left edge in this window), back in context order.
-  // (A hair wider than the exact window: rounding never drops a stand the exact test would keep.)
-  const lo = s.box.minXIn - reach - index.widestIn - 1e-6;
-  const hi = s.box.maxXIn + reach + 1e-6;
-  let first = 0;
-  let last = index.minX.length;
-  while (first < last) {
-    const mid = (first + last) >> 1;
-    if (index.minX[mid]! < lo) first = mid + 1;
-    else last = mid;
-  }
+  const enemies = enemiesOf(ctx, side);
+  const stands = enemies.stands;
   const picked = NEAR_INDICES;
   if (picked.length !== 0) picked.length = 0;
-  for (let k = first; k < index.minX.length && index.minX[k]! <= hi; k++) {
-    const i = index.byMinX[k]!;
-    if (!boxesApart(s.box, index.stands[i]!.box, reach)) picked.push(i);
+  if (++enemies.looks <= LOOKS_BEFORE_INDEX) {
+    for (let i = 0; i < stands.length; i++) if (!boxesApart(s.box, stands[i]!.box, reach)) picked.push(i);
+  } else {
+    const index = (enemies.index ??= buildEnemyIndex(stands));
+    // Candidates by left edge (a box within reach has its left edge in this window), back in context
+    // order. (A hair wider than the exact window: rounding never drops a stand the exact test would keep.)
+    const lo = s.box.minXIn - reach - index.widestIn - 1e-6;
+    const hi = s.box.maxXIn + reach + 1e-6;
+    let first = 0;
+    let last = index.minX.length;
+    while (first < last) {
+      const mid = (first + last) >> 1;
+      if (index.minX[mid]! < lo) first = mid + 1;
+      else last = mid;
+    }
+    for (let k = first; k < index.minX.length && index.minX[k]! <= hi; k++) {
+      const i = index.byMinX[k]!;
+      if (!boxesApart(s.box, stands[i]!.box, reach)) picked.push(i);
+    }
+    sortSmall(picked, ascendingIndex);
   }
-  sortSmall(picked, ascendingIndex);
   const out: VbStand[] = [];
   for (const i of picked) {
-    const e = index.stands[i]!;
+    const e = stands[i]!;
     const bx = e.box;
     if (c.xIn >= bx.minXIn - growIn && c.xIn <= bx.maxXIn + growIn && c.yIn >= bx.minYIn - growIn && c.yIn <= bx.maxYIn + growIn && pointInPolygon(c, ctx.grown(e, growIn).polygon)) continue;
     out.push(e);
