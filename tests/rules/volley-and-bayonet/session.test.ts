@@ -98,6 +98,13 @@ const changes: readonly Change[] = [
     );
     return { state: { ...state, terrain: { ...state.terrain, areas } }, what: `area ${a.id} edited` };
   },
+  // The stands listed in another order (a tracker may list them differently from frame to frame), one nudged.
+  (state, rand) => {
+    const k = 1 + Math.floor(rand() * (state.stands.length - 1));
+    const s = pick(state.stands, rand);
+    const rotated = { ...state, stands: [...state.stands.slice(k), ...state.stands.slice(0, k)] };
+    return { state: withStand(rotated, s.id, (t) => ({ ...t, pose: { ...t.pose, xIn: t.pose.xIn + 0.5 } })), what: `stands reordered, ${s.id} nudged` };
+  },
   // A parameter changed.
   (state, rand) => {
     const p = { ...(state.rulesetParameters ?? {}) };

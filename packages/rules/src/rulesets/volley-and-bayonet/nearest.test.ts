@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { closestPointsBetweenPolygons } from '../../geometry/distance.ts';
 import { standCorners } from '../../geometry/footprint.ts';
 import type { PointIn } from '../../model/units.ts';
-import { closestPointsFromFront } from './nearest.ts';
+import { closestPointsFromFront, nearestOnBaseFrom } from './nearest.ts';
 
 /** A small seeded generator (the same cases every run). */
 function lcg(seed: number): () => number {
@@ -25,7 +25,14 @@ describe('closestPointsFromFront', () => {
       const p = i % 50 === 0 ? target[0]! : i % 50 === 1 ? { xIn: (target[1]!.xIn + target[2]!.xIn) / 2, yIn: (target[1]!.yIn + target[2]!.yIn) / 2 } : a;
       for (const front of [[p], [p, b]]) {
         const fast = closestPointsFromFront(front, target);
-        expect(fast).toEqual(closestPointsBetweenPolygons(front, target));
+        const general = closestPointsBetweenPolygons(front, target);
+        expect(fast).toEqual(general);
+        // The sight lines' end on the target: the same point, and the same vertex object where it is one.
+        if (front.length === 1) {
+          const onB = nearestOnBaseFrom(p, target);
+          expect(onB).toEqual(general.onB);
+          expect(target.includes(onB)).toBe(target.includes(general.onB));
+        }
         if (fast.distanceIn > 1) far++;
       }
     }

@@ -12,7 +12,7 @@ import { pointBoxesApart } from '../../geometry/intersect.ts';
 const NEAR_MARGIN_IN = 1e-3;
 
 /** The best candidate so far (module scratch, so a call makes no objects but its answer). */
-const best = { d: Infinity, ax: 0, ay: 0, bx: 0, by: 0, aVertex: -1, bVertex: -1 };
+const best = { d: Infinity, d2: Infinity, ax: 0, ay: 0, bx: 0, by: 0, aVertex: -1, bVertex: -1 };
 
 /**
  * Each vertex of `from` against each edge of `to` (the nearest point on the edge), in the general
@@ -41,10 +41,15 @@ function scanVertexToEdges(from: readonly PointIn[], to: readonly PointIn[], fro
         cx = a.xIn + dx * t;
         cy = a.yIn + dy * t;
       }
-      // Squares of a difference and of its negation are the same double: one formula for both sides.
-      const d = Math.sqrt((v.xIn - cx) ** 2 + (v.yIn - cy) ** 2);
+      // Squares of a difference and of its negation are the same double: one formula for both sides. The
+      // square root only where the square is smaller (a square no smaller has a root no smaller; a smaller
+      // one may share its root, so the roots still decide, as in the general function).
+      const d2 = (v.xIn - cx) ** 2 + (v.yIn - cy) ** 2;
+      if (d2 >= best.d2) continue;
+      const d = Math.sqrt(d2);
       if (d < best.d) {
         best.d = d;
+        best.d2 = d2;
         if (fromIsP) {
           best.ax = v.xIn;
           best.ay = v.yIn;
@@ -73,6 +78,7 @@ function scanVertexToEdges(from: readonly PointIn[], to: readonly PointIn[], fro
 export function closestPointsFromFront(p: readonly PointIn[], q: readonly PointIn[]): ClosestPoints {
   if (p.length === 0 || p.length > 2 || q.length === 0 || !pointBoxesApart(p, q, NEAR_MARGIN_IN)) return closestPointsBetweenPolygons(p, q);
   best.d = Infinity;
+  best.d2 = Infinity;
   best.aVertex = -1;
   best.bVertex = -1;
   scanVertexToEdges(p, q, true);
@@ -81,4 +87,23 @@ export function closestPointsFromFront(p: readonly PointIn[], q: readonly PointI
   const onA = best.aVertex >= 0 ? p[best.aVertex]! : { xIn: best.ax, yIn: best.ay };
   const onB = best.bVertex >= 0 ? q[best.bVertex]! : { xIn: best.bx, yIn: best.by };
   return { onA, onB, distanceIn: best.d };
+}
+
+/** One-point scratch list for `nearestOnBaseFrom`. */
+const ONE_POINT: PointIn[] = [{ xIn: 0, yIn: 0 }];
+
+/**
+ * `closestPointsFromFront([p], q).onB` (the same point, to the last bit, and the same vertex object where
+ * that is one) without the one-point list and the answer object: a sight line's end on the target.
+ */
+export function nearestOnBaseFrom(p: PointIn, q: readonly PointIn[]): PointIn {
+  ONE_POINT[0] = p;
+  if (q.length === 0 || !pointBoxesApart(ONE_POINT, q, NEAR_MARGIN_IN)) return closestPointsBetweenPolygons(ONE_POINT, q).onB;
+  best.d = Infinity;
+  best.d2 = Infinity;
+  best.aVertex = -1;
+  best.bVertex = -1;
+  scanVertexToEdges(ONE_POINT, q, true);
+  scanVertexToEdges(q, ONE_POINT, false);
+  return best.bVertex >= 0 ? q[best.bVertex]! : { xIn: best.bx, yIn: best.by };
 }

@@ -16,8 +16,11 @@
  *   its "near enough to matter" test; plus the support distance and a gun's size around charged guns);
  * - fire: per (firer unit, target unit) pair, when either unit changes, the firer's command or exhaustion
  *   changes, or a changed unit or commander has its old or new box within reach of a sight line the pair
- *   traced (a pair settled by range and arc alone depends on the two units only). A unit's assembled fire
- *   is kept when every pair traced again gives what it gave before;
+ *   traced (a pair settled by range and arc alone depends on the two units only). A pair traced again
+ *   keeps the sight of each (firing stand, target stand) it traced before while both stands are the same
+ *   objects and no changed stand's box, before or after, meets one of that pair's six lines (`keptSight`).
+ *   A unit's assembled fire is kept when every pair traced again gives what it gave before (and its map of
+ *   pairs too, when those pairs are the very ones kept);
  * - the sight grid (fire/sight.ts): the previous state's, with the changed stands moved to their new cells;
  * - formation: when the unit changes; morale: when the unit or its brigade's standing changes;
  * - danger zones: when a changed unit has a gun, or its old or new box meets a zone's box;
@@ -30,6 +33,7 @@ import type { Evaluation, FormationReading, MoraleReading } from '../../engine/e
 import type { RulesSession } from '../../engine/ruleset.ts';
 import { samePlainData } from '../../engine/samePlainData.ts';
 import type { BoundingBoxIn } from '../../geometry/polygon.ts';
+import { hypot2 } from '../../geometry/hypot.ts';
 import type { Stand, TableState } from '../../model/tableState.ts';
 import { evaluateCharge, type ChargeResult } from './charge.ts';
 import { readFormation } from './formation.ts';
@@ -37,8 +41,8 @@ import { dangerZones, moraleReading, type BrigadeMorale, type DangerZones } from
 import { unitCommand, type UnitCommand } from './command.ts';
 import { boxesApart, type UnitReading, type VbContext, type VbStand, type VbUnit } from './context.ts';
 import { evaluateVolleyAndBayonet } from './evaluate.ts';
-import { evaluateFire, fireAtUnit, fireSettings, firersOf, type FireAtUnit, type Firer, type FireResult, type FireSettings } from './fire/fire.ts';
-import { carrySightScene } from './fire/sight.ts';
+import { evaluateFire, fireAtUnit, fireSettings, firersOf, type FireAtUnit, type Firer, type FireResult, type FireSettings, type SightOf } from './fire/fire.ts';
+import { carrySightScene, sightLinesMeetBoxes, standSight } from './fire/sight.ts';
 import { evaluateMovement, type KeepRay, type MovementResult } from './movement/movement.ts';
 import { standRate } from './movement/standMovement.ts';
 import { numberParameter } from '../../engine/rulesetFields.ts';
@@ -55,7 +59,6 @@ const LOOK_SLACK_IN = 0.01;
 interface Caches {
   readonly state: TableState;
   readonly ctx: VbContext;
-  readonly stands: ReadonlyMap<string, Stand>;
   readonly command: Map<string, UnitCommand>;
   readonly movement: Map<string, MovementResult>;
   readonly charge: Map<string, ChargeResult>;
@@ -69,7 +72,7 @@ interface Caches {
   /** Per unit: its stands' command flags and its brigade's exhaustion, as one key. */
   readonly signature: Map<string, string>;
   /** Per unit: its formation and morale readings, with the unit read and the brigade they were read with. */
-  readonly readings: Map<string, { readonly info: VbUnit; readonly formation?: FormationReading; readonly brigade?: BrigadeMorale; readonly morale?: MoraleReading }>;
+  readonly readings: Map<string, { readonly info: VbUnit; readonly formation: FormationReading | undefined; readonly brigade: BrigadeMorale | undefined; readonly morale: MoraleReading | undefined }>;
   /** The guns' danger zones and the enemy units in them. */
   danger?: DangerZones;
   /** Per unit: how far its movement and its charges read other units (they change only with the unit). */
@@ -93,6 +96,34 @@ function sameTopLevel(a: TableState, b: TableState): boolean {
   if (a.units.length !== b.units.length) return false;
   for (let i = 0; i < a.units.length; i++) if (a.units[i]!.id !== b.units[i]!.id) return false;
   return samePlainData(a.commanders, b.commanders);
+}
+
+/**
+ * Ids of the stands that changed, appeared or went between two lists. Most updates keep the list's order
+ * and most of its stand objects: those are settled by place and identity, without a map of every stand.
+ */
+function changedStandIds(before: readonly Stand[], after: readonly Stand[]): Set<string> {
+  const changed = new Set<string>();
+  let sameOrder = before.length === after.length;
+  for (let i = 0; sameOrder && i < after.length; i++) {
+    const s = after[i]!;
+    const old = before[i]!;
+    if (old === s) continue;
+    if (old.id !== s.id) sameOrder = false;
+    else if (!samePlainData(old, s)) changed.add(s.id);
+  }
+  if (sameOrder) return changed;
+  changed.clear();
+  const byId = new Map<string, Stand>();
+  for (const s of before) byId.set(s.id, s);
+  const ids = new Set<string>();
+  for (const s of after) {
+    ids.add(s.id);
+    const old = byId.get(s.id);
+    if (old !== s && (!old || !samePlainData(old, s))) changed.add(s.id);
+  }
+  for (const id of byId.keys()) if (!ids.has(id)) changed.add(id);
+  return changed;
 }
 
 function unionBox(stands: readonly VbStand[]): BoundingBoxIn | undefined {
@@ -145,12 +176,12 @@ function pointSegmentIn(x: number, y: number, ax: number, ay: number, bx: number
   const dy = by - ay;
   const len2 = dx * dx + dy * dy;
   const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / len2));
-  return Math.hypot(ax + dx * t - x, ay + dy * t - y);
+  return hypot2(ax + dx * t - x, ay + dy * t - y);
 }
 
 /** Distance from (x, y) to a box (0 inside), inches. */
 function pointBoxIn(x: number, y: number, b: BoundingBoxIn): number {
-  return Math.hypot(Math.max(b.minXIn - x, 0, x - b.maxXIn), Math.max(b.minYIn - y, 0, y - b.maxYIn));
+  return hypot2(Math.max(b.minXIn - x, 0, x - b.maxXIn), Math.max(b.minYIn - y, 0, y - b.maxYIn));
 }
 
 /** Distance from the segment (ax, ay)-(bx, by) to a box (0 when they meet), inches. Allocation-free. */
@@ -197,6 +228,56 @@ function samePair(a: FireAtUnit, b: FireAtUnit): boolean {
   return a.screenUnitId === b.screenUnitId && samePlainData(a.entries, b.entries) && samePlainData(a.shapes, b.shapes) && samePlainData(a.missingSaves, b.missingSaves);
 }
 
+/** Whether a changed stand's box comes within the reach of traced line `k` (five numbers each, see `FireAtUnit`). */
+function lineNearBoxes(lines: readonly number[], k: number, boxes: readonly BoundingBoxIn[]): boolean {
+  const ax = lines[k]!, ay = lines[k + 1]!, bx = lines[k + 2]!, by = lines[k + 3]!;
+  const reach = lines[k + 4]! + LOOK_SLACK_IN;
+  for (const box of boxes) {
+    // The boxes first (most lines run far from the change): apart by more than the reach on either axis
+    // means apart by more than it.
+    if (Math.min(ax, bx) - reach > box.maxXIn || Math.max(ax, bx) + reach < box.minXIn || Math.min(ay, by) - reach > box.maxYIn || Math.max(ay, by) + reach < box.minYIn) continue;
+    if (segmentBoxDistanceIn(ax, ay, bx, by, box) <= reach) return true;
+  }
+  return false;
+}
+
+/**
+ * Sight for a pair traced again, answered from the sight it traced before where the same two stand objects
+ * (neither changed) meet and no changed stand's box, before or after, comes within that line's reach or, if
+ * one does, meets one of the six lines themselves: only a stand on a line, or the two ends, can change its
+ * answer (every change since it was traced was checked the same way, or the pair would have been traced
+ * again then).
+ */
+function keptSight(ctx: VbContext, cached: FireAtUnit, changedStands: readonly BoundingBoxIn[]): SightOf | undefined {
+  const stands = cached.sightStands;
+  const results = cached.sightResults;
+  const lines = cached.sightLines;
+  if (!stands || !results || !lines) return undefined;
+  return (firer, target, artillery) => {
+    for (let k = 0; k < results.length; k++) {
+      if (stands[2 * k] !== firer || stands[2 * k + 1] !== target) continue;
+      if (!lineNearBoxes(lines, 5 * k, changedStands) || !sightLinesMeetBoxes(firer, target, changedStands, LOOK_SLACK_IN)) return results[k]!;
+      break;
+    }
+    return standSight(ctx, firer, target, artillery);
+  };
+}
+
+/**
+ * Whether no box comes within any stand's reach box (its allowance plus half its depth around its centre,
+ * as far as a ray and the grown bases that may stop it go): then an unchanged unit walks every ray as before.
+ */
+function reachUntouched(ctx: VbContext, m: MovementResult, boxes: readonly BoundingBoxIn[]): boolean {
+  for (const r of m.stands) {
+    const s = ctx.standById.get(r.standId);
+    if (!s) return false;
+    const c = s.center;
+    const reach = r.allowanceIn + s.stand.depthIn / 2 + LOOK_SLACK_IN;
+    for (const b of boxes) if (b.minXIn <= c.xIn + reach && b.maxXIn >= c.xIn - reach && b.minYIn <= c.yIn + reach && b.maxYIn >= c.yIn - reach) return false;
+  }
+  return true;
+}
+
 function near(dirty: readonly Dirty[], box: BoundingBoxIn | undefined, lookIn: number, side: string | undefined): boolean {
   if (!box) return false;
   for (const d of dirty) {
@@ -212,19 +293,12 @@ export function createVolleyAndBayonetSession(): RulesSession {
   return {
     update(state: TableState): Evaluation {
       const prev = caches && sameTopLevel(caches.state, state) ? caches : undefined;
-      const standMap = new Map<string, Stand>();
-      for (const s of state.stands) standMap.set(s.id, s);
       const changedUnits = new Set<string>();
       const changedCommanderStands: string[] = [];
       let global = prev === undefined;
       if (prev) {
         // Stands that changed, appeared or went; each must belong to a unit or a commander.
-        const changedStands = new Set<string>();
-        for (const s of state.stands) {
-          const old = prev.stands.get(s.id);
-          if (old !== s && (!old || !samePlainData(old, s))) changedStands.add(s.id);
-        }
-        for (const id of prev.stands.keys()) if (!standMap.has(id)) changedStands.add(id);
+        const changedStands = changedStandIds(prev.state.stands, state.stands);
         // Which changed stands a unit (before or after) or a commander owns: only those are looked up.
         const owned = new Set<string>();
         if (changedStands.size > 0) {
@@ -273,7 +347,6 @@ export function createVolleyAndBayonetSession(): RulesSession {
       const next: Caches = {
         state,
         ctx: undefined as unknown as VbContext,
-        stands: standMap,
         command: new Map(),
         movement: new Map(),
         charge: new Map(),
@@ -301,7 +374,7 @@ export function createVolleyAndBayonetSession(): RulesSession {
       let chargeOf: (info: VbUnit) => ChargeResult = () => {
         throw new Error('charge before the context');
       };
-      let pairOf: (info: VbUnit, firers: readonly Firer[], target: VbUnit) => FireAtUnit = () => {
+      let pairOf: (info: VbUnit, firers: readonly Firer[], target: VbUnit, cached: FireAtUnit | undefined) => FireAtUnit = () => {
         throw new Error('fire before the context');
       };
       let fireOf: (info: VbUnit, settings: FireSettings, firers: readonly Firer[], atUnit: (firers: readonly Firer[], target: VbUnit) => FireAtUnit) => FireResult = () => {
@@ -385,30 +458,23 @@ export function createVolleyAndBayonetSession(): RulesSession {
             guns ??= ctx.allStands.filter((st) => st.type === 'artillery');
             return guns.some((g) => g.side !== side && !boxesApart(g.box, box, looks.rateIn));
           };
+          // The changed units' and commanders' boxes, made when a pair first asks.
+          let movedBoxes: BoundingBoxIn[] | undefined;
           pairDirty = (info, target, cached) => {
             if (!base || changedUnits.has(info.unit.id) || changedUnits.has(target.unit.id) || signatureChanged.has(info.unit.id)) return true;
             // Settled without a sight line (range and arc): only the two units decide it.
             if (cached.sightBox === undefined || !near(moved, cached.sightBox, LOOK_SLACK_IN, undefined)) return false;
             // A stand can cut a traced line only if its box comes within the line's reach of the centres' segment.
             const lines = cached.sightLines ?? [];
-            for (const d of moved) {
-              const box = d.box;
-              for (let k = 0; k < lines.length; k += 5) {
-                const ax = lines[k]!, ay = lines[k + 1]!, bx = lines[k + 2]!, by = lines[k + 3]!;
-                const reach = lines[k + 4]! + LOOK_SLACK_IN;
-                // The boxes first (most lines run far from the change): apart by more than the reach on
-                // either axis means apart by more than it.
-                if (Math.min(ax, bx) - reach > box.maxXIn || Math.max(ax, bx) + reach < box.minXIn || Math.min(ay, by) - reach > box.maxYIn || Math.max(ay, by) + reach < box.minYIn) continue;
-                if (segmentBoxDistanceIn(ax, ay, bx, by, box) <= reach) return true;
-              }
-            }
+            movedBoxes ??= moved.map((d) => d.box);
+            for (let k = 0; k < lines.length; k += 5) if (lineNearBoxes(lines, k, movedBoxes)) return true;
             return false;
           };
           // Movement and charges computed here read the context, terrain and command of this state.
           movementOf = (info, keepFor) => evaluateMovement(ctx, terrain, info, command.standInCommand, keepFor);
           chargeOf = (info) => evaluateCharge(ctx, terrain, info, command.standInCommand, exhausted);
           const settings = fireSettings(ctx).settings;
-          pairOf = (info, firers, target) => fireAtUnit(ctx, settings!, info, firers, target, command.standInCommand, exhausted);
+          pairOf = (info, firers, target, cached) => fireAtUnit(ctx, settings!, info, firers, target, command.standInCommand, exhausted, cached && base ? keptSight(ctx, cached, changedStandBoxes) : undefined);
           fireOf = (info, fireCfg, firers, atUnit) => evaluateFire(ctx, fireCfg, info, command.standInCommand, exhausted, atUnit, firers);
         },
         movement: (info) => {
@@ -416,6 +482,8 @@ export function createVolleyAndBayonetSession(): RulesSession {
           const cached = base?.movement.get(id);
           let m: MovementResult;
           if (cached && !moveDirty(info)) m = cached;
+          // Only other units changed, and none within any of its stands' reach: every ray keeps its end.
+          else if (cached && !changedUnits.has(id) && !sigChanged.has(id) && reachUntouched(ctxNow!, cached, changedStandBoxes)) m = cached;
           else if (cached && !changedUnits.has(id) && !sigChanged.has(id)) {
             // Only other units changed near it: each ray is walked again only if a changed stand (grown by
             // half this base's depth, as `blockersFor` grows it) could lie on it; the rest keep their ends.
@@ -423,6 +491,11 @@ export function createVolleyAndBayonetSession(): RulesSession {
               const before = cached.stands.find((r) => r.standId === s.stand.id);
               if (!before || before.allowanceIn !== allowanceIn) return undefined;
               const grow = s.stand.depthIn / 2 + LOOK_SLACK_IN;
+              // No changed stand within the stand's whole reach (every ray's box lies inside this one): all
+              // its rays keep their ends.
+              const c = s.center;
+              const r = allowanceIn + grow;
+              if (!changedStandBoxes.some((b) => b.minXIn <= c.xIn + r && b.maxXIn >= c.xIn - r && b.minYIn <= c.yIn + r && b.maxYIn >= c.yIn - r)) return (bin) => before.reach[bin];
               return (bin, from, toX, toY) => {
                 const minX = Math.min(from.xIn, toX) - grow, maxX = Math.max(from.xIn, toX) + grow;
                 const minY = Math.min(from.yIn, toY) - grow, maxY = Math.max(from.yIn, toY) + grow;
@@ -464,8 +537,10 @@ export function createVolleyAndBayonetSession(): RulesSession {
               const cached = keptPairs?.get(target.unit.id);
               let r = cached;
               if (!cached || pairDirty(info, target, cached)) {
-                r = pairOf(info, firers, target);
+                r = pairOf(info, firers, target, cached);
                 if (!cached || !samePair(cached, r)) fresh = true;
+                // The same answer with no line traced, before or now: the kept pair stands for it.
+                else if (!r.sightBox && !cached.sightBox) r = cached;
               }
               pairs.set(target.unit.id, r!);
             }
@@ -475,12 +550,18 @@ export function createVolleyAndBayonetSession(): RulesSession {
               // narrow: it only decides when to look at every pair).
               sight = base!.fireSight.get(id);
               for (const r of pairs.values()) if (r.sightBox) sight = sight ? mergeBoxes(sight, r.sightBox) : r.sightBox;
-              // One native copy of the kept pairs rather than one insertion each (the order of a unit's
-              // pairs is never read: its fire is assembled by target, its box is a union).
-              const all = new Map(keptPairs!);
-              for (const c of changedUnits) all.delete(c);
-              for (const [t, r] of pairs) all.set(t, r);
-              pairs = all;
+              // Every changed unit's pair as it was (or absent before and now): the kept map itself, never
+              // written to. Else one native copy of the kept pairs rather than one insertion each (the
+              // order of a unit's pairs is never read: its fire is assembled by target, its box is a union).
+              let same = true;
+              for (const c of changedUnits) if (pairs.get(c) !== keptPairs!.get(c)) same = false;
+              if (same) pairs = keptPairs!;
+              else {
+                const all = new Map(keptPairs!);
+                for (const c of changedUnits) all.delete(c);
+                for (const [t, r] of pairs) all.set(t, r);
+                pairs = all;
+              }
             } else for (const r of pairs.values()) if (r.sightBox) sight = sight ? mergeBoxes(sight, r.sightBox) : r.sightBox;
           }
           // A target gone (no combat stands left) leaves the pairs fewer than before.
@@ -496,14 +577,16 @@ export function createVolleyAndBayonetSession(): RulesSession {
         formation: (info) => {
           const kept = base?.readings.get(info.unit.id);
           const formation = kept?.info === info && kept.formation ? kept.formation : readFormation(info);
-          next.readings.set(info.unit.id, { info, formation });
+          next.readings.set(info.unit.id, { info, formation, brigade: undefined, morale: undefined });
           return formation;
         },
         morale: (info, brigade) => {
           const kept = base?.readings.get(info.unit.id);
           const same = kept?.info === info && kept.morale !== undefined && (kept.brigade === brigade || (kept.brigade !== undefined && brigade !== undefined && samePlainData(kept.brigade, brigade)));
           const morale = same ? kept.morale! : moraleReading(ctxNow!, info, brigade);
-          next.readings.set(info.unit.id, { ...next.readings.get(info.unit.id)!, info, ...(brigade ? { brigade } : {}), morale });
+          // Written out, not spread: this runs for every unit on every update.
+          const formation = next.readings.get(info.unit.id)?.formation;
+          next.readings.set(info.unit.id, { info, formation, brigade, morale });
           return morale;
         },
         // Kept while no changed unit is a gun's and none, before or after, meets a zone's box (only a gun's

@@ -29,7 +29,7 @@ import {
   type WeaponRow,
 } from '../tables/combat.ts';
 import { AREA_KIND_CLASS } from '../tables/terrain.ts';
-import { isSkirmisher, sightSpreadIn, standSight } from './sight.ts';
+import { isSkirmisher, sightSpreadIn, standSight, type SightResult } from './sight.ts';
 import { sortSmall } from '../../../geometry/sortSmall.ts';
 
 export interface FireSettings {
@@ -174,7 +174,13 @@ export interface FireAtUnit {
    * lines around the segment between them (see `standSight`): a finer test inside `sightBox`.
    */
   readonly sightLines?: readonly number[];
+  /** Each traced pair's two stands (firing stand, target stand) and its sight, in the order of `sightLines`. */
+  readonly sightStands?: readonly VbStand[];
+  readonly sightResults?: readonly SightResult[];
 }
+
+/** Sight from a firing stand to a target stand (the session may answer from a pair traced before). */
+export type SightOf = (firer: VbStand, target: VbStand, artillery: boolean) => SightResult;
 
 /** Why no firing stand can fire at a unit, in words (only the text that is shown is built). */
 function failureDetail(f: Failure, firers: readonly Firer[], screenUnitId: string | undefined): string {
@@ -195,6 +201,37 @@ function failureDetail(f: Failure, firers: readonly Firer[], screenUnitId: strin
   }
 }
 
+/** The box around a unit's firing stands and their longest range (per firers list: its stands never change). */
+const FIRERS_REACH = new WeakMap<readonly Firer[], { readonly box: BoundingBoxIn; readonly longestIn: number }>();
+/** The box around a unit's combat stands (per unit read: its stands never change). */
+const TARGET_BOX = new WeakMap<VbUnit, BoundingBoxIn>();
+
+function firersReach(firers: readonly Firer[]): { readonly box: BoundingBoxIn; readonly longestIn: number } {
+  let r = FIRERS_REACH.get(firers);
+  if (!r) {
+    let box: BoundingBoxIn | undefined;
+    let longestIn = -Infinity;
+    for (const f of firers) (box = growBox(box, f.s.box)), (longestIn = Math.max(longestIn, f.row.longRangeIn));
+    r = { box: box ?? { minXIn: Infinity, minYIn: Infinity, maxXIn: -Infinity, maxYIn: -Infinity }, longestIn };
+    FIRERS_REACH.set(firers, r);
+  }
+  return r;
+}
+
+function targetBox(target: VbUnit): BoundingBoxIn {
+  let box = TARGET_BOX.get(target);
+  if (!box) {
+    for (const t of target.combatStands) box = growBox(box, t.box);
+    box ??= { minXIn: Infinity, minYIn: Infinity, maxXIn: -Infinity, maxYIn: -Infinity };
+    TARGET_BOX.set(target, box);
+  }
+  return box;
+}
+
+/** Shared empty lists of a refusal (never pushed to). */
+const NO_SHAPES: readonly Shape[] = [];
+const NO_SAVES: readonly SaveCondition[] = [];
+
 /** Fire of `info`'s `firers` at the enemy unit `target` (which has combat stands). */
 export function fireAtUnit(
   ctx: VbContext,
@@ -204,21 +241,28 @@ export function fireAtUnit(
   target: VbUnit,
   standInCommand: ReadonlyMap<string, boolean>,
   exhausted: (unitId: string) => boolean,
+  sightOf?: SightOf,
 ): FireAtUnit {
+  // Most enemy units are beyond every firer's range on an axis: then every stand pair is (the boxes hold
+  // the stands, so each pair is at least as far apart), and the answer is "out of range" with no pair read.
+  const reach = firersReach(firers);
+  if (boxesApart(reach.box, targetBox(target), reach.longestIn)) {
+    return { entries: [{ ok: false, reason: 'fire/out-of-range', detail: `${target.unit.name}: ${failureDetail('out-of-range', firers, undefined)}`, targetUnitId: target.unit.id }], shapes: NO_SHAPES, missingSaves: NO_SAVES };
+  }
   const u = info.unit;
   const tStands = target.combatStands;
-  const fire: (FireTargetOption | FireRefusal)[] = [];
-  const shapes: Shape[] = [];
-  const missing = new Set<SaveCondition>();
-  const screened: string[] = [];
-  const shots: StandShot[] = [];
+  let shots: StandShot[] | undefined;
   // The latest failure in FAILURE_ORDER met so far (-1: none): a plain number, no closure per call.
   let failureRank = -1;
   let screenUnitId: string | undefined;
   // The first screening unit met, in firer then target-stand order (the order the stands are listed).
   let screenKey = Infinity;
-  let sightBox: BoundingBoxIn | undefined;
-  const sightLines: number[] = [];
+  // The box around every stand pair traced (none while `sightLines` is undefined), as plain numbers.
+  let sightMinX = Infinity, sightMinY = Infinity, sightMaxX = -Infinity, sightMaxY = -Infinity;
+  // Made on the first line traced (most pairs trace none).
+  let sightLines: number[] | undefined;
+  let sightStands: VbStand[] | undefined;
+  let sightResults: SightResult[] | undefined;
   for (let fi = 0; fi < firers.length; fi++) {
     const f = firers[fi]!;
     // Made on the first stand in arc and range: most firers have none at most enemy units.
@@ -245,9 +289,15 @@ export function fireAtUnit(
     sortSmall(candidates, (a, b) => a.r.rangeIn - b.r.rangeIn || a.ti - b.ti);
     let best: StandShot | undefined;
     for (const { t, ti, r } of candidates) {
-      sightBox = growBox(growBox(sightBox, f.s.box), t.box);
-      sightLines.push(f.s.center.xIn, f.s.center.yIn, t.center.xIn, t.center.yIn, sightSpreadIn(f.s, t));
-      const sight = standSight(ctx, f.s, t, f.row.artillery);
+      const fb = f.s.box, tb = t.box;
+      sightMinX = Math.min(sightMinX, fb.minXIn, tb.minXIn);
+      sightMinY = Math.min(sightMinY, fb.minYIn, tb.minYIn);
+      sightMaxX = Math.max(sightMaxX, fb.maxXIn, tb.maxXIn);
+      sightMaxY = Math.max(sightMaxY, fb.maxYIn, tb.maxYIn);
+      const sight = sightOf ? sightOf(f.s, t, f.row.artillery) : standSight(ctx, f.s, t, f.row.artillery);
+      (sightLines ??= []).push(f.s.center.xIn, f.s.center.yIn, t.center.xIn, t.center.yIn, sightSpreadIn(f.s, t));
+      (sightStands ??= []).push(f.s, t);
+      (sightResults ??= []).push(sight);
       if (!sight.clear) {
         if (sight.blockedBy === 'skirmishers') {
           const key = fi * tStands.length + ti;
@@ -263,14 +313,19 @@ export function fireAtUnit(
       best = { firer: f.s, target: t, ...r, hitOn: short ? f.row.shortHitOn : f.row.longHitOn, band: short ? 'short' : 'long', weapon: f.weapon };
       break;
     }
-    if (best) shots.push(best);
+    if (best) (shots ??= []).push(best);
   }
-  if (shots.length === 0) {
+  const traced = sightLines ? { sightBox: { minXIn: sightMinX, minYIn: sightMinY, maxXIn: sightMaxX, maxYIn: sightMaxY }, sightLines, sightStands: sightStands!, sightResults: sightResults! } : undefined;
+  const fire: (FireTargetOption | FireRefusal)[] = [];
+  const shapes: Shape[] = [];
+  const screened: string[] = [];
+  if (!shots) {
     const f: Failure = failureRank >= 0 ? FAILURE_ORDER[failureRank]! : 'out-of-range';
     if (f === 'must-fire-at-skirmishers' && screenUnitId) screened.push(screenUnitId);
     fire.push({ ok: false, reason: `fire/${f}`, detail: `${target.unit.name}: ${failureDetail(f, firers, screenUnitId)}`, targetUnitId: target.unit.id });
-    return { entries: fire, shapes, ...(screened[0] !== undefined ? { screenUnitId: screened[0] } : {}), missingSaves: [], ...(sightBox ? { sightBox, sightLines } : {}) };
+    return { entries: fire, shapes, ...(screened[0] !== undefined ? { screenUnitId: screened[0] } : {}), missingSaves: NO_SAVES, ...traced };
   }
+  const missing = new Set<SaveCondition>();
   // One option per range band (hit number): stands at different bands roll at different numbers.
   const groups = new Map<string, StandShot[]>();
   for (const s of shots) {
@@ -333,7 +388,7 @@ export function fireAtUnit(
       arrow: true,
     });
   }
-  return { entries: fire, shapes, ...(screened[0] !== undefined ? { screenUnitId: screened[0] } : {}), missingSaves: [...missing], ...(sightBox ? { sightBox, sightLines } : {}) };
+  return { entries: fire, shapes, ...(screened[0] !== undefined ? { screenUnitId: screened[0] } : {}), missingSaves: [...missing], ...traced };
 }
 
 /** Every fire option and refusal of one unit against every enemy unit. */

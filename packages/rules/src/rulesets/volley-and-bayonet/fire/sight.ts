@@ -10,10 +10,10 @@
 import type { PointIn } from '../../../model/units.ts';
 import type { AreaTerrain, Elevation } from '../../../model/tableState.ts';
 import { elevationLevelAt, segBoxMisses, sightBoxOf, standCrossingFraction, type SightBox, type SightStand } from '../../../geometry/lineOfSight.ts';
-import { closestPointsFromFront } from '../nearest.ts';
+import { nearestOnBaseFrom } from '../nearest.ts';
 import { fractionInsidePolygon, pointInPolygon, segmentInsideIntervals, segmentTouchesPolygonBoundary } from '../../../geometry/intersect.ts';
-import { sortSmall } from '../../../geometry/sortSmall.ts';
 import type { VbContext, VbStand } from '../context.ts';
+import type { BoundingBoxIn } from '../../../geometry/polygon.ts';
 import { AREA_CLASSES, AREA_KIND_CLASS, HILL_SIGHT_FAR_IN, SIGHT_NEUTRAL_AREA_KINDS } from '../tables/terrain.ts';
 
 export type SightBlock = 'terrain' | 'hill' | 'stands' | 'skirmishers';
@@ -51,6 +51,49 @@ interface BlockingArea {
   readonly insideSightIn?: number;
   /** Index into the per-stand inside flags. */
   readonly index: number;
+  /**
+   * A disk wholly inside the area, a cheap sure test for lines through it: found when a line first asks
+   * (`coreRIn` -1: not yet; 0: none found).
+   */
+  coreXIn: number;
+  coreYIn: number;
+  coreRIn: number;
+}
+
+/** Candidate centres per axis when looking for an area's core disk. */
+const CORE_SAMPLES = 9;
+/** Cores narrower than this are not worth a test. */
+const CORE_MIN_RADIUS_IN = 0.25;
+
+/** Distance from (x, y) to the segment a-b, inches. */
+function pointSegmentDistanceIn(x: number, y: number, a: PointIn, b: PointIn): number {
+  const dx = b.xIn - a.xIn, dy = b.yIn - a.yIn;
+  const len2 = dx * dx + dy * dy;
+  const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((x - a.xIn) * dx + (y - a.yIn) * dy) / len2));
+  return Math.sqrt((a.xIn + dx * t - x) ** 2 + (a.yIn + dy * t - y) ** 2);
+}
+
+/**
+ * The widest disk found, among a grid of centres over the area's box and its vertices' mean, whose centre is
+ * inside and which no edge enters: every point of it is inside the area by the even-odd rule (the parity
+ * changes only across an edge). Its radius is kept a hair short of the nearest edge.
+ */
+function coreDisk(vertices: readonly PointIn[], box: Box): { coreXIn: number; coreYIn: number; coreRIn: number } {
+  let bestX = 0, bestY = 0, bestR = 0;
+  const consider = (x: number, y: number): void => {
+    if (!pointInPolygon({ xIn: x, yIn: y }, vertices)) return;
+    let r = Infinity;
+    for (let i = 0, j = vertices.length - 1; i < vertices.length; j = i++) r = Math.min(r, pointSegmentDistanceIn(x, y, vertices[j]!, vertices[i]!));
+    if (r > bestR) (bestX = x), (bestY = y), (bestR = r);
+  };
+  let mx = 0, my = 0;
+  for (const v of vertices) (mx += v.xIn), (my += v.yIn);
+  if (vertices.length > 0) consider(mx / vertices.length, my / vertices.length);
+  for (let i = 1; i < CORE_SAMPLES; i++) {
+    for (let j = 1; j < CORE_SAMPLES; j++) consider(box.minX + ((box.maxX - box.minX) * i) / CORE_SAMPLES, box.minY + ((box.maxY - box.minY) * j) / CORE_SAMPLES);
+  }
+  const coreRIn = bestR * (1 - 1e-6) - 1e-6;
+  return coreRIn >= CORE_MIN_RADIUS_IN ? { coreXIn: bestX, coreYIn: bestY, coreRIn } : { coreXIn: 0, coreYIn: 0, coreRIn: 0 };
 }
 
 interface SightHill {
@@ -212,21 +255,22 @@ function prepared(ctx: VbContext): VbSight {
       if (SIGHT_NEUTRAL_AREA_KINDS.includes(area.kind)) continue;
       const rule = AREA_CLASSES[AREA_KIND_CLASS[area.kind]];
       if (rule.sight !== 'blocks') continue;
-      areas.push({ area, box: sightBoxOf(area.vertices), byId: firstById.get(area.id)!, ...(rule.insideSightIn !== undefined ? { insideSightIn: rule.insideSightIn } : {}), index: areas.length });
+      const box = sightBoxOf(area.vertices);
+      areas.push({ area, box, byId: firstById.get(area.id)!, ...(rule.insideSightIn !== undefined ? { insideSightIn: rule.insideSightIn } : {}), index: areas.length, coreXIn: 0, coreYIn: 0, coreRIn: -1 });
     }
     hills = terrain.elevations.map((hill) => ({ hill, box: sightBoxOf(hill.vertices) }));
   }
   // Stands in the state's order (ties between stands the same distance along a line go to the first).
-  const stands: SightStand[] = [];
   const vb: VbStand[] = [];
   for (const st of ctx.state.stands) {
     const v = ctx.standById.get(st.id);
-    if (!v) continue;
-    stands.push(sightStandOf(v));
-    vb.push(v);
+    if (v) vb.push(v);
   }
+  // A stand object the last scene held at the same place keeps its sight stand (no lookup).
+  const same = last !== undefined && last.vb.length === vb.length;
+  const stands: SightStand[] = vb.map((v, i) => (same && last.vb[i] === v ? last.stands[i]! : sightStandOf(v)));
   let cells: CellGrid | undefined;
-  if (last && last.vb.length === vb.length) {
+  if (last && same) {
     // Stand by stand by identity: a stand object is never changed once built.
     const changed: number[] = [];
     for (let i = 0; i < vb.length && changed.length <= PATCH_MAX_STANDS; i++) if (vb[i] !== last.vb[i]) changed.push(i);
@@ -251,49 +295,126 @@ function centreInside(p: VbSight, s: VbStand, a: BlockingArea): boolean {
   return flags[a.index] === 2;
 }
 
-/** What may stand in the way of any line between two stands: what meets the box around both. */
+/**
+ * What may stand in the way of any line between two stands: the areas and hills that meet the box around
+ * both and, built only when a line asks for them, the stands near the segment between their centres.
+ * One scratch object refilled per pair (sight is never re-entered): no lists are made per pair.
+ */
 interface PairScene {
+  /** The box around both stands. */
+  readonly box: Box;
+  /** The centres' segment (from the firer's centre), its squared length, and how far lines stray from it. */
+  ax: number;
+  ay: number;
+  dx: number;
+  dy: number;
+  len2: number;
+  spread: number;
   readonly areas: BlockingArea[];
+  areaCount: number;
   readonly hills: SightHill[];
-  /** Scene indices of stands, ascending. */
-  readonly stands: number[];
+  hillCount: number;
+  /** Scene indices of the stands near the segment, ascending (the first `standCount`), once `standsBuilt`. */
+  stands: Int32Array;
+  standCount: number;
+  standsBuilt: boolean;
+  /** The firing gun's remembered blockers (see `GUN_BLOCKERS`), looked up once per pair. */
+  gunBlockers: number[] | undefined;
+  /** Per area of the pair (by its place in `areas`): 0 not yet read, else 1 + 2 * firer inside + target inside. */
+  centres: Uint8Array;
 }
+
+const scene: PairScene = {
+  box: { minX: 0, minY: 0, maxX: 0, maxY: 0 },
+  ax: 0,
+  ay: 0,
+  dx: 0,
+  dy: 0,
+  len2: 0,
+  spread: 0,
+  areas: [],
+  areaCount: 0,
+  hills: [],
+  hillCount: 0,
+  stands: new Int32Array(64),
+  standCount: 0,
+  standsBuilt: false,
+  gunBlockers: undefined,
+  centres: new Uint8Array(16),
+};
 
 /**
  * How far any line from a point of base `a` to a point of base `b` strays from the segment between their
  * centres: the larger base's circumradius (and a hair).
  */
 export function sightSpreadIn(a: VbStand, b: VbStand): number {
-  return Math.max(Math.hypot(a.stand.widthIn, a.stand.depthIn), Math.hypot(b.stand.widthIn, b.stand.depthIn)) / 2 + 1e-6;
+  return Math.max(baseDiagonalIn(a.stand.widthIn, a.stand.depthIn), baseDiagonalIn(b.stand.widthIn, b.stand.depthIn)) / 2 + 1e-6;
 }
 
-/** Shared empty lists of a pair scene (never pushed to: a list is made when the first item meets). */
-const NO_AREAS: BlockingArea[] = [];
-const NO_HILLS: SightHill[] = [];
+/** The last few base sizes' diagonals (a table has few sizes; `Math.hypot` is slow for a per-pair call). */
+const DIAGONALS = new Float64Array(12);
+let diagonalNext = 0;
 
-function pairScene(p: VbSight, a: VbStand, b: VbStand): PairScene {
-  const box: Box = {
-    minX: Math.min(a.box.minXIn, b.box.minXIn),
-    minY: Math.min(a.box.minYIn, b.box.minYIn),
-    maxX: Math.max(a.box.maxXIn, b.box.maxXIn),
-    maxY: Math.max(a.box.maxYIn, b.box.maxYIn),
-  };
-  // Plain loops, and one shared empty list where nothing meets the box (most pairs): fewer allocations.
-  let areas: BlockingArea[] = NO_AREAS;
-  for (const x of p.areas) if (boxesMeet(x.box, box)) (areas === NO_AREAS ? (areas = []) : areas).push(x);
-  let hills: SightHill[] = NO_HILLS;
-  for (const h of p.hills) if (boxesMeet(h.box, box)) (hills === NO_HILLS ? (hills = []) : hills).push(h);
-  // Every line from a point of one base to a point of the other keeps within the larger base's
-  // circumradius of the segment between their centres: a stand further than that plus its own
-  // circumradius from that segment meets none of them.
-  const ax = a.center.xIn, ay = a.center.yIn;
-  const dx = b.center.xIn - ax, dy = b.center.yIn - ay;
-  const len2 = dx * dx + dy * dy;
-  const spread = sightSpreadIn(a, b);
-  const stands: number[] = [];
+function baseDiagonalIn(w: number, d: number): number {
+  for (let k = 0; k < DIAGONALS.length; k += 3) if (DIAGONALS[k] === w && DIAGONALS[k + 1] === d) return DIAGONALS[k + 2]!;
+  const h = Math.hypot(w, d);
+  DIAGONALS[diagonalNext] = w;
+  DIAGONALS[diagonalNext + 1] = d;
+  DIAGONALS[diagonalNext + 2] = h;
+  diagonalNext = (diagonalNext + 3) % DIAGONALS.length;
+  return h;
+}
+
+/** Fills the scratch scene for the pair (a, b): its box, the areas and hills meeting it, the segment. */
+function fillPairScene(p: VbSight, a: VbStand, b: VbStand): PairScene {
+  const sc = scene;
+  const box = sc.box;
+  box.minX = Math.min(a.box.minXIn, b.box.minXIn);
+  box.minY = Math.min(a.box.minYIn, b.box.minYIn);
+  box.maxX = Math.max(a.box.maxXIn, b.box.maxXIn);
+  box.maxY = Math.max(a.box.maxYIn, b.box.maxYIn);
+  sc.areaCount = 0;
+  for (const x of p.areas) if (boxesMeet(x.box, box)) sc.areas[sc.areaCount++] = x;
+  sc.hillCount = 0;
+  for (const h of p.hills) if (boxesMeet(h.box, box)) sc.hills[sc.hillCount++] = h;
+  sc.ax = a.center.xIn;
+  sc.ay = a.center.yIn;
+  sc.dx = b.center.xIn - sc.ax;
+  sc.dy = b.center.yIn - sc.ay;
+  sc.len2 = sc.dx * sc.dx + sc.dy * sc.dy;
+  sc.spread = sightSpreadIn(a, b);
+  sc.standsBuilt = false;
+  sc.gunBlockers = GUN_BLOCKERS.get(a);
+  if (sc.centres.length < sc.areaCount) sc.centres = new Uint8Array(sc.areaCount * 2);
+  sc.centres.fill(0, 0, sc.areaCount);
+  return sc;
+}
+
+/**
+ * Whether a stand belongs to the pair's stands: its box meets the pair's box and its centre is within the
+ * lines' spread plus its own circumradius of the centres' segment (every line from a point of one base to a
+ * point of the other keeps within the spread of that segment, so a stand further away meets none of them).
+ */
+function inPairScene(sc: PairScene, st: SightStand): boolean {
+  if (!boxesMeet(st.box, sc.box)) return false;
+  const t = sc.len2 === 0 ? 0 : Math.max(0, Math.min(1, ((st.cx - sc.ax) * sc.dx + (st.cy - sc.ay) * sc.dy) / sc.len2));
+  const ex = sc.ax + sc.dx * t - st.cx, ey = sc.ay + sc.dy * t - st.cy;
+  const r = sc.spread + st.radiusIn;
+  return ex * ex + ey * ey <= r * r;
+}
+
+/** The pair's stands (scene indices, ascending), found in the grid on first use. */
+function pairStands(p: VbSight, sc: PairScene): void {
+  if (sc.standsBuilt) return;
+  sc.standsBuilt = true;
+  if (sc.stands.length < p.stands.length) sc.stands = new Int32Array(p.stands.length);
+  const out = sc.stands;
+  let n = 0;
   p.stamp = (p.stamp + 1) | 0;
+  const box = sc.box;
+  const { ax, ay, dx, dy, len2 } = sc;
   // A stand that meets the corridor has a part in a cell that meets it (each stand is in every cell its box touches).
-  const cellReach = (CELL_IN * Math.SQRT2) / 2 + spread;
+  const cellReach = (CELL_IN * Math.SQRT2) / 2 + sc.spread;
   const g = p.cells;
   // Only the cells of the grid: no stand touches any other.
   const cxEnd = Math.min(Math.floor(box.maxX / CELL_IN), g.cx1);
@@ -310,17 +431,21 @@ function pairScene(p: VbSight, a: VbStand, b: VbStand): PairScene {
       for (const i of list) {
         if (p.seen[i] === p.stamp) continue;
         p.seen[i] = p.stamp;
-        const st = p.stands[i]!;
-        if (!boxesMeet(st.box, box)) continue;
-        const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((st.cx - ax) * dx + (st.cy - ay) * dy) / len2));
-        const ex = ax + dx * t - st.cx, ey = ay + dy * t - st.cy;
-        const r = spread + st.radiusIn;
-        if (ex * ex + ey * ey <= r * r) stands.push(i);
+        if (inPairScene(sc, p.stands[i]!)) out[n++] = i;
       }
     }
   }
-  sortSmall(stands, (x, y) => x - y);
-  return { areas, hills, stands };
+  // Ascending (ties along a line go to the stand listed first): insertion for the usual few, else typed sort.
+  if (n > 32) out.subarray(0, n).sort();
+  else {
+    for (let k = 1; k < n; k++) {
+      const x = out[k]!;
+      let j = k - 1;
+      while (j >= 0 && out[j]! > x) (out[j + 1] = out[j]!), j--;
+      out[j + 1] = x;
+    }
+  }
+  sc.standCount = n;
 }
 
 const CLEAR: SightResult = { clear: true };
@@ -328,10 +453,45 @@ const BY_TERRAIN: SightResult = { clear: false, blockedBy: 'terrain' };
 const BY_HILL: SightResult = { clear: false, blockedBy: 'hill' };
 const BY_STANDS: SightResult = { clear: false, blockedBy: 'stands' };
 
-/** Whether terrain areas block the line (Terrain Effects, p. 3). */
-function terrainBlocks(p: VbSight, scene: PairScene, from: PointIn, to: PointIn, lengthIn: number, firer: VbStand, target: VbStand): boolean {
-  // Terrain areas.
-  for (const a of scene.areas) {
+/** Whether the firer's and the target's centres are inside the pair's `k`th area: 1 + 2 * firer + target. */
+function pairCentres(p: VbSight, sc: PairScene, k: number, firer: VbStand, target: VbStand): number {
+  let c = sc.centres[k]!;
+  if (c === 0) {
+    const a = sc.areas[k]!;
+    c = 1 + (centreInside(p, firer, a) ? 2 : 0) + (centreInside(p, target, a) ? 1 : 0);
+    sc.centres[k] = c;
+  }
+  return c;
+}
+
+/** A line must run this far through an area's core disk for the sure test (far above the exact test's 1e-6"). */
+const CORE_CHORD_MIN_IN = 0.01;
+
+/**
+ * Whether terrain areas block the line (Terrain Effects, p. 3). The answer is whether any area does, so a
+ * sure test goes first: a line running through an area's core disk, neither stand's centre inside the
+ * area, runs inside it for more than the exact test's hair with no base of its own to excuse it.
+ */
+function terrainBlocks(p: VbSight, sc: PairScene, from: PointIn, to: PointIn, lengthIn: number, firer: VbStand, target: VbStand): boolean {
+  if (lengthIn > 0) {
+    const dx = to.xIn - from.xIn, dy = to.yIn - from.yIn;
+    const len2 = lengthIn * lengthIn;
+    for (let k = 0; k < sc.areaCount; k++) {
+      const a = sc.areas[k]!;
+      if (a.coreRIn < 0) Object.assign(a, coreDisk(a.area.vertices, a.box));
+      const r = a.coreRIn;
+      if (r === 0) continue;
+      const tc = ((a.coreXIn - from.xIn) * dx + (a.coreYIn - from.yIn) * dy) / len2;
+      const ex = from.xIn + dx * tc - a.coreXIn, ey = from.yIn + dy * tc - a.coreYIn;
+      const off2 = ex * ex + ey * ey;
+      if (off2 >= r * r) continue;
+      const half = Math.sqrt(r * r - off2) / lengthIn;
+      if ((Math.min(1, tc + half) - Math.max(0, tc - half)) * lengthIn <= CORE_CHORD_MIN_IN) continue;
+      if (pairCentres(p, sc, k, firer, target) === 1) return true;
+    }
+  }
+  for (let k = 0; k < sc.areaCount; k++) {
+    const a = sc.areas[k]!;
     const vertices = a.area.vertices;
     if (segBoxMisses(from, to, a.box)) continue;
     const fromInside = pointInPolygon(from, vertices);
@@ -339,8 +499,9 @@ function terrainBlocks(p: VbSight, scene: PairScene, from: PointIn, to: PointIn,
     if (!crosses && !fromInside) continue;
     const lengthInsideIn = (crosses ? fractionInsidePolygon(from, to, vertices) : 1) * lengthIn;
     if (lengthInsideIn <= 1e-6) continue;
-    const firerIn = centreInside(p, firer, a);
-    const targetIn = centreInside(p, target, a);
+    const centres = pairCentres(p, sc, k, firer, target);
+    const firerIn = centres >= 3;
+    const targetIn = (centres & 1) === 0;
     if (firerIn && targetIn) {
       const within = a.insideSightIn !== undefined && lengthIn <= a.insideSightIn + 1e-9 && lengthInsideIn >= lengthIn - 1e-6;
       if (!within) return true;
@@ -356,77 +517,68 @@ function terrainBlocks(p: VbSight, scene: PairScene, from: PointIn, to: PointIn,
 }
 
 /** Whether higher ground blocks the line (Terrain Effects: Hills, p. 3). */
-function hillBlocks(ctx: VbContext, p: VbSight, scene: PairScene, from: PointIn, to: PointIn, lengthIn: number, firer: VbStand, target: VbStand): boolean {
+function hillBlocks(ctx: VbContext, p: VbSight, sc: PairScene, from: PointIn, to: PointIn, lengthIn: number, firer: VbStand, target: VbStand): boolean {
   // Hills: the obstacle is higher ground between the stands that is not the ground either stands on.
-  if (scene.hills.length > 0) {
-    const fromLevel = groundLevel(ctx, p, firer);
-    const toLevel = groundLevel(ctx, p, target);
-    const low = Math.min(fromLevel, toLevel);
-    // Is any ground higher than the lower stand passed over strictly between the ends of the line?
-    let higherBetween = false;
-    for (const { hill, box } of scene.hills) {
-      if (hill.level <= low || segBoxMisses(from, to, box)) continue;
-      const crosses = segmentTouchesPolygonBoundary(from, to, hill.vertices);
-      if (!crosses && !pointInPolygon(from, hill.vertices)) continue;
-      if (!crosses) continue; // wholly inside: it touches both ends, not "between"
-      let inside = 0;
-      let strictlyBetween = false;
-      for (const [t0, t1] of segmentInsideIntervals(from, to, hill.vertices)) {
-        inside += t1 - t0;
-        if (t1 - t0 > 1e-9 && (t0 > 1e-9 || t1 < 1 - 1e-9)) strictlyBetween = true;
-      }
-      if (inside > 0 && strictlyBetween) {
-        higherBetween = true;
-        break;
-      }
+  if (sc.hillCount === 0) return false;
+  const fromLevel = groundLevel(ctx, p, firer);
+  const toLevel = groundLevel(ctx, p, target);
+  const low = Math.min(fromLevel, toLevel);
+  // Is any ground higher than the lower stand passed over strictly between the ends of the line?
+  let higherBetween = false;
+  for (let k = 0; k < sc.hillCount && !higherBetween; k++) {
+    const { hill, box } = sc.hills[k]!;
+    if (hill.level <= low || segBoxMisses(from, to, box)) continue;
+    const crosses = segmentTouchesPolygonBoundary(from, to, hill.vertices);
+    if (!crosses) continue; // wholly inside touches both ends, not "between"; wholly outside misses
+    let inside = 0;
+    let strictlyBetween = false;
+    for (const [t0, t1] of segmentInsideIntervals(from, to, hill.vertices)) {
+      inside += t1 - t0;
+      if (t1 - t0 > 1e-9 && (t0 > 1e-9 || t1 < 1 - 1e-9)) strictlyBetween = true;
     }
-    if (higherBetween) {
-      let obstacle = 0;
-      let nearFromIn = Infinity;
-      let nearToIn = Infinity;
-      for (const { hill: e, box } of scene.hills) {
-        if (e.level <= low || segBoxMisses(from, to, box)) continue;
-        for (const [t0, t1] of segmentInsideIntervals(from, to, e.vertices)) {
-          if (t0 <= 1e-9 && e.level <= fromLevel) continue; // the firer's own hill
-          if (t1 >= 1 - 1e-9 && e.level <= toLevel) continue; // the target's own hill
-          if (e.level > obstacle) (obstacle = e.level), (nearFromIn = Infinity), (nearToIn = Infinity);
-          if (e.level === obstacle) {
-            nearFromIn = Math.min(nearFromIn, t0 * lengthIn);
-            nearToIn = Math.min(nearToIn, (1 - t1) * lengthIn);
-          }
-        }
-      }
-      if (obstacle > low) {
-        const hi = Math.max(fromLevel, toLevel);
-        const fromIsHigher = fromLevel >= toLevel;
-        const nearHigherIn = fromIsHigher ? nearFromIn : nearToIn;
-        const nearLowerIn = fromIsHigher ? nearToIn : nearFromIn;
-        const seen = (hi - obstacle >= 2 && nearLowerIn >= HILL_SIGHT_FAR_IN - 1e-9) || (hi - obstacle >= 1 && nearHigherIn < nearLowerIn);
-        if (!seen) return true;
+    if (inside > 0 && strictlyBetween) higherBetween = true;
+  }
+  if (!higherBetween) return false;
+  let obstacle = 0;
+  let nearFromIn = Infinity;
+  let nearToIn = Infinity;
+  for (let k = 0; k < sc.hillCount; k++) {
+    const { hill: e, box } = sc.hills[k]!;
+    if (e.level <= low || segBoxMisses(from, to, box)) continue;
+    for (const [t0, t1] of segmentInsideIntervals(from, to, e.vertices)) {
+      if (t0 <= 1e-9 && e.level <= fromLevel) continue; // the firer's own hill
+      if (t1 >= 1 - 1e-9 && e.level <= toLevel) continue; // the target's own hill
+      if (e.level > obstacle) (obstacle = e.level), (nearFromIn = Infinity), (nearToIn = Infinity);
+      if (e.level === obstacle) {
+        nearFromIn = Math.min(nearFromIn, t0 * lengthIn);
+        nearToIn = Math.min(nearToIn, (1 - t1) * lengthIn);
       }
     }
   }
-  return false;
+  if (obstacle <= low) return false;
+  const hi = Math.max(fromLevel, toLevel);
+  const fromIsHigher = fromLevel >= toLevel;
+  const nearHigherIn = fromIsHigher ? nearFromIn : nearToIn;
+  const nearLowerIn = fromIsHigher ? nearToIn : nearFromIn;
+  const seen = (hi - obstacle >= 2 && nearLowerIn >= HILL_SIGHT_FAR_IN - 1e-9) || (hi - obstacle >= 1 && nearHigherIn < nearLowerIn);
+  return !seen;
 }
 
-/** What the stands on the line make of it: clear, blocked, or screened by enemy skirmishers. */
-function standsOnLine(ctx: VbContext, p: VbSight, scene: PairScene, from: PointIn, to: PointIn, lengthIn: number, firer: VbStand, target: VbStand, artillery: boolean): SightResult {
-  // Stands in the way (commanders' stands do not block: a reading). Small arms are stopped by the nearest
-  // one (enemy skirmishers: they must fire at them); artillery fires past enemy skirmishers.
+/** What the stands on the line make of small arms' fire: clear, blocked, or screened by enemy skirmishers. */
+function standsOnLine(ctx: VbContext, p: VbSight, sc: PairScene, from: PointIn, to: PointIn, lengthIn: number, firer: VbStand, target: VbStand): SightResult {
+  // Stands in the way (commanders' stands do not block: a reading): the nearest one stops small arms
+  // (enemy skirmishers: they must fire at them).
+  pairStands(p, sc);
   let nearestAt = Infinity;
   let nearest: VbStand | undefined;
-  for (const i of scene.stands) {
+  for (let k = 0; k < sc.standCount; k++) {
+    const i = sc.stands[k]!;
     const ss = p.stands[i]!;
     if (ss.id === firer.stand.id || ss.id === target.stand.id) continue;
     const s = p.vb[i]!;
     if (s.type === 'command') continue;
     const fraction = standCrossingFraction(ss, from, to);
     if (fraction < 0) continue;
-    const screen = s.side !== firer.side && isSkirmisher(ctx, s);
-    if (artillery) {
-      if (!screen) return BY_STANDS;
-      continue;
-    }
     const atIn = fraction * lengthIn;
     if (atIn < nearestAt) (nearestAt = atIn), (nearest = s);
   }
@@ -436,23 +588,63 @@ function standsOnLine(ctx: VbContext, p: VbSight, scene: PairScene, from: PointI
 }
 
 /**
- * Sight along one line from `from` (on the firer) to `to` (on the target), testing only what `scene` holds
- * (everything near both stands): terrain first, then hills, then stands, the first that blocks named. When
- * `exact` is false the caller needs only "clear", "screened by skirmishers" or "blocked somehow", so a line
- * a stand blocks is answered without the terrain tests (it is blocked either way, and never screened).
+ * Per firing gun: the scene indices of the stands that last blocked its lines, latest first. A gun's lines
+ * to neighbouring targets are mostly blocked by the same few stands; any stand of the pair's stands that
+ * blocks the line answers for artillery (the first met or another, the answer is the same), so these are
+ * tried before the pair's stands are looked up.
  */
-function sightLineIn(ctx: VbContext, p: VbSight, scene: PairScene, from: PointIn, to: PointIn, firer: VbStand, target: VbStand, artillery: boolean, exact: boolean): SightResult {
-  const lengthIn = Math.sqrt((to.xIn - from.xIn) ** 2 + (to.yIn - from.yIn) ** 2);
-  if (exact) {
-    if (terrainBlocks(p, scene, from, to, lengthIn, firer, target)) return BY_TERRAIN;
-    if (hillBlocks(ctx, p, scene, from, to, lengthIn, firer, target)) return BY_HILL;
-    return standsOnLine(ctx, p, scene, from, to, lengthIn, firer, target, artillery);
+const GUN_BLOCKERS = new WeakMap<VbStand, number[]>();
+const GUN_BLOCKERS_KEPT = 4;
+
+/** Whether the stand at scene index `i` stops a gun's line: it crosses it, is no commander and no enemy skirmisher. */
+function stopsGunLine(ctx: VbContext, p: VbSight, i: number, from: PointIn, to: PointIn, firer: VbStand, target: VbStand): boolean {
+  const ss = p.stands[i]!;
+  if (ss.id === firer.stand.id || ss.id === target.stand.id) return false;
+  const s = p.vb[i]!;
+  if (s.type === 'command' || standCrossingFraction(ss, from, to) < 0) return false;
+  // Artillery fires past enemy skirmishers.
+  return !(s.side !== firer.side && isSkirmisher(ctx, s));
+}
+
+/** Whether one of the gun's remembered blockers, if it is one of the pair's stands, stops the line. */
+function rememberedStopsGunLine(ctx: VbContext, p: VbSight, sc: PairScene, from: PointIn, to: PointIn, firer: VbStand, target: VbStand): boolean {
+  const kept = sc.gunBlockers;
+  if (!kept) return false;
+  for (const i of kept) if (i < p.stands.length && inPairScene(sc, p.stands[i]!) && stopsGunLine(ctx, p, i, from, to, firer, target)) return true;
+  return false;
+}
+
+/** Whether any of the pair's stands stops the gun's line (the one found is remembered for the gun). */
+function pairStopsGunLine(ctx: VbContext, p: VbSight, sc: PairScene, from: PointIn, to: PointIn, firer: VbStand, target: VbStand): boolean {
+  pairStands(p, sc);
+  for (let k = 0; k < sc.standCount; k++) {
+    const i = sc.stands[k]!;
+    if (!stopsGunLine(ctx, p, i, from, to, firer, target)) continue;
+    let kept = sc.gunBlockers;
+    if (!kept) GUN_BLOCKERS.set(firer, (kept = sc.gunBlockers = []));
+    const at = kept.indexOf(i);
+    if (at >= 0) kept.splice(at, 1);
+    else if (kept.length >= GUN_BLOCKERS_KEPT) kept.pop();
+    kept.unshift(i);
+    return true;
   }
-  const byStands = standsOnLine(ctx, p, scene, from, to, lengthIn, firer, target, artillery);
-  if (byStands === BY_STANDS) return byStands;
-  if (terrainBlocks(p, scene, from, to, lengthIn, firer, target)) return BY_TERRAIN;
-  if (hillBlocks(ctx, p, scene, from, to, lengthIn, firer, target)) return BY_HILL;
-  return byStands;
+  return false;
+}
+
+/**
+ * Sight along one line from `from` (on the firer) to `to` (on the target), testing only what the pair's
+ * scene holds (everything near both stands): terrain first, then hills, then stands, the first that blocks
+ * named. When `exact` is false the caller needs only "clear", "screened by skirmishers" or "blocked somehow"
+ * (whatever blocks, a skirmisher screen counts only where nothing else does), so the cheapest tests go first.
+ */
+function sightLineIn(ctx: VbContext, p: VbSight, sc: PairScene, from: PointIn, to: PointIn, firer: VbStand, target: VbStand, artillery: boolean, exact: boolean): SightResult {
+  const lengthIn = Math.sqrt((to.xIn - from.xIn) ** 2 + (to.yIn - from.yIn) ** 2);
+  if (!exact && artillery && rememberedStopsGunLine(ctx, p, sc, from, to, firer, target)) return BY_STANDS;
+  if (terrainBlocks(p, sc, from, to, lengthIn, firer, target)) return BY_TERRAIN;
+  if (hillBlocks(ctx, p, sc, from, to, lengthIn, firer, target)) return BY_HILL;
+  if (!artillery) return standsOnLine(ctx, p, sc, from, to, lengthIn, firer, target);
+  if (exact && rememberedStopsGunLine(ctx, p, sc, from, to, firer, target)) return BY_STANDS;
+  return pairStopsGunLine(ctx, p, sc, from, to, firer, target) ? BY_STANDS : CLEAR;
 }
 
 function frontCentre(s: VbStand): PointIn {
@@ -460,20 +652,48 @@ function frontCentre(s: VbStand): PointIn {
   return { xIn: (fl!.xIn + fr!.xIn) / 2, yIn: (fl!.yIn + fr!.yIn) / 2 };
 }
 
+/** Whether segment a-b meets the box grown by `marginIn` on every side (box overlap, then no corner-free side). */
+function segmentMeetsGrownBox(a: PointIn, b: PointIn, box: BoundingBoxIn, marginIn: number): boolean {
+  const minX = box.minXIn - marginIn, minY = box.minYIn - marginIn, maxX = box.maxXIn + marginIn, maxY = box.maxYIn + marginIn;
+  if (Math.max(a.xIn, b.xIn) < minX || Math.min(a.xIn, b.xIn) > maxX || Math.max(a.yIn, b.yIn) < minY || Math.min(a.yIn, b.yIn) > maxY) return false;
+  const dx = b.xIn - a.xIn, dy = b.yIn - a.yIn;
+  const c1 = dx * (minY - a.yIn) - dy * (minX - a.xIn);
+  const c2 = dx * (minY - a.yIn) - dy * (maxX - a.xIn);
+  const c3 = dx * (maxY - a.yIn) - dy * (minX - a.xIn);
+  const c4 = dx * (maxY - a.yIn) - dy * (maxX - a.xIn);
+  return !((c1 > 0 && c2 > 0 && c3 > 0 && c4 > 0) || (c1 < 0 && c2 < 0 && c3 < 0 && c4 < 0));
+}
+
+/**
+ * Whether any of the six lines `standSight` traces from `s` to `t` meets one of `boxes` grown by `marginIn`.
+ * The lines depend on the two stands alone, and only a stand that touches a line can change what it meets:
+ * with both stands unchanged, stands whose boxes (before and after a change) meet no line leave the answer.
+ */
+export function sightLinesMeetBoxes(s: VbStand, t: VbStand, boxes: readonly BoundingBoxIn[], marginIn: number): boolean {
+  if (boxes.length === 0) return false;
+  for (let k = 0; k < 3; k++) {
+    const from = k === 0 ? frontCentre(s) : s.corners[k - 1]!;
+    const near = nearestOnBaseFrom(from, t.corners);
+    for (const b of boxes) if (segmentMeetsGrownBox(from, near, b, marginIn) || segmentMeetsGrownBox(from, t.center, b, marginIn)) return true;
+  }
+  return false;
+}
+
 /**
  * Sight from a firing stand to a target stand: from its front (centre, then each front corner) to the
- * target's nearest point and its centre; clear if any line is, else the last failure (skirmishers first).
+ * target's nearest point and its centre; clear if any line is, else the first line's reason (or a later
+ * line's skirmisher screen).
  */
 export function standSight(ctx: VbContext, s: VbStand, t: VbStand, artillery: boolean): SightResult {
   const p = prepared(ctx);
-  const scene = pairScene(p, s, t);
+  const sc = fillPairScene(p, s, t);
   let worst: SightResult | undefined;
   for (let k = 0; k < 3; k++) {
     const from = k === 0 ? frontCentre(s) : s.corners[k - 1]!;
-    const near = closestPointsFromFront([from], t.corners).onB;
+    const near = nearestOnBaseFrom(from, t.corners);
     for (let m = 0; m < 2; m++) {
-      // Only the first line's reason is reported unless a later one is a skirmisher screen (see below).
-      const r = sightLineIn(ctx, p, scene, from, m === 0 ? near : t.center, s, t, artillery, worst === undefined);
+      // Only the first line's reason is reported unless a later one is a skirmisher screen.
+      const r = sightLineIn(ctx, p, sc, from, m === 0 ? near : t.center, s, t, artillery, worst === undefined);
       if (r.clear) return r;
       if (!worst || r.blockedBy === 'skirmishers') worst = r;
     }
