@@ -229,26 +229,54 @@ export function readUnit(state: TableState, u: Unit, standById: ReadonlyMap<stri
  * units are read again.
  */
 export function buildContext(state: TableState, reuse?: (u: Unit) => UnitReading | undefined): VbContext {
-  const stateStandById = new Map(state.stands.map((s) => [s.id, s]));
+  // Every stand by id, built only when a unit is read afresh (a session's update reads few or none).
+  let stateStandById: Map<string, Stand> | undefined;
   const warnings: EvaluationWarning[] = [];
   const units = new Map<string, VbUnit>();
   const readings = new Map<string, UnitReading>();
   const allStands: VbStand[] = [];
   for (const u of state.units) {
-    const reading = reuse?.(u) ?? readUnit(state, u, stateStandById);
+    const reading = reuse?.(u) ?? readUnit(state, u, (stateStandById ??= standsById(state.stands)));
     readings.set(u.id, reading);
     appendAll(warnings, reading.warnings);
     units.set(u.id, reading.info);
     appendAll(allStands, reading.info.stands);
   }
-  const commanders: VbCommander[] = state.commanders.map((c) => {
-    const s = c.standId !== undefined ? stateStandById.get(c.standId) : undefined;
-    if (!s) return { commander: c };
+  const commanders: VbCommander[] = [];
+  for (const c of state.commanders) {
+    const s = c.standId !== undefined ? (stateStandById ?? commanderStands(state))?.get(c.standId) : undefined;
+    if (!s) {
+      commanders.push({ commander: c });
+      continue;
+    }
     const vs = vbStand(state, s, 'command', fits(s, 'command'), c.side, { commanderId: c.id });
     allStands.push(vs);
-    return { commander: c, stand: vs };
-  });
-  return { state, units, readings, commanders, allStands, standById: new Map(allStands.map((s) => [s.stand.id, s])), warnings, grown };
+    commanders.push({ commander: c, stand: vs });
+  }
+  const standById = new Map<string, VbStand>();
+  for (const s of allStands) standById.set(s.stand.id, s);
+  return { state, units, readings, commanders, allStands, standById, warnings, grown };
+}
+
+function standsById(stands: readonly Stand[]): Map<string, Stand> {
+  const byId = new Map<string, Stand>();
+  for (const s of stands) byId.set(s.id, s);
+  return byId;
+}
+
+/** The commanders' stands by id (one pass over the stands, no map of every stand), once per state. */
+const COMMANDER_STANDS = new WeakMap<TableState, Map<string, Stand>>();
+
+function commanderStands(state: TableState): Map<string, Stand> {
+  let byId = COMMANDER_STANDS.get(state);
+  if (!byId) {
+    const wanted = new Set<string>();
+    for (const c of state.commanders) if (c.standId !== undefined) wanted.add(c.standId);
+    byId = new Map();
+    for (const s of state.stands) if (wanted.has(s.id)) byId.set(s.id, s);
+    COMMANDER_STANDS.set(state, byId);
+  }
+  return byId;
 }
 
 /**

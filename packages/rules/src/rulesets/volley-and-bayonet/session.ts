@@ -33,7 +33,6 @@ import type { Evaluation, FormationReading, MoraleReading } from '../../engine/e
 import type { RulesSession } from '../../engine/ruleset.ts';
 import { samePlainData } from '../../engine/samePlainData.ts';
 import type { BoundingBoxIn } from '../../geometry/polygon.ts';
-import { hypot2 } from '../../geometry/hypot.ts';
 import type { Stand, TableState } from '../../model/tableState.ts';
 import { evaluateCharge, type ChargeResult } from './charge.ts';
 import { readFormation } from './formation.ts';
@@ -170,22 +169,29 @@ function chargeLooks(ctx: VbContext, info: VbUnit): { readonly chargeIn: number;
   return { chargeIn: look + LOOK_SLACK_IN, supportIn: supportIn > 0 ? supportIn + GUN_DIAGONAL_IN : 0, rateIn: rateIn + LOOK_SLACK_IN };
 }
 
-/** Distance from (x, y) to the segment (ax, ay)-(bx, by), inches. */
-function pointSegmentIn(x: number, y: number, ax: number, ay: number, bx: number, by: number): number {
+/** Square of the distance from (x, y) to the segment (ax, ay)-(bx, by), square inches. */
+function pointSegmentSqIn(x: number, y: number, ax: number, ay: number, bx: number, by: number): number {
   const dx = bx - ax;
   const dy = by - ay;
   const len2 = dx * dx + dy * dy;
   const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / len2));
-  return hypot2(ax + dx * t - x, ay + dy * t - y);
+  const ex = ax + dx * t - x;
+  const ey = ay + dy * t - y;
+  return ex * ex + ey * ey;
 }
 
-/** Distance from (x, y) to a box (0 inside), inches. */
-function pointBoxIn(x: number, y: number, b: BoundingBoxIn): number {
-  return hypot2(Math.max(b.minXIn - x, 0, x - b.maxXIn), Math.max(b.minYIn - y, 0, y - b.maxYIn));
+/** Square of the distance from (x, y) to a box (0 inside), square inches. */
+function pointBoxSqIn(x: number, y: number, b: BoundingBoxIn): number {
+  const ex = Math.max(b.minXIn - x, 0, x - b.maxXIn);
+  const ey = Math.max(b.minYIn - y, 0, y - b.maxYIn);
+  return ex * ex + ey * ey;
 }
 
-/** Distance from the segment (ax, ay)-(bx, by) to a box (0 when they meet), inches. Allocation-free. */
-export function segmentBoxDistanceIn(ax: number, ay: number, bx: number, by: number, box: BoundingBoxIn): number {
+/**
+ * Square of the distance from the segment (ax, ay)-(bx, by) to a box (0 when they meet), square inches:
+ * compared with a squared reach, no square roots. Allocation-free.
+ */
+export function segmentBoxDistanceSqIn(ax: number, ay: number, bx: number, by: number, box: BoundingBoxIn): number {
   const { minXIn: x0, minYIn: y0, maxXIn: x1, maxYIn: y1 } = box;
   // Clip the segment to the box (Liang-Barsky): any part left inside means they meet.
   let t0 = 0;
@@ -210,12 +216,12 @@ export function segmentBoxDistanceIn(ax: number, ay: number, bx: number, by: num
   if (meets) return 0;
   // Apart: the nearest pair is a segment end and the box, or a box corner and the segment.
   return Math.min(
-    pointBoxIn(ax, ay, box),
-    pointBoxIn(bx, by, box),
-    pointSegmentIn(x0, y0, ax, ay, bx, by),
-    pointSegmentIn(x1, y0, ax, ay, bx, by),
-    pointSegmentIn(x1, y1, ax, ay, bx, by),
-    pointSegmentIn(x0, y1, ax, ay, bx, by),
+    pointBoxSqIn(ax, ay, box),
+    pointBoxSqIn(bx, by, box),
+    pointSegmentSqIn(x0, y0, ax, ay, bx, by),
+    pointSegmentSqIn(x1, y0, ax, ay, bx, by),
+    pointSegmentSqIn(x1, y1, ax, ay, bx, by),
+    pointSegmentSqIn(x0, y1, ax, ay, bx, by),
   );
 }
 
@@ -236,7 +242,7 @@ function lineNearBoxes(lines: readonly number[], k: number, boxes: readonly Boun
     // The boxes first (most lines run far from the change): apart by more than the reach on either axis
     // means apart by more than it.
     if (Math.min(ax, bx) - reach > box.maxXIn || Math.max(ax, bx) + reach < box.minXIn || Math.min(ay, by) - reach > box.maxYIn || Math.max(ay, by) + reach < box.minYIn) continue;
-    if (segmentBoxDistanceIn(ax, ay, bx, by, box) <= reach) return true;
+    if (segmentBoxDistanceSqIn(ax, ay, bx, by, box) <= reach * reach) return true;
   }
   return false;
 }
