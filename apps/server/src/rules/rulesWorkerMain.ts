@@ -3,7 +3,7 @@
  * the rules never blocks the frame loop. State in, evaluation out (both structured-cloned).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Ruleset, RulesSession } from '@muster/rules';
+import { shareUnchanged, type Ruleset, type RulesSession, type TableState } from '@muster/rules';
 import type { RulesRequest, RulesResponse, RulesWorkerData } from './rulesWorkerProtocol.ts';
 
 const port = parentPort;
@@ -24,6 +24,9 @@ async function load(): Promise<Ruleset> {
 const ruleset = await load();
 const fresh = (): RulesSession => ruleset.createSession?.() ?? { update: (s) => ruleset.evaluate(s) };
 let session = fresh();
+// Each state arrives as new objects (structured clone): shared with the last one, unchanged stands, units
+// and terrain are the last state's own objects again, so the session's identity tests and caches hold.
+let last: TableState | undefined;
 port.on('message', (req: RulesRequest | 'close') => {
   if (req === 'close') {
     port.close();
@@ -32,10 +35,13 @@ port.on('message', (req: RulesRequest | 'close') => {
   const t0 = performance.now();
   let res: RulesResponse;
   try {
-    res = { id: req.id, evaluation: session.update(req.state), error: null, rulesMs: performance.now() - t0 };
+    const state = shareUnchanged(last, req.state);
+    last = state;
+    res = { id: req.id, evaluation: session.update(state), error: null, rulesMs: performance.now() - t0 };
   } catch (err) {
     // A session that threw may hold half-updated caches: start a fresh one for the next state.
     session = fresh();
+    last = undefined;
     res = { id: req.id, evaluation: null, error: (err as Error).message, rulesMs: performance.now() - t0 };
   }
   port.postMessage(res);
