@@ -83,6 +83,25 @@ describe('createTracker', () => {
     expect(std(smoothH)).toBeLessThan(0.35 * std(rawH));
   });
 
+  it('reports a stand at rest with the same pose frame after frame, and a stand that moves at once', () => {
+    const tracker = createTracker();
+    const noise = rng(3);
+    let changes = 0;
+    let prev: { xIn: number; yIn: number; headingDeg: number } | undefined;
+    for (let i = 0; i < 300; i++) {
+      // Detection noise at 1080p with 1 in tags: about 0.0034 in and 0.35° RMS (uniform ±0.006 in, ±0.6°).
+      const snap = tracker.update(frame(i, [obs(5, 20 + 0.012 * noise(), 10 + 0.012 * noise(), 90 + 1.2 * noise())]));
+      const p = snap.tracks[0]!.pose;
+      if (i >= 60 && prev && (p.xIn !== prev.xIn || p.yIn !== prev.yIn || p.headingDeg !== prev.headingDeg)) changes++;
+      prev = p;
+      expect(Math.hypot(p.xIn - 20, p.yIn - 10)).toBeLessThan(0.02);
+    }
+    // Of 240 settled frames, the reported pose changes only when the smoothing drifts a whole report step.
+    expect(changes).toBeLessThan(12);
+    // Moved 0.2 in: reported on the next frame.
+    expect(tracker.update(frame(300, [obs(5, 20.2, 10, 90)])).tracks[0]!.pose.xIn).toBeGreaterThan(20.15);
+  });
+
   it('follows a stand pushed across the table without lagging', () => {
     const tracker = createTracker();
     const speedInPerS = 4;

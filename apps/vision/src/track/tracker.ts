@@ -91,7 +91,10 @@ interface TrackState {
   fx: OneEuroFilter;
   fy: OneEuroFilter;
   fh: OneEuroFilter;
+  /** The smoothed pose. */
   pose: PoseIn;
+  /** The pose reported: the smoothed one, held while the stand is still and within the report step. */
+  reported: PoseIn;
   rawPose: PoseIn;
   stale: boolean;
   firstSeenMs: number;
@@ -177,6 +180,7 @@ export function createTracker(input: TrackerConfigInput = {}): Tracker {
       fy: createOneEuroFilter(config.position),
       fh: createAngleOneEuroFilter(config.heading),
       pose: poseOf(m),
+      reported: poseOf(m),
       rawPose: poseOf(m),
       stale: false,
       firstSeenMs: t,
@@ -232,17 +236,25 @@ export function createTracker(input: TrackerConfigInput = {}): Tracker {
     // pose trails the measurement by more than the gate, so its lag stays within the noise.
     const afterGap = s.seenInUpdate !== updateNo - 1;
     const pos = s.positionGate.classify([m.xIn, m.yIn], t, afterGap);
-    if (pos === 'moving' || (pos === 'still' && Math.hypot(m.xIn - s.pose.xIn, m.yIn - s.pose.yIn) > s.positionGate.gate())) {
+    const restartPos = pos === 'moving' || (pos === 'still' && Math.hypot(m.xIn - s.pose.xIn, m.yIn - s.pose.yIn) > s.positionGate.gate());
+    if (restartPos) {
       s.fx.reset();
       s.fy.reset();
     }
     const head = s.headingGate.classify([m.headingDeg], t, afterGap);
-    if (head === 'moving' || (head === 'still' && Math.abs(headingDiff([m.headingDeg], [s.pose.headingDeg])[0]!) > s.headingGate.gate())) s.fh.reset();
+    const restartHead = head === 'moving' || (head === 'still' && Math.abs(headingDiff([m.headingDeg], [s.pose.headingDeg])[0]!) > s.headingGate.gate());
+    if (restartHead) s.fh.reset();
     s.pose = {
       xIn: s.fx.filter(m.xIn, t),
       yIn: s.fy.filter(m.yIn, t),
       headingDeg: s.fh.filter(m.headingDeg, t),
     };
+    // A still stand keeps the pose last reported while its smoothed pose stays within the report step.
+    const still = !jumped && !restartPos && !restartHead && pos === 'still' && head === 'still';
+    const withinStep =
+      Math.hypot(s.pose.xIn - s.reported.xIn, s.pose.yIn - s.reported.yIn) < config.reportStepIn &&
+      Math.abs(headingDiff([s.pose.headingDeg], [s.reported.headingDeg])[0]!) < config.reportStepDeg;
+    if (!(still && withinStep)) s.reported = s.pose;
     s.rawPose = poseOf(m);
     s.cornersPx = m.cornersPx;
     s.lastSeenMs = t;
@@ -349,7 +361,7 @@ export function createTracker(input: TrackerConfigInput = {}): Tracker {
         .map((s) => ({
           trackId: s.trackId,
           markerId: s.markerId,
-          pose: s.pose,
+          pose: s.reported,
           rawPose: s.rawPose,
           stale: s.stale,
           known: s.known,

@@ -42,6 +42,15 @@ export interface TrackerConfig {
   readonly minMotionIn: number;
   /** The same for the heading, degrees; default 1 (heading noise ~0.35° RMS). */
   readonly minMotionDeg: number;
+  /**
+   * A still stand's reported pose changes only once its smoothed pose is this far (inches) from the pose
+   * last reported: the smoothing's leftover jitter (about 0.001 in at the default noise) no longer makes
+   * every stand on the table change every frame, so the rules recompute only what moved. A moving stand is
+   * reported every frame. Default 0.01.
+   */
+  readonly reportStepIn: number;
+  /** The same for the heading, degrees; default 0.25 (the smoothed heading's jitter is ~0.08°). */
+  readonly reportStepDeg: number;
 }
 
 export type TrackerConfigInput = {
@@ -59,6 +68,8 @@ export const DEFAULT_TRACKER_CONFIG: TrackerConfig = {
   maxPredictAheadMs: 500,
   minMotionIn: 0.01,
   minMotionDeg: 1,
+  reportStepIn: 0.01,
+  reportStepDeg: 0.25,
 };
 
 const KNOWN_KEYS = new Set<string>([...Object.keys(DEFAULT_TRACKER_CONFIG), 'knownIds']);
@@ -100,6 +111,8 @@ export function resolveTrackerConfig(input: TrackerConfigInput = {}): TrackerCon
   check(Number.isFinite(c.maxPredictAheadMs) && c.maxPredictAheadMs >= 0, 'maxPredictAheadMs', 'a number of ms ≥ 0', c.maxPredictAheadMs);
   check(Number.isFinite(c.minMotionIn) && c.minMotionIn > 0, 'minMotionIn', 'a number of inches > 0', c.minMotionIn);
   check(Number.isFinite(c.minMotionDeg) && c.minMotionDeg > 0, 'minMotionDeg', 'a number of degrees > 0', c.minMotionDeg);
+  check(Number.isFinite(c.reportStepIn) && c.reportStepIn >= 0, 'reportStepIn', 'a number of inches ≥ 0', c.reportStepIn);
+  check(Number.isFinite(c.reportStepDeg) && c.reportStepDeg >= 0, 'reportStepDeg', 'a number of degrees ≥ 0', c.reportStepDeg);
   if (c.knownIds !== undefined) {
     check(Array.isArray(c.knownIds) && c.knownIds.every((id) => Number.isInteger(id) && id >= 0), 'knownIds', 'an array of integer tag ids ≥ 0', c.knownIds);
   }
