@@ -49,7 +49,7 @@ export interface FireArcMemo {
   readonly arm: Arm;
   readonly wedge: Wedge;
   /** Bounding half-planes for a cheap reject (fire.ts `arcHalfPlanes`), when sound. */
-  readonly planes: Float64Array | undefined;
+  readonly planes: readonly number[] | undefined;
   readonly prepared: PreparedWedge;
   /** The stand's facing as a unit vector (headingToVector's numbers) and its front edge's place along it. */
   readonly facingX: number;
@@ -80,6 +80,12 @@ export type FormationRecognizer = (unit: Unit, stands: readonly Stand[]) => DtpF
 
 export interface DtpContext {
   readonly state: TableState;
+  /**
+   * Built by a session from the last state's context (`previousUnits` given): unchanged units keep their
+   * unit info objects, so a per-context cache of what depends on a unit info alone may carry over
+   * (movement's piece buffer, `obstacleBuffer.ts`).
+   */
+  readonly incremental: boolean;
   readonly units: ReadonlyMap<string, UnitInfo>;
   readonly stands: ReadonlyMap<string, StandInfo>;
   readonly commanders: ReadonlyMap<string, CommanderInfo>;
@@ -165,6 +171,32 @@ export function standInfoOf(stand: Stand, hits: number): StandInfo {
   return { stand, corners, center: { xIn: stand.pose.xIn, yIn: stand.pose.yIn }, box, hits, sight, arcMemo: undefined };
 }
 
+/**
+ * A polygon's bounding box for a cheap reject before `pointInPolygon` (undefined when a vertex is not a
+ * finite number: then every point is tested). It gives exactly pointInPolygon's answer: a point above or
+ * below the box has no edge straddling its row; one left or right of it by more than the slack has every
+ * straddling edge's crossing on one side, and a closed polygon has an even number of them.
+ */
+interface PolygonRejectBox {
+  readonly minXIn: number;
+  readonly minYIn: number;
+  readonly maxXIn: number;
+  readonly maxYIn: number;
+}
+
+/** Far beyond the rounding of pointInPolygon's edge crossing (coordinates of a few hundred inches). */
+const REJECT_SLACK_IN = 1e-6;
+
+function polygonRejectBox(vertices: readonly PointIn[]): PolygonRejectBox | undefined {
+  for (const v of vertices) if (!Number.isFinite(v.xIn) || !Number.isFinite(v.yIn)) return undefined;
+  return boxOfPoints(vertices);
+}
+
+/** False only when `pointInPolygon(p, polygon)` is false for the polygon whose reject box this is. */
+function mayContain(box: PolygonRejectBox | undefined, p: PointIn): boolean {
+  return box === undefined || !(p.yIn < box.minYIn || p.yIn > box.maxYIn || p.xIn < box.minXIn - REJECT_SLACK_IN || p.xIn > box.maxXIn + REJECT_SLACK_IN);
+}
+
 /** The reading for a unit with no stands on the table: nothing to recognise, nothing can act. */
 function noStandsReading(unit: Unit): DtpFormationReading {
   return {
@@ -199,6 +231,26 @@ export interface BuildContextOptions {
    * a unit info is made from.
    */
   readonly previousUnits?: ReadonlyMap<string, UnitInfo>;
+  /**
+   * The state's stand infos by id, ready made by a session (what `reuseStand` would have handed out for
+   * every stand, under the same ids in the same order): the stands are then not listed here.
+   */
+  readonly standInfos?: ReadonlyMap<string, StandInfo>;
+  /**
+   * With `standInfos`: whether one of the unit's stands may have changed. A unit it says no for keeps its
+   * `previousUnits` info (same unit object and attached commander) without its stands being looked up.
+   */
+  readonly unitMayHaveChanged?: (unit: Unit) => boolean;
+}
+
+/** Hits per stand id from the units' status, as every context reads them (a later unit's entry wins). */
+export function standHitsOf(state: TableState): ReadonlyMap<string, number> {
+  const hitsOf = new Map<string, number>();
+  for (const unit of state.units) {
+    const hitsByStand = unit.status?.hitsByStand;
+    if (hitsByStand) for (const standId in hitsByStand) hitsOf.set(standId, hitsByStand[standId]!);
+  }
+  return hitsOf;
 }
 
 /** Whether `prev` is exactly the info `buildContext` would make for `unit` from `stands` (no allocation). */
@@ -221,18 +273,19 @@ function unitInfoStillHolds(prev: UnitInfo, unit: Unit, stands: ReadonlyMap<stri
 export function buildContext(state: TableState, options: BuildContextOptions = {}): DtpContext {
   const recognize = options.recognizeFormation ?? recognizeFormation;
   const known = options.knownFormation;
-  const hitsOf = new Map<string, number>();
-  for (const unit of state.units) {
-    const hitsByStand = unit.status?.hitsByStand;
-    if (hitsByStand) for (const standId in hitsByStand) hitsOf.set(standId, hitsByStand[standId]!);
-  }
-  const stands = new Map<string, StandInfo>();
-  const reuse = options.reuseStand;
-  for (let i = 0; i < state.stands.length; i++) {
-    const stand = state.stands[i]!;
-    // No hits anywhere (the usual table) needs no lookup per stand.
-    const hits = hitsOf.size === 0 ? 0 : (hitsOf.get(stand.id) ?? 0);
-    stands.set(stand.id, reuse?.(stand, hits, i) ?? standInfoOf(stand, hits));
+  let stands: ReadonlyMap<string, StandInfo>;
+  if (options.standInfos !== undefined) stands = options.standInfos;
+  else {
+    const hitsOf = standHitsOf(state);
+    const built = new Map<string, StandInfo>();
+    const reuse = options.reuseStand;
+    for (let i = 0; i < state.stands.length; i++) {
+      const stand = state.stands[i]!;
+      // No hits anywhere (the usual table) needs no lookup per stand.
+      const hits = hitsOf.size === 0 ? 0 : (hitsOf.get(stand.id) ?? 0);
+      built.set(stand.id, reuse?.(stand, hits, i) ?? standInfoOf(stand, hits));
+    }
+    stands = built;
   }
 
   const attachedByCommander = new Map<string, string>();
@@ -248,10 +301,17 @@ export function buildContext(state: TableState, options: BuildContextOptions = {
     }
   };
   const previousUnits = options.previousUnits;
+  const mayHaveChanged = options.standInfos !== undefined ? options.unitMayHaveChanged : undefined;
   for (const unit of state.units) {
     const attachedCommanderId = unit.status?.attachedCommanderId ?? attachedByCommander.get(unit.id);
     const prev = previousUnits?.get(unit.id);
-    if (prev !== undefined && unitInfoStillHolds(prev, unit, stands, attachedCommanderId)) {
+    // A session that knows which units' stands changed vouches for the others' stand infos.
+    const kept =
+      prev !== undefined &&
+      (mayHaveChanged !== undefined && !mayHaveChanged(unit)
+        ? prev.unit === unit && prev.attachedCommanderId === attachedCommanderId
+        : unitInfoStillHolds(prev, unit, stands, attachedCommanderId));
+    if (kept) {
       units.set(unit.id, prev);
       addSide(unit.side);
       unitsBySide.get(unit.side)!.push(prev);
@@ -298,14 +358,22 @@ export function buildContext(state: TableState, options: BuildContextOptions = {
   const levels = new Map<string, number>();
   const elevations = state.terrain.elevations;
 
+  // Boxes of the elevations and areas, made on first use: most points asked about are outside most of them.
+  let elevationBoxes: (PolygonRejectBox | undefined)[] | undefined;
+  let areaBoxes: (PolygonRejectBox | undefined)[] | undefined;
   const elevationLevelAt = (p: PointIn): number => {
+    const boxes = (elevationBoxes ??= elevations.map((e) => polygonRejectBox(e.vertices)));
     let level = 0;
-    for (const e of elevations) if (e.level > level && pointInPolygon(p, e.vertices)) level = e.level;
+    for (let i = 0; i < elevations.length; i++) {
+      const e = elevations[i]!;
+      if (e.level > level && mayContain(boxes[i], p) && pointInPolygon(p, e.vertices)) level = e.level;
+    }
     return level;
   };
 
   const ctx: DtpContext = {
     state,
+    incremental: previousUnits !== undefined,
     units,
     stands,
     commanders,
@@ -328,9 +396,13 @@ export function buildContext(state: TableState, options: BuildContextOptions = {
       if (areas.has(unitId)) return areas.get(unitId);
       const info = need(units, unitId, 'unit');
       let found: AreaTerrain | undefined;
-      for (const area of state.terrain.areas) {
+      const areaList = state.terrain.areas;
+      const boxes = (areaBoxes ??= areaList.map((a) => polygonRejectBox(a.vertices)));
+      for (let i = 0; i < areaList.length; i++) {
+        const area = areaList[i]!;
+        const box = boxes[i];
         let inside = 0;
-        for (const s of info.stands) if (pointInPolygon(s.center, area.vertices)) inside++;
+        for (const s of info.stands) if (mayContain(box, s.center) && pointInPolygon(s.center, area.vertices)) inside++;
         // "Most of its stands": a strict majority.
         if (inside * 2 > info.stands.length) {
           found = area;

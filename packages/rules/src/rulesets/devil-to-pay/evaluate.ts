@@ -173,7 +173,14 @@ export function assembleAfter(
     }
     const shift = start + middle.length - oldEnd;
     for (let i = last + 1; i < n; i++) shapeEnds[i] = old.shapeEnds[i]! + shift;
-    unitShapes = old.unitShapes.slice(0, start).concat(middle, old.unitShapes.slice(oldEnd));
+    // One list at its final length, filled in place (slices and a concat made three lists of a few
+    // thousand shapes per update on a big table).
+    const before = old.unitShapes;
+    unitShapes = new Array<Shape>(before.length + shift);
+    let k = 0;
+    for (let i = 0; i < start; i++) unitShapes[k++] = before[i]!;
+    for (let i = 0; i < middle.length; i++) unitShapes[k++] = middle[i]!;
+    for (let i = oldEnd; i < before.length; i++) unitShapes[k++] = before[i]!;
   }
   const shapes = unitShapes.concat(commandShapes);
   let sameCharges = old !== undefined;

@@ -5,6 +5,7 @@ import { moveRandomUnit, randomTable } from '../../../../../fixtures/rules/devil
 import { scene } from '../../../../../fixtures/rules/devil-to-pay/fireTestScene.ts';
 import { megaScene } from '../../../../../fixtures/rules/megaScene.ts';
 import type { Evaluation } from '../../engine/evaluation.ts';
+import type { DtpMovementOption } from './movement/movementResult.ts';
 
 describe('devil to pay session', () => {
   it('returns exactly what evaluate returns, after every random move', () => {
@@ -231,6 +232,69 @@ describe('devil to pay session', () => {
     const turned = { ...moved, units: moved.units.map((u) => (u.id === 't' ? { ...u, side: 'a' } : u)) };
     expect(session.update(turned)).toEqual(devilToPay.evaluate(turned));
     expect(session.update(turned).units.f!.fire).toEqual([]);
+  });
+
+  it("recomputes a unit's fudge move as an enemy's grown corner comes onto its far corner", () => {
+    // A one-gun section (1.5" x 3", grown 1" for the enemy clearance) comes grown corner first, from behind
+    // and to the right (where the line has no ordinary move), at the outermost point of the line's 3" fudge
+    // moves that way: the rear-right corner of its outline carried to the fudge point furthest along that
+    // diagonal. Once the grown corner crosses that point the fudge move that way stops short (fudgeWalk tests
+    // grown rectangles whole), while the section's centre is still 3" from every swept outline: the session
+    // must count the clearance when it asks whether a stand comes near a path (without it, this fails).
+    const line = { id: 'u', side: 'a', xIn: 40, yIn: 20, headingDeg: 90 } as const;
+    const base = scene([line]);
+    const fudge = (devilToPay.evaluate(base).units.u!.movement as DtpMovementOption).fudgeReach;
+    const own = base.stands.filter((st) => st.unitId === 'u');
+    const ref = own.find((st) => st.role === 'command')!.pose;
+    // Facing +y, the outline's rear-right corner is its largest x and smallest y; the gun's grown corner faces -n.
+    const rightXIn = Math.max(...own.map((st) => st.pose.xIn + st.widthIn / 2));
+    const rearYIn = Math.min(...own.map((st) => st.pose.yIn - st.depthIn / 2));
+    const nx = 1.75 / Math.hypot(1.75, 2.5);
+    const ny = -2.5 / Math.hypot(1.75, 2.5);
+    const furthest = fudge.reduce((a, v) => (v.xIn * nx + v.yIn * ny > a.xIn * nx + a.yIn * ny ? v : a));
+    const cornerX = furthest.xIn + rightXIn - ref.xIn;
+    const cornerY = furthest.yIn + rearYIn - ref.yIn;
+    const at = (dIn: number) =>
+      scene([line, { id: 'e', side: 'b', arm: 'artillery', stands: 1, xIn: cornerX + nx * dIn, yIn: cornerY + ny * dIn, headingDeg: 90 }]);
+    const far = JSON.stringify(devilToPay.evaluate(at(3.3)).units.u!.movement);
+    const session = devilToPay.createSession!();
+    let shortened = false;
+    for (let dIn = 3.3; dIn > 2.6; dIn -= 0.02) {
+      const state = at(dIn);
+      const want = devilToPay.evaluate(state);
+      expect(firstDifference(session.update(state), want)).toBeUndefined();
+      shortened ||= JSON.stringify(want.units.u!.movement) !== far;
+    }
+    // The scan did reach the contact it is about.
+    expect(shortened).toBe(true);
+  });
+
+  it('follows a stand that moves and names another unit in place, and stands that name a unit not listing them', () => {
+    // Most updates lay the changed stands over the last stand map and look again only at the units those
+    // stands name: a stand that changes the unit it names, or a table where a unit lists a stand naming
+    // another unit, must not leave the listing unit's info behind.
+    const base = scene([
+      { id: 'u', side: 'a', xIn: 30, yIn: 20, headingDeg: 90 },
+      { id: 'v', side: 'a', xIn: 50, yIn: 20, headingDeg: 90 },
+      { id: 'e', side: 'b', xIn: 40, yIn: 34, headingDeg: 270 },
+    ]);
+    const edit = (state: typeof base, standId: string, dxIn: number, unitId: string) => ({
+      ...state,
+      stands: state.stands.map((st) => (st.id === standId ? { ...st, unitId, pose: { ...st.pose, xIn: st.pose.xIn + dxIn } } : st)),
+    });
+    const session = devilToPay.createSession!();
+    expect(firstDifference(session.update(base), devilToPay.evaluate(base))).toBeUndefined();
+    const warm = edit(base, 'v-s2', 0.5, 'v');
+    expect(firstDifference(session.update(warm), devilToPay.evaluate(warm))).toBeUndefined();
+    // u still lists u-s1, which moves and now names v.
+    const renamed = edit(warm, 'u-s1', 0.5, 'v');
+    expect(firstDifference(session.update(renamed), devilToPay.evaluate(renamed))).toBeUndefined();
+    // u-s1 (naming v, listed by u) moves again, twice.
+    let state = renamed;
+    for (const step of [0.5, -1]) {
+      state = edit(state, 'u-s1', step, 'v');
+      expect(firstDifference(session.update(state), devilToPay.evaluate(state))).toBeUndefined();
+    }
   });
 
   it('starts afresh when the terrain changes', () => {

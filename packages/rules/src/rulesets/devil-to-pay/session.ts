@@ -3,14 +3,19 @@
  * would, recomputing only what a change can touch:
  * - formations: a unit's own stands and status;
  * - fire: per (firer, target) pair, again when either changes, when a unit one of whose stands blocked one
- *   of its sight lines changed (only that can clear the line: more stands never do, terrain does not
- *   move), or when a changed unit's stands now touch a clear line it found (`SightTrace`,
- *   fire/eligibleStands.ts); a pair settled before any sight line (out of arc or range) only when either
- *   changes. A unit's list of options afresh when it changes or a unit of another side comes, goes or
- *   changes side; otherwise only its entries for a changed enemy or a dropped pair (`fireEntry`);
+ *   of its sight lines changed and no longer has a stand on every line it blocked (only that can clear the
+ *   line: more stands never do, terrain does not move; a line with a raised end, where a stand may be seen
+ *   over, goes whenever its blocker changes), or when a changed unit's stands now touch a clear line it
+ *   found (`SightTrace`, fire/eligibleStands.ts); a pair settled before any sight line (out of arc or
+ *   range) only when either changes. A firer none of whose pairs rests on a changed blocker or clear line
+ *   near a change loses just the pairs at a changed target, looked up. A unit's list of options afresh
+ *   when it changes or a unit of another side comes, goes or changes side; otherwise only its entries for a
+ *   changed enemy or a dropped pair (`fireEntry`);
  * - movement: when the unit changes or a changed unit's old or new box meets what movementOptions read other
- *   units through and one of its stands comes near a path the unit took (`movementDependsOnStands`: reach
- *   box and cull discs, then the path test stand by stand; without a recorded dependency, within its reach);
+ *   units through and one of its stands, grown for the enemy clearance, meets the unit's outline swept to a
+ *   reach or fudge point (`movementDependsOnStands`: reach box and cull discs, then the swept rectangles
+ *   stand by stand; without a recorded dependency, within its reach); movement's pieces of unchanged units
+ *   carry over from the last context (`contextCache`, movement/obstacleBuffer.ts);
  * - charge: when the unit changes or a changed unit comes (or was) within its reach;
  * - rally: when the unit changes or a changed unit is (or was) nearer than its nearest enemy (a refusal,
  *   which the unit alone decides, only when the unit changes);
@@ -18,7 +23,9 @@
  *   commander's stand moved; a unit's reading, when it or its brigade pass changed;
  * - the fire scene: the last one, with the units changed since marked stale (`updateFireScene`);
  * - a unit's whole evaluation (its parts put together) only when one of those parts changed;
- * - the context: an unchanged unit keeps its unit info (`previousUnits`, context.ts);
+ * - the context: an unchanged unit keeps its unit info (`previousUnits`, context.ts); with the same units
+ *   array and stand ids in the same places, the stand map is the last one with the changed stands laid
+ *   over it (`patchStands`, standInfoOverlay.ts) and only the units those stands name are looked at again;
  * - the result: unchanged units' shapes copied from the last one in runs (`assembleAfter`, evaluate.ts).
  * Change is found by identity first and then by comparing plain data, never by building JSON text. A
  * change of terrain, table, the commanders list, the order of units, any other top-level field, or a stand
@@ -30,9 +37,10 @@ import type { CommandReading, DiceBreakdown, Evaluation, FireRefusal, FireTarget
 import type { Shape } from '../../engine/shapes.ts';
 import type { Stand, TableState, Unit } from '../../model/tableState.ts';
 import { samePlainData } from '../../engine/samePlainData.ts';
-import { buildContext, boxGapIn, standInfoOf, type BoxIn, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
+import { buildContext, boxGapIn, standHitsOf, standInfoOf, type BoxIn, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
+import { StandInfoOverlay } from './standInfoOverlay.ts';
 import { applyTargetPriority, fireAtTarget, fireEntry, fireOptionsBeforePriority, settledWithoutSight } from './fire/fire.ts';
-import type { SightTrace } from './fire/eligibleStands.ts';
+import { BLOCK_CROSSES, BLOCK_MEETS, BLOCKED_STRIDE, standStillBlocks, type SightTrace } from './fire/eligibleStands.ts';
 import { buildFireScene, updateFireScene, type FireScene } from './fire/fireScene.ts';
 import { fireShapes } from './fire/fireShapes.ts';
 import { maxRangeIn, weaponRow, type WeaponRow } from './tables/fireTables.ts';
@@ -132,6 +140,32 @@ interface UnitCache {
 }
 
 /**
+ * A fresh cache entry with every field present from the start: all entries then share one hidden class, so
+ * the per-unit loop's field reads stay monomorphic (fields added one by one, in whatever order a unit's
+ * parts came, gave a dozen shapes and slow generic reads on every unit of every update).
+ */
+function newUnitCache(unit: Unit, stands: readonly StandInfo[], box: BoxIn, brigades: readonly string[]): UnitCache {
+  return {
+    unit,
+    stands,
+    box,
+    brigades,
+    fireReachIn: fireReachOf(unit),
+    formation: undefined,
+    movement: undefined,
+    movementBox: undefined,
+    charge: undefined,
+    rally: undefined,
+    fire: undefined,
+    fireRaw: undefined,
+    fireOkTargets: undefined,
+    fireShapes: undefined,
+    command: undefined,
+    parts: undefined,
+  };
+}
+
+/**
  * A cached fire result and what its sight lines rested on besides the two units (`SightTrace`): nothing for
  * a result settled before any sight line.
  */
@@ -140,6 +174,10 @@ interface PairEntry {
   /** The target's and the blocking units' numbers (`unitNumber` in the session): read in the drop loop. */
   readonly targetNo: number;
   readonly blockerNos: readonly number[];
+  /** The blocking units' ids, in the order of `blockerNos`. */
+  readonly blockerIds: readonly string[];
+  /** The lines they blocked (`SightTrace.blocked`: BLOCKED_STRIDE numbers per line, blocker by place). */
+  readonly blocked: readonly number[];
   /** The clear lines found, x0, y0, x1, y1 in turn. */
   readonly clear: readonly number[];
   /** Box of the clear lines (empty without any). */
@@ -147,6 +185,7 @@ interface PairEntry {
 }
 
 const NO_NUMBERS: readonly number[] = [];
+const NO_IDS: readonly string[] = [];
 const NO_LINES: readonly number[] = [];
 const EMPTY_BOX: BoxIn = { minXIn: Infinity, minYIn: Infinity, maxXIn: -Infinity, maxYIn: -Infinity };
 
@@ -198,6 +237,33 @@ function segmentsCross(p1: PointIn, p2: PointIn, q1: PointIn, q2: PointIn): bool
   return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
 }
 
+/**
+ * Whether every line the pair's blocker at place `k` blocked is still blocked by one of that unit's troop
+ * stands now (`info`), by the same test (`standStillBlocks`): then the unit's change cannot clear a line.
+ * False for a line where an end is raised (whether a stand is seen over depends on more than the line),
+ * for a unit off the table, and for a unit one of whose stands names another unit (the scene files stands
+ * by their own unit).
+ */
+function blockerStillBlocks(p: PairEntry, k: number, info: UnitInfo | undefined): boolean {
+  if (info === undefined || info.stands.length === 0) return false;
+  const id = info.unit.id;
+  for (const st of info.stands) if (st.stand.unitId !== id) return false;
+  const l = p.blocked;
+  for (let i = 0; i < l.length; i += BLOCKED_STRIDE) {
+    if (l[i + 5] !== k) continue;
+    const how = l[i + 4]!;
+    if (how !== BLOCK_MEETS && how !== BLOCK_CROSSES) return false;
+    let still = false;
+    for (let j = 0; !still && j < info.stands.length; j++) {
+      const st = info.stands[j]!;
+      // Commanders' stands are not troops: sight lines pass them.
+      if (st.stand.role !== 'commander') still = standStillBlocks(how, st.sight, l[i]!, l[i + 1]!, l[i + 2]!, l[i + 3]!);
+    }
+    if (!still) return false;
+  }
+  return true;
+}
+
 /** Whether one of the unit's stands may now touch one of the pair's clear lines. */
 function touchesClearLine(p: PairEntry, stands: readonly StandInfo[]): boolean {
   const l = p.clear;
@@ -233,16 +299,17 @@ function patchEntry(
 /**
  * What any cached pair of one firer may rest on: the target and blocker unit numbers flagged, and the box
  * of every clear line. Only ever grows while the firer's pairs are kept (a dropped pair leaves its marks):
- * a superset is safe, as it only decides whether the firer's pairs are looked at one by one.
+ * a superset is safe, as it only decides how closely the firer's pairs are looked at.
  */
 interface FirerDeps {
-  nos: Uint8Array;
+  targetNos: Uint8Array;
+  blockerNos: Uint8Array;
   readonly clearBox: { minXIn: number; minYIn: number; maxXIn: number; maxYIn: number };
 }
 
 function addPairDeps(deps: FirerDeps, p: PairEntry): void {
-  deps.nos = flagUnit(deps.nos, p.targetNo, 1);
-  for (const no of p.blockerNos) deps.nos = flagUnit(deps.nos, no, 1);
+  deps.targetNos = flagUnit(deps.targetNos, p.targetNo, 1);
+  for (const no of p.blockerNos) deps.blockerNos = flagUnit(deps.blockerNos, no, 1);
   if (p.clear.length > 0) {
     const b = deps.clearBox;
     const c = p.clearBox;
@@ -253,12 +320,22 @@ function addPairDeps(deps: FirerDeps, p: PairEntry): void {
   }
 }
 
-/** Whether a change may touch one of the firer's pairs (the drop loop's tests, against the union). */
-function firerMayBeTouched(deps: FirerDeps, changedNos: readonly number[], changedNow: readonly UnitInfo[]): boolean {
-  for (const no of changedNos) if (no < deps.nos.length && deps.nos[no] === 1) return true;
-  if (deps.clearBox.minXIn > deps.clearBox.maxXIn) return false;
-  for (const ch of changedNow) if (boxesNear(ch.box, deps.clearBox)) return true;
-  return false;
+/** No change touches the firer's pairs. */
+const UNTOUCHED = 0;
+/** Only as their target: exactly the pairs at a changed target go (none rests on a change otherwise). */
+const TARGETS_ONLY = 1;
+/** A changed unit blocked a line of some pair, or comes near the clear lines: every pair is tested. */
+const EVERY_PAIR = 2;
+
+/** How a change may touch the firer's pairs (the drop loop's tests, against the union). */
+function firerTouch(deps: FirerDeps, changedNos: readonly number[], changedNow: readonly UnitInfo[]): number {
+  let asTarget = false;
+  for (const no of changedNos) {
+    if (no < deps.blockerNos.length && deps.blockerNos[no] === 1) return EVERY_PAIR;
+    if (no < deps.targetNos.length && deps.targetNos[no] === 1) asTarget = true;
+  }
+  if (deps.clearBox.minXIn <= deps.clearBox.maxXIn) for (const ch of changedNow) if (boxesNear(ch.box, deps.clearBox)) return EVERY_PAIR;
+  return asTarget ? TARGETS_ONLY : UNTOUCHED;
 }
 
 /** Sets `flags[n]`, growing the array when `n` is beyond it; returns the (possibly new) array. */
@@ -279,6 +356,56 @@ function diagIn(b: BoxIn): number {
 function fireReachOf(unit: Unit): number {
   const row = weaponRow(unit.weapon);
   return row ? maxRangeIn(row) : -Infinity;
+}
+
+/** Beyond this many changed stands since the last full stand map, the next update makes a full one again. */
+const MAX_PATCHED_STANDS = 128;
+
+/**
+ * The stand infos of `state` as the last map with the stands at the `dirty` places laid over it
+ * (`StandInfoOverlay`), writing their infos into `byIndex` (the session's own list, by place), and the units
+ * those stands name; undefined when that would not be the map buildContext makes: a changed stand with
+ * another id or unit than the one it replaces at its place, or too many changes since the last full map.
+ * The caller vouches for the same units array (so the same hits) and the same stand count.
+ */
+function patchStands(
+  state: TableState,
+  oldStands: readonly Stand[],
+  dirty: readonly number[],
+  last: ReadonlyMap<string, StandInfo>,
+  byIndex: (StandInfo | undefined)[],
+): { stands: ReadonlyMap<string, StandInfo>; unitIds: ReadonlySet<string> } | undefined {
+  const before = last instanceof StandInfoOverlay ? last.changes : undefined;
+  if ((before?.size ?? 0) + dirty.length > MAX_PATCHED_STANDS) return undefined;
+  for (const i of dirty) {
+    const st = state.stands[i]!;
+    const old = oldStands[i]!;
+    if (st.id !== old.id || st.unitId !== old.unitId) return undefined;
+  }
+  const hitsOf = dirty.length > 0 ? standHitsOf(state) : undefined;
+  const changes = new Map(before);
+  const unitIds = new Set<string>();
+  for (const i of dirty) {
+    const st = state.stands[i]!;
+    const hits = hitsOf!.size === 0 ? 0 : (hitsOf!.get(st.id) ?? 0);
+    const prev = last.get(st.id);
+    const info = prev && sameStand(prev.stand, prev.hits, st, hits) ? prev : standInfoOf(st, hits);
+    byIndex[i] = info;
+    changes.set(st.id, info);
+    unitIds.add(st.unitId);
+  }
+  const base = last instanceof StandInfoOverlay ? last.base : last;
+  return { stands: new StandInfoOverlay(base, changes), unitIds };
+}
+
+/**
+ * Whether the context's stands have distinct ids and every stand a unit lists names that unit (then a
+ * changed stand can change only the unit it names): what `patchStands` needs of the state it builds on.
+ */
+function unitsNameTheirStands(ctx: DtpContext, state: TableState): boolean {
+  if (ctx.stands.size !== state.stands.length) return false;
+  for (const info of ctx.units.values()) for (const s of info.stands) if (s.stand.unitId !== info.unit.id) return false;
+  return true;
 }
 
 /** Kinds of stand for the session's first pass: a unit's, a commander's, or neither (stray, like terrain). */
@@ -302,7 +429,12 @@ export function createDtpSession(): RulesSession {
   let lastStands: readonly Stand[] = [];
   let standKinds: Uint8Array = new Uint8Array(0);
   /** The same infos by place in the last state's `stands` (what `reuseStand` tries first). */
-  let standInfosByIndex: readonly (StandInfo | undefined)[] = [];
+  let standInfosByIndex: (StandInfo | undefined)[] = [];
+  /**
+   * Whether the last state's stands had distinct ids and every unit's listed stands named that unit (then a
+   * changed stand can only change the unit it names, and the stand map can be laid over: `patchStands`).
+   */
+  let standsPatchable = false;
   /** The last context's unit infos: an unchanged unit keeps its info object (`previousUnits`, context.ts). */
   let unitInfos: ReadonlyMap<string, UnitInfo> | undefined;
   /** The last assembly: unchanged units' shapes are copied from it in runs (`assembleAfter`, evaluate.ts). */
@@ -363,9 +495,15 @@ export function createDtpSession(): RulesSession {
       for (const c of state.commanders) if (c.standId !== undefined) commanderOfStand.set(c.standId, c.id);
       const nextCommanderStands = new Map<string, Stand>();
       const stray: Stand[] = [];
+      // Places whose stand object is new, when the stands array kept its length (for `patchStands`).
+      const oldStands = lastStands;
+      const sameLength = kindsKnown && state.stands.length === oldStands.length;
+      const dirty: number[] = [];
       for (let i = 0; i < state.stands.length; i++) {
         const st = state.stands[i]!;
-        const kind = kindsKnown && lastStands[i] === st ? standKinds[i]! : ofUnits.has(st.id) ? UNIT_STAND : commanderOfStand.has(st.id) ? COMMANDER_STAND : STRAY_STAND;
+        const unmoved = kindsKnown && lastStands[i] === st;
+        if (sameLength && !unmoved) dirty.push(i);
+        const kind = unmoved ? standKinds[i]! : ofUnits.has(st.id) ? UNIT_STAND : commanderOfStand.has(st.id) ? COMMANDER_STAND : STRAY_STAND;
         nextKinds[i] = kind;
         if (kind === UNIT_STAND) continue;
         if (kind === COMMANDER_STAND) nextCommanderStands.set(commanderOfStand.get(st.id)!, st);
@@ -398,8 +536,12 @@ export function createDtpSession(): RulesSession {
       }
       commanderStands = nextCommanderStands;
       const changedIds = new Set<string>();
-      const nextInfosByIndex = new Array<StandInfo | undefined>(state.stands.length);
+      // The same units array, ids in the same places, no changed stand naming another unit: the stand map
+      // is the last one with the changed stands laid over it, and only the units they name may differ.
+      const patch = sameLength && standsPatchable ? patchStands(state, oldStands, dirty, standInfos, standInfosByIndex) : undefined;
+      const nextInfosByIndex = patch !== undefined ? standInfosByIndex : new Array<StandInfo | undefined>(state.stands.length);
       const ctx = buildContext(state, {
+        ...(patch !== undefined ? { standInfos: patch.stands, unitMayHaveChanged: (unit: Unit) => patch.unitIds.has(unit.id) } : {}),
         reuseStand: (stand, hits, index) => {
           // The same stand object at the same place as last time (nearly every stand of a tracked table):
           // its info, without a lookup by id.
@@ -430,6 +572,7 @@ export function createDtpSession(): RulesSession {
       // The context's stand map is exactly the infos handed out above: next update reuses from it.
       standInfos = ctx.stands;
       standInfosByIndex = nextInfosByIndex;
+      if (patch === undefined) standsPatchable = unitsNameTheirStands(ctx, state);
       unitInfos = ctx.units;
 
       // Which units changed (added, removed, moved, status), with their old and new boxes and hulls: only
@@ -478,7 +621,7 @@ export function createDtpSession(): RulesSession {
           changedSides.push(info.unit.side);
         }
         if (info.stands.length > 0) changedNow.push(info);
-        units.set(id, { unit: info.unit, stands: info.stands, box: info.box, brigades, fireReachIn: fireReachOf(info.unit) });
+        units.set(id, newUnitCache(info.unit, info.stands, info.box, brigades));
       }
       units.forEach((c, id) => {
         if (ctx.units.has(id)) return;
@@ -516,7 +659,6 @@ export function createDtpSession(): RulesSession {
       // Drop fire pairs a change can touch: either unit changed, a unit whose stand blocked one of its lines
       // changed, or a changed unit's stands now touch one of its clear lines (see PairEntry). A firer that
       // lost a pair has its options listed again.
-      const fireDirty = new Set<string>();
       /** Results of dropped pairs: a pair traced again to an equal result keeps the old object (see `pair`). */
       const dropped = new Map<string, Map<string, PairEntry>>();
       if (changedIds.size > 0) {
@@ -536,17 +678,30 @@ export function createDtpSession(): RulesSession {
             return;
           }
           const deps = pairDeps.get(firer);
-          if (deps !== undefined && !firerMayBeTouched(deps, changedNos, changedNow)) return;
+          const touch = deps === undefined ? EVERY_PAIR : firerTouch(deps, changedNos, changedNow);
+          if (touch === UNTOUCHED) return;
+          if (touch === TARGETS_ONLY) {
+            // The pairs at a changed target, looked up; every other pair stays.
+            for (const target of changedIds) {
+              const p = byTarget.get(target);
+              if (p === undefined) continue;
+              byTarget.delete(target);
+              let d = dropped.get(firer);
+              if (!d) dropped.set(firer, (d = new Map()));
+              d.set(target, p);
+            }
+            return;
+          }
           byTarget.forEach((p, target) => {
             let drop = changedFlag[p.targetNo] === 1;
-            for (let i = 0; !drop && i < p.blockerNos.length; i++) drop = changedFlag[p.blockerNos[i]!] === 1;
+            // A changed blocker drops the pair unless its stands still block every line it blocked.
+            for (let i = 0; !drop && i < p.blockerNos.length; i++) drop = changedFlag[p.blockerNos[i]!] === 1 && !blockerStillBlocks(p, i, ctx.units.get(p.blockerIds[i]!));
             for (let i = 0; !drop && p.clear.length > 0 && i < changedNow.length; i++) {
               const ch = changedNow[i]!;
               drop = boxesNear(ch.box, p.clearBox) && touchesClearLine(p, ch.stands);
             }
             if (drop) {
               byTarget.delete(target);
-              fireDirty.add(firer);
               let d = dropped.get(firer);
               if (!d) dropped.set(firer, (d = new Map()));
               d.set(target, p);
@@ -577,7 +732,7 @@ export function createDtpSession(): RulesSession {
         let byTarget = pairs.get(f);
         const cached = byTarget?.get(t);
         if (cached) return cached.result;
-        const trace: SightTrace = { clear: [], blockers: [] };
+        const trace: SightTrace = { clear: [], blockers: [], blocked: [] };
         let result = fireAtTarget(ctx, sceneOf(ctx), f, t, trace);
         // Traced again to the same answer (the usual case when a third unit moves near the line): keep the
         // old object, so the firer's options, shapes and evaluation stay as they were.
@@ -586,11 +741,19 @@ export function createDtpSession(): RulesSession {
         // A result settled without sight lines depends on the two units only; any other on what its lines met.
         if (!byTarget) pairs.set(f, (byTarget = new Map()));
         let deps = pairDeps.get(f);
-        if (!deps) pairDeps.set(f, (deps = { nos: new Uint8Array(64), clearBox: { ...EMPTY_BOX } }));
+        if (!deps) pairDeps.set(f, (deps = { targetNos: new Uint8Array(64), blockerNos: new Uint8Array(64), clearBox: { ...EMPTY_BOX } }));
         const targetNo = unitNumber(t);
         const entry: PairEntry = settledWithoutSight(result)
-          ? { result, targetNo, blockerNos: NO_NUMBERS, clear: NO_LINES, clearBox: EMPTY_BOX }
-          : { result, targetNo, blockerNos: trace.blockers.map(unitNumber), clear: trace.clear, clearBox: boxOfLines(trace.clear) };
+          ? { result, targetNo, blockerNos: NO_NUMBERS, blockerIds: NO_IDS, blocked: NO_LINES, clear: NO_LINES, clearBox: EMPTY_BOX }
+          : {
+              result,
+              targetNo,
+              blockerNos: trace.blockers.map(unitNumber),
+              blockerIds: trace.blockers,
+              blocked: trace.blocked,
+              clear: trace.clear,
+              clearBox: boxOfLines(trace.clear),
+            };
         byTarget.set(t, entry);
         addPairDeps(deps, entry);
         return result;

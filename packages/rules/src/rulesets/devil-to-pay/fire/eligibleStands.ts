@@ -8,12 +8,9 @@ import { hypot2 } from '../../../geometry/hypot.ts';
 import { polygonsOverlap } from '../../../geometry/intersect.ts';
 import { levelLineObstructed, lineOfSight, standCrossingFraction, type SightBox, type SightReport, type SightScene, type SightStand } from '../../../geometry/lineOfSight.ts';
 import { polygonOverlapsPreparedWedge } from '../../../geometry/wedge.ts';
-import type { BoxIn, DtpContext, FireArcMemo, StandInfo, UnitInfo } from '../context.ts';
+import type { DtpContext, FireArcMemo, StandInfo, UnitInfo } from '../context.ts';
 import { boxOutsideArc, outsideArc } from './fireArc.ts';
-import { AREA_BLOCK_DEPTH_IN, sightBlocker, sightBoxMeets, type FireScene } from './fireScene.ts';
-
-// A constant of this module for the per-stand loops (V8 folds a module's own constants, not imports).
-const boxMeets = sightBoxMeets;
+import { AREA_BLOCK_DEPTH_IN, sightBlocker, type FireScene } from './fireScene.ts';
 
 /** Stands of the unit that may fire at all: front rank (Formation Modifiers "1st Rank"), no hits (Eligible Stands). */
 export function firingStands(ctx: DtpContext, unitId: string): readonly StandInfo[] {
@@ -128,17 +125,55 @@ const NO_STANDS: readonly SightStand[] = [];
 /**
  * What a traced pair's answer rests on besides the two units and the terrain, for a session deciding what
  * to trace again. A line found clear stays clear unless a stand comes onto it; a blocked line stays
- * blocked while the stand that blocked it stays (more stands never clear a line; terrain does not move).
+ * blocked while the stand that blocked it stays (more stands never clear a line; terrain does not move),
+ * or while the blocking unit, moved, still has a stand on it by the same test.
  */
 export interface SightTrace {
   /** The clear lines found, as x0, y0, x1, y1 in turn. */
   readonly clear: number[];
   /** Units one of whose stands blocked a line (no duplicates). */
   readonly blockers: string[];
+  /**
+   * The lines blocked by those units, BLOCKED_STRIDE numbers each: x0, y0, x1, y1, how the stand blocked it
+   * (BLOCK_MEETS, BLOCK_CROSSES, or BLOCK_SEEN_OVER for a line with a raised end), and the blocker's place in
+   * `blockers`.
+   */
+  readonly blocked: number[];
 }
 
-function blockedBy(trace: SightTrace | undefined, unitId: string): void {
-  if (trace && !trace.blockers.includes(unitId)) trace.blockers.push(unitId);
+/** Numbers per blocked line in `SightTrace.blocked`. */
+export const BLOCKED_STRIDE = 6;
+/** Blocked on level ground with no terrain near: the stand overlaps the line (`lineMeetsStand`). */
+export const BLOCK_MEETS = 0;
+/** Blocked on level ground near terrain: the stand crosses the line (`standCrossingFraction` >= 0). */
+export const BLOCK_CROSSES = 1;
+/** Blocked where an end is raised: whether a moved stand still blocks depends on more than the line. */
+export const BLOCK_SEEN_OVER = 2;
+
+function blockedBy(trace: SightTrace | undefined, unitId: string, how: number, from: PointIn, to: PointIn): void {
+  if (!trace) return;
+  let k = trace.blockers.indexOf(unitId);
+  if (k < 0) k = trace.blockers.push(unitId) - 1;
+  trace.blocked.push(from.xIn, from.yIn, to.xIn, to.yIn, how, k);
+}
+
+/** Scratch ends and line for `standStillBlocks`. */
+const CHECK_FROM = { xIn: 0, yIn: 0 };
+const CHECK_TO = { xIn: 0, yIn: 0 };
+const CHECK_LINE: readonly PointIn[] = [CHECK_FROM, CHECK_TO];
+
+/**
+ * Whether the troop stand blocks the line (x0, y0) → (x1, y1) by the test `how` that blocked it when traced
+ * (BLOCK_MEETS or BLOCK_CROSSES; never for BLOCK_SEEN_OVER): the same answer seesAny would give for it.
+ */
+export function standStillBlocks(how: number, st: SightStand, x0: number, y0: number, x1: number, y1: number): boolean {
+  CHECK_FROM.xIn = x0;
+  CHECK_FROM.yIn = y0;
+  CHECK_TO.xIn = x1;
+  CHECK_TO.yIn = y1;
+  if (how === BLOCK_MEETS) return lineMeetsStand(CHECK_LINE, st);
+  if (how === BLOCK_CROSSES) return standCrossingFraction(st, CHECK_FROM, CHECK_TO) >= 0;
+  return false;
 }
 
 function clearLine(trace: SightTrace | undefined, from: PointIn, to: PointIn): true {
@@ -157,7 +192,7 @@ const walk = {
   targetId: '',
   from: { xIn: 0, yIn: 0 } as PointIn,
   to: { xIn: 0, yIn: 0 } as PointIn,
-  line: [] as PointIn[],
+  line: [] as readonly PointIn[],
   found: undefined as SightStand | undefined,
   collected: [] as SightStand[],
 };
@@ -214,65 +249,74 @@ function someNearLine(scene: FireScene, from: PointIn, to: PointIn, inGrid: (i: 
  * `trace`, when given, collects the clear line found or, when none is, what blocked each line.
  */
 export function seesAny(ctx: DtpContext, scene: FireScene, stand: StandInfo, firerId: string, target: UnitInfo, ranged: readonly StandInfo[], trace?: SightTrace): boolean {
-  const from = { xIn: (stand.corners[0].xIn + stand.corners[1].xIn) / 2, yIn: (stand.corners[0].yIn + stand.corners[1].yIn) / 2 };
-  const box: BoxIn = {
-    minXIn: Math.min(from.xIn, target.box.minXIn),
-    minYIn: Math.min(from.yIn, target.box.minYIn),
-    maxXIn: Math.max(from.xIn, target.box.maxXIn),
-    maxYIn: Math.max(from.yIn, target.box.maxYIn),
-  };
+  const fromX = (stand.corners[0].xIn + stand.corners[1].xIn) / 2;
+  const fromY = (stand.corners[0].yIn + stand.corners[1].yIn) / 2;
+  // The box around the front-edge centre and the target, as numbers (sightBoxMeets' test written out).
+  const tb = target.box;
+  const minX = Math.min(fromX, tb.minXIn);
+  const minY = Math.min(fromY, tb.minYIn);
+  const maxX = Math.max(fromX, tb.maxXIn);
+  const maxY = Math.max(fromY, tb.maxYIn);
   walk.stands = scene.sight.stands;
   walk.stale = scene.staleUnits.size > 0 ? scene.staleUnits : undefined;
   walk.firerId = firerId;
   walk.targetId = target.unit.id;
-  walk.from = from;
   // `visibility` holds the elevations and the blocking (non-rough) areas.
   const sight = scene.visibility;
   let terrainMayBlock = false;
-  for (let i = 0; !terrainMayBlock && i < sight.elevationBoxes.length; i++) terrainMayBlock = boxMeets(sight.elevationBoxes[i]!, box);
-  for (let i = 0; !terrainMayBlock && i < sight.areaBoxes.length; i++) terrainMayBlock = boxMeets(sight.areaBoxes[i]!, box);
+  for (let i = 0; !terrainMayBlock && i < sight.elevationBoxes.length; i++) terrainMayBlock = boxMeetsXY(sight.elevationBoxes[i]!, minX, minY, maxX, maxY);
+  for (let i = 0; !terrainMayBlock && i < sight.areaBoxes.length; i++) terrainMayBlock = boxMeetsXY(sight.areaBoxes[i]!, minX, minY, maxX, maxY);
   if (!terrainMayBlock) {
     // No elevation or blocking area anywhere near: both ends are on level ground (an elevation under either
     // end would meet the box), so a line is clear exactly when it touches no stand.
     // The stand that blocked one line usually blocks the next (the same friendly line in front): try it first.
     let witness = lastBlockerOf(scene, stand, firerId, target.unit.id);
-    // One scratch end point and line for every line of this loop (nothing keeps them past a test).
-    const to = { xIn: 0, yIn: 0 };
-    const line = [from, to];
+    // Module scratch ends and line for every line of this loop (nothing keeps them past a test).
+    const from = LEVEL_FROM;
+    const to = LEVEL_TO;
+    const line = LEVEL_LINE;
+    from.xIn = fromX;
+    from.yIn = fromY;
     for (const t of ranged) {
       closestPointOnPolygonInto(from, t.corners, to);
       if (witness !== undefined && lineMeetsStand(line, witness)) {
-        blockedBy(trace, witness.unitId);
+        blockedBy(trace, witness.unitId, BLOCK_MEETS, from, to);
         continue;
       }
       walk.line = line;
       if (!someNearLine(scene, from, to, meetsLineAt, meetsLine)) return clearLine(trace, from, to);
       witness = walk.found!;
       scene.lastBlocker.set(stand, witness);
-      blockedBy(trace, witness.unitId);
+      blockedBy(trace, witness.unitId, BLOCK_MEETS, from, to);
     }
     return false;
   }
+  // Scratch ends again (the sight functions below read them and keep nothing).
+  const from = TERRAIN_FROM;
+  from.xIn = fromX;
+  from.yIn = fromY;
+  walk.from = from;
   // Stands and terrain are traced apart (lineOfSight's parts are independent): with both ends on level
   // ground the first stand on the line blocks whatever the terrain, so most blocked lines skip the terrain.
   const narrowTerrain: SightScene = { stands: NO_STANDS, terrain: sight.terrain, areaBoxes: sight.areaBoxes, linearBoxes: sight.linearBoxes, elevationBoxes: sight.elevationBoxes };
   const fromFlat = ctx.elevationLevelAt(from) === 0;
   // As above: the stand that blocked the last level line is tried first.
   let witness = lastBlockerOf(scene, stand, firerId, target.unit.id);
+  const to = TERRAIN_TO;
   for (const t of ranged) {
-    const to = closestPointOnPolygon(from, t.corners);
+    closestPointOnPolygonInto(from, t.corners, to);
     if (fromFlat && ctx.elevationLevelAt(to) === 0) {
       // Both ends on level ground: nothing is seen over, so any stand, a hill between, or more than 6" of a
       // blocking area blocks the line (sightBlocker's answer for level ends, without building a report).
       if (witness !== undefined && standCrossingFraction(witness, from, to) >= 0) {
-        blockedBy(trace, witness.unitId);
+        blockedBy(trace, witness.unitId, BLOCK_CROSSES, from, to);
         continue;
       }
       walk.to = to;
       if (someNearLine(scene, from, to, crossesLineAt, crossesLine)) {
         witness = walk.found!;
         scene.lastBlocker.set(stand, witness);
-        blockedBy(trace, witness.unitId);
+        blockedBy(trace, witness.unitId, BLOCK_CROSSES, from, to);
         continue;
       }
       witness = undefined;
@@ -286,10 +330,23 @@ export function seesAny(ctx: DtpContext, scene: FireScene, stand: StandInfo, fir
     const report: SightReport = { ...lineOfSight(narrowTerrain, from, to), stands: crossing };
     const blocker = sightBlocker(ctx, scene, from, to, report);
     if (blocker === undefined) return clearLine(trace, from, to);
-    if (blocker.startsWith('troops:')) blockedBy(trace, blocker.slice('troops:'.length));
+    if (blocker.startsWith('troops:')) blockedBy(trace, blocker.slice('troops:'.length), BLOCK_SEEN_OVER, from, to);
   }
   return false;
 }
+
+/** `sightBoxMeets(b, box)` with the box as numbers (no object per call). */
+function boxMeetsXY(b: SightBox, minX: number, minY: number, maxX: number, maxY: number): boolean {
+  return !(b.maxX < minX || b.minX > maxX || b.maxY < minY || b.minY > maxY);
+}
+
+/** seesAny's level-ground scratch: the line's ends and the line itself, rewritten for every line. */
+const LEVEL_FROM = { xIn: 0, yIn: 0 };
+const LEVEL_TO = { xIn: 0, yIn: 0 };
+const LEVEL_LINE: readonly PointIn[] = [LEVEL_FROM, LEVEL_TO];
+/** The same for the lines near terrain. */
+const TERRAIN_FROM = { xIn: 0, yIn: 0 };
+const TERRAIN_TO = { xIn: 0, yIn: 0 };
 
 /** The stand that last blocked a line from this firing stand, unless it belongs to the firer or the target. */
 function lastBlockerOf(scene: FireScene, stand: StandInfo, firerId: string, targetId: string): SightStand | undefined {

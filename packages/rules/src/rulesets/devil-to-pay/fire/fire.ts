@@ -84,6 +84,10 @@ function refusal(targetUnitId: string, reason: string, detail: string): FireRefu
   return { ok: false, reason, detail, targetUnitId };
 }
 
+/** fireAtTarget's scratch: firing stands with target stands in range, and those stands (see there). */
+const IN_RANGE_STANDS: (StandInfo | undefined)[] = [];
+const IN_RANGE_TARGETS: (readonly StandInfo[] | undefined)[] = [];
+
 /**
  * Fire of one unit at one enemy unit, before target priority. Pairwise: depends on the two units, the
  * terrain, and stands of other units only through line of sight. `trace`, when given, collects what the
@@ -99,16 +103,28 @@ export function fireAtTarget(ctx: DtpContext, scene: FireScene, firerId: string,
   const candidates = firingStands(ctx, firerId);
   if (candidates.length === 0) return refusal(targetId, 'fire/no-eligible-stands', `Every front-rank stand has a hit; stands with hits are not eligible (${SRC_ELIGIBLE}).`);
   let anyArc = false;
-  const inRange: { s: StandInfo; ranged: readonly StandInfo[] }[] = [];
+  // The stands with target stands in range, and those target stands, in module scratch (no object per
+  // stand; fireAtTarget does not call itself).
+  let nInRange = 0;
   for (const s of candidates) {
     // Once one stand has the target in arc, the others need the arc only for stands in range.
     const v = inArcAndRange(s, standArc(s, firer.unit.arm), target, maxIn, !anyArc);
     anyArc ||= v.inArc;
-    if (v.ranged.length > 0) inRange.push({ s, ranged: v.ranged });
+    if (v.ranged.length > 0) {
+      IN_RANGE_STANDS[nInRange] = s;
+      IN_RANGE_TARGETS[nInRange] = v.ranged;
+      nInRange++;
+    }
   }
-  const anyRange = inRange.length > 0;
+  const anyRange = nInRange > 0;
   const eligible: StandInfo[] = [];
-  for (const x of inRange) if (seesAny(ctx, scene, x.s, firerId, target, x.ranged, trace)) eligible.push(x.s);
+  for (let i = 0; i < nInRange; i++) {
+    const s = IN_RANGE_STANDS[i]!;
+    if (seesAny(ctx, scene, s, firerId, target, IN_RANGE_TARGETS[i]!, trace)) eligible.push(s);
+    // Hold no stand past the call.
+    IN_RANGE_STANDS[i] = undefined;
+    IN_RANGE_TARGETS[i] = undefined;
+  }
   if (!anyArc) return OUT_OF_ARC.get(targetId) ?? outOfArc(targetId);
   if (!anyRange) return refusal(targetId, 'fire/target-out-of-range', `Beyond ${maxIn}" for ${row.name} (${row.class === 'infantry' ? FIRE_TABLE_SOURCE_INFANTRY : FIRE_TABLE_SOURCE_ARTILLERY}).`);
   if (eligible.length === 0) return refusal(targetId, 'fire/no-line-of-sight', `Every line of sight is blocked (${SRC_OBSTRUCTIONS}).`);
@@ -264,14 +280,51 @@ function listFire(
   for (let i = 0; i < enemies.length; i++) if (enemies[i]!.stands.length > 0) n++;
   const options = new Array<FireTargetOption | FireRefusal>(n);
   const targetIds: string[] = withIds ? new Array<string>(n) : [];
+  // Beyond-range refusals by the enemy's place in this list, shared by the firers with this weapon: a lookup
+  // by target id per enemy and firer was a few percent of a big table's evaluation.
+  const beyondByPlace = beyondRangeByPlace(enemies, row);
   for (let i = 0, k = 0; i < enemies.length; i++) {
     const e = enemies[i]!;
     if (e.stands.length === 0) continue;
-    options[k] = fireEntry(firer, row, maxIn, e, pair);
+    let entry = withinBoxReach(firer, e, maxIn) ? pair(firer.unit.id, e.unit.id) : beyondByPlace[i];
+    if (entry === undefined) entry = beyondByPlace[i] = beyondRefusal(row, maxIn, e.unit.id);
+    options[k] = entry;
     if (withIds) targetIds[k] = e.unit.id;
     k++;
   }
   return { options, targetIds };
+}
+
+/**
+ * Per enemies list (one per side and context) and weapon row, the beyond-range refusals found so far by
+ * the enemy's place in the list (the same objects `fireEntry` gives).
+ */
+const BEYOND_BY_PLACE = new WeakMap<readonly UnitInfo[], Map<WeaponRow, (FireRefusal | undefined)[]>>();
+
+function beyondRangeByPlace(enemies: readonly UnitInfo[], row: WeaponRow): (FireRefusal | undefined)[] {
+  let byRow = BEYOND_BY_PLACE.get(enemies);
+  if (!byRow) BEYOND_BY_PLACE.set(enemies, (byRow = new Map()));
+  let list = byRow.get(row);
+  if (!list) byRow.set(row, (list = new Array<FireRefusal | undefined>(enemies.length).fill(undefined)));
+  return list;
+}
+
+/**
+ * Whether the target's box comes within the longest band of the firer's box (then the pair is traced). An
+ * axis gap beyond the band puts the box gap there too (it is never below either axis gap): most of a big
+ * table's enemies are refused on that, without boxGapIn's hypot.
+ */
+function withinBoxReach(firer: UnitInfo, target: UnitInfo, maxIn: number): boolean {
+  const a = firer.box;
+  const b = target.box;
+  if (a.minXIn - b.maxXIn > maxIn || b.minXIn - a.maxXIn > maxIn || a.minYIn - b.maxYIn > maxIn || b.minYIn - a.maxYIn > maxIn) return false;
+  return boxGapIn(a, b) <= maxIn;
+}
+
+/** The one beyond-range refusal object for this weapon row and target (see BEYOND_RANGE). */
+function beyondRefusal(row: WeaponRow, maxIn: number, targetId: string): FireRefusal {
+  const beyond = beyondRangeRefusals(row);
+  return beyond.get(targetId) ?? beyondLongestRange(row, maxIn, targetId, beyond);
 }
 
 /**
@@ -285,9 +338,8 @@ export function fireEntry(
   target: UnitInfo,
   pair: (firerId: string, targetId: string) => FireTargetOption | FireRefusal,
 ): FireTargetOption | FireRefusal {
-  if (boxGapIn(firer.box, target.box) <= maxIn) return pair(firer.unit.id, target.unit.id);
-  const beyond = beyondRangeRefusals(row);
-  return beyond.get(target.unit.id) ?? beyondLongestRange(row, maxIn, target.unit.id, beyond);
+  if (withinBoxReach(firer, target, maxIn)) return pair(firer.unit.id, target.unit.id);
+  return beyondRefusal(row, maxIn, target.unit.id);
 }
 
 /**
@@ -298,10 +350,16 @@ export function fireEntry(
 const BEYOND_RANGE = new WeakMap<WeaponRow, Map<string, FireRefusal>>();
 
 function beyondRangeRefusals(row: WeaponRow): Map<string, FireRefusal> {
+  // Asked for runs of the same row (one firer's enemies): the last answer first, before the weak map.
+  if (row === lastBeyondRow && lastBeyond !== undefined) return lastBeyond;
   let byTarget = BEYOND_RANGE.get(row);
   if (!byTarget) BEYOND_RANGE.set(row, (byTarget = new Map()));
+  lastBeyondRow = row;
+  lastBeyond = byTarget;
   return byTarget;
 }
+let lastBeyondRow: WeaponRow | undefined;
+let lastBeyond: Map<string, FireRefusal> | undefined;
 
 function beyondLongestRange(row: WeaponRow, maxIn: number, targetId: string, byTarget: Map<string, FireRefusal>): FireRefusal {
   const table = row.class === 'infantry' ? FIRE_TABLE_SOURCE_INFANTRY : FIRE_TABLE_SOURCE_ARTILLERY;

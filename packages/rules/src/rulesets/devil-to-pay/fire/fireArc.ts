@@ -49,22 +49,15 @@ const ARC_SELF_TOL_IN = 1e-4;
  * a stand wholly outside one half-plane cannot meet the arc: that skips most of polygonOverlapsWedge's
  * ray-by-edge work for stands beside or behind the arc.
  */
-function arcHalfPlanes(w: PreparedWedge): Float64Array | undefined {
+function arcHalfPlanes(w: PreparedWedge): readonly number[] | undefined {
   // The prepared wedge's unit vectors are the same cos/sin of the ray directions, computed once.
   const lx = w.lx, ly = w.ly, rx = w.rx, ry = w.ry;
   const lux = w.lux, luy = w.luy, rux = w.rux, ruy = w.ruy;
   const bx = lx - rx, by = ly - ry;
-  const planes = new Float64Array(9);
-  planes[0] = -luy;
-  planes[1] = lux;
-  planes[2] = -lux * ly + luy * lx;
-  planes[3] = ruy;
-  planes[4] = -rux;
-  planes[5] = rux * ry - ruy * rx;
-  planes[6] = -by;
-  planes[7] = bx;
-  planes[8] = -bx * ry + by * rx;
   if (!(hypot2(bx, by) > 1e-6)) return undefined;
+  // A plain array of doubles, not a Float64Array: a typed array's allocation cost a percent of a full
+  // evaluation (one per firing stand); the numbers are the same doubles either way.
+  const planes = [-luy, lux, -lux * ly + luy * lx, ruy, -rux, rux * ry - ruy * rx, -by, bx, -bx * ry + by * rx];
   // The arc's boundary (both origins and both far ray ends) must lie within all three half-planes.
   const lfx = lx + lux * WEDGE_RAY_IN, lfy = ly + luy * WEDGE_RAY_IN, rfx = rx + rux * WEDGE_RAY_IN, rfy = ry + ruy * WEDGE_RAY_IN;
   for (let k = 0; k < 9; k += 3) {
@@ -94,7 +87,7 @@ export function standArc(stand: StandInfo, arm: Arm): FireArcMemo {
 }
 
 /** Whether the polygon lies wholly outside one of the arc's half-planes (so it cannot meet the arc). */
-export function outsideArc(planes: Float64Array, polygon: readonly PointIn[]): boolean {
+export function outsideArc(planes: readonly number[], polygon: readonly PointIn[]): boolean {
   for (let k = 0; k < 9; k += 3) {
     const a = planes[k]!, b = planes[k + 1]!, c = planes[k + 2]!;
     let all = true;
@@ -113,7 +106,7 @@ export function outsideArc(planes: Float64Array, polygon: readonly PointIn[]): b
  * Whether the whole box lies outside one of the arc's half-planes (every point of it beyond the reject
  * margin): then so does every polygon inside it, and `outsideArc` would say so of each.
  */
-export function boxOutsideArc(planes: Float64Array, minX: number, minY: number, maxX: number, maxY: number): boolean {
+export function boxOutsideArc(planes: readonly number[], minX: number, minY: number, maxX: number, maxY: number): boolean {
   for (let k = 0; k < 9; k += 3) {
     const a = planes[k]!, b = planes[k + 1]!, c = planes[k + 2]!;
     // The smallest value of a linear function over a box is at the corner its gradient points away from.

@@ -7,10 +7,10 @@
 import type { PointIn } from '../../../model/units.ts';
 import { standCorners } from '../../../geometry/footprint.ts';
 import { segmentInsideIntervals } from '../../../geometry/intersect.ts';
-import { sightBoxOf, type SightBox, type SightReport, type SightScene, type SightStand } from '../../../geometry/lineOfSight.ts';
+import { sightBoxOf, type SightReport, type SightScene, type SightStand } from '../../../geometry/lineOfSight.ts';
 import { polygonCentroid } from '../../../geometry/polygon.ts';
 import { BoxGrid } from '../../../geometry/boxGrid.ts';
-import type { BoxIn, DtpContext, StandInfo } from '../context.ts';
+import type { DtpContext, StandInfo } from '../context.ts';
 
 /** Area terrain deeper than this blocks sight; rough ground is exempt (Terrain, Area Terrain; Obstructions). */
 export const AREA_BLOCK_DEPTH_IN = 6;
@@ -160,11 +160,6 @@ export function updateFireScene(ctx: DtpContext, previous: FireScene, changedUni
  * line's walk finds the stand in front of a firer within its first cells.
  */
 const STAND_GRID_CELL_IN = 3;
-
-/** Whether a sight box meets a box. */
-const boxMeets = (b: SightBox, box: BoxIn): boolean => !(b.maxX < box.minXIn || b.minX > box.maxXIn || b.maxY < box.minYIn || b.minY > box.maxYIn);
-/** `boxMeets` for other modules (exported apart: this module's own loops read the private constant). */
-export const sightBoxMeets = boxMeets;
 
 /** Where along the sight line (inches from its start) a polygon is entered and left. */
 function spanAlong(from: PointIn, to: PointIn, polygon: readonly PointIn[], lengthIn: number): [number, number] | undefined {

@@ -4,36 +4,58 @@
  */
 import type { FireRefusal, FireTargetOption } from '../../../engine/evaluation.ts';
 import type { Shape } from '../../../engine/shapes.ts';
-import { closestPointOnSegment } from '../../../geometry/distance.ts';
 import { wedgePolygon } from '../../../geometry/wedge.ts';
 import type { PointIn } from '../../../model/units.ts';
-import type { DtpContext } from '../context.ts';
+import type { DtpContext, StandInfo } from '../context.ts';
 import { firingStands } from './eligibleStands.ts';
 import { arcOfStand } from './fireArc.ts';
 import { maxRangeIn, weaponRow } from '../tables/fireTables.ts';
 import { hypot2 } from '../../../geometry/hypot.ts';
 
-function nearestPointOnStands(p: PointIn, polygons: readonly (readonly PointIn[])[]): PointIn {
-  let best = p;
+/**
+ * The nearest point to p on the stands' edges (`closestPointOnSegment` per edge, the first of equals),
+ * allocating only the answer: a point per edge was a fair share of a full evaluation's garbage.
+ */
+function nearestPointOnStands(p: PointIn, stands: readonly StandInfo[]): PointIn {
+  let found = false;
+  let bestX = 0;
+  let bestY = 0;
   let bestD = Infinity;
-  for (const poly of polygons) {
+  for (const st of stands) {
+    const poly = st.corners;
     for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-      const q = closestPointOnSegment(p, poly[j]!, poly[i]!);
-      const d = hypot2(q.xIn - p.xIn, q.yIn - p.yIn);
+      // closestPointOnSegment(p, poly[j], poly[i]), the same arithmetic, without its object.
+      const a = poly[j]!;
+      const b = poly[i]!;
+      const dx = b.xIn - a.xIn;
+      const dy = b.yIn - a.yIn;
+      const len2 = dx * dx + dy * dy;
+      let qx = a.xIn;
+      let qy = a.yIn;
+      if (len2 !== 0) {
+        let t = ((p.xIn - a.xIn) * dx + (p.yIn - a.yIn) * dy) / len2;
+        t = t < 0 ? 0 : t > 1 ? 1 : t;
+        qx = a.xIn + dx * t;
+        qy = a.yIn + dy * t;
+      }
+      const d = hypot2(qx - p.xIn, qy - p.yIn);
       if (d < bestD) {
         bestD = d;
-        best = q;
+        bestX = qx;
+        bestY = qy;
+        found = true;
       }
     }
   }
-  return best;
+  return found ? { xIn: bestX, yIn: bestY } : p;
 }
 
 /** Arc and target shapes for one unit, given its fire options (empty when it cannot fire). */
 export function fireShapes(ctx: DtpContext, unitId: string, options: readonly (FireTargetOption | FireRefusal)[]): Shape[] {
   const info = ctx.units.get(unitId)!;
   const row = weaponRow(info.unit.weapon);
-  if (!row || options.some((o) => !o.ok && o.targetUnitId === '*')) return [];
+  if (!row) return [];
+  for (const o of options) if (!o.ok && o.targetUnitId === '*') return [];
   const side = info.unit.side;
   const rangeIn = maxRangeIn(row);
   const out: Shape[] = [];
@@ -50,12 +72,14 @@ export function fireShapes(ctx: DtpContext, unitId: string, options: readonly (F
   }
   for (const o of options) {
     if (!o.ok) continue;
-    const eligible = o.eligibleStandIds.map((id) => ctx.stands.get(id)!);
-    const from = {
-      xIn: eligible.reduce((a, s) => a + s.center.xIn, 0) / eligible.length,
-      yIn: eligible.reduce((a, s) => a + s.center.yIn, 0) / eligible.length,
-    };
-    const to = nearestPointOnStands(from, ctx.units.get(o.targetUnitId)!.stands.map((t) => t.corners));
+    // The centre of the eligible stands: summed in order from 0, as a reduce would.
+    const ids = o.eligibleStandIds;
+    let sumX = 0;
+    let sumY = 0;
+    for (const id of ids) sumX += ctx.stands.get(id)!.center.xIn;
+    for (const id of ids) sumY += ctx.stands.get(id)!.center.yIn;
+    const from = { xIn: sumX / ids.length, yIn: sumY / ids.length };
+    const to = nearestPointOnStands(from, ctx.units.get(o.targetUnitId)!.stands);
     const style = o.priority ? 'target-priority' : 'target';
     out.push({ kind: 'polyline', id: `fire/target/${unitId}/${o.targetUnitId}`, layer: 'fire', style, unitId, side, points: [from, to], arrow: true });
     // No "0 dice" label on the map: the arrow stays (the target is legal), the breakdown says why no dice.

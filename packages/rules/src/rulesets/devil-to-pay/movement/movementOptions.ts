@@ -33,12 +33,12 @@ import {
 } from '../tables/movementTables.ts';
 import { collectObstacles } from './collectObstacles.ts';
 import { fudgeWalk } from './fudgeWalk.ts';
-import { DEPENDENCY_SLACK_IN, DependentMovementResult, type DtpMovementOption, type MovementResult } from './movementResult.ts';
+import { DEPENDENCY_SLACK_IN, DependentMovementResult, sweepBoxOf, type DtpMovementOption, type MovementResult } from './movementResult.ts';
 import { KEY_AREA, KEY_LINEAR, keyKind, startCount } from './obstacleKeys.ts';
 import { openReach, originMasks } from './openReach.ts';
 import { straightAheadInOut, straightAheadStoppedByOut, walkReach } from './reachWalk.ts';
 import { nearestEnemyIn, roadReach } from './roadMove.ts';
-import { OUR_FRAME, setOutline } from './unitOutline.ts';
+import { OUR_FRAME, OUTLINE, setOutline } from './unitOutline.ts';
 
 /**
  * Movement options for one unit on a MOVE order.
@@ -201,6 +201,7 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
     refY: ref.yIn,
     reachIn: maxOpenIn + 0.01 + ENEMY_CLEARANCE_IN + unitRadiusIn + DEPENDENCY_SLACK_IN,
     fudgeIn: FUDGE_MOVE_IN + 0.01 + ENEMY_CLEARANCE_IN + unitRadiusIn + DEPENDENCY_SLACK_IN,
-    outlineIn: hypot2(Math.max(frontX, -backX), Math.max(leftY, -rightY)),
+    frame: Array.from(OUR_FRAME),
+    sweepBox: sweepBoxOf(OUTLINE, ref.xIn, ref.yIn, polygon, fudgeReach),
   });
 }

@@ -49,8 +49,39 @@ export interface Dependency {
   readonly reachIn: number;
   /** fudgeWalk: an enemy stand's grown disc must come within 3" + the unit's radius (+ its own 1"). */
   readonly fudgeIn: number;
-  /** Furthest point of the unit's outline (its bounding rectangle in its own frame) from the reference point. */
-  readonly outlineIn: number;
+  /**
+   * The outline the walks move (`OUR_FRAME`, unitOutline.ts): [cx, cy, ux, uy, nx, ny, halfWidth, halfDepth],
+   * its centre, its right and forward unit axes and half extents, inches.
+   */
+  readonly frame: readonly number[];
+  /** The box of every swept outline (the outline carried to each reach and fudge point), [minX, minY, maxX, maxY]. */
+  readonly sweepBox: readonly number[];
+}
+
+/**
+ * `Dependency.sweepBox`: the outline's box (its points `outline`, x0, y0, ...) widened by the furthest shift
+ * to a reach or fudge point each way (a swept rectangle's box is its start box and its end box together).
+ */
+export function sweepBoxOf(outline: ArrayLike<number>, refX: number, refY: number, ...ends: (readonly PointIn[])[]): number[] {
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (let i = 0; i < outline.length; i += 2) {
+    const x = outline[i]!, y = outline[i + 1]!;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  let lowX = 0, lowY = 0, highX = 0, highY = 0;
+  for (const list of ends) {
+    for (const v of list) {
+      const dx = v.xIn - refX, dy = v.yIn - refY;
+      if (dx < lowX) lowX = dx;
+      if (dx > highX) highX = dx;
+      if (dy < lowY) lowY = dy;
+      if (dy > highY) highY = dy;
+    }
+  }
+  return [minX + lowX, minY + lowY, maxX + highX, maxY + highY];
 }
 
 /**
@@ -82,61 +113,110 @@ export class DependentMovementResult implements MovementResult {
  * disc (the box's circumscribed disc, grown by at most the 1" enemy clearance) passes the direction cull
  * (distance from the reference point minus that radius within the open reach plus the unit's radius), or
  * one of its stands passes fudgeWalk's disc test (a stand's centre lies in the box and its half-diagonal
- * is at most the box's, so the box centre is then within the fudge radius plus twice the box's half-diagonal).
+ * is at most the box's, so the box centre is then within the fudge radius plus twice the box's half-diagonal);
+ * then the whole box is tested as one stand (`movementDependsOnStands`).
  */
 export function movementDependsOnBox(result: MovementResult, b: BoxIn): boolean | undefined {
+  return movementDependsOnStands(result, b, [b]);
+}
+
+/**
+ * How much further than its box's half-diagonal a stand's piece can reach: enemies are grown by the 1"
+ * clearance along the stand's own axes (writeRectPiece), which puts a corner up to √2 times that further out.
+ */
+const GROWN_CORNER_IN = Math.SQRT2 * ENEMY_CLEARANCE_IN;
+
+/**
+ * `movementDependsOnBox`'s first two tests for a unit whose box is `b`, then, stand by stand (`standBoxes`,
+ * each stand's own box), whether the stand's piece can meet the unit's outline on a path it actually took:
+ * both walks (reachWalk, fudgeWalk) move the outline rectangle without turning, from the reference point
+ * to each reach and fudge point, and count only what the rectangle (its rays out and the pieces' corners'
+ * rays back) meets on the way. So a stand matters only when its disc, grown for the enemy clearance, meets
+ * the rectangle swept to some reach or fudge point: much tighter than a disc of the unit's size round the
+ * path beside a line (a sideways path sweeps the line's depth, not its width). Undefined exactly when
+ * `movementDependsOnBox` is.
+ */
+export function movementDependsOnStands(result: MovementResult, b: BoxIn, standBoxes: readonly BoxIn[]): boolean | undefined {
   const d = DependentMovementResult.of(result);
   if (!d) return undefined;
+  if (!nearReach(d, b)) return false;
+  const m = result.movement as DtpMovementOption;
+  const f = d.frame;
+  for (let i = 0; i < 8; i++) if (!Number.isFinite(f[i]!)) return true; // no sound rectangle: assume it matters
+  for (const s of standBoxes) {
+    const half = hypot2(s.maxXIn - s.minXIn, s.maxYIn - s.minYIn) / 2;
+    const cx = (s.minXIn + s.maxXIn) / 2;
+    const cy = (s.minYIn + s.maxYIn) / 2;
+    const reachIn = half + GROWN_CORNER_IN + DEPENDENCY_SLACK_IN;
+    // Outside the box of every swept outline (grown as the rectangles are below): no path comes near.
+    const sw = d.sweepBox;
+    if (cx < sw[0]! - reachIn || cy < sw[1]! - reachIn || cx > sw[2]! + reachIn || cy > sw[3]! + reachIn) continue;
+    if (sweptOutlineNear(d, m.reach, cx, cy, reachIn) || sweptOutlineNear(d, m.fudgeReach, cx, cy, reachIn)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether the disc at (cx, cy) of radius `reachIn` may meet the outline swept from the reference point to
+ * one of `ends`: in the outline's frame, the segment the disc's centre takes relative to the moving
+ * rectangle (from where it is to where it is once the rectangle has moved) against the rectangle grown
+ * by `reachIn` on every side (a square-cornered superset of the rounded one).
+ */
+function sweptOutlineNear(d: Dependency, ends: readonly PointIn[], cx: number, cy: number, reachIn: number): boolean {
+  const f = d.frame;
+  const ux = f[2]!, uy = f[3]!, nx = f[4]!, ny = f[5]!;
+  const px = cx - f[0]!;
+  const py = cy - f[1]!;
+  const pu = px * ux + py * uy;
+  const pn = px * nx + py * ny;
+  const hu = f[6]! + reachIn;
+  const hn = f[7]! + reachIn;
+  for (const v of ends) {
+    const tx = v.xIn - d.refX;
+    const ty = v.yIn - d.refY;
+    if (segmentMeetsCenteredBox(pu, pn, -(tx * ux + ty * uy), -(tx * nx + ty * ny), hu, hn)) return true;
+  }
+  return false;
+}
+
+/** Whether the segment from (ox, oy) along (dx, dy) for t in [0, 1] meets the box [-hx, hx] x [-hy, hy] (Liang-Barsky). */
+function segmentMeetsCenteredBox(ox: number, oy: number, dx: number, dy: number, hx: number, hy: number): boolean {
+  let t0 = 0;
+  let t1 = 1;
+  // A move of under 1e-12" along an axis is no move there (far inside the slack).
+  if (Math.abs(dx) < 1e-12) {
+    if (ox < -hx || ox > hx) return false;
+  } else {
+    const a = (-hx - ox) / dx;
+    const b = (hx - ox) / dx;
+    t0 = Math.max(t0, Math.min(a, b));
+    t1 = Math.min(t1, Math.max(a, b));
+  }
+  if (Math.abs(dy) < 1e-12) {
+    if (oy < -hy || oy > hy) return false;
+  } else {
+    const a = (-hy - oy) / dy;
+    const b = (hy - oy) / dy;
+    t0 = Math.max(t0, Math.min(a, b));
+    t1 = Math.min(t1, Math.max(a, b));
+  }
+  return t0 <= t1;
+}
+
+/**
+ * Whether a unit whose box is `b` is read at all: its box meets the reach box (collectObstacles' `boxMeets`,
+ * with a little margin) and its disc passes the direction cull or the fudge walk's.
+ */
+function nearReach(d: Dependency, b: BoxIn): boolean {
   const r = d.box;
-  // The same overlap test as collectObstacles' `boxMeets`, with a little margin.
   if (b.maxXIn < r.minXIn - 0.01 || b.minXIn > r.maxXIn + 0.01 || b.maxYIn < r.minYIn - 0.01 || b.minYIn > r.maxYIn + 0.01) return false;
   const half = hypot2(b.maxXIn - b.minXIn, b.maxYIn - b.minYIn) / 2;
   const cx = (b.minXIn + b.maxXIn) / 2;
   const cy = (b.minYIn + b.maxYIn) / 2;
   const dist = hypot2(cx - d.refX, cy - d.refY);
-  if (!(dist <= d.reachIn + half || dist <= d.fudgeIn + 2 * half)) return false;
-  // Tighter: every ray leaves from the unit's outline and another unit counts only where it is met before
-  // the unit stops, so it must come within the outline's radius (and the 1" clearance) of the path the
-  // reference point took in some direction: a segment to a reach or fudge vertex.
-  const m = result.movement as DtpMovementOption;
-  const limitIn = d.outlineIn + half + ENEMY_CLEARANCE_IN + DEPENDENCY_SLACK_IN;
-  return nearPath(m.reach, d.refX, d.refY, cx, cy, limitIn) || nearPath(m.fudgeReach, d.refX, d.refY, cx, cy, limitIn);
+  return dist <= d.reachIn + half || dist <= d.fudgeIn + 2 * half;
 }
 
-/**
- * `movementDependsOnBox` for a unit whose box is `b`, refined by its stands' own boxes (`standBoxes`, all
- * inside `b`): the path test asks that some stand's disc, not the whole unit's, come near a path, since a
- * unit counts only where one of its stands is met. Undefined exactly when `movementDependsOnBox` is.
- */
-export function movementDependsOnStands(result: MovementResult, b: BoxIn, standBoxes: readonly BoxIn[]): boolean | undefined {
-  const whole = movementDependsOnBox(result, b);
-  if (whole !== true || standBoxes.length <= 1) return whole;
-  const d = DependentMovementResult.of(result)!;
-  const m = result.movement as DtpMovementOption;
-  for (const s of standBoxes) {
-    const half = hypot2(s.maxXIn - s.minXIn, s.maxYIn - s.minYIn) / 2;
-    const cx = (s.minXIn + s.maxXIn) / 2;
-    const cy = (s.minYIn + s.maxYIn) / 2;
-    const limitIn = d.outlineIn + half + ENEMY_CLEARANCE_IN + DEPENDENCY_SLACK_IN;
-    if (nearPath(m.reach, d.refX, d.refY, cx, cy, limitIn) || nearPath(m.fudgeReach, d.refX, d.refY, cx, cy, limitIn)) return true;
-  }
-  return false;
-}
-
-/** Whether (cx, cy) lies within `limitIn` of a segment from (rx, ry) to one of `ends`. */
-function nearPath(ends: readonly PointIn[], rx: number, ry: number, cx: number, cy: number, limitIn: number): boolean {
-  const limit2 = limitIn * limitIn;
-  for (const v of ends) {
-    const dx = v.xIn - rx;
-    const dy = v.yIn - ry;
-    const len2 = dx * dx + dy * dy;
-    const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((cx - rx) * dx + (cy - ry) * dy) / len2));
-    const ex = rx + dx * t - cx;
-    const ey = ry + dy * t - cy;
-    if (ex * ex + ey * ey <= limit2) return true;
-  }
-  return false;
-}
 
 /**
  * The box within which other units' stands were looked at for this result: a unit whose box (before and

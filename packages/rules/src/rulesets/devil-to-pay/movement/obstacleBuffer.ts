@@ -3,7 +3,8 @@
  * (friends as they stand, enemies grown by the 1" clearance). Every group's pieces sit back to back in one
  * Float64Array per context (struct of arrays, PIECE_STRIDE numbers per piece), so the ray loops
  * (`reachWalk.ts`, `fudgeWalk.ts`) read packed numbers instead of chasing per-stand objects and typed
- * arrays. Built once per context (`contextCache`), a unit's group on first use. The layout is `PIECE`.
+ * arrays. Built once per context (`contextCache`), a unit's group on first use; a session's next context
+ * keeps the last one's pieces and its groups of the unit infos both share. The layout is `PIECE`.
  */
 import type { AreaTerrain, LinearTerrain } from '../../../model/tableState.ts';
 import type { PointIn } from '../../../model/units.ts';
@@ -129,8 +130,20 @@ function reservePieces(c: MovementContextCache, n: number): number {
   return off;
 }
 
-/** A unit's stands as one group; its disc comes from the unit's box (grown like the stands). */
+/**
+ * A unit's stands as one group; its disc comes from the unit's box (grown like the stands). Everything in
+ * it comes from the unit info and `enemy`: one made for the same info object is reused (see contextCache).
+ */
 export function unitGroup(c: MovementContextCache, info: UnitInfo, enemy: boolean): Group {
+  const byInfo = enemy ? c.enemyByInfo : c.friendByInfo;
+  const kept = byInfo.get(info);
+  if (kept !== undefined) return kept;
+  const g = newUnitGroup(c, info, enemy);
+  byInfo.set(info, g);
+  return g;
+}
+
+function newUnitGroup(c: MovementContextCache, info: UnitInfo, enemy: boolean): Group {
   const n = info.stands.length;
   const off = reservePieces(c, n);
   const p = c.buf;
@@ -222,7 +235,23 @@ export interface MovementContextCache {
   buf: Float64Array;
   /** Numbers of buf in use. */
   used: number;
+  /** The terrain lists `linear` and `areas` were made from. */
+  readonly linearTerrain: readonly LinearTerrain[];
+  readonly areaTerrain: readonly AreaTerrain[];
+  /**
+   * Unit groups by unit info object, as a friend and as an enemy (`unitGroup`): kept from one context to
+   * the next of a session, whose unchanged units keep their infos, with the pieces where they were.
+   */
+  readonly friendByInfo: Map<UnitInfo, Group>;
+  readonly enemyByInfo: Map<UnitInfo, Group>;
 }
+
+/**
+ * A session's contexts carry the last context's pieces over (`contextCache`) while the buffer holds fewer
+ * numbers than this; beyond it, the next context starts afresh (old units' groups are never asked again,
+ * so without a bound the buffer and the by-info maps would only grow).
+ */
+const CARRY_LIMIT_NUMBERS = 1 << 17;
 const contextCaches = new WeakMap<DtpContext, MovementContextCache>();
 
 /**
@@ -236,11 +265,55 @@ let lent: { buf: Float64Array; owner: MovementContextCache | undefined } = { buf
 export function contextCache(ctx: DtpContext): MovementContextCache {
   let c = contextCaches.get(ctx);
   if (c !== undefined && lent.owner === c) return c;
-  const linear: { feature: LinearTerrain; penaltyIn: number | undefined; box: BoxIn; group: Group }[] = [];
-  const areas: { feature: AreaTerrain; penaltyIn: number; box: BoxIn; group: Group }[] = [];
+  const terrain = ctx.state.terrain;
+  const prev = lent.owner;
+  if (ctx.incremental && prev !== undefined && prev.used <= CARRY_LIMIT_NUMBERS) {
+    // A session's next context: keep the last owner's pieces where they are and append only what is new
+    // (a group is a function of its unit info, and unchanged units keep theirs; infos of another context
+    // are other objects, never matched). The same terrain lists keep their groups too.
+    const sameTerrain = prev.linearTerrain === terrain.linear && prev.areaTerrain === terrain.areas;
+    c = {
+      linear: sameTerrain ? prev.linear : [],
+      areas: sameTerrain ? prev.areas : [],
+      friendGroups: new Map(),
+      enemyGroups: new Map(),
+      listBoxes: new Map(),
+      buf: lent.buf,
+      used: prev.used,
+      linearTerrain: terrain.linear,
+      areaTerrain: terrain.areas,
+      friendByInfo: prev.friendByInfo,
+      enemyByInfo: prev.enemyByInfo,
+    };
+    lent = { buf: lent.buf, owner: c };
+    if (!sameTerrain) addTerrainGroups(c, ctx);
+    contextCaches.set(ctx, c);
+    return c;
+  }
   // The lent buffer grows as needed (reservePieces); what it held for the previous owner is written over.
-  c = { linear, areas, friendGroups: new Map(), enemyGroups: new Map(), listBoxes: new Map(), buf: lent.buf, used: 0 };
+  c = {
+    linear: [],
+    areas: [],
+    friendGroups: new Map(),
+    enemyGroups: new Map(),
+    listBoxes: new Map(),
+    buf: lent.buf,
+    used: 0,
+    linearTerrain: terrain.linear,
+    areaTerrain: terrain.areas,
+    friendByInfo: new Map(),
+    enemyByInfo: new Map(),
+  };
   lent = { buf: lent.buf, owner: c };
+  addTerrainGroups(c, ctx);
+  contextCaches.set(ctx, c);
+  return c;
+}
+
+/** The terrain features' groups, appended to the cache's buffer and lists. */
+function addTerrainGroups(c: MovementContextCache, ctx: DtpContext): void {
+  const linear = c.linear as { feature: LinearTerrain; penaltyIn: number | undefined; box: BoxIn; group: Group }[];
+  const areas = c.areas as { feature: AreaTerrain; penaltyIn: number; box: BoxIn; group: Group }[];
   for (const line of ctx.state.terrain.linear) {
     const penaltyIn = LINEAR_TERRAIN_PENALTY_IN[line.kind];
     if (penaltyIn === 0) continue;
@@ -251,8 +324,6 @@ export function contextCache(ctx: DtpContext): MovementContextCache {
     const pieces = piecesOf(area, area.vertices, true);
     areas.push({ feature: area, penaltyIn: AREA_TERRAIN_PENALTY_IN[area.kind], box: pieces.box, group: terrainGroup(c, pieces) });
   }
-  contextCaches.set(ctx, c);
-  return c;
 }
 
 /**
