@@ -25,12 +25,19 @@ export function timeRuns(fn: () => void, runs: number, warmup = 3): number[] {
   return ms;
 }
 
-/** Run `fn` `runs` times after `warmup` untimed runs; wall and CPU (user + system) milliseconds per run. */
-export function timeWallAndCpu(fn: (i: number) => void, runs: number, warmup: number): { wallMs: number[]; cpuMs: number[] } {
-  for (let i = 0; i < warmup; i++) fn(i);
+/**
+ * Run `fn` `runs` times after `warmup` untimed runs; wall and CPU (user + system) milliseconds per run.
+ * `prepare(i)`, when given, runs before each `fn(i)` outside the clock.
+ */
+export function timeWallAndCpu(fn: (i: number) => void, runs: number, warmup: number, prepare?: (i: number) => void): { wallMs: number[]; cpuMs: number[] } {
+  for (let i = 0; i < warmup; i++) {
+    prepare?.(i);
+    fn(i);
+  }
   const wallMs: number[] = [];
   const cpuMs: number[] = [];
   for (let i = 0; i < runs; i++) {
+    prepare?.(warmup + i);
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     fn(warmup + i);

@@ -8,5 +8,6 @@ export * from './geometry/index.ts';
 export * from './validate/index.ts';
 export * from './engine/evaluate.ts';
 export * from './engine/shareUnchanged.ts';
+export * from './engine/shareTableState.ts';
 export * from './rulesets/index.ts';
 export * from './dice/index.ts';

@@ -3,7 +3,7 @@
  * the rules never blocks the frame loop. State in, evaluation out (both structured-cloned).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { shareUnchanged, type Ruleset, type RulesSession, type TableState } from '@muster/rules';
+import { shareTableState, type Ruleset, type RulesSession, type TableState } from '@muster/rules';
 import type { RulesRequest, RulesResponse, RulesWorkerData } from './rulesWorkerProtocol.ts';
 
 const port = parentPort;
@@ -35,7 +35,7 @@ port.on('message', (req: RulesRequest | 'close') => {
   const t0 = performance.now();
   let res: RulesResponse;
   try {
-    const state = shareUnchanged(last, req.state);
+    const state = shareTableState(last, req.state);
     last = state;
     res = { id: req.id, evaluation: session.update(state), error: null, rulesMs: performance.now() - t0 };
   } catch (err) {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { shareUnchanged } from './shareUnchanged.ts';
+import { shareTableState } from './shareTableState.ts';
+import type { TableState } from '../model/tableState.ts';
 import { samePlainData } from './samePlainData.ts';
 import { largeScene } from '../../../../fixtures/rules/largeScene.ts';
 import { seededRandom } from '../../../../fixtures/seededRandom.ts';
@@ -55,6 +57,33 @@ describe('shareUnchanged', () => {
       const shared = shareUnchanged(prev, next);
       expect(samePlainData(shared, next)).toBe(true);
       prev = shared;
+    }
+  });
+});
+
+describe('shareTableState', () => {
+  it('answers what shareUnchanged answers, with the same sharing, on seeded edits of a table', () => {
+    const rand = seededRandom(5);
+    let prev = largeScene(4);
+    for (let step = 0; step < 60; step++) {
+      const copied = structuredClone(prev);
+      const k = Math.floor(rand() * copied.stands.length);
+      const r = rand();
+      const next =
+        r < 0.5
+          ? { ...copied, stands: copied.stands.map((s, i) => (i === k ? { ...s, pose: { ...s.pose, xIn: s.pose.xIn + 0.25 } } : s)) }
+          : r < 0.7
+            ? { ...copied, stands: [...copied.stands].reverse() }
+            : r < 0.85
+              ? { ...copied, stands: copied.stands.map((s, i) => (i === k ? { ...s, role: s.role === 'commander' ? 'base' : 'commander' } : s)) }
+              : copied;
+      const fast = shareTableState(prev, next as TableState);
+      const generic = shareUnchanged(prev, next);
+      expect(samePlainData(fast, next)).toBe(true);
+      expect(fast === prev).toBe(generic === prev);
+      expect(fast.stands.map((s, i) => s === prev.stands.find((p) => p.id === s.id))).toEqual(generic.stands.map((s) => s === prev.stands.find((p) => p.id === s.id)));
+      expect(fast.terrain).toBe(prev.terrain);
+      prev = fast;
     }
   });
 });
