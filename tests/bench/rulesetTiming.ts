@@ -10,12 +10,13 @@
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Ruleset, TableState, Unit } from '@muster/rules';
-import { createEvaluator, evaluate, getRuleset, parseTableStateFor, shareTableState } from '@muster/rules';
+import { createEvaluator, evaluate, getRuleset, parseTableStateFor } from '@muster/rules';
 import { largeScene } from '../../fixtures/rules/largeScene.ts';
 import { megaScene } from '../../fixtures/rules/megaScene.ts';
 import { benchTableFor } from '../../fixtures/rules/rulesetAdapters.ts';
 import { median, percentile, round, timeWallAndCpu } from './stats.ts';
 import { RULES_WORKER_RESOURCE_LIMITS } from '../../apps/server/src/rules/rulesWorkerHeap.ts';
+import { applyTableStateDelta, encodeTableStateDelta, type TableStateDelta } from '../../apps/server/src/rules/tableStateDelta.ts';
 
 /** A copy of `state` with every stand of `unit` moved `stepIn` inches along the unit's first stand's heading. */
 export function moveUnit(state: TableState, unit: Unit, stepIn: number): TableState {
@@ -64,21 +65,26 @@ function tableFor(ruleset: Ruleset, table: TimedTable): TableState {
 export function timeRuleset(ruleset: Ruleset, table: TableState, plan: Plan): Record<string, unknown> {
   const { runs, targets } = plan;
   const full = timeWallAndCpu(() => void evaluate(table, ruleset), runs.full, runs.warmup);
-  // Each state as the rules worker receives it: a structured clone, made just before its update and not
-  // timed (the message is decoded before the worker's clock starts; cloning the whole chain up front held
-  // hundreds of table copies in the heap), then shared with the state before by the worker's own step.
+  // Each state as the rules worker receives it: the delta from the state posted before, made on the main
+  // thread and structured-cloned as postMessage does (neither timed: both happen before the worker's clock
+  // starts), then applied to the worker's last state and evaluated (timed, as the worker's `rulesMs`).
   const chain = moveChain(table, runs.moveWarmup + runs.moves);
   const session = createEvaluator(ruleset);
+  let posted: TableState = table;
   let last: TableState = table;
+  let delta: TableStateDelta | undefined;
   session.update(table);
   const upd = timeWallAndCpu(
-    (i) => {
-      last = shareTableState(last, chain[i]!);
+    () => {
+      last = applyTableStateDelta(last, delta!);
       session.update(last);
     },
     runs.moves,
     runs.moveWarmup,
-    (i) => void (chain[i] = structuredClone(chain[i]!)),
+    (i) => {
+      delta = structuredClone(encodeTableStateDelta(posted, chain[i]!));
+      posted = chain[i]!;
+    },
   );
   const ev = evaluate(table, ruleset);
   return {

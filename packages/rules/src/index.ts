@@ -7,7 +7,5 @@ export * from './engine/rulesetFields.ts';
 export * from './geometry/index.ts';
 export * from './validate/index.ts';
 export * from './engine/evaluate.ts';
-export * from './engine/shareUnchanged.ts';
-export * from './engine/shareTableState.ts';
 export * from './rulesets/index.ts';
 export * from './dice/index.ts';

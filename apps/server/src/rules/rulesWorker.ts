@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { Evaluation, TableState } from '@muster/rules';
 import type { RulesRequest, RulesResponse, RulesWorkerData } from './rulesWorkerProtocol.ts';
 import { RULES_WORKER_RESOURCE_LIMITS } from './rulesWorkerHeap.ts';
+import { encodeTableStateDelta } from './tableStateDelta.ts';
 
 export interface RulesResult<T> {
   /** What the caller submitted with the state (e.g. which frame it came from). */
@@ -59,6 +60,8 @@ export function createRulesWorker<T>(options: RulesWorkerOptions<T>): RulesWorke
   let inFlight: { id: number; tag: T; submittedMs: number; postedMs: number } | null = null;
   /** Newest-wins: at most one state waits; a newer submit replaces it unevaluated. */
   let pending: { state: TableState; tag: T; submittedMs: number } | null = null;
+  /** The state the worker was last posted (deltas are from it). */
+  let lastPosted: TableState | undefined;
   let markReady: () => void = () => {};
   const firstReady = new Promise<void>((resolve) => {
     markReady = resolve;
@@ -69,12 +72,16 @@ export function createRulesWorker<T>(options: RulesWorkerOptions<T>): RulesWorke
     const { state, tag, submittedMs } = pending;
     pending = null;
     inFlight = { id: nextId++, tag, submittedMs, postedMs: performance.now() };
-    const req: RulesRequest = { id: inFlight.id, state };
+    // After the first, only what changed since the state posted before (the worker keeps that one).
+    const req: RulesRequest = lastPosted ? { id: inFlight.id, delta: encodeTableStateDelta(lastPosted, state) } : { id: inFlight.id, state };
+    lastPosted = state;
     worker.postMessage(req);
   };
 
   const spawn = (): void => {
     ready = false;
+    // A new worker has no last state: its first is posted whole.
+    lastPosted = undefined;
     const w = new Worker(new URL('./rulesWorker.mjs', import.meta.url), { workerData: data, resourceLimits: RULES_WORKER_RESOURCE_LIMITS });
     worker = w;
     let lastError: Error | null = null;
@@ -89,6 +96,7 @@ export function createRulesWorker<T>(options: RulesWorkerOptions<T>): RulesWorke
       const receivedMs = performance.now();
       const done = inFlight;
       inFlight = null;
+      if (msg.resync) lastPosted = undefined;
       crashesInARow = 0;
       // The newest waiting state goes to the worker before this result is published, so the worker
       // evaluates while the main thread sends.

@@ -3,7 +3,8 @@
  * the rules never blocks the frame loop. State in, evaluation out (both structured-cloned).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { shareTableState, type Ruleset, type RulesSession, type TableState } from '@muster/rules';
+import type { Ruleset, RulesSession, TableState } from '@muster/rules';
+import { applyTableStateDelta } from './tableStateDelta.ts';
 import type { RulesRequest, RulesResponse, RulesWorkerData } from './rulesWorkerProtocol.ts';
 
 const port = parentPort;
@@ -24,8 +25,8 @@ async function load(): Promise<Ruleset> {
 const ruleset = await load();
 const fresh = (): RulesSession => ruleset.createSession?.() ?? { update: (s) => ruleset.evaluate(s) };
 let session = fresh();
-// Each state arrives as new objects (structured clone): shared with the last one, unchanged stands, units
-// and terrain are the last state's own objects again, so the session's identity tests and caches hold.
+// The last state, which each delta is applied to: unchanged stands, units and terrain stay its own
+// objects, so the session's identity tests and per-object caches hold from one state to the next.
 let last: TableState | undefined;
 port.on('message', (req: RulesRequest | 'close') => {
   if (req === 'close') {
@@ -34,14 +35,21 @@ port.on('message', (req: RulesRequest | 'close') => {
   }
   const t0 = performance.now();
   let res: RulesResponse;
+  let state: TableState;
   try {
-    const state = shareTableState(last, req.state);
-    last = state;
+    state = 'state' in req ? req.state : applyTableStateDelta(last!, req.delta);
+  } catch (err) {
+    // No last state to apply it to (or not the one it was made from): ask for the next one whole.
+    last = undefined;
+    port.postMessage({ id: req.id, evaluation: null, error: `rules worker lost its last table state (${(err as Error).message}); the next is sent whole`, rulesMs: performance.now() - t0, resync: true } satisfies RulesResponse);
+    return;
+  }
+  last = state;
+  try {
     res = { id: req.id, evaluation: session.update(state), error: null, rulesMs: performance.now() - t0 };
   } catch (err) {
     // A session that threw may hold half-updated caches: start a fresh one for the next state.
     session = fresh();
-    last = undefined;
     res = { id: req.id, evaluation: null, error: (err as Error).message, rulesMs: performance.now() - t0 };
   }
   port.postMessage(res);

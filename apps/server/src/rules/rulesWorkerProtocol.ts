@@ -3,6 +3,7 @@
  * start data and the request/response messages. Its own module so that neither side imports the other.
  */
 import type { Evaluation, TableState } from '@muster/rules';
+import type { TableStateDelta } from './tableStateDelta.ts';
 
 export interface RulesWorkerData {
   readonly rulesetId?: string;
@@ -14,10 +15,11 @@ export interface RulesWorkerData {
   readonly moduleData?: unknown;
 }
 
-export interface RulesRequest {
-  readonly id: number;
-  readonly state: TableState;
-}
+/**
+ * A table state to evaluate: whole (the first after the worker starts), or as what changed since the one
+ * posted before it (tableStateDelta.ts).
+ */
+export type RulesRequest = { readonly id: number; readonly state: TableState } | { readonly id: number; readonly delta: TableStateDelta };
 
 export interface RulesResponse {
   readonly id: number;
@@ -26,4 +28,6 @@ export interface RulesResponse {
   readonly error: string | null;
   /** Time the worker spent evaluating, ms. */
   readonly rulesMs: number;
+  /** The worker could not apply a delta (it has no matching last state): send the next state whole. */
+  readonly resync?: boolean;
 }
