@@ -322,6 +322,12 @@ interface PairScene {
   gunBlockers: number[] | undefined;
   /** Per area of the pair (by its place in `areas`): 0 not yet read, else 1 + 2 * firer inside + target inside. */
   centres: Uint8Array;
+  /**
+   * What blocked the pair's last blocked gun line, tried first on its next lines: a scene index of a stand
+   * (-1: none), or an area's place in `areas` (-1: none).
+   */
+  lastStand: number;
+  lastArea: number;
 }
 
 const scene: PairScene = {
@@ -341,6 +347,8 @@ const scene: PairScene = {
   standsBuilt: false,
   gunBlockers: undefined,
   centres: new Uint8Array(16),
+  lastStand: -1,
+  lastArea: -1,
 };
 
 /**
@@ -385,6 +393,8 @@ function fillPairScene(p: VbSight, a: VbStand, b: VbStand): PairScene {
   sc.spread = sightSpreadIn(a, b);
   sc.standsBuilt = false;
   sc.gunBlockers = GUN_BLOCKERS.get(a);
+  sc.lastStand = -1;
+  sc.lastArea = -1;
   if (sc.centres.length < sc.areaCount) sc.centres = new Uint8Array(sc.areaCount * 2);
   sc.centres.fill(0, 0, sc.areaCount);
   return sc;
@@ -473,47 +483,62 @@ const CORE_CHORD_MIN_IN = 0.01;
  * area, runs inside it for more than the exact test's hair with no base of its own to excuse it.
  */
 function terrainBlocks(p: VbSight, sc: PairScene, from: PointIn, to: PointIn, lengthIn: number, firer: VbStand, target: VbStand): boolean {
+  if (terrainSurelyBlocks(p, sc, from, to, lengthIn, firer, target)) return true;
+  for (let k = 0; k < sc.areaCount; k++) if (areaBlocks(p, sc, k, from, to, lengthIn, firer, target)) return (sc.lastArea = k), true;
+  return false;
+}
+
+/** The sure test of every area of the pair (a yes means `terrainBlocks` says yes; a no, nothing). */
+function terrainSurelyBlocks(p: VbSight, sc: PairScene, from: PointIn, to: PointIn, lengthIn: number, firer: VbStand, target: VbStand): boolean {
   if (lengthIn > 0) {
-    const dx = to.xIn - from.xIn, dy = to.yIn - from.yIn;
-    const len2 = lengthIn * lengthIn;
     for (let k = 0; k < sc.areaCount; k++) {
-      const a = sc.areas[k]!;
-      if (a.coreRIn < 0) Object.assign(a, coreDisk(a.area.vertices, a.box));
-      const r = a.coreRIn;
-      if (r === 0) continue;
-      const tc = ((a.coreXIn - from.xIn) * dx + (a.coreYIn - from.yIn) * dy) / len2;
-      const ex = from.xIn + dx * tc - a.coreXIn, ey = from.yIn + dy * tc - a.coreYIn;
-      const off2 = ex * ex + ey * ey;
-      if (off2 >= r * r) continue;
-      const half = Math.sqrt(r * r - off2) / lengthIn;
-      if ((Math.min(1, tc + half) - Math.max(0, tc - half)) * lengthIn <= CORE_CHORD_MIN_IN) continue;
-      if (pairCentres(p, sc, k, firer, target) === 1) return true;
+      if (coreSurelyBlocks(p, sc, k, from, to, lengthIn, firer, target)) return (sc.lastArea = k), true;
     }
-  }
-  for (let k = 0; k < sc.areaCount; k++) {
-    const a = sc.areas[k]!;
-    const vertices = a.area.vertices;
-    if (segBoxMisses(from, to, a.box)) continue;
-    const fromInside = pointInPolygon(from, vertices);
-    const crosses = segmentTouchesPolygonBoundary(from, to, vertices);
-    if (!crosses && !fromInside) continue;
-    const lengthInsideIn = (crosses ? fractionInsidePolygon(from, to, vertices) : 1) * lengthIn;
-    if (lengthInsideIn <= 1e-6) continue;
-    const centres = pairCentres(p, sc, k, firer, target);
-    const firerIn = centres >= 3;
-    const targetIn = (centres & 1) === 0;
-    if (firerIn && targetIn) {
-      const within = a.insideSightIn !== undefined && lengthIn <= a.insideSightIn + 1e-9 && lengthInsideIn >= lengthIn - 1e-6;
-      if (!within) return true;
-      continue;
-    }
-    // One inside: it sees out (and is seen) only from the edge; the line may run inside only along its own base.
-    let allowedIn = 0;
-    if (firerIn) allowedIn += onEdge(firer, a.byId.vertices) ? Math.max(firer.stand.widthIn, firer.stand.depthIn) : 0;
-    if (targetIn) allowedIn += onEdge(target, a.byId.vertices) ? Math.max(target.stand.widthIn, target.stand.depthIn) : 0;
-    if (lengthInsideIn > allowedIn + 1e-6) return true;
   }
   return false;
+}
+
+/**
+ * The sure test of the pair's `k`th area for a line of positive length: it runs through the area's core
+ * disk for more than `CORE_CHORD_MIN_IN`, neither stand's centre inside the area.
+ */
+function coreSurelyBlocks(p: VbSight, sc: PairScene, k: number, from: PointIn, to: PointIn, lengthIn: number, firer: VbStand, target: VbStand): boolean {
+  const a = sc.areas[k]!;
+  if (a.coreRIn < 0) Object.assign(a, coreDisk(a.area.vertices, a.box));
+  const r = a.coreRIn;
+  if (r === 0) return false;
+  const dx = to.xIn - from.xIn, dy = to.yIn - from.yIn;
+  const tc = ((a.coreXIn - from.xIn) * dx + (a.coreYIn - from.yIn) * dy) / (lengthIn * lengthIn);
+  const ex = from.xIn + dx * tc - a.coreXIn, ey = from.yIn + dy * tc - a.coreYIn;
+  const off2 = ex * ex + ey * ey;
+  if (off2 >= r * r) return false;
+  const half = Math.sqrt(r * r - off2) / lengthIn;
+  if ((Math.min(1, tc + half) - Math.max(0, tc - half)) * lengthIn <= CORE_CHORD_MIN_IN) return false;
+  return pairCentres(p, sc, k, firer, target) === 1;
+}
+
+/** The exact test of the pair's `k`th area (Terrain Effects, p. 3). */
+function areaBlocks(p: VbSight, sc: PairScene, k: number, from: PointIn, to: PointIn, lengthIn: number, firer: VbStand, target: VbStand): boolean {
+  const a = sc.areas[k]!;
+  const vertices = a.area.vertices;
+  if (segBoxMisses(from, to, a.box)) return false;
+  const fromInside = pointInPolygon(from, vertices);
+  const crosses = segmentTouchesPolygonBoundary(from, to, vertices);
+  if (!crosses && !fromInside) return false;
+  const lengthInsideIn = (crosses ? fractionInsidePolygon(from, to, vertices) : 1) * lengthIn;
+  if (lengthInsideIn <= 1e-6) return false;
+  const centres = pairCentres(p, sc, k, firer, target);
+  const firerIn = centres >= 3;
+  const targetIn = (centres & 1) === 0;
+  if (firerIn && targetIn) {
+    const within = a.insideSightIn !== undefined && lengthIn <= a.insideSightIn + 1e-9 && lengthInsideIn >= lengthIn - 1e-6;
+    return !within;
+  }
+  // One inside: it sees out (and is seen) only from the edge; the line may run inside only along its own base.
+  let allowedIn = 0;
+  if (firerIn) allowedIn += onEdge(firer, a.byId.vertices) ? Math.max(firer.stand.widthIn, firer.stand.depthIn) : 0;
+  if (targetIn) allowedIn += onEdge(target, a.byId.vertices) ? Math.max(target.stand.widthIn, target.stand.depthIn) : 0;
+  return lengthInsideIn > allowedIn + 1e-6;
 }
 
 /** Whether higher ground blocks the line (Terrain Effects: Hills, p. 3). */
@@ -610,23 +635,64 @@ function stopsGunLine(ctx: VbContext, p: VbSight, i: number, from: PointIn, to: 
 function rememberedStopsGunLine(ctx: VbContext, p: VbSight, sc: PairScene, from: PointIn, to: PointIn, firer: VbStand, target: VbStand): boolean {
   const kept = sc.gunBlockers;
   if (!kept) return false;
-  for (const i of kept) if (i < p.stands.length && inPairScene(sc, p.stands[i]!) && stopsGunLine(ctx, p, i, from, to, firer, target)) return true;
+  for (const i of kept) if (i < p.stands.length && inPairScene(sc, p.stands[i]!) && stopsGunLine(ctx, p, i, from, to, firer, target)) return (sc.lastStand = i), true;
   return false;
 }
 
-/** Whether any of the pair's stands stops the gun's line (the one found is remembered for the gun). */
-function pairStopsGunLine(ctx: VbContext, p: VbSight, sc: PairScene, from: PointIn, to: PointIn, firer: VbStand, target: VbStand): boolean {
-  pairStands(p, sc);
-  for (let k = 0; k < sc.standCount; k++) {
-    const i = sc.stands[k]!;
-    if (!stopsGunLine(ctx, p, i, from, to, firer, target)) continue;
-    let kept = sc.gunBlockers;
-    if (!kept) GUN_BLOCKERS.set(firer, (kept = sc.gunBlockers = []));
-    const at = kept.indexOf(i);
-    if (at >= 0) kept.splice(at, 1);
-    else if (kept.length >= GUN_BLOCKERS_KEPT) kept.pop();
-    kept.unshift(i);
-    return true;
+/** Remembers the stand at scene index `i` as the gun's latest blocker and the pair's last. */
+function rememberGunBlocker(sc: PairScene, firer: VbStand, i: number): void {
+  let kept = sc.gunBlockers;
+  if (!kept) GUN_BLOCKERS.set(firer, (kept = sc.gunBlockers = []));
+  const at = kept.indexOf(i);
+  if (at >= 0) kept.splice(at, 1);
+  else if (kept.length >= GUN_BLOCKERS_KEPT) kept.pop();
+  kept.unshift(i);
+  sc.lastStand = i;
+}
+
+/** How far outside a line the grid walk still takes cells in, inches (far above the rounding of the walk). */
+const WALK_MARGIN_IN = 1e-6;
+
+/**
+ * Whether any of the pair's stands stops the gun's line (the one found is remembered), looking only in the
+ * grid's cells the line passes through or comes within `WALK_MARGIN_IN` of, column by column from the
+ * firer's end. A stand stops a line only where the crossing test finds a point of its edge on the line (to
+ * its 1e-12 tolerance, far inside the margin), so its box has a point in one of those cells, and a stand is
+ * listed in every cell its box touches: every pair stand (`inPairScene`, as `pairStands` keeps) that stops
+ * the line is met, and only pair stands are tested, so the answer is the one the pair's whole corridor gives,
+ * without looking the corridor up.
+ */
+function lineStopsGunLine(ctx: VbContext, p: VbSight, sc: PairScene, from: PointIn, to: PointIn, firer: VbStand, target: VbStand): boolean {
+  const g = p.cells;
+  if (g.lists.length === 0) return false;
+  p.stamp = (p.stamp + 1) | 0;
+  const ax = from.xIn, ay = from.yIn, bx = to.xIn, by = to.yIn;
+  const m = WALK_MARGIN_IN;
+  const xLo = Math.min(ax, bx) - m, xHi = Math.max(ax, bx) + m;
+  const yMin = Math.min(ay, by), yMax = Math.max(ay, by);
+  const cxLo = Math.max(Math.floor(xLo / CELL_IN), g.cx0), cxHi = Math.min(Math.floor(xHi / CELL_IN), g.cx1);
+  const step = ax <= bx ? 1 : -1;
+  const n = cxHi - cxLo + 1;
+  for (let c = 0; c < n; c++) {
+    const cx = step > 0 ? cxLo + c : cxHi - c;
+    // The line's y-range over this column (its x-range grown by the margin), then grown by the margin.
+    let y0 = yMin, y1 = yMax;
+    if (bx !== ax) {
+      const u0 = (Math.max(xLo, cx * CELL_IN - m) - ax) / (bx - ax), u1 = (Math.min(xHi, (cx + 1) * CELL_IN + m) - ax) / (bx - ax);
+      const ya = ay + (by - ay) * u0, yb = ay + (by - ay) * u1;
+      y0 = Math.max(yMin, Math.min(ya, yb));
+      y1 = Math.min(yMax, Math.max(ya, yb));
+    }
+    const cyLo = Math.max(Math.floor((y0 - m) / CELL_IN), g.cy0), cyHi = Math.min(Math.floor((y1 + m) / CELL_IN), g.cy1);
+    for (let cy = cyLo; cy <= cyHi; cy++) {
+      const list = g.lists[(cx - g.cx0) * g.rows + (cy - g.cy0)];
+      if (!list) continue;
+      for (const i of list) {
+        if (p.seen[i] === p.stamp) continue;
+        p.seen[i] = p.stamp;
+        if (inPairScene(sc, p.stands[i]!) && stopsGunLine(ctx, p, i, from, to, firer, target)) return rememberGunBlocker(sc, firer, i), true;
+      }
+    }
   }
   return false;
 }
@@ -639,12 +705,24 @@ function pairStopsGunLine(ctx: VbContext, p: VbSight, sc: PairScene, from: Point
  */
 function sightLineIn(ctx: VbContext, p: VbSight, sc: PairScene, from: PointIn, to: PointIn, firer: VbStand, target: VbStand, artillery: boolean, exact: boolean): SightResult {
   const lengthIn = Math.sqrt((to.xIn - from.xIn) ** 2 + (to.yIn - from.yIn) ** 2);
-  if (!exact && artillery && rememberedStopsGunLine(ctx, p, sc, from, to, firer, target)) return BY_STANDS;
+  if (!exact && artillery) return gunLineBlocked(ctx, p, sc, from, to, lengthIn, firer, target) ? BY_STANDS : CLEAR;
   if (terrainBlocks(p, sc, from, to, lengthIn, firer, target)) return BY_TERRAIN;
   if (hillBlocks(ctx, p, sc, from, to, lengthIn, firer, target)) return BY_HILL;
   if (!artillery) return standsOnLine(ctx, p, sc, from, to, lengthIn, firer, target);
   if (exact && rememberedStopsGunLine(ctx, p, sc, from, to, firer, target)) return BY_STANDS;
-  return pairStopsGunLine(ctx, p, sc, from, to, firer, target) ? BY_STANDS : CLEAR;
+  return lineStopsGunLine(ctx, p, sc, from, to, firer, target) ? BY_STANDS : CLEAR;
+}
+
+/**
+ * Whether anything blocks a gun's line (terrain, hills or stands: which one is not asked). The cheap tests
+ * first: the gun's remembered blockers, the areas' core disks, the stands in the line's cells; the exact
+ * area and hill tests last.
+ */
+function gunLineBlocked(ctx: VbContext, p: VbSight, sc: PairScene, from: PointIn, to: PointIn, lengthIn: number, firer: VbStand, target: VbStand): boolean {
+  if (rememberedStopsGunLine(ctx, p, sc, from, to, firer, target) || terrainSurelyBlocks(p, sc, from, to, lengthIn, firer, target)) return true;
+  if (lineStopsGunLine(ctx, p, sc, from, to, firer, target)) return true;
+  for (let k = 0; k < sc.areaCount; k++) if (areaBlocks(p, sc, k, from, to, lengthIn, firer, target)) return (sc.lastArea = k), true;
+  return hillBlocks(ctx, p, sc, from, to, lengthIn, firer, target);
 }
 
 function frontCentre(s: VbStand): PointIn {
@@ -687,6 +765,7 @@ export function sightLinesMeetBoxes(s: VbStand, t: VbStand, boxes: readonly Boun
 export function standSight(ctx: VbContext, s: VbStand, t: VbStand, artillery: boolean): SightResult {
   const p = prepared(ctx);
   const sc = fillPairScene(p, s, t);
+  if (artillery) return gunSight(ctx, p, sc, s, t);
   let worst: SightResult | undefined;
   for (let k = 0; k < 3; k++) {
     const from = k === 0 ? frontCentre(s) : s.corners[k - 1]!;
@@ -694,6 +773,66 @@ export function standSight(ctx: VbContext, s: VbStand, t: VbStand, artillery: bo
     for (let m = 0; m < 2; m++) {
       // Only the first line's reason is reported unless a later one is a skirmisher screen.
       const r = sightLineIn(ctx, p, sc, from, m === 0 ? near : t.center, s, t, artillery, worst === undefined);
+      if (r.clear) return r;
+      if (!worst || r.blockedBy === 'skirmishers') worst = r;
+    }
+  }
+  return worst!;
+}
+
+/**
+ * `standSight` for artillery, the same lines in the same order: for a gun no later line is a skirmisher
+ * screen, so the answer is "clear" if any line is, else the first line's reason. Once the first line is
+ * blocked, the others need only "blocked or not", and the thing that blocked the pair's last blocked line
+ * (a stand that stops this gun's lines, or an area whose core disk the sure test found) is tried on each
+ * first, by its own test alone: the stand's checks other than the crossing do not depend on the line, and
+ * the sure test does not either beyond the line itself.
+ */
+function gunSight(ctx: VbContext, p: VbSight, sc: PairScene, s: VbStand, t: VbStand): SightResult {
+  const fc = frontCentre(s);
+  const near0 = nearestOnBaseFrom(fc, t.corners);
+  const first = sightLineIn(ctx, p, sc, fc, near0, s, t, true, true);
+  if (first.clear) return first;
+  for (let k = 0; k < 3; k++) {
+    const from = k === 0 ? fc : s.corners[k - 1]!;
+    const near = k === 0 ? near0 : nearestOnBaseFrom(from, t.corners);
+    for (let m = k === 0 ? 1 : 0; m < 2; m++) {
+      const to = m === 0 ? near : t.center;
+      if (sc.lastStand >= 0 && standCrossingFraction(p.stands[sc.lastStand]!, from, to) >= 0) continue;
+      if (sc.lastArea >= 0) {
+        const lengthIn = Math.sqrt((to.xIn - from.xIn) ** 2 + (to.yIn - from.yIn) ** 2);
+        if (lengthIn > 0 && coreSurelyBlocks(p, sc, sc.lastArea, from, to, lengthIn, s, t)) continue;
+      }
+      if (sightLineIn(ctx, p, sc, from, to, s, t, true, false).clear) return CLEAR;
+    }
+  }
+  return first;
+}
+
+/**
+ * The plain trace `standSight` answers as (kept for tests that compare the two): every line in order, each
+ * by the full tests in the rules' order (terrain, hills, then every one of the pair's stands), with no
+ * remembered blockers, no pair's last blocker and no walk of the line's cells.
+ */
+export function standSightTraced(ctx: VbContext, s: VbStand, t: VbStand, artillery: boolean): SightResult {
+  const p = prepared(ctx);
+  const sc = fillPairScene(p, s, t);
+  let worst: SightResult | undefined;
+  for (let k = 0; k < 3; k++) {
+    const from = k === 0 ? frontCentre(s) : s.corners[k - 1]!;
+    const near = nearestOnBaseFrom(from, t.corners);
+    for (let m = 0; m < 2; m++) {
+      const to = m === 0 ? near : t.center;
+      const lengthIn = Math.sqrt((to.xIn - from.xIn) ** 2 + (to.yIn - from.yIn) ** 2);
+      let r: SightResult;
+      if (terrainBlocks(p, sc, from, to, lengthIn, s, t)) r = BY_TERRAIN;
+      else if (hillBlocks(ctx, p, sc, from, to, lengthIn, s, t)) r = BY_HILL;
+      else if (!artillery) r = standsOnLine(ctx, p, sc, from, to, lengthIn, s, t);
+      else {
+        pairStands(p, sc);
+        r = CLEAR;
+        for (let j = 0; j < sc.standCount; j++) if (stopsGunLine(ctx, p, sc.stands[j]!, from, to, s, t)) r = BY_STANDS;
+      }
       if (r.clear) return r;
       if (!worst || r.blockedBy === 'skirmishers') worst = r;
     }
