@@ -32,11 +32,18 @@ export function closestPointOnPolygon(p: PointIn, polygon: readonly PointIn[]): 
   return closestPointOnPolygonInto(p, polygon, { xIn: 0, yIn: 0 });
 }
 
-/** `closestPointOnPolygon` written into `out` (returned). */
-function closestPointOnPolygonInto(p: PointIn, polygon: readonly PointIn[], out: { xIn: number; yIn: number }): PointIn {
-  let bestD = Infinity;
-  let bestX = polygon[0]!.xIn;
-  let bestY = polygon[0]!.yIn;
+/** The nearest point found so far by `nearerOnEdges`, and its distance. */
+export interface NearestSoFar {
+  d: number;
+  x: number;
+  y: number;
+}
+
+/**
+ * Moves `best` to the nearest point to p on the polygon's edges when that is nearer than `best` (the first
+ * of equals kept): `closestPointOnSegment` per edge, the same arithmetic, without an object per edge.
+ */
+export function nearerOnEdges(p: PointIn, polygon: readonly PointIn[], best: NearestSoFar): void {
   for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
     const a = polygon[j]!;
     const b = polygon[i]!;
@@ -52,17 +59,28 @@ function closestPointOnPolygonInto(p: PointIn, polygon: readonly PointIn[], out:
       qy = a.yIn + dy * t;
     }
     const d = hypot2(qx - p.xIn, qy - p.yIn);
-    if (d < bestD) {
-      bestD = d;
-      bestX = qx;
-      bestY = qy;
+    if (d < best.d) {
+      best.d = d;
+      best.x = qx;
+      best.y = qy;
     }
   }
-  out.xIn = bestX;
-  out.yIn = bestY;
-  return out;
 }
 
+/** Scratch of `closestPointOnPolygonInto` (never re-entered). */
+const POLYGON_BEST: NearestSoFar = { d: Infinity, x: 0, y: 0 };
+
+/** `closestPointOnPolygon` written into `out` (returned). */
+function closestPointOnPolygonInto(p: PointIn, polygon: readonly PointIn[], out: { xIn: number; yIn: number }): PointIn {
+  const best = POLYGON_BEST;
+  best.d = Infinity;
+  best.x = polygon[0]!.xIn;
+  best.y = polygon[0]!.yIn;
+  nearerOnEdges(p, polygon, best);
+  out.xIn = best.x;
+  out.yIn = best.y;
+  return out;
+}
 
 /** Shared answers without stands in range (most pairs on a big table): callers only read them. */
 const NO_RANGED: readonly StandInfo[] = Object.freeze([]);

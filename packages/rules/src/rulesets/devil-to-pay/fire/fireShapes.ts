@@ -7,48 +7,23 @@ import type { Shape } from '../../../engine/shapes.ts';
 import { wedgePolygon } from '../../../geometry/wedge.ts';
 import type { PointIn } from '../../../model/units.ts';
 import type { DtpContext, StandInfo } from '../context.ts';
-import { firingStands } from './eligibleStands.ts';
+import { firingStands, nearerOnEdges, type NearestSoFar } from './eligibleStands.ts';
 import { arcOfStand } from './fireArc.ts';
 import { maxRangeIn, weaponRow } from '../tables/fireTables.ts';
-import { hypot2 } from '../../../geometry/hypot.ts';
 
 /**
  * The nearest point to p on the stands' edges (`closestPointOnSegment` per edge, the first of equals),
  * allocating only the answer: a point per edge was a fair share of a full evaluation's garbage.
  */
 function nearestPointOnStands(p: PointIn, stands: readonly StandInfo[]): PointIn {
-  let found = false;
-  let bestX = 0;
-  let bestY = 0;
-  let bestD = Infinity;
-  for (const st of stands) {
-    const poly = st.corners;
-    for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-      // closestPointOnSegment(p, poly[j], poly[i]), the same arithmetic, without its object.
-      const a = poly[j]!;
-      const b = poly[i]!;
-      const dx = b.xIn - a.xIn;
-      const dy = b.yIn - a.yIn;
-      const len2 = dx * dx + dy * dy;
-      let qx = a.xIn;
-      let qy = a.yIn;
-      if (len2 !== 0) {
-        let t = ((p.xIn - a.xIn) * dx + (p.yIn - a.yIn) * dy) / len2;
-        t = t < 0 ? 0 : t > 1 ? 1 : t;
-        qx = a.xIn + dx * t;
-        qy = a.yIn + dy * t;
-      }
-      const d = hypot2(qx - p.xIn, qy - p.yIn);
-      if (d < bestD) {
-        bestD = d;
-        bestX = qx;
-        bestY = qy;
-        found = true;
-      }
-    }
-  }
-  return found ? { xIn: bestX, yIn: bestY } : p;
+  const best = STANDS_BEST;
+  best.d = Infinity;
+  for (const st of stands) nearerOnEdges(p, st.corners, best);
+  return best.d < Infinity ? { xIn: best.x, yIn: best.y } : p;
 }
+
+/** Scratch of `nearestPointOnStands` (never re-entered). */
+const STANDS_BEST: NearestSoFar = { d: Infinity, x: 0, y: 0 };
 
 /** Arc and target shapes for one unit, given its fire options (empty when it cannot fire). */
 export function fireShapes(ctx: DtpContext, unitId: string, options: readonly (FireTargetOption | FireRefusal)[]): Shape[] {
