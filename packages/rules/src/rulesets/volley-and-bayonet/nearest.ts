@@ -70,6 +70,16 @@ function scanVertexToEdges(from: readonly PointIn[], to: readonly PointIn[], fro
   }
 }
 
+/** `best` from scratch: every vertex of p against the edges of q, then every vertex of q against those of p. */
+function scanBoth(p: readonly PointIn[], q: readonly PointIn[]): void {
+  best.d = Infinity;
+  best.d2 = Infinity;
+  best.aVertex = -1;
+  best.bVertex = -1;
+  scanVertexToEdges(p, q, true);
+  scanVertexToEdges(q, p, false);
+}
+
 /**
  * `closestPointsBetweenPolygons(p, q)` for a `p` of one or two points (a point, or a front edge) and any `q`.
  * The candidates: each vertex of p against each edge of q (the point on the edge), then each vertex of q
@@ -77,12 +87,7 @@ function scanVertexToEdges(from: readonly PointIn[], to: readonly PointIn[], fro
  */
 export function closestPointsFromFront(p: readonly PointIn[], q: readonly PointIn[]): ClosestPoints {
   if (p.length === 0 || p.length > 2 || q.length === 0 || !pointBoxesApart(p, q, NEAR_MARGIN_IN)) return closestPointsBetweenPolygons(p, q);
-  best.d = Infinity;
-  best.d2 = Infinity;
-  best.aVertex = -1;
-  best.bVertex = -1;
-  scanVertexToEdges(p, q, true);
-  scanVertexToEdges(q, p, false);
+  scanBoth(p, q);
   // The general function hands back the given vertex objects where a candidate is one; so does this.
   const onA = best.aVertex >= 0 ? p[best.aVertex]! : { xIn: best.ax, yIn: best.ay };
   const onB = best.bVertex >= 0 ? q[best.bVertex]! : { xIn: best.bx, yIn: best.by };
@@ -99,11 +104,6 @@ const ONE_POINT: PointIn[] = [{ xIn: 0, yIn: 0 }];
 export function nearestOnBaseFrom(p: PointIn, q: readonly PointIn[]): PointIn {
   ONE_POINT[0] = p;
   if (q.length === 0 || !pointBoxesApart(ONE_POINT, q, NEAR_MARGIN_IN)) return closestPointsBetweenPolygons(ONE_POINT, q).onB;
-  best.d = Infinity;
-  best.d2 = Infinity;
-  best.aVertex = -1;
-  best.bVertex = -1;
-  scanVertexToEdges(ONE_POINT, q, true);
-  scanVertexToEdges(q, ONE_POINT, false);
+  scanBoth(ONE_POINT, q);
   return best.bVertex >= 0 ? q[best.bVertex]! : { xIn: best.bx, yIn: best.by };
 }
