@@ -1,6 +1,7 @@
 /**
  * Worker thread body of `rulesWorker.ts`: one RulesSession (with its caches) lives here, so evaluating
- * the rules never blocks the frame loop. State in, evaluation out (both structured-cloned).
+ * the rules never blocks the frame loop. State in (whole, then as deltas from the last: tableStateDelta.ts),
+ * evaluation out (both structured-cloned).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Ruleset, RulesSession, TableState } from '@muster/rules';
