@@ -9,33 +9,16 @@ import type { TableState, Unit } from '@muster/rules';
 import { createEvaluator, evaluate, getRuleset } from '@muster/rules';
 import { largeScene } from '../../fixtures/rules/largeScene.ts';
 import { seededRandom } from '../../fixtures/seededRandom.ts';
-import { pick, withUnit } from './tableEdits.ts';
+import { pick, shiftUnit, withUnit } from './tableEdits.ts';
 
 type Change = (s: TableState, rand: () => number) => TableState;
 
 /** Every stand of `unit` wheeled `turnDeg` about its first stand, then stepped `stepIn` along its heading. */
-function shiftUnit(s: TableState, unit: Unit, stepIn: number, turnDeg: number): TableState {
-  const ids = new Set(unit.standIds);
+function stepUnit(s: TableState, unit: Unit, stepIn: number, turnDeg: number): TableState {
   const first = s.stands.find((st) => st.id === unit.standIds[0]);
   if (!first) return s;
   const r = (first.pose.headingDeg * Math.PI) / 180;
-  const a = (turnDeg * Math.PI) / 180;
-  return {
-    ...s,
-    stands: s.stands.map((st) => {
-      if (!ids.has(st.id)) return st;
-      const ox = st.pose.xIn - first.pose.xIn;
-      const oy = st.pose.yIn - first.pose.yIn;
-      return {
-        ...st,
-        pose: {
-          xIn: first.pose.xIn + ox * Math.cos(a) - oy * Math.sin(a) + Math.cos(r) * stepIn,
-          yIn: first.pose.yIn + ox * Math.sin(a) + oy * Math.cos(a) + Math.sin(r) * stepIn,
-          headingDeg: (((st.pose.headingDeg + turnDeg) % 360) + 360) % 360,
-        },
-      };
-    }),
-  };
+  return shiftUnit(s, unit, Math.cos(r) * stepIn, Math.sin(r) * stepIn, turnDeg);
 }
 
 /** Small steps as the tracker jitters, or a real move; `advance` steps forward 4-12" towards the enemy. */
@@ -43,7 +26,7 @@ const moveUnitBy = (advance: boolean): Change => (s, rand) => {
   const unit = pick(s.units, rand);
   const stepIn = advance ? 4 + rand() * 8 : rand() < 0.8 ? (rand() - 0.5) * 1 : (rand() - 0.5) * 14;
   const turnDeg = !advance && rand() < 0.3 ? (rand() - 0.5) * 40 : 0;
-  return shiftUnit(s, unit, stepIn, turnDeg);
+  return stepUnit(s, unit, stepIn, turnDeg);
 };
 
 const moveUnit = moveUnitBy(false);
@@ -82,7 +65,7 @@ describe('Devil to Pay session on the 300-stand table', () => {
     // The armies start about 20" apart; close them to charge distance so charges and melee count too.
     let start = largeScene(3);
     const side = start.units[0]!.side;
-    for (const unit of start.units) if (unit.side === side) start = shiftUnit(start, unit, 11, 0);
+    for (const unit of start.units) if (unit.side === side) start = stepUnit(start, unit, 11, 0);
     const session = createEvaluator(ruleset);
     let state = start;
     let lifted: { unit: Unit; state: TableState } | undefined;

@@ -14,7 +14,7 @@ import { largeScene } from '../../../fixtures/rules/largeScene.ts';
 import { benchTableFor } from '../../../fixtures/rules/rulesetAdapters.ts';
 import { skirmishScene } from '../../../fixtures/rules/fire-and-fury-regimental/scenes.ts';
 import { seededRandom } from '../../../fixtures/seededRandom.ts';
-import { pick, withUnit } from '../tableEdits.ts';
+import { pick, shiftUnit, withUnit } from '../tableEdits.ts';
 
 const ruleset = getRuleset('fire-and-fury-regimental');
 
@@ -22,30 +22,6 @@ type Change = (s: TableState, rand: () => number) => TableState;
 
 function withStatus(s: TableState, id: string, key: string, value: unknown): TableState {
   return withUnit(s, id, (u) => ({ ...u, status: { ...u.status, rulesetStatus: { ...u.status?.rulesetStatus, [key]: value } } as Unit['status'] }));
-}
-
-/** Every stand of `unit` turned `turnDeg` about its first stand, then moved by (dx, dy). */
-function shiftUnit(s: TableState, unit: Unit, dx: number, dy: number, turnDeg: number): TableState {
-  const ids = new Set(unit.standIds);
-  const first = s.stands.find((st) => st.id === unit.standIds[0]);
-  if (!first) return s;
-  const a = (turnDeg * Math.PI) / 180;
-  return {
-    ...s,
-    stands: s.stands.map((st) => {
-      if (!ids.has(st.id)) return st;
-      const ox = st.pose.xIn - first.pose.xIn;
-      const oy = st.pose.yIn - first.pose.yIn;
-      return {
-        ...st,
-        pose: {
-          xIn: first.pose.xIn + ox * Math.cos(a) - oy * Math.sin(a) + dx,
-          yIn: first.pose.yIn + ox * Math.sin(a) + oy * Math.cos(a) + dy,
-          headingDeg: (((st.pose.headingDeg + turnDeg) % 360) + 360) % 360,
-        },
-      };
-    }),
-  };
 }
 
 /** Small tracker jitter, or a real move with a wheel now and then. */

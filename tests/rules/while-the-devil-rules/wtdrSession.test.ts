@@ -15,34 +15,11 @@ import { benchTableFor } from '../../../fixtures/rules/rulesetAdapters.ts';
 import { battle } from '../../../fixtures/rules/while-the-devil-rules/makeScenes.ts';
 import { tileScene } from '../../../fixtures/rules/tileScene.ts';
 import { seededRandom } from '../../../fixtures/seededRandom.ts';
-import { pick, withUnit } from '../tableEdits.ts';
+import { mapStands, pick, shiftUnit, withUnit } from '../tableEdits.ts';
 
 const ruleset = getRuleset('while-the-devil-rules');
 
 type Change = (s: TableState, rand: () => number) => TableState;
-
-function mapStands(s: TableState, ids: ReadonlySet<string>, f: (st: Stand) => Stand): TableState {
-  return { ...s, stands: s.stands.map((st) => (ids.has(st.id) ? f(st) : st)) };
-}
-
-/** Every stand of `unit` turned `turnDeg` about its first stand, then moved by (dx, dy). */
-function shiftUnit(s: TableState, unit: Unit, dx: number, dy: number, turnDeg: number): TableState {
-  const first = s.stands.find((st) => st.id === unit.standIds[0]);
-  if (!first) return s;
-  const a = (turnDeg * Math.PI) / 180;
-  return mapStands(s, new Set(unit.standIds), (st) => {
-    const ox = st.pose.xIn - first.pose.xIn;
-    const oy = st.pose.yIn - first.pose.yIn;
-    return {
-      ...st,
-      pose: {
-        xIn: first.pose.xIn + ox * Math.cos(a) - oy * Math.sin(a) + dx,
-        yIn: first.pose.yIn + ox * Math.sin(a) + oy * Math.cos(a) + dy,
-        headingDeg: (((st.pose.headingDeg + turnDeg) % 360) + 360) % 360,
-      },
-    };
-  });
-}
 
 function centreOf(s: TableState, unit: Unit): { xIn: number; yIn: number } | undefined {
   const stands = s.stands.filter((st) => unit.standIds.includes(st.id));
