@@ -6,24 +6,12 @@ import { describe, expect, it } from 'vitest';
 import type { Evaluation } from '@muster/rules';
 import type { LiveState } from './messages.ts';
 import { applyDelta, diffLiveState } from './delta.ts';
+import { emptyLiveState } from '../../../fixtures/protocol/emptyLiveState.ts';
 
 const pool = (dice: number) => ({ baseDice: dice, modifiers: [], dice, limits: [] });
 
 function live(seq: number, evaluation: Evaluation): LiveState {
-  return {
-    seq,
-    frameSeq: seq,
-    captureTimeMs: seq,
-    turn: 1,
-    tableState: { version: 1, table: { widthIn: 72, depthIn: 48 }, stands: [], units: [], commanders: [], terrain: { areas: [], linear: [], roads: [], elevations: [] } },
-    evaluation,
-    evaluatedState: null,
-    tracks: [],
-    liveTrackIds: [],
-    roster: { name: 'r', bindings: [], unknownMarkerIds: [] },
-    profile: { name: 'p', widthIn: 72, depthIn: 48, source: 'demo-truth', frameWidthPx: null, frameHeightPx: null, homography: null, residualIn: null },
-    health: { status: 'ok', frameRateHz: 5, trackedStands: 0, unknownTags: 0, processingMs: 1, clients: 1, uptimeS: 1, warnings: [] },
-  };
+  return emptyLiveState(seq, { evaluation });
 }
 
 const base: Evaluation = { rulesetId: 'devil-to-pay', units: {}, shapes: [], warnings: [] };

@@ -4,6 +4,7 @@ import type { LiveState, RulesetChoiceState, SharedFocus } from './messages.ts';
 import { applyDelta, diffLiveState } from './delta.ts';
 import { checkRulesetChoice, parseClientMessage, parseServerMessage } from './validate.ts';
 import { LIMITS, OLDEST_SUPPORTED_PROTOCOL_VERSION, PROTOCOL_VERSION, isSupportedProtocolVersion } from './version.ts';
+import { emptyLiveState } from '../../../fixtures/protocol/emptyLiveState.ts';
 
 const INSTALLED = [
   { id: 'devil-to-pay', name: 'The Devil to Pay', source: '2018' },
@@ -98,22 +99,7 @@ describe('version 4', () => {
 });
 
 function liveState(seq: number, ruleset: RulesetChoiceState | undefined, focus: SharedFocus | undefined): LiveState {
-  return {
-    seq,
-    frameSeq: seq,
-    captureTimeMs: 1000 + seq,
-    turn: 1,
-    tableState: { version: 1, table: { widthIn: 72, depthIn: 48 }, stands: [], units: [], commanders: [], terrain: { areas: [], linear: [], roads: [], elevations: [] } },
-    evaluation: null,
-    evaluatedState: null,
-    tracks: [],
-    liveTrackIds: [],
-    roster: { name: 'r', bindings: [], unknownMarkerIds: [] },
-    profile: { name: 'p', widthIn: 72, depthIn: 48, source: 'demo-truth', frameWidthPx: null, frameHeightPx: null, homography: null, residualIn: null },
-    health: { status: 'ok', frameRateHz: 10, trackedStands: 0, unknownTags: 0, processingMs: 1, clients: 1, uptimeS: 1, warnings: [] },
-    ...(ruleset ? { ruleset } : {}),
-    ...(focus ? { focus } : {}),
-  };
+  return emptyLiveState(seq, { ...(ruleset ? { ruleset } : {}), ...(focus ? { focus } : {}) });
 }
 
 describe('ruleset and focus in deltas', () => {

@@ -8,6 +8,7 @@ import type { AckMessage, ErrorMessage, LiveState, OperatorMessage, SharedFocus 
 import { LiveStore } from '../state/liveStore.ts';
 import type { LiveConnection } from '../net/liveConnection.ts';
 import { FocusChannel, SEND_EVERY_MS, measureFromWire, type SharedMeasure } from './focusChannel.ts';
+import { emptyLiveState } from '../../../../fixtures/protocol/emptyLiveState.ts';
 
 /** Records what would go to the service; `role` is what its welcome said. */
 class RecordingConnection {
@@ -25,21 +26,7 @@ class RecordingConnection {
 }
 
 function state(seq: number, focus: SharedFocus): LiveState {
-  return {
-    seq,
-    frameSeq: seq,
-    captureTimeMs: 1,
-    turn: 1,
-    tableState: { version: 1, table: { widthIn: 72, depthIn: 48 }, stands: [], units: [], commanders: [], terrain: { areas: [], linear: [], roads: [], elevations: [] } },
-    evaluation: null,
-    evaluatedState: null,
-    tracks: [],
-    liveTrackIds: [],
-    roster: { name: 'r', bindings: [], unknownMarkerIds: [] },
-    profile: { name: 'p', widthIn: 72, depthIn: 48, source: 'demo-truth', frameWidthPx: null, frameHeightPx: null, homography: null, residualIn: null },
-    health: { status: 'ok', frameRateHz: 1, trackedStands: 0, unknownTags: 0, processingMs: 1, clients: 1, uptimeS: 1, warnings: [] },
-    focus,
-  };
+  return emptyLiveState(seq, { focus });
 }
 
 const tape = (toX: number): SharedMeasure => ({ from: { xIn: 1, yIn: 1 }, to: { xIn: toX, yIn: 1 }, text: '', fromStandId: 'ghost:al19-1', toStandId: null });

@@ -1,28 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION, diffLiveState, type LiveState } from '@muster/protocol';
 import { LiveStore } from './liveStore.ts';
+import { emptyLiveState } from '../../../../fixtures/protocol/emptyLiveState.ts';
 
 function liveState(seq: number, standX: number): LiveState {
+  const empty = emptyLiveState(seq);
   return {
-    seq,
-    frameSeq: seq,
-    captureTimeMs: 1000 + seq,
-    turn: 1,
+    ...empty,
     tableState: {
-      version: 1,
-      table: { widthIn: 72, depthIn: 48 },
+      ...empty.tableState,
       stands: [{ id: 's1', unitId: 'u1', pose: { xIn: standX, yIn: 10, headingDeg: 90 }, widthIn: 2, depthIn: 1, role: 'base' }],
       units: [{ id: 'u1', name: '1st', side: 'union', arm: 'infantry', quality: 'veteran', weapon: 'rifled-musket', standIds: ['s1'] }],
-      commanders: [],
-      terrain: { areas: [], linear: [], roads: [], elevations: [] },
     },
-    evaluation: null,
-    evaluatedState: null,
-    tracks: [],
-    liveTrackIds: [],
-    roster: { name: 'demo', bindings: [], unknownMarkerIds: [] },
-    profile: { name: 'demo', widthIn: 72, depthIn: 48, source: 'demo-truth', frameWidthPx: null, frameHeightPx: null, homography: null, residualIn: null },
-    health: { status: 'ok', frameRateHz: 30, trackedStands: 1, unknownTags: 0, processingMs: 1, clients: 1, uptimeS: 1, warnings: [] },
+    health: { ...empty.health, trackedStands: 1 },
   };
 }
 
