@@ -8,11 +8,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
 import type { LiveState } from '@muster/protocol';
-import { evaluate, getRuleset, type Stand, type TableState, type Unit } from '@muster/rules';
+import type { Stand, TableState, Unit } from '@muster/rules';
 import { startServer, type RunningServer } from '../../apps/server/src/http/createServer.ts';
 import { ensureViewsBuilt, VIEWS_DIST } from './helpers/buildViews.ts';
 import { launchChromium } from './helpers/browser.ts';
-import { fixtureLiveState } from './helpers/fixtureScene.ts';
+import { liveStateForTable } from './helpers/optionalRulesScene.ts';
 import { SceneBackend } from './helpers/sceneBackend.ts';
 
 const TOKEN = 'table-wide-e2e';
@@ -40,16 +40,7 @@ function table(secondTexasX: number): TableState {
 }
 
 function liveState(tableState: TableState): LiveState {
-  const base = fixtureLiveState();
-  return {
-    ...base,
-    tableState,
-    evaluation: evaluate(tableState, getRuleset('devil-to-pay')),
-    tracks: [],
-    liveTrackIds: [],
-    roster: { name: 'e2e combined charge', bindings: tableState.stands.map((s, i) => ({ markerId: 10 + i, standId: s.id })), unknownMarkerIds: [] },
-    health: { ...base.health, trackedStands: tableState.stands.length, unknownTags: 0 },
-  };
+  return liveStateForTable(tableState, 'e2e combined charge');
 }
 
 let backend: SceneBackend;

@@ -44,17 +44,24 @@ export function optionalRulesTable(): TableState {
   };
 }
 
-/** The fixture's live state with this table and the real rules' evaluation of it. */
-export function optionalRulesLiveState(): LiveState {
+/**
+ * The fixture's live state with `tableState` in it, The Devil to Pay's real evaluation of it, every stand
+ * bound to a tag, and nothing else tracked.
+ */
+export function liveStateForTable(tableState: TableState, rosterName: string): LiveState {
   const base = fixtureLiveState();
-  const tableState = optionalRulesTable();
   return {
     ...base,
     tableState,
     evaluation: evaluate(tableState, getRuleset('devil-to-pay')),
     tracks: [],
     liveTrackIds: [],
-    roster: { name: 'e2e optional rules', bindings: tableState.stands.map((s, i) => ({ markerId: 10 + i, standId: s.id })), unknownMarkerIds: [] },
+    roster: { name: rosterName, bindings: tableState.stands.map((s, i) => ({ markerId: 10 + i, standId: s.id })), unknownMarkerIds: [] },
     health: { ...base.health, trackedStands: tableState.stands.length, unknownTags: 0 },
   };
+}
+
+/** The fixture's live state with this table and the real rules' evaluation of it. */
+export function optionalRulesLiveState(): LiveState {
+  return liveStateForTable(optionalRulesTable(), 'e2e optional rules');
 }
