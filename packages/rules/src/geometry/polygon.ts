@@ -96,6 +96,27 @@ export function boxesOverlap(a: BoundingBoxIn, b: BoundingBoxIn, marginIn = 0): 
   );
 }
 
+/** A box being grown: `emptyBox()` holds nothing (min above max) until `extendBox` gives it boxes. */
+export interface GrowingBoxIn {
+  minXIn: number;
+  minYIn: number;
+  maxXIn: number;
+  maxYIn: number;
+}
+
+export function emptyBox(): GrowingBoxIn {
+  return { minXIn: Infinity, minYIn: Infinity, maxXIn: -Infinity, maxYIn: -Infinity };
+}
+
+/** Grows `acc` to hold `b` (nothing when there is no `b`). */
+export function extendBox(acc: GrowingBoxIn, b: BoundingBoxIn | undefined): void {
+  if (!b) return;
+  if (b.minXIn < acc.minXIn) acc.minXIn = b.minXIn;
+  if (b.minYIn < acc.minYIn) acc.minYIn = b.minYIn;
+  if (b.maxXIn > acc.maxXIn) acc.maxXIn = b.maxXIn;
+  if (b.maxYIn > acc.maxYIn) acc.maxYIn = b.maxYIn;
+}
+
 /** Gap between two boxes, inches (0 when they overlap): never more than the true distance of what they hold. */
 export function boxesGapIn(a: BoundingBoxIn, b: BoundingBoxIn): number {
   const dx = Math.max(0, b.minXIn - a.maxXIn, a.minXIn - b.maxXIn);

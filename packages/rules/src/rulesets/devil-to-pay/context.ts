@@ -16,7 +16,7 @@ import type {
 } from '../../model/tableState.ts';
 import { standCorners, type StandCorners } from '../../geometry/footprint.ts';
 import { pointInPolygon } from '../../geometry/intersect.ts';
-import { pointsBoundingBox } from '../../geometry/polygon.ts';
+import { emptyBox, extendBox, pointsBoundingBox } from '../../geometry/polygon.ts';
 import type { SightStand } from '../../geometry/lineOfSight.ts';
 import type { PreparedWedge, Wedge } from '../../geometry/wedge.ts';
 import { recognizeFormation, type DtpFormationReading } from './formation.ts';
@@ -122,14 +122,9 @@ const boxOfPoints = pointsBoundingBox;
 
 /** Union of boxes; an empty list gives an inverted (empty) box. */
 export function unionBoxes(boxes: readonly BoxIn[]): BoxIn {
-  let minXIn = Infinity, minYIn = Infinity, maxXIn = -Infinity, maxYIn = -Infinity;
-  for (const b of boxes) {
-    if (b.minXIn < minXIn) minXIn = b.minXIn;
-    if (b.maxXIn > maxXIn) maxXIn = b.maxXIn;
-    if (b.minYIn < minYIn) minYIn = b.minYIn;
-    if (b.maxYIn > maxYIn) maxYIn = b.maxYIn;
-  }
-  return { minXIn, minYIn, maxXIn, maxYIn };
+  const acc = emptyBox();
+  for (const b of boxes) extendBox(acc, b);
+  return acc;
 }
 
 /** Gap between two boxes, inches (0 when they overlap): a cheap lower bound on any distance between contents. */

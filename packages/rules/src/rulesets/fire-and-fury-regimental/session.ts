@@ -22,7 +22,7 @@ import type { ChargeRefusal, Evaluation, EvaluationWarning, FireRefusal, UnitEva
 import type { RulesSession } from '../../engine/ruleset.ts';
 import type { Shape } from '../../engine/shapes.ts';
 import type { Stand, TableState, Unit } from '../../model/tableState.ts';
-import type { BoundingBoxIn } from '../../geometry/polygon.ts';
+import { emptyBox, extendBox, type BoundingBoxIn } from '../../geometry/polygon.ts';
 import { samePlainData } from '../../engine/samePlainData.ts';
 import { buildSightScene, type SightScene } from '../../geometry/lineOfSight.ts';
 import { buildContext, unitInfoOf, WarningSink, type FfrContext, type FfrUnitInfo } from './context.ts';
@@ -138,18 +138,10 @@ const WARNINGS_CHANGED = 4;
 
 /** Union of the boxes the pairs depend on (absent when none depends on anything beyond its two units). */
 function pairsLookOf(firePairs: readonly FirePair[], chargePairs: readonly ChargePair[]): BoundingBoxIn | undefined {
-  let minXIn = Infinity, minYIn = Infinity, maxXIn = -Infinity, maxYIn = -Infinity;
-  for (const list of [firePairs, chargePairs] as const) {
-    for (const p of list) {
-      const b = p.dependsOn;
-      if (!b) continue;
-      if (b.minXIn < minXIn) minXIn = b.minXIn;
-      if (b.minYIn < minYIn) minYIn = b.minYIn;
-      if (b.maxXIn > maxXIn) maxXIn = b.maxXIn;
-      if (b.maxYIn > maxYIn) maxYIn = b.maxYIn;
-    }
-  }
-  return minXIn <= maxXIn ? { minXIn, minYIn, maxXIn, maxYIn } : undefined;
+  const acc = emptyBox();
+  for (const p of firePairs) extendBox(acc, p.dependsOn);
+  for (const p of chargePairs) extendBox(acc, p.dependsOn);
+  return acc.minXIn <= acc.maxXIn ? acc : undefined;
 }
 
 /** Whether two pair answers read the same (then the old one, and all built from it, is kept). */

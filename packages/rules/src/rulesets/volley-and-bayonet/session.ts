@@ -32,7 +32,7 @@
 import type { Evaluation, FormationReading, MoraleReading } from '../../engine/evaluation.ts';
 import type { RulesSession } from '../../engine/ruleset.ts';
 import { samePlainData } from '../../engine/samePlainData.ts';
-import type { BoundingBoxIn } from '../../geometry/polygon.ts';
+import { emptyBox, extendBox, type BoundingBoxIn } from '../../geometry/polygon.ts';
 import type { Stand, TableState } from '../../model/tableState.ts';
 import { evaluateCharge, type ChargeResult } from './charge.ts';
 import { readFormation } from './formation.ts';
@@ -127,14 +127,9 @@ function changedStandIds(before: readonly Stand[], after: readonly Stand[]): Set
 
 function unionBox(stands: readonly VbStand[]): BoundingBoxIn | undefined {
   if (stands.length === 0) return undefined;
-  let minXIn = Infinity, minYIn = Infinity, maxXIn = -Infinity, maxYIn = -Infinity;
-  for (const s of stands) {
-    if (s.box.minXIn < minXIn) minXIn = s.box.minXIn;
-    if (s.box.minYIn < minYIn) minYIn = s.box.minYIn;
-    if (s.box.maxXIn > maxXIn) maxXIn = s.box.maxXIn;
-    if (s.box.maxYIn > maxYIn) maxYIn = s.box.maxYIn;
-  }
-  return { minXIn, minYIn, maxXIn, maxYIn };
+  const acc = emptyBox();
+  for (const s of stands) extendBox(acc, s.box);
+  return acc;
 }
 
 /** How far the unit's movement reads enemy stands beyond its own box (see `blockersFor`). */

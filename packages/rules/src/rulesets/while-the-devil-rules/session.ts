@@ -28,7 +28,7 @@ import type { Shape } from '../../engine/shapes.ts';
 import { samePlainData } from '../../engine/samePlainData.ts';
 import type { Stand, TableState, Unit } from '../../model/tableState.ts';
 import type { PointIn } from '../../model/units.ts';
-import { pointsBoundingBox, type BoundingBoxIn } from '../../geometry/polygon.ts';
+import { emptyBox, extendBox, pointsBoundingBox, type BoundingBoxIn } from '../../geometry/polygon.ts';
 import { buildContext, CONTACT_IN, engagedWith, enemiesOf, missingParameterWarnings, type MissingParameter, type UnitInfo } from './context.ts';
 import { chargeAtTarget, chargePlan, chargeResult, type ChargePair, type ChargePlan, type ChargeResult, type SweepBox } from './charge.ts';
 import { leaderParts, unitCommand, type LeaderParts } from './command.ts';
@@ -81,16 +81,9 @@ interface PairList<T> {
 }
 
 function unionLooked(pairs: readonly Pair<unknown>[]): BoundingBoxIn {
-  let minXIn = Infinity, minYIn = Infinity, maxXIn = -Infinity, maxYIn = -Infinity;
-  for (const p of pairs) {
-    const b = p.looked;
-    if (!b) continue;
-    if (b.minXIn < minXIn) minXIn = b.minXIn;
-    if (b.minYIn < minYIn) minYIn = b.minYIn;
-    if (b.maxXIn > maxXIn) maxXIn = b.maxXIn;
-    if (b.maxYIn > maxYIn) maxYIn = b.maxYIn;
-  }
-  return { minXIn, minYIn, maxXIn, maxYIn };
+  const acc = emptyBox();
+  for (const p of pairs) extendBox(acc, p.looked);
+  return acc;
 }
 
 interface UnitCache {
