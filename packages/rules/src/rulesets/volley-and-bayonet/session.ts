@@ -186,7 +186,7 @@ function pointBoxSqIn(x: number, y: number, b: BoundingBoxIn): number {
  * Square of the distance from the segment (ax, ay)-(bx, by) to a box (0 when they meet), square inches:
  * compared with a squared reach, no square roots. Allocation-free.
  */
-export function segmentBoxDistanceSqIn(ax: number, ay: number, bx: number, by: number, box: BoundingBoxIn): number {
+function segmentBoxDistanceSqIn(ax: number, ay: number, bx: number, by: number, box: BoundingBoxIn): number {
   const { minXIn: x0, minYIn: y0, maxXIn: x1, maxYIn: y1 } = box;
   // Clip the segment to the box (Liang-Barsky): any part left inside means they meet.
   let t0 = 0;

@@ -50,21 +50,27 @@ export interface MovementResult {
  * order of their boxes' left edges, so a look around one stand scans only those that can be near it.
  */
 interface EnemyIndex {
-  readonly stands: readonly VbStand[];
-  /** Indices into `stands`, by box left edge ascending, and those left edges. */
+  /** Indices into the side's enemy stands, by box left edge ascending, and those left edges. */
   readonly byMinX: Int32Array;
   readonly minX: Float64Array;
   /** The widest box (a box's left edge is at most this far left of any point of it). */
   readonly widestIn: number;
 }
 
-/** Per context and side: the stands of the other sides, how many looks they have had, and their index once built. */
-const ENEMIES = new WeakMap<VbContext, Map<string, { readonly stands: readonly VbStand[]; looks: number; index?: EnemyIndex }>>();
+/** The stands of the other sides, how many looks around a stand they have had, and their index once built. */
+interface Enemies {
+  readonly stands: readonly VbStand[];
+  looks: number;
+  index?: EnemyIndex;
+}
+
+/** Per context and side. */
+const ENEMIES = new WeakMap<VbContext, Map<string, Enemies>>();
 
 /** Looks around a stand before an index pays for its sort (a session's update looks from a few stands only). */
 const LOOKS_BEFORE_INDEX = 24;
 
-function enemiesOf(ctx: VbContext, side: string): { readonly stands: readonly VbStand[]; looks: number; index?: EnemyIndex } {
+function enemiesOf(ctx: VbContext, side: string): Enemies {
   let bySide = ENEMIES.get(ctx);
   if (!bySide) ENEMIES.set(ctx, (bySide = new Map()));
   let entry = bySide.get(side);
@@ -76,7 +82,7 @@ function buildEnemyIndex(stands: readonly VbStand[]): EnemyIndex {
   const order = stands.map((_, i) => i).sort((a, b) => stands[a]!.box.minXIn - stands[b]!.box.minXIn);
   let widestIn = 0;
   for (const e of stands) widestIn = Math.max(widestIn, e.box.maxXIn - e.box.minXIn);
-  return { stands, byMinX: Int32Array.from(order), minX: Float64Array.from(order, (i) => stands[i]!.box.minXIn), widestIn };
+  return { byMinX: Int32Array.from(order), minX: Float64Array.from(order, (i) => stands[i]!.box.minXIn), widestIn };
 }
 
 /** Scratch of `enemiesNear` (never re-entered). */
