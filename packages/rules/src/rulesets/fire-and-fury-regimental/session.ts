@@ -89,15 +89,10 @@ function boxesMeet(a: BoundingBoxIn, b: BoundingBoxIn): boolean {
 }
 
 function unionBox(...boxes: readonly BoundingBoxIn[]): BoundingBoxIn {
-  let minXIn = Infinity, minYIn = Infinity, maxXIn = -Infinity, maxYIn = -Infinity;
-  for (const b of boxes) {
-    minXIn = Math.min(minXIn, b.minXIn);
-    minYIn = Math.min(minYIn, b.minYIn);
-    maxXIn = Math.max(maxXIn, b.maxXIn);
-    maxYIn = Math.max(maxYIn, b.maxYIn);
-  }
+  const acc = emptyBox();
+  for (const b of boxes) extendBox(acc, b);
   // A hair of slack: touching counts as meeting.
-  return { minXIn: minXIn - 1e-6, minYIn: minYIn - 1e-6, maxXIn: maxXIn + 1e-6, maxYIn: maxYIn + 1e-6 };
+  return { minXIn: acc.minXIn - 1e-6, minYIn: acc.minYIn - 1e-6, maxXIn: acc.maxXIn + 1e-6, maxYIn: acc.maxYIn + 1e-6 };
 }
 
 function grown(b: BoundingBoxIn, byIn: number): BoundingBoxIn {
