@@ -117,6 +117,23 @@ export function unitInfoOf(unit: Unit, standById: ReadonlyMap<string, Stand>): F
 }
 
 /**
+ * The worst ground class at `p` among `areas` (open where none holds it). The areas' ranks are worked out
+ * once per state: this runs at every sampled point of a move.
+ */
+export function worstClassAt(areas: readonly ClassedArea[], p: PointIn): TerrainClass {
+  let worst: TerrainClass = 'open';
+  let worstRank = 0;
+  for (const a of areas) {
+    if (p.xIn < a.box.minXIn || p.xIn > a.box.maxXIn || p.yIn < a.box.minYIn || p.yIn > a.box.maxYIn) continue;
+    if (a.rank > worstRank && pointInPolygon(p, a.vertices)) {
+      worst = a.cls;
+      worstRank = a.rank;
+    }
+  }
+  return worst;
+}
+
+/**
  * `reuseUnit` (a session's) may hand back the facts of an unchanged unit instead of working them out again;
  * it must return exactly what `unitInfoOf` would. `standsById`, when given, is the state's stands by id.
  */
@@ -175,18 +192,7 @@ export function buildContext(
     const cls = (typeof chosen === 'string' ? chosen : DEFAULT_AREA_CLASS[a.kind]) as TerrainClass;
     return { id: a.id, kind: a.kind, cls, rank: classRank(cls), vertices: a.vertices, box: boundingBox(a.vertices) };
   });
-  const classAt = (p: PointIn): TerrainClass => {
-    let worst: TerrainClass = 'open';
-    let worstRank = 0;
-    for (const a of areas) {
-      if (p.xIn < a.box.minXIn || p.xIn > a.box.maxXIn || p.yIn < a.box.minYIn || p.yIn > a.box.maxYIn) continue;
-      if (a.rank > worstRank && pointInPolygon(p, a.vertices)) {
-        worst = a.cls;
-        worstRank = a.rank;
-      }
-    }
-    return worst;
-  };
+  const classAt = (p: PointIn): TerrainClass => worstClassAt(areas, p);
   return {
     state,
     units,

@@ -15,7 +15,7 @@ import type { Shape } from '../../engine/shapes.ts';
 import type { PointIn } from '../../model/units.ts';
 import type { Stand } from '../../model/tableState.ts';
 import type { BoundingBoxIn } from '../../geometry/polygon.ts';
-import type { FfrContext, FfrUnitInfo } from './context.ts';
+import { worstClassAt, type FfrContext, type FfrUnitInfo } from './context.ts';
 import type { MovementRow } from './tables/movementRates.ts';
 import { standCorners } from '../../geometry/footprint.ts';
 import { pointToSegmentDistanceIn } from '../../geometry/distance.ts';
@@ -314,19 +314,7 @@ export function changeFrontFor(ctx: FfrContext, info: FfrUnitInfo, row: Movement
   }
   // Ground: only areas near enough to be swept; none near (the usual case) means open ground throughout.
   const near = ctx.areas.filter((a) => a.cls !== 'open' && !(a.box.minXIn > b.maxXIn + reachIn || a.box.maxXIn < b.minXIn - reachIn || a.box.minYIn > b.maxYIn + reachIn || a.box.maxYIn < b.minYIn - reachIn));
-  const classAt = (p: PointIn): TerrainClass => {
-    let worst: TerrainClass = 'open';
-    let worstRank = 0;
-    for (const a of near) {
-      if (p.xIn < a.box.minXIn || p.xIn > a.box.maxXIn || p.yIn < a.box.minYIn || p.yIn > a.box.maxYIn) continue;
-      // The area's rank is worked out once per state (context.ts): this runs at every sampled point.
-      if (a.rank > worstRank && pointInPolygon(p, a.vertices)) {
-        worst = a.cls;
-        worstRank = a.rank;
-      }
-    }
-    return worst;
-  };
+  const classAt = (p: PointIn): TerrainClass => worstClassAt(near, p);
   const walls: (readonly [PointIn, PointIn])[] = [];
   for (const l of ctx.state.terrain.linear) {
     if (!IMPASSABLE_LINEAR.includes(l.kind)) continue;
