@@ -187,32 +187,53 @@ function polygonOutlineDistanceIn(p: PointIn, points: readonly PointIn[], closed
  */
 export type KeepRay = (bin: number, from: PointIn, toXIn: number, toYIn: number) => PointIn | undefined;
 
+/** A walk that stops this close to its allowance went all the way (rounding in its length, not a stop). */
+const FULL_REACH_SLACK_IN = 1e-9;
+/** Radians between neighbouring reach directions. */
+const STEP_RAD = (2 * Math.PI) / REACH_BINS;
+/** Unit vectors of the reach directions in the stand's frame (bin 0 straight ahead, counter-clockwise). */
+const BIN_COS = Float64Array.from({ length: REACH_BINS }, (_, b) => Math.cos((b * 2 * Math.PI) / REACH_BINS));
+const BIN_SIN = Float64Array.from({ length: REACH_BINS }, (_, b) => Math.sin((b * 2 * Math.PI) / REACH_BINS));
+/** 1 for the bins within the 45° oblique of straight ahead (free for every stand), else 0. */
+const WITHIN_OBLIQUE = Uint8Array.from({ length: REACH_BINS }, (_, b) => {
+  const offDeg = (b * 360) / REACH_BINS;
+  return offDeg <= OBLIQUE_DEG + 1e-9 || offDeg >= 360 - OBLIQUE_DEG - 1e-9 ? 1 : 0;
+});
+
 function standReach(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbStand, allowanceIn: number, moveIn: number, keep?: KeepRay): PointIn[] {
   const c = s.center;
   const h = (s.stand.pose.headingDeg * Math.PI) / 180;
-  const step = (2 * Math.PI) / REACH_BINS;
+  const cosH = Math.cos(h);
+  const sinH = Math.sin(h);
+  // Poorly trained stands have no free facing change: beyond the 45° oblique a change costs half the move.
+  const paidTurns = info.poorlyTrained && s.type !== 'command';
+  const widthIn = terrain.table.widthIn;
+  const depthIn = terrain.table.depthIn;
   // What the walks read (enemy stands near, terrain near), prepared on the first ray that is walked.
   let walker: RayWalker | undefined;
-  const out: PointIn[] = [];
+  const out: PointIn[] = new Array(REACH_BINS);
   for (let b = 0; b < REACH_BINS; b++) {
-    const offDeg = (b * 360) / REACH_BINS;
-    // Poorly trained stands have no free facing change: beyond the 45° oblique a change costs half the move.
-    const within = offDeg <= OBLIQUE_DEG + 1e-9 || offDeg >= 360 - OBLIQUE_DEG - 1e-9;
-    const a = info.poorlyTrained && s.type !== 'command' && !within ? allowanceIn * (1 - PAID_FACING_CHANGE_FRACTION) : allowanceIn;
-    const th = h + b * step;
-    // One cosine and sine per ray, shared by its end and its answer (the same values either way).
-    const cos = Math.cos(th);
-    const sin = Math.sin(th);
+    const a = paidTurns && WITHIN_OBLIQUE[b] === 0 ? allowanceIn * (1 - PAID_FACING_CHANGE_FRACTION) : allowanceIn;
+    // The ray's direction by rotating the bin's unit vector (two products, not a cosine and sine per ray).
+    const cos = cosH * BIN_COS[b]! - sinH * BIN_SIN[b]!;
+    const sin = sinH * BIN_COS[b]! + cosH * BIN_SIN[b]!;
     const endX = c.xIn + cos * a;
     const endY = c.yIn + sin * a;
     const kept = keep?.(b, c, endX, endY);
     if (kept) {
-      out.push(kept);
+      out[b] = kept;
       continue;
     }
-    walker ??= prepareWalks(ctx, terrain, info, s, allowanceIn, moveIn, h, step);
+    walker ??= prepareWalks(ctx, terrain, info, s, allowanceIn, moveIn, h);
+    // A ray that ends on the table and is walked (or, open, needs no walk) to its whole allowance ends at
+    // its end point: the same point whichever way it was found, so an update that keeps it agrees.
+    const endOnTable = endX >= 0 && endX <= widthIn && endY >= 0 && endY <= depthIn;
+    if (endOnTable && (walker.busyBins & (1 << b)) === 0) {
+      out[b] = { xIn: endX, yIn: endY };
+      continue;
+    }
     const reachedIn = walkRay(walker, b, a, endX, endY);
-    out.push({ xIn: c.xIn + cos * reachedIn, yIn: c.yIn + sin * reachedIn });
+    out[b] = endOnTable && reachedIn >= a - FULL_REACH_SLACK_IN ? { xIn: endX, yIn: endY } : { xIn: c.xIn + cos * reachedIn, yIn: c.yIn + sin * reachedIn };
   }
   return out;
 }
@@ -240,43 +261,97 @@ interface RayWalker extends RaySpans {
   bin: number;
 }
 
+/** The unwrapped bin span [first, last] of the directions from `h` between `loRad` and `hiRad`, written at `at`. */
+function writeSpan(bins: Int32Array, at: number, loRad: number, hiRad: number, h: number, slackBins: number): void {
+  let f = Math.ceil((loRad - h) / STEP_RAD - slackBins);
+  let l = Math.floor((hiRad - h) / STEP_RAD + slackBins);
+  const shift = Math.floor(f / REACH_BINS) * REACH_BINS;
+  f -= shift;
+  l -= shift;
+  bins[at] = f;
+  bins[at + 1] = l;
+}
+
+function writeFullSpan(bins: Int32Array, at: number): void {
+  bins[at] = 0;
+  bins[at + 1] = REACH_BINS - 1;
+}
+
 /**
- * Writes each box's angular span as seen from `c` into `bins` from `at` (a first, last pair per box): from
- * its corners (a box is convex, so a ray that meets it points between its outermost corners; one that
- * does not hold `c` spans under 180°), as the reach bins it covers, unwrapped: a ray at bin b (or
- * b + REACH_BINS) can meet the box only if it is in [first, last]. A box around `c` covers every bin.
- * `slackBins` widens each span so a ray grazing a corner is never dropped. Returns the next free index.
+ * Writes the angular span of each enemy base grown by `growIn`, as seen from `c`, into `bins` from `at` (a
+ * first, last pair per base): the grown base lies within the disks of radius `growIn` around its corners
+ * and the base between them, so a ray that meets it passes within `growIn` of a corner or between corners:
+ * its direction lies between the outermost tangents to those disks. Unwrapped: a ray at bin b (or
+ * b + REACH_BINS) can meet the grown base only if it is in [first, last]; a grown base within reach of `c`
+ * covers every bin. `slackBins` widens each span so a grazing ray is never dropped. Returns the next index.
  */
-function writeBinSpans(bins: Int32Array, at: number, boxes: readonly { readonly box: BoundingBoxIn }[], marginIn: number, c: PointIn, h: number, step: number, slackBins: number): number {
-  for (let k = 0; k < boxes.length; k++, at += 2) {
-    const b = boxes[k]!.box;
-    const x0 = b.minXIn - marginIn;
-    const y0 = b.minYIn - marginIn;
-    const x1 = b.maxXIn + marginIn;
-    const y1 = b.maxYIn + marginIn;
-    if (c.xIn >= x0 && c.xIn <= x1 && c.yIn >= y0 && c.yIn <= y1) {
-      bins[at] = 0;
-      bins[at + 1] = REACH_BINS - 1;
-      continue;
-    }
-    const mid = Math.atan2((y0 + y1) / 2 - c.yIn, (x0 + x1) / 2 - c.xIn);
+function writeGrownBaseSpans(bins: Int32Array, at: number, bases: readonly VbStand[], growIn: number, c: PointIn, h: number, slackBins: number): number {
+  for (let k = 0; k < bases.length; k++, at += 2) {
+    const e = bases[k]!;
+    // The base's centre is inside it, so every corner is within half a turn of the direction to it.
+    const mid = Math.atan2(e.center.yIn - c.yIn, e.center.xIn - c.xIn);
     let lo = 0;
     let hi = 0;
-    for (let q = 0; q < 4; q++) {
-      const x = q === 0 || q === 3 ? x0 : x1;
-      const y = q < 2 ? y0 : y1;
-      let d = Math.atan2(y - c.yIn, x - c.xIn) - mid;
-      d -= 2 * Math.PI * Math.round(d / (2 * Math.PI));
-      if (d < lo) lo = d;
-      if (d > hi) hi = d;
+    let full = false;
+    for (const p of e.corners) {
+      const dx = p.xIn - c.xIn;
+      const dy = p.yIn - c.yIn;
+      const d = Math.sqrt(dx * dx + dy * dy);
+      if (d <= growIn * (1 + 1e-9) + 1e-9) {
+        full = true;
+        break;
+      }
+      let off = Math.atan2(dy, dx) - mid;
+      off -= 2 * Math.PI * Math.round(off / (2 * Math.PI));
+      const half = Math.asin(growIn / d);
+      if (off - half < lo) lo = off - half;
+      if (off + half > hi) hi = off + half;
     }
-    let f = Math.ceil((mid + lo - h) / step - slackBins);
-    let l = Math.floor((mid + hi - h) / step + slackBins);
-    const shift = Math.floor(f / REACH_BINS) * REACH_BINS;
-    f -= shift;
-    l -= shift;
-    bins[at] = f;
-    bins[at + 1] = l;
+    // A grown base wider than half a turn as seen from here is close enough to be met anywhere.
+    if (full || hi - lo >= Math.PI) writeFullSpan(bins, at);
+    else writeSpan(bins, at, mid + lo, mid + hi, h, slackBins);
+  }
+  return at;
+}
+
+/**
+ * Writes the angular span of each outline (a polyline, or a polygon when `closed`) as seen from `c`: the
+ * directions swept walking its vertices (each segment sweeps the smaller turn between its ends, as `c` is
+ * not on it), which is every direction a ray from `c` can meet it in. An outline around `c` (a full turn
+ * swept) or through it covers every bin. Same pairs, slack and return as `writeGrownBaseSpans`.
+ */
+function writeOutlineSpans(bins: Int32Array, at: number, outlines: readonly (readonly PointIn[])[], closed: boolean, c: PointIn, h: number, slackBins: number): number {
+  for (let k = 0; k < outlines.length; k++, at += 2) {
+    const points = outlines[k]!;
+    const n = points.length;
+    let prev = Math.atan2(points[0]!.yIn - c.yIn, points[0]!.xIn - c.xIn);
+    let swept = prev;
+    let lo = prev;
+    let hi = prev;
+    let full = false;
+    for (let i = 1, end = closed ? n : n - 1; i <= end; i++) {
+      const p = points[i % n]!;
+      const dx = p.xIn - c.xIn;
+      const dy = p.yIn - c.yIn;
+      if (Math.abs(dx) < 1e-9 && Math.abs(dy) < 1e-9) {
+        full = true;
+        break;
+      }
+      const angle = Math.atan2(dy, dx);
+      let turn = angle - prev;
+      turn -= 2 * Math.PI * Math.round(turn / (2 * Math.PI));
+      // Half a turn: `c` is on the segment (or as good as), which then lies in two opposite directions.
+      if (Math.abs(turn) > Math.PI - 1e-6) {
+        full = true;
+        break;
+      }
+      swept += turn;
+      prev = angle;
+      if (swept < lo) lo = swept;
+      if (swept > hi) hi = swept;
+    }
+    if (full || hi - lo >= 2 * Math.PI - 1e-6) writeFullSpan(bins, at);
+    else writeSpan(bins, at, lo, hi, h, slackBins);
   }
   return at;
 }
@@ -286,7 +361,7 @@ function boxWithin(b: BoundingBoxIn, c: PointIn, radiusIn: number): boolean {
   return b.minXIn <= c.xIn + radiusIn && c.xIn - radiusIn <= b.maxXIn && b.minYIn <= c.yIn + radiusIn && c.yIn - radiusIn <= b.maxYIn;
 }
 
-function prepareWalks(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbStand, allowanceIn: number, moveIn: number, h: number, step: number): RayWalker {
+function prepareWalks(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbStand, allowanceIn: number, moveIn: number, h: number): RayWalker {
   const c = s.center;
   const profile = moverProfile(info, s, moveIn);
   const growIn = s.stand.depthIn / 2;
@@ -307,10 +382,10 @@ function prepareWalks(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbSta
   // An enemy's span comes from its box grown by `growIn` (its grown base lies inside that box): its grown
   // base is built only when a ray in that span is walked.
   const bins = new Int32Array(2 * (enemies.length + areas.length + lines.length + hills.length));
-  const areasAt = writeBinSpans(bins, 0, enemies, growIn, c, h, step, 1e-9);
-  const linesAt = writeBinSpans(bins, areasAt, areas, 0, c, h, step, 1e-6);
-  const hillsAt = writeBinSpans(bins, linesAt, lines, 0, c, h, step, 1e-6);
-  writeBinSpans(bins, hillsAt, hills, 0, c, h, step, 1e-6);
+  const areasAt = writeGrownBaseSpans(bins, 0, enemies, growIn, c, h, 1e-9);
+  const linesAt = writeOutlineSpans(bins, areasAt, areas.map((a) => a.vertices), true, c, h, 1e-6);
+  const hillsAt = writeOutlineSpans(bins, linesAt, lines.map((l) => l.points), false, c, h, 1e-6);
+  writeOutlineSpans(bins, hillsAt, hills.map((hl) => hl.vertices), true, c, h, 1e-6);
   let busyBins = 0;
   // A span [first, last] (first in [0, REACH_BINS), last up to a turn beyond) holds bin b when b or
   // b + REACH_BINS is in it: the bins first..last, wrapped, at most one turn of them.
