@@ -232,6 +232,23 @@ function targetBox(target: VbUnit): BoundingBoxIn {
 const NO_SHAPES: readonly Shape[] = [];
 const NO_SAVES: readonly SaveCondition[] = [];
 
+/**
+ * The "out of range" answer at an enemy unit for firers whose longest range is `longestIn`: the same plain
+ * data for every firing unit that far away, so one object per target unit and range, shared (never written to).
+ */
+const OUT_OF_RANGE_AT = new WeakMap<VbUnit, Map<number, FireAtUnit>>();
+
+function outOfRangeAt(target: VbUnit, longestIn: number): FireAtUnit {
+  let byRange = OUT_OF_RANGE_AT.get(target);
+  if (!byRange) OUT_OF_RANGE_AT.set(target, (byRange = new Map()));
+  let r = byRange.get(longestIn);
+  if (!r) {
+    const detail = `${target.unit.name}: beyond range (longest ${longestIn}")`;
+    byRange.set(longestIn, (r = { entries: [{ ok: false, reason: 'fire/out-of-range', detail, targetUnitId: target.unit.id }], shapes: NO_SHAPES, missingSaves: NO_SAVES }));
+  }
+  return r;
+}
+
 /** Fire of `info`'s `firers` at the enemy unit `target` (which has combat stands). */
 export function fireAtUnit(
   ctx: VbContext,
@@ -246,9 +263,7 @@ export function fireAtUnit(
   // Most enemy units are beyond every firer's range on an axis: then every stand pair is (the boxes hold
   // the stands, so each pair is at least as far apart), and the answer is "out of range" with no pair read.
   const reach = firersReach(firers);
-  if (boxesApart(reach.box, targetBox(target), reach.longestIn)) {
-    return { entries: [{ ok: false, reason: 'fire/out-of-range', detail: `${target.unit.name}: ${failureDetail('out-of-range', firers, undefined)}`, targetUnitId: target.unit.id }], shapes: NO_SHAPES, missingSaves: NO_SAVES };
-  }
+  if (boxesApart(reach.box, targetBox(target), reach.longestIn)) return outOfRangeAt(target, reach.longestIn);
   const u = info.unit;
   const tStands = target.combatStands;
   let shots: StandShot[] | undefined;

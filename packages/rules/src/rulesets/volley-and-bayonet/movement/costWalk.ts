@@ -7,7 +7,6 @@
  */
 import type { PointIn } from '../../../model/units.ts';
 import { pointInPolygon, segmentInsideIntervalsInto, segmentIntersectionT, segmentPolygonCrossingsInto } from '../../../geometry/intersect.ts';
-import { sortSmall } from '../../../geometry/sortSmall.ts';
 import type { BoundingBoxIn } from '../../../geometry/polygon.ts';
 import { hypot2 } from '../../../geometry/hypot.ts';
 import { AREA_CLASSES, LINEAR_CLASSES, type Mover } from '../tables/terrain.ts';
@@ -43,15 +42,127 @@ function segMissesBox(a: PointIn, b: PointIn, box: BoundingBoxIn, marginIn = 0):
 
 const NONE: string[] = [];
 
-/** Scratch lists of one walk, reused (walks never nest): most walks fill neither. */
-const INTERVALS: { from: number; to: number; rate: number; id: string; disorders: boolean }[] = [];
-const EVENTS: PointEvent[] = [];
-const CONTOURS: { at: number; up: boolean; id: string }[] = [];
+/**
+ * Scratch of one walk, reused (walks never nest): area intervals, point events (line crossings and hill
+ * costs), hill contours and the walk's breakpoints, as typed columns with a count each, so a walk that
+ * meets terrain allocates nothing for them. Grown (doubled) when a walk needs more.
+ */
+let capacity = 16;
+let ivFrom: Float64Array = new Float64Array(capacity);
+let ivTo: Float64Array = new Float64Array(capacity);
+let ivRate: Float64Array = new Float64Array(capacity);
+let ivDisorders: Uint8Array = new Uint8Array(capacity);
+const ivId: string[] = [];
+let evAt: Float64Array = new Float64Array(capacity);
+let evCost: Float64Array = new Float64Array(capacity);
+let evDisorders: Uint8Array = new Uint8Array(capacity);
+const evId: string[] = [];
+let ctAt: Float64Array = new Float64Array(capacity);
+let ctUp: Uint8Array = new Uint8Array(capacity);
+const ctId: string[] = [];
+/** Breakpoints: 0, the limit, and every interval end and event before it (2 + 2 intervals + events). */
+let breaks: Float64Array = new Float64Array(3 * capacity + 2);
+let ivCount = 0;
+let evCount = 0;
+let ctCount = 0;
+
+function growTo(n: number): void {
+  if (n <= capacity) return;
+  while (capacity < n) capacity *= 2;
+  const grow64 = (a: Float64Array): Float64Array => {
+    const b = new Float64Array(capacity);
+    b.set(a);
+    return b;
+  };
+  const grow8 = (a: Uint8Array): Uint8Array => {
+    const b = new Uint8Array(capacity);
+    b.set(a);
+    return b;
+  };
+  ivFrom = grow64(ivFrom);
+  ivTo = grow64(ivTo);
+  ivRate = grow64(ivRate);
+  ivDisorders = grow8(ivDisorders);
+  evAt = grow64(evAt);
+  evCost = grow64(evCost);
+  evDisorders = grow8(evDisorders);
+  ctAt = grow64(ctAt);
+  ctUp = grow8(ctUp);
+  breaks = new Float64Array(3 * capacity + 2);
+}
+
+function addInterval(from: number, to: number, rate: number, id: string, disorders: boolean): void {
+  growTo(ivCount + 1);
+  ivFrom[ivCount] = from;
+  ivTo[ivCount] = to;
+  ivRate[ivCount] = rate;
+  ivDisorders[ivCount] = disorders ? 1 : 0;
+  ivId[ivCount++] = id;
+}
+
+function addEvent(at: number, cost: number, id: string, disorders: boolean): void {
+  growTo(evCount + 1);
+  evAt[evCount] = at;
+  evCost[evCount] = cost;
+  evDisorders[evCount] = disorders ? 1 : 0;
+  evId[evCount++] = id;
+}
+
+function addContour(at: number, up: boolean, id: string): void {
+  growTo(ctCount + 1);
+  ctAt[ctCount] = at;
+  ctUp[ctCount] = up ? 1 : 0;
+  ctId[ctCount++] = id;
+}
+
+/** Events in order of `at`, equal ones as added (a stable insertion sort over the columns). */
+function sortEvents(): void {
+  for (let i = 1; i < evCount; i++) {
+    const at = evAt[i]!, cost = evCost[i]!, dis = evDisorders[i]!, id = evId[i]!;
+    let j = i - 1;
+    for (; j >= 0 && evAt[j]! > at; j--) {
+      evAt[j + 1] = evAt[j]!;
+      evCost[j + 1] = evCost[j]!;
+      evDisorders[j + 1] = evDisorders[j]!;
+      evId[j + 1] = evId[j]!;
+    }
+    evAt[j + 1] = at;
+    evCost[j + 1] = cost;
+    evDisorders[j + 1] = dis;
+    evId[j + 1] = id;
+  }
+}
+
+/** Contours in order of `at`, equal ones as added. */
+function sortContours(): void {
+  for (let i = 1; i < ctCount; i++) {
+    const at = ctAt[i]!, up = ctUp[i]!, id = ctId[i]!;
+    let j = i - 1;
+    for (; j >= 0 && ctAt[j]! > at; j--) {
+      ctAt[j + 1] = ctAt[j]!;
+      ctUp[j + 1] = ctUp[j]!;
+      ctId[j + 1] = ctId[j]!;
+    }
+    ctAt[j + 1] = at;
+    ctUp[j + 1] = up;
+    ctId[j + 1] = id;
+  }
+}
+
+/** The first `n` breakpoints in ascending order. */
+function sortBreaks(n: number): void {
+  for (let i = 1; i < n; i++) {
+    const x = breaks[i]!;
+    let j = i - 1;
+    for (; j >= 0 && breaks[j]! > x; j--) breaks[j + 1] = breaks[j]!;
+    breaks[j + 1] = x;
+  }
+}
+
 const SPANS: number[] = [];
 const CROSSINGS: number[] = [];
-
-const byAt = (x: { readonly at: number }, y: { readonly at: number }): number => x.at - y.at;
-const ascending = (x: number, y: number): number => x - y;
+/** A point on the walk whose road is looked up (read by `roadAt` only). */
+const ON_WALK: { xIn: number; yIn: number } = { xIn: 0, yIn: 0 };
 
 /** `list` with `id` added once; a fresh list in place of the shared empty one. */
 function withId(list: string[], id: string): string[] {
@@ -66,8 +177,8 @@ function edge(p: number, d: number, max: number): number {
 }
 
 /** Whether a line's crossing at `at` is listed already (a walk through a vertex meets two of its segments there). */
-function crossedAlready(events: readonly PointEvent[], id: string, at: number): boolean {
-  for (const e of events) if (e.id === id && Math.abs(e.at - at) < 1e-9) return true;
+function crossedAlready(id: string, at: number): boolean {
+  for (let k = 0; k < evCount; k++) if (evId[k] === id && Math.abs(evAt[k]! - at) < 1e-9) return true;
   return false;
 }
 
@@ -91,14 +202,6 @@ function spanHolds(spans: RaySpans, at: number): boolean {
   const last = spans.bins[at + 1]!;
   const b = spans.bin;
   return (b >= first && b <= last) || (b + spans.binCount >= first && b + spans.binCount <= last);
-}
-
-interface PointEvent {
-  readonly at: number;
-  /** Inches of movement it costs, or Infinity for no crossing. */
-  readonly cost: number;
-  readonly id: string;
-  readonly disorders?: boolean;
 }
 
 /**
@@ -180,6 +283,7 @@ export function walkReachIn(
   blockers: readonly { readonly polygon: readonly PointIn[]; readonly box: BoundingBoxIn }[] = [],
   spans?: RaySpans,
 ): number {
+  const REC=(globalThis as any).__rec; if (REC) REC.push([terrain, {...a}, {...b}, profile, allowanceIn, blockers.slice(), spans ? { ...spans, bins: spans.bins } : undefined]);
   const lengthIn = hypot2(b.xIn - a.xIn, b.yIn - a.yIn);
   // Most walks cross nothing that disorders: share one empty list rather than allocate one per walk.
   let disorderedBy: string[] = NONE;
@@ -197,8 +301,7 @@ export function walkReachIn(
     if (t < limit) (limit = t), (limitBy = 'enemy');
   }
   // Area intervals with their cost per inch.
-  const intervals = INTERVALS;
-  if (intervals.length !== 0) intervals.length = 0;
+  ivCount = 0;
   for (let k = 0; k < terrain.areas.length; k++) {
     if (spans && !spanHolds(spans, spans.areasAt + 2 * k)) continue;
     const area = terrain.areas[k]!;
@@ -211,11 +314,10 @@ export function walkReachIn(
     if (inside.length === 0) continue;
     // Already inside ground it may not enter (placed there by hand): let it walk out at the plain rate.
     if (rate === 'impassable' && inside[0]! <= 1e-9) rate = 1;
-    for (let q = 0; q < inside.length; q += 2) intervals.push({ from: inside[q]! * lengthIn, to: inside[q + 1]! * lengthIn, rate: rate === 'impassable' ? Infinity : rate, id: area.id, disorders });
+    for (let q = 0; q < inside.length; q += 2) addInterval(inside[q]! * lengthIn, inside[q + 1]! * lengthIn, rate === 'impassable' ? Infinity : rate, area.id, disorders);
   }
   // Lines crossed; a road across a stream or river there is a bridge or ford.
-  const events = EVENTS;
-  if (events.length !== 0) events.length = 0;
+  evCount = 0;
   for (let k = 0; k < terrain.lines.length; k++) {
     if (spans && !spanHolds(spans, spans.linesAt + 2 * k)) continue;
     const line = terrain.lines[k]!;
@@ -225,19 +327,20 @@ export function walkReachIn(
       const t = segmentIntersectionT(a, b, line.points[i]!, line.points[i + 1]!);
       if (!(t === t) || t * lengthIn < 1e-9) continue;
       const at = t * lengthIn;
-      if (crossedAlready(events, line.id, at)) continue;
-      const p = { xIn: a.xIn + dx * at, yIn: a.yIn + dy * at };
+      if (crossedAlready(line.id, at)) continue;
       let c = rule.cost[profile.mover];
-      const bridged = (line.cls === 'river' || line.cls === 'stream') && roadAt(terrain, p) !== undefined;
-      if (bridged) c = profile.roadMarch ? { inches: 0 } : 'half-move';
+      if (line.cls === 'river' || line.cls === 'stream') {
+        ON_WALK.xIn = a.xIn + dx * at;
+        ON_WALK.yIn = a.yIn + dy * at;
+        if (roadAt(terrain, ON_WALK) !== undefined) c = profile.roadMarch ? { inches: 0 } : 'half-move';
+      }
       const cost = c === 'impassable' ? Infinity : c === 'half-move' ? profile.moveIn / 2 : c.inches;
-      events.push({ at, cost, id: line.id, disorders: line.cls === 'works' });
+      addEvent(at, cost, line.id, line.cls === 'works');
     }
   }
   // Hills: contour lines crossed, in order.
   if (profile.hills !== 'free' && terrain.hills.length > 0) {
-    const contours = CONTOURS;
-    if (contours.length !== 0) contours.length = 0;
+    ctCount = 0;
     for (let k = 0; k < terrain.hills.length; k++) {
       if (spans && !spanHolds(spans, spans.hillsAt + 2 * k)) continue;
       const h = terrain.hills[k]!;
@@ -250,59 +353,65 @@ export function walkReachIn(
         if (t - last < 1e-9) continue; // a crossing through a vertex is listed twice
         last = t;
         inside = !inside;
-        contours.push({ at: t * lengthIn, up: inside, id: h.id });
+        addContour(t * lengthIn, inside, h.id);
       }
     }
-    sortSmall(contours, byAt);
-    for (let i = 0; i < contours.length; i++) {
-      const c = contours[i]!;
+    sortContours();
+    for (let i = 0; i < ctCount; i++) {
+      const at = ctAt[i]!;
       if (profile.hills === 'two-contours') {
         // "pay half their movement to climb or descend two contours on the same hill in the same turn; they are also disordered".
-        if (i === 1) events.push({ at: c.at, cost: profile.moveIn / 2, id: c.id, disorders: true });
-      } else if (roadAt(terrain, { xIn: a.xIn + dx * c.at, yIn: a.yIn + dy * c.at }) === undefined) {
-        // Artillery: half to climb one contour, nothing to descend, never two contours in a turn (off roads).
-        if (i >= 1) events.push({ at: c.at, cost: Infinity, id: c.id });
-        else if (c.up) events.push({ at: c.at, cost: profile.moveIn / 2, id: c.id });
+        if (i === 1) addEvent(at, profile.moveIn / 2, ctId[i]!, true);
+      } else {
+        ON_WALK.xIn = a.xIn + dx * at;
+        ON_WALK.yIn = a.yIn + dy * at;
+        if (roadAt(terrain, ON_WALK) === undefined) {
+          // Artillery: half to climb one contour, nothing to descend, never two contours in a turn (off roads).
+          if (i >= 1) addEvent(at, Infinity, ctId[i]!, false);
+          else if (ctUp[i] === 1) addEvent(at, profile.moveIn / 2, ctId[i]!, false);
+        }
       }
     }
   }
   // Open ground all the way (most directions): no pieces to walk.
-  if (intervals.length === 0 && events.length === 0) {
+  if (ivCount === 0 && evCount === 0) {
     if (allowanceIn < limit) return stop(allowanceIn, 'allowance', disorderedBy);
     return stop(limit, limitBy, disorderedBy);
   }
-  sortSmall(events, byAt);
+  sortEvents();
   // Walk the pieces between breakpoints.
-  const sorted = [0, limit];
-  for (const iv of intervals) {
-    if (iv.from < limit) sorted.push(iv.from);
-    if (iv.to < limit) sorted.push(iv.to);
+  let nBreaks = 0;
+  breaks[nBreaks++] = 0;
+  breaks[nBreaks++] = limit;
+  for (let i = 0; i < ivCount; i++) {
+    if (ivFrom[i]! < limit) breaks[nBreaks++] = ivFrom[i]!;
+    if (ivTo[i]! < limit) breaks[nBreaks++] = ivTo[i]!;
   }
-  for (const e of events) if (e.at < limit) sorted.push(e.at);
-  sortSmall(sorted, ascending);
+  for (let i = 0; i < evCount; i++) if (evAt[i]! < limit) breaks[nBreaks++] = evAt[i]!;
+  sortBreaks(nBreaks);
   let spent = 0;
   let ei = 0;
-  for (let k = 0; k + 1 < sorted.length || k === 0; k++) {
-    const s0 = sorted[k]!;
+  for (let k = 0; k + 1 < nBreaks || k === 0; k++) {
+    const s0 = breaks[k]!;
     // Point events at s0.
-    while (ei < events.length && events[ei]!.at <= s0 + 1e-9) {
-      const e = events[ei++]!;
-      if (e.at > limit) break;
-      if (spent + e.cost > allowanceIn + 1e-9) {
-        return stop(Math.max(0, e.at - 1e-3), e.cost === Infinity ? `impassable:${e.id}` : 'allowance', disorderedBy);
+    while (ei < evCount && evAt[ei]! <= s0 + 1e-9) {
+      const e = ei++;
+      if (evAt[e]! > limit) break;
+      if (spent + evCost[e]! > allowanceIn + 1e-9) {
+        return stop(Math.max(0, evAt[e]! - 1e-3), evCost[e] === Infinity ? `impassable:${evId[e]}` : 'allowance', disorderedBy);
       }
-      spent += e.cost;
-      if (e.disorders) disorderedBy = withId(disorderedBy, e.id);
+      spent += evCost[e]!;
+      if (evDisorders[e] === 1) disorderedBy = withId(disorderedBy, evId[e]!);
     }
-    if (k + 1 >= sorted.length) break;
-    const s1 = sorted[k + 1]!;
+    if (k + 1 >= nBreaks) break;
+    const s1 = breaks[k + 1]!;
     const mid = (s0 + s1) / 2;
     let rate = 1;
     let rateId = '';
-    for (const iv of intervals) {
-      if (iv.from <= mid && mid <= iv.to) {
-        if (iv.rate > rate) (rate = iv.rate), (rateId = iv.id);
-        if (iv.disorders) disorderedBy = withId(disorderedBy, iv.id);
+    for (let i = 0; i < ivCount; i++) {
+      if (ivFrom[i]! <= mid && mid <= ivTo[i]!) {
+        if (ivRate[i]! > rate) (rate = ivRate[i]!), (rateId = ivId[i]!);
+        if (ivDisorders[i] === 1) disorderedBy = withId(disorderedBy, ivId[i]!);
       }
     }
     if (rate === Infinity) return stop(s0, `impassable:${rateId}`, disorderedBy);
