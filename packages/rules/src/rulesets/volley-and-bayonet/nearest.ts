@@ -94,6 +94,21 @@ export function closestPointsFromFront(p: readonly PointIn[], q: readonly PointI
   return { onA, onB, distanceIn: best.d };
 }
 
+/** Two-point scratch list for `frontDistanceIn`. */
+const FRONT: PointIn[] = [{ xIn: 0, yIn: 0 }, { xIn: 0, yIn: 0 }];
+
+/**
+ * `closestPointsFromFront([left, right], q).distanceIn` (the same number, to the last bit) without the list
+ * and the answer: the range from a front edge, where only the distance is wanted.
+ */
+export function frontDistanceIn(left: PointIn, right: PointIn, q: readonly PointIn[]): number {
+  FRONT[0] = left;
+  FRONT[1] = right;
+  if (q.length === 0 || !pointBoxesApart(FRONT, q, NEAR_MARGIN_IN)) return closestPointsBetweenPolygons(FRONT, q).distanceIn;
+  scanBoth(FRONT, q);
+  return best.d;
+}
+
 /** One-point scratch list for `nearestOnBaseFrom`. */
 const ONE_POINT: PointIn[] = [{ xIn: 0, yIn: 0 }];
 

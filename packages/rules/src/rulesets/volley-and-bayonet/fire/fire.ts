@@ -9,7 +9,7 @@ import type { Shape } from '../../../engine/shapes.ts';
 import { missingParameterWarning, numberParameter, rulesetValue } from '../../../engine/rulesetFields.ts';
 import type { PointIn } from '../../../model/units.ts';
 import { pointToPolygonDistanceIn, polygonToPolygonDistanceIn } from '../../../geometry/distance.ts';
-import { closestPointsFromFront } from '../nearest.ts';
+import { closestPointsFromFront, frontDistanceIn } from '../nearest.ts';
 import { pointInPolygon } from '../../../geometry/intersect.ts';
 import { polygonOverlapsPreparedWedge, prepareWedge, wedgePolygon, type PreparedWedge, type Wedge } from '../../../geometry/wedge.ts';
 import { FIRE_ARC_PARAM, RANGE_FROM_PARAM, SAVE_PARAMS } from '../declarations.ts';
@@ -68,6 +68,56 @@ export function fireRange(s: VbStand, t: VbStand, measureFrom: FireSettings['mea
   }
   const cp = closestPointsFromFront([s.corners[0]!, s.corners[1]!], t.corners);
   return { rangeIn: cp.distanceIn, from: cp.onA, to: cp.onB };
+}
+
+/** `fireRange(s, t, measureFrom).rangeIn`, the same number, without the points (most pairs need none). */
+function fireRangeIn(s: VbStand, t: VbStand, measureFrom: FireSettings['measureFrom']): number {
+  if (measureFrom === 'front-centre') {
+    const [fl, fr] = s.corners;
+    FRONT_CENTRE.xIn = (fl!.xIn + fr!.xIn) / 2;
+    FRONT_CENTRE.yIn = (fl!.yIn + fr!.yIn) / 2;
+    return pointToPolygonDistanceIn(FRONT_CENTRE, t.corners);
+  }
+  return frontDistanceIn(s.corners[0]!, s.corners[1]!, t.corners);
+}
+
+/** Scratch front centre of `fireRangeIn`. */
+const FRONT_CENTRE: { xIn: number; yIn: number } = { xIn: 0, yIn: 0 };
+
+/**
+ * One firer's target stands in arc and range (`fireAtUnit`, never re-entered): each stand's place in the
+ * target's list and its range, as columns with a count, ordered nearest first (the first listed among equals).
+ */
+let candidateAt = new Int32Array(16);
+let candidateRangeIn = new Float64Array(16);
+let candidateCount = 0;
+
+function addCandidate(ti: number, rangeIn: number): void {
+  if (candidateCount === candidateAt.length) {
+    const at = new Int32Array(2 * candidateAt.length);
+    const range = new Float64Array(2 * candidateAt.length);
+    at.set(candidateAt);
+    range.set(candidateRangeIn);
+    candidateAt = at;
+    candidateRangeIn = range;
+  }
+  candidateAt[candidateCount] = ti;
+  candidateRangeIn[candidateCount++] = rangeIn;
+}
+
+/** Candidates nearest first; equal ranges by their place in the target's list (insertion: a few each). */
+function sortCandidates(): void {
+  for (let i = 1; i < candidateCount; i++) {
+    const ti = candidateAt[i]!;
+    const r = candidateRangeIn[i]!;
+    let j = i - 1;
+    for (; j >= 0 && (candidateRangeIn[j]! > r || (candidateRangeIn[j] === r && candidateAt[j]! > ti)); j--) {
+      candidateAt[j + 1] = candidateAt[j]!;
+      candidateRangeIn[j + 1] = candidateRangeIn[j]!;
+    }
+    candidateAt[j + 1] = ti;
+    candidateRangeIn[j + 1] = r;
+  }
 }
 
 interface StandShot {
@@ -280,8 +330,7 @@ export function fireAtUnit(
   let sightResults: SightResult[] | undefined;
   for (let fi = 0; fi < firers.length; fi++) {
     const f = firers[fi]!;
-    // Made on the first stand in arc and range: most firers have none at most enemy units.
-    let candidates: { t: VbStand; ti: number; r: ReturnType<typeof fireRange> }[] | undefined;
+    candidateCount = 0;
     for (let ti = 0; ti < tStands.length; ti++) {
       const t = tStands[ti]!;
       if (boxesApart(f.s.box, t.box, f.row.longRangeIn)) {
@@ -292,18 +341,20 @@ export function fireAtUnit(
         if (failureRank < OUT_OF_ARC) failureRank = OUT_OF_ARC;
         continue;
       }
-      const r = fireRange(f.s, t, settings.measureFrom);
-      if (r.rangeIn > f.row.longRangeIn + 1e-9) {
+      const rangeIn = fireRangeIn(f.s, t, settings.measureFrom);
+      if (rangeIn > f.row.longRangeIn + 1e-9) {
         if (failureRank < OUT_OF_RANGE) failureRank = OUT_OF_RANGE;
         continue;
       }
-      (candidates ??= []).push({ t, ti, r });
+      addCandidate(ti, rangeIn);
     }
-    if (!candidates) continue;
+    if (candidateCount === 0) continue;
     // The nearest target stand in sight (the first listed among equals): nearest first, stop at the first seen.
-    sortSmall(candidates, (a, b) => a.r.rangeIn - b.r.rangeIn || a.ti - b.ti);
+    sortCandidates();
     let best: StandShot | undefined;
-    for (const { t, ti, r } of candidates) {
+    for (let k = 0; k < candidateCount; k++) {
+      const ti = candidateAt[k]!;
+      const t = tStands[ti]!;
       const fb = f.s.box, tb = t.box;
       sightMinX = Math.min(sightMinX, fb.minXIn, tb.minXIn);
       sightMinY = Math.min(sightMinY, fb.minYIn, tb.minYIn);
@@ -324,6 +375,7 @@ export function fireAtUnit(
         }
         continue;
       }
+      const r = fireRange(f.s, t, settings.measureFrom);
       const short = r.rangeIn <= f.row.shortRangeIn + 1e-9;
       best = { firer: f.s, target: t, ...r, hitOn: short ? f.row.shortHitOn : f.row.longHitOn, band: short ? 'short' : 'long', weapon: f.weapon };
       break;

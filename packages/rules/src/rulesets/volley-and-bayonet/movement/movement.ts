@@ -315,51 +315,50 @@ function writeGrownBaseSpans(bins: Int32Array, at: number, bases: readonly VbSta
 }
 
 /**
- * Writes the angular span of each outline (a polyline, or a polygon when `closed`) as seen from `c`: the
- * directions swept walking its vertices (each segment sweeps the smaller turn between its ends, as `c` is
- * not on it), which is every direction a ray from `c` can meet it in. An outline around `c` (a full turn
- * swept) or through it covers every bin. Same pairs, slack and return as `writeGrownBaseSpans`.
+ * Writes the angular span of an outline (a polyline, or a polygon when `closed`) as seen from `c` at `at`:
+ * the directions swept walking its vertices (each segment sweeps the smaller turn between its ends, as `c`
+ * is not on it), which is every direction a ray from `c` can meet it in. An outline around `c` (a full turn
+ * swept) or through it covers every bin. Same pair and slack as `writeGrownBaseSpans`; returns the next index.
  */
-function writeOutlineSpans(bins: Int32Array, at: number, outlines: readonly (readonly PointIn[])[], closed: boolean, c: PointIn, h: number, slackBins: number): number {
-  for (let k = 0; k < outlines.length; k++, at += 2) {
-    const points = outlines[k]!;
-    const n = points.length;
-    let prev = Math.atan2(points[0]!.yIn - c.yIn, points[0]!.xIn - c.xIn);
-    let swept = prev;
-    let lo = prev;
-    let hi = prev;
-    let full = false;
-    for (let i = 1, end = closed ? n : n - 1; i <= end; i++) {
-      const p = points[i % n]!;
-      const dx = p.xIn - c.xIn;
-      const dy = p.yIn - c.yIn;
-      if (Math.abs(dx) < 1e-9 && Math.abs(dy) < 1e-9) {
-        full = true;
-        break;
-      }
-      const angle = Math.atan2(dy, dx);
-      let turn = angle - prev;
-      turn -= 2 * Math.PI * Math.round(turn / (2 * Math.PI));
-      // Half a turn: `c` is on the segment (or as good as), which then lies in two opposite directions.
-      if (Math.abs(turn) > Math.PI - 1e-6) {
-        full = true;
-        break;
-      }
-      swept += turn;
-      prev = angle;
-      if (swept < lo) lo = swept;
-      if (swept > hi) hi = swept;
+function writeOutlineSpan(bins: Int32Array, at: number, points: readonly PointIn[], closed: boolean, c: PointIn, h: number, slackBins: number): number {
+  const n = points.length;
+  let prev = Math.atan2(points[0]!.yIn - c.yIn, points[0]!.xIn - c.xIn);
+  let swept = prev;
+  let lo = prev;
+  let hi = prev;
+  for (let i = 1, end = closed ? n : n - 1; i <= end; i++) {
+    const p = points[i % n]!;
+    const dx = p.xIn - c.xIn;
+    const dy = p.yIn - c.yIn;
+    if (Math.abs(dx) < 1e-9 && Math.abs(dy) < 1e-9) {
+      writeFullSpan(bins, at);
+      return at + 2;
     }
-    if (full || hi - lo >= 2 * Math.PI - 1e-6) writeFullSpan(bins, at);
-    else writeSpan(bins, at, lo, hi, h, slackBins);
+    const angle = Math.atan2(dy, dx);
+    let turn = angle - prev;
+    turn -= 2 * Math.PI * Math.round(turn / (2 * Math.PI));
+    // Half a turn: `c` is on the segment (or as good as), which then lies in two opposite directions.
+    if (Math.abs(turn) > Math.PI - 1e-6) {
+      writeFullSpan(bins, at);
+      return at + 2;
+    }
+    swept += turn;
+    prev = angle;
+    if (swept < lo) lo = swept;
+    if (swept > hi) hi = swept;
   }
-  return at;
+  if (hi - lo >= 2 * Math.PI - 1e-6) writeFullSpan(bins, at);
+  else writeSpan(bins, at, lo, hi, h, slackBins);
+  return at + 2;
 }
 
 /** Whether a box meets the square of half-side `radiusIn` around `c` (as `terrainNear` picks pieces). */
 function boxWithin(b: BoundingBoxIn, c: PointIn, radiusIn: number): boolean {
   return b.minXIn <= c.xIn + radiusIn && c.xIn - radiusIn <= b.maxXIn && b.minYIn <= c.yIn + radiusIn && c.yIn - radiusIn <= b.maxYIn;
 }
+
+/** The spans of the stand being walked (one stand's walks at a time: `standReach` never nests), grown as needed. */
+let SPAN_BINS = new Int32Array(64);
 
 function prepareWalks(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbStand, allowanceIn: number, moveIn: number, h: number): RayWalker {
   const c = s.center;
@@ -381,15 +380,20 @@ function prepareWalks(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbSta
   // Blockers keep the tight slack they always had; terrain gets a wider one (a corner-grazing ray costs a walk).
   // An enemy's span comes from its box grown by `growIn` (its grown base lies inside that box): its grown
   // base is built only when a ray in that span is walked.
-  const bins = new Int32Array(2 * (enemies.length + areas.length + lines.length + hills.length));
+  const spanCount = 2 * (enemies.length + areas.length + lines.length + hills.length);
+  if (SPAN_BINS.length < spanCount) SPAN_BINS = new Int32Array(2 * spanCount);
+  const bins = SPAN_BINS;
   const areasAt = writeGrownBaseSpans(bins, 0, enemies, growIn, c, h, 1e-9);
-  const linesAt = writeOutlineSpans(bins, areasAt, areas.map((a) => a.vertices), true, c, h, 1e-6);
-  const hillsAt = writeOutlineSpans(bins, linesAt, lines.map((l) => l.points), false, c, h, 1e-6);
-  writeOutlineSpans(bins, hillsAt, hills.map((hl) => hl.vertices), true, c, h, 1e-6);
+  let at = areasAt;
+  for (const a of areas) at = writeOutlineSpan(bins, at, a.vertices, true, c, h, 1e-6);
+  const linesAt = at;
+  for (const l of lines) at = writeOutlineSpan(bins, at, l.points, false, c, h, 1e-6);
+  const hillsAt = at;
+  for (const hl of hills) at = writeOutlineSpan(bins, at, hl.vertices, true, c, h, 1e-6);
   let busyBins = 0;
   // A span [first, last] (first in [0, REACH_BINS), last up to a turn beyond) holds bin b when b or
   // b + REACH_BINS is in it: the bins first..last, wrapped, at most one turn of them.
-  for (let k = 0; k < bins.length; k += 2) {
+  for (let k = 0; k < spanCount; k += 2) {
     const end = Math.min(bins[k + 1]!, bins[k]! + REACH_BINS - 1);
     for (let x = bins[k]!; x <= end; x++) busyBins |= 1 << x % REACH_BINS;
   }
