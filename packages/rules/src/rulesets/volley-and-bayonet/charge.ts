@@ -8,7 +8,7 @@ import type { ChargeRefusal, ChargeTargetOption, DiceBreakdown, DiceModifier, Ev
 import type { Shape } from '../../engine/shapes.ts';
 import { missingParameterWarning, numberParameter } from '../../engine/rulesetFields.ts';
 import type { PointIn } from '../../model/units.ts';
-import type { BoundingBoxIn } from '../../geometry/polygon.ts';
+import { emptyBox, extendBox, type BoundingBoxIn } from '../../geometry/polygon.ts';
 import { angleDiffDeg, vectorToHeadingDeg } from '../../geometry/angles.ts';
 import { polygonToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
 import { closestPointsFromFront } from './nearest.ts';
@@ -16,7 +16,7 @@ import { elevationLevelAt } from '../../geometry/lineOfSight.ts';
 import { pointInPolygon } from '../../geometry/intersect.ts';
 import { ARTILLERY_SUPPORT_PARAM, MOUNTED_MELEE_HIT_PARAM, SAVE_PARAMS } from './declarations.ts';
 import { countsStationary, standDice, weaponRow } from './combat.ts';
-import { boxesApart, type Blocker, type VbContext, type VbStand, type VbUnit } from './context.ts';
+import { boxesApart, combatStandsBox, type Blocker, type VbContext, type VbStand, type VbUnit } from './context.ts';
 import { walkCost } from './movement/costWalk.ts';
 import { blockersFor } from './movement/movement.ts';
 import { moverProfile, standRate } from './movement/standMovement.ts';
@@ -192,9 +192,13 @@ export function evaluateCharge(
     const r = rates[i]!;
     return (nearCache[i] ??= terrainNear(terrain, chargers[i]!.center, 'rateIn' in r ? r.rateIn + 2 : 0));
   };
+  // The box around the chargers: an enemy unit whose box is further than the reach from it is out of reach
+  // of every charger (the boxes hold the stands), with no stand pair read.
+  const chargersBox = emptyBox();
+  for (const s of chargers) extendBox(chargersBox, s.box);
   for (const target of ctx.units.values()) {
     if (target.unit.side === u.side || target.combatStands.length === 0) continue;
-    if (!anyBoxesWithin(target.combatStands, chargers, reachIn + 1)) continue;
+    if (boxesApart(chargersBox, combatStandsBox(target), reachIn + 1) || !anyBoxesWithin(target.combatStands, chargers, reachIn + 1)) continue;
     const refuse = (reason: string, detail: string): void => void charge.push({ ok: false, reason, detail: `${target.unit.name}: ${detail}`, targetUnitId: target.unit.id });
     if (unitReason) {
       refuse(unitReason.reason, unitReason.detail);

@@ -8,7 +8,7 @@ import { rulesetValue } from '../../engine/rulesetFields.ts';
 import type { PointIn } from '../../model/units.ts';
 import type { Commander, Stand, TableState, Unit } from '../../model/tableState.ts';
 import { standCenter, standCorners } from '../../geometry/footprint.ts';
-import { boundingBox, offsetConvexPolygon, type BoundingBoxIn } from '../../geometry/polygon.ts';
+import { boundingBox, emptyBox, extendBox, offsetConvexPolygon, type BoundingBoxIn } from '../../geometry/polygon.ts';
 import {
   ABILITIES_FIELD,
   MORALE_FIELD,
@@ -153,10 +153,30 @@ export function classifyStand(stand: Stand, category: UnitCategory, skirmishOrde
   }
 }
 
+/** The forests, thickets and swamps of a terrain with their boxes (once per areas list: a state's terrain never changes). */
+const FORESTS = new WeakMap<TableState['terrain']['areas'], { readonly vertices: readonly PointIn[]; readonly box: BoundingBoxIn }[]>();
+
+function forestsOf(state: TableState): { readonly vertices: readonly PointIn[]; readonly box: BoundingBoxIn }[] {
+  const areas = state.terrain.areas;
+  let forests = FORESTS.get(areas);
+  if (!forests) {
+    forests = areas.filter((a) => AREA_KIND_CLASS[a.kind] === 'forest-thicket-swamp').map((a) => ({ vertices: a.vertices, box: boundingBox(a.vertices) }));
+    FORESTS.set(areas, forests);
+  }
+  return forests;
+}
+
 function vbStand(state: TableState, stand: Stand, type: VbStandType, footprintOk: boolean, side: string, owner: { unitId?: string; commanderId?: string }): VbStand {
   const corners = standCorners(stand);
   const center = standCenter(stand);
-  const inForest = state.terrain.areas.some((a) => AREA_KIND_CLASS[a.kind] === 'forest-thicket-swamp' && pointInPolygon(center, a.vertices));
+  let inForest = false;
+  for (const f of forestsOf(state)) {
+    const b = f.box;
+    if (center.xIn >= b.minXIn && center.xIn <= b.maxXIn && center.yIn >= b.minYIn && center.yIn <= b.maxYIn && pointInPolygon(center, f.vertices)) {
+      inForest = true;
+      break;
+    }
+  }
   return { stand, type, footprintOk, corners, center, box: boundingBox(corners), side, ...owner, inForest };
 }
 
@@ -309,6 +329,19 @@ export function superiorTo(c: Commander, info: VbUnit): boolean {
   if (c.attachedToUnitId === u.id || u.status?.attachedCommanderId === c.id) return true;
   if (c.brigadeId === ARMY_COMMANDER_BRIGADE) return true;
   return info.wing !== undefined && c.brigadeId === `${WING_COMMANDER_PREFIX}${info.wing}`;
+}
+
+/** The box around a unit's combat stands (once per unit read: its stands never change); empty with none. */
+const COMBAT_BOX = new WeakMap<VbUnit, BoundingBoxIn>();
+
+export function combatStandsBox(info: VbUnit): BoundingBoxIn {
+  let box = COMBAT_BOX.get(info);
+  if (!box) {
+    const acc = emptyBox();
+    for (const s of info.combatStands) extendBox(acc, s.box);
+    COMBAT_BOX.set(info, (box = acc));
+  }
+  return box;
 }
 
 /** True when two boxes are more than `gapIn` apart on either axis (a cheap reject before exact distances). */

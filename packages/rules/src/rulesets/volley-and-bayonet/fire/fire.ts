@@ -14,7 +14,7 @@ import { pointInPolygon } from '../../../geometry/intersect.ts';
 import { polygonOverlapsPreparedWedge, prepareWedge, wedgePolygon, type PreparedWedge, type Wedge } from '../../../geometry/wedge.ts';
 import { FIRE_ARC_PARAM, RANGE_FROM_PARAM, SAVE_PARAMS } from '../declarations.ts';
 import { countsStationary, standDice, weaponRow } from '../combat.ts';
-import { boxesApart, type VbContext, type VbStand, type VbUnit } from '../context.ts';
+import { boxesApart, combatStandsBox, type VbContext, type VbStand, type VbUnit } from '../context.ts';
 import type { BoundingBoxIn } from '../../../geometry/polygon.ts';
 import {
   ATTACK_DICE_SOURCE,
@@ -253,9 +253,6 @@ function failureDetail(f: Failure, firers: readonly Firer[], screenUnitId: strin
 
 /** The box around a unit's firing stands and their longest range (per firers list: its stands never change). */
 const FIRERS_REACH = new WeakMap<readonly Firer[], { readonly box: BoundingBoxIn; readonly longestIn: number }>();
-/** The box around a unit's combat stands (per unit read: its stands never change). */
-const TARGET_BOX = new WeakMap<VbUnit, BoundingBoxIn>();
-
 function firersReach(firers: readonly Firer[]): { readonly box: BoundingBoxIn; readonly longestIn: number } {
   let r = FIRERS_REACH.get(firers);
   if (!r) {
@@ -266,16 +263,6 @@ function firersReach(firers: readonly Firer[]): { readonly box: BoundingBoxIn; r
     FIRERS_REACH.set(firers, r);
   }
   return r;
-}
-
-function targetBox(target: VbUnit): BoundingBoxIn {
-  let box = TARGET_BOX.get(target);
-  if (!box) {
-    for (const t of target.combatStands) box = growBox(box, t.box);
-    box ??= { minXIn: Infinity, minYIn: Infinity, maxXIn: -Infinity, maxYIn: -Infinity };
-    TARGET_BOX.set(target, box);
-  }
-  return box;
 }
 
 /** Shared empty lists of a refusal (never pushed to). */
@@ -313,7 +300,7 @@ export function fireAtUnit(
   // Most enemy units are beyond every firer's range on an axis: then every stand pair is (the boxes hold
   // the stands, so each pair is at least as far apart), and the answer is "out of range" with no pair read.
   const reach = firersReach(firers);
-  if (boxesApart(reach.box, targetBox(target), reach.longestIn)) return outOfRangeAt(target, reach.longestIn);
+  if (boxesApart(reach.box, combatStandsBox(target), reach.longestIn)) return outOfRangeAt(target, reach.longestIn);
   const u = info.unit;
   const tStands = target.combatStands;
   let shots: StandShot[] | undefined;
