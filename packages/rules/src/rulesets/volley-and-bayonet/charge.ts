@@ -16,7 +16,7 @@ import { elevationLevelAt } from '../../geometry/lineOfSight.ts';
 import { pointInPolygon } from '../../geometry/intersect.ts';
 import { ARTILLERY_SUPPORT_PARAM, MOUNTED_MELEE_HIT_PARAM, SAVE_PARAMS } from './declarations.ts';
 import { countsStationary, standDice, weaponRow } from './combat.ts';
-import { boxesApart, combatStandsBox, type Blocker, type VbContext, type VbStand, type VbUnit } from './context.ts';
+import { boxesApart, type Blocker, type VbContext, type VbStand, type VbUnit } from './context.ts';
 import { walkCost } from './movement/costWalk.ts';
 import { blockersFor } from './movement/movement.ts';
 import { moverProfile, standRate } from './movement/standMovement.ts';
@@ -198,7 +198,7 @@ export function evaluateCharge(
   for (const s of chargers) extendBox(chargersBox, s.box);
   for (const target of ctx.units.values()) {
     if (target.unit.side === u.side || target.combatStands.length === 0) continue;
-    if (boxesApart(chargersBox, combatStandsBox(target), reachIn + 1) || !anyBoxesWithin(target.combatStands, chargers, reachIn + 1)) continue;
+    if (boxesApart(chargersBox, target.combatBox, reachIn + 1) || !anyBoxesWithin(target.combatStands, chargers, reachIn + 1)) continue;
     const refuse = (reason: string, detail: string): void => void charge.push({ ok: false, reason, detail: `${target.unit.name}: ${detail}`, targetUnitId: target.unit.id });
     if (unitReason) {
       refuse(unitReason.reason, unitReason.detail);

@@ -90,6 +90,8 @@ export interface VbUnit {
   readonly stands: readonly VbStand[];
   /** Stands that fight: not commanders, not road-march spacers. */
   readonly combatStands: readonly VbStand[];
+  /** The box around the combat stands (empty, min above max, when there are none): a unit-wide reject. */
+  readonly combatBox: BoundingBoxIn;
   readonly unitCommanders: readonly VbStand[];
   readonly spacers: readonly VbStand[];
 }
@@ -218,6 +220,9 @@ export function readUnit(state: TableState, u: Unit, standById: ReadonlyMap<stri
     }
     stands.push(vs);
   }
+  const combatStands = stands.filter((s) => s.type !== 'command' && s.type !== 'road-march-spacer');
+  const combatBox = emptyBox();
+  for (const s of combatStands) extendBox(combatBox, s.box);
   const info: VbUnit = {
     unit: u,
     ...(troopType !== undefined ? { troopType } : {}),
@@ -236,7 +241,8 @@ export function readUnit(state: TableState, u: Unit, standById: ReadonlyMap<stri
     spLost: num(rulesetValue(SP_LOST_STATUS, u.status?.rulesetStatus)) ?? 0,
     hitsThisPhase: num(rulesetValue(HITS_THIS_PHASE_STATUS, u.status?.rulesetStatus)) ?? 0,
     stands,
-    combatStands: stands.filter((s) => s.type !== 'command' && s.type !== 'road-march-spacer'),
+    combatStands,
+    combatBox,
     unitCommanders: stands.filter((s) => s.type === 'command'),
     spacers: stands.filter((s) => s.type === 'road-march-spacer'),
   };
@@ -329,19 +335,6 @@ export function superiorTo(c: Commander, info: VbUnit): boolean {
   if (c.attachedToUnitId === u.id || u.status?.attachedCommanderId === c.id) return true;
   if (c.brigadeId === ARMY_COMMANDER_BRIGADE) return true;
   return info.wing !== undefined && c.brigadeId === `${WING_COMMANDER_PREFIX}${info.wing}`;
-}
-
-/** The box around a unit's combat stands (once per unit read: its stands never change); empty with none. */
-const COMBAT_BOX = new WeakMap<VbUnit, BoundingBoxIn>();
-
-export function combatStandsBox(info: VbUnit): BoundingBoxIn {
-  let box = COMBAT_BOX.get(info);
-  if (!box) {
-    const acc = emptyBox();
-    for (const s of info.combatStands) extendBox(acc, s.box);
-    COMBAT_BOX.set(info, (box = acc));
-  }
-  return box;
 }
 
 /** True when two boxes are more than `gapIn` apart on either axis (a cheap reject before exact distances). */

@@ -14,7 +14,7 @@ import { pointInPolygon } from '../../../geometry/intersect.ts';
 import { polygonOverlapsPreparedWedge, prepareWedge, wedgePolygon, type PreparedWedge, type Wedge } from '../../../geometry/wedge.ts';
 import { FIRE_ARC_PARAM, RANGE_FROM_PARAM, SAVE_PARAMS } from '../declarations.ts';
 import { countsStationary, standDice, weaponRow } from '../combat.ts';
-import { boxesApart, combatStandsBox, type VbContext, type VbStand, type VbUnit } from '../context.ts';
+import { boxesApart, type VbContext, type VbStand, type VbUnit } from '../context.ts';
 import type { BoundingBoxIn } from '../../../geometry/polygon.ts';
 import {
   ATTACK_DICE_SOURCE,
@@ -300,7 +300,7 @@ export function fireAtUnit(
   // Most enemy units are beyond every firer's range on an axis: then every stand pair is (the boxes hold
   // the stands, so each pair is at least as far apart), and the answer is "out of range" with no pair read.
   const reach = firersReach(firers);
-  if (boxesApart(reach.box, combatStandsBox(target), reach.longestIn)) return outOfRangeAt(target, reach.longestIn);
+  if (boxesApart(reach.box, target.combatBox, reach.longestIn)) return outOfRangeAt(target, reach.longestIn);
   const u = info.unit;
   const tStands = target.combatStands;
   let shots: StandShot[] | undefined;
@@ -472,8 +472,14 @@ export function evaluateFire(
     });
   }
   const screened: string[] = [];
+  const reach = firersReach(firers);
   for (const target of ctx.units.values()) {
     if (target.unit.side === u.side || target.combatStands.length === 0) continue;
+    // Beyond every firer's range by the boxes (most enemy units): `fireAtUnit`'s shared answer, without the call.
+    if (boxesApart(reach.box, target.combatBox, reach.longestIn)) {
+      fire.push(outOfRangeAt(target, reach.longestIn).entries[0]!);
+      continue;
+    }
     const r = atUnit(firers, target);
     fire.push(...r.entries);
     shapes.push(...r.shapes);
