@@ -79,10 +79,16 @@ function enemiesOf(ctx: VbContext, side: string): Enemies {
 }
 
 function buildEnemyIndex(stands: readonly VbStand[]): EnemyIndex {
-  const order = stands.map((_, i) => i).sort((a, b) => stands[a]!.box.minXIn - stands[b]!.box.minXIn);
+  // The left edges as plain numbers, the indices sorted by them (ties in list order: the sort is stable).
+  const keys = new Float64Array(stands.length);
   let widestIn = 0;
-  for (const e of stands) widestIn = Math.max(widestIn, e.box.maxXIn - e.box.minXIn);
-  return { byMinX: Int32Array.from(order), minX: Float64Array.from(order, (i) => stands[i]!.box.minXIn), widestIn };
+  for (let i = 0; i < stands.length; i++) {
+    const b = stands[i]!.box;
+    keys[i] = b.minXIn;
+    if (b.maxXIn - b.minXIn > widestIn) widestIn = b.maxXIn - b.minXIn;
+  }
+  const order = Array.from({ length: stands.length }, (_, i) => i).sort((a, b) => keys[a]! - keys[b]!);
+  return { byMinX: Int32Array.from(order), minX: Float64Array.from(order, (i) => keys[i]!), widestIn };
 }
 
 /** Scratch of `enemiesNear` (never re-entered). */
@@ -315,14 +321,41 @@ function writeGrownBaseSpans(bins: Int32Array, at: number, bases: readonly VbSta
 }
 
 /**
+ * A direction as a number that grows with its angle, 4 to the turn (0 along +x, 1 along +y, 2 along -x),
+ * opposite directions exactly 2 apart: ordering directions needs no arctangent.
+ */
+function turnQuarters(dx: number, dy: number): number {
+  const p = dx / (Math.abs(dx) + Math.abs(dy));
+  return dy < 0 ? 3 + p : 1 - p;
+}
+
+/** The angle, radians, of a `turnQuarters` value (any number of turns: 4 per turn, 2π per turn). */
+function quartersToRad(q: number): number {
+  const turns = Math.floor(q / 4);
+  const r = q - 4 * turns;
+  const p = r < 2 ? 1 - r : r - 3;
+  const dy = r < 2 ? 1 - Math.abs(p) : -(1 - Math.abs(p));
+  let a = Math.atan2(dy, p);
+  if (a < 0) a += 2 * Math.PI;
+  return a + 2 * Math.PI * turns;
+}
+
+/**
  * Writes the angular span of an outline (a polyline, or a polygon when `closed`) as seen from `c` at `at`:
  * the directions swept walking its vertices (each segment sweeps the smaller turn between its ends, as `c`
  * is not on it), which is every direction a ray from `c` can meet it in. An outline around `c` (a full turn
  * swept) or through it covers every bin. Same pair and slack as `writeGrownBaseSpans`; returns the next index.
+ * The sweep is counted in `turnQuarters` (ordered like angles), so only its two ends take an arctangent.
  */
 function writeOutlineSpan(bins: Int32Array, at: number, points: readonly PointIn[], closed: boolean, c: PointIn, h: number, slackBins: number): number {
   const n = points.length;
-  let prev = Math.atan2(points[0]!.yIn - c.yIn, points[0]!.xIn - c.xIn);
+  const x0 = points[0]!.xIn - c.xIn;
+  const y0 = points[0]!.yIn - c.yIn;
+  if (Math.abs(x0) < 1e-9 && Math.abs(y0) < 1e-9) {
+    writeFullSpan(bins, at);
+    return at + 2;
+  }
+  let prev = turnQuarters(x0, y0);
   let swept = prev;
   let lo = prev;
   let hi = prev;
@@ -334,21 +367,21 @@ function writeOutlineSpan(bins: Int32Array, at: number, points: readonly PointIn
       writeFullSpan(bins, at);
       return at + 2;
     }
-    const angle = Math.atan2(dy, dx);
-    let turn = angle - prev;
-    turn -= 2 * Math.PI * Math.round(turn / (2 * Math.PI));
+    const q = turnQuarters(dx, dy);
+    let turn = q - prev;
+    turn -= 4 * Math.round(turn / 4);
     // Half a turn: `c` is on the segment (or as good as), which then lies in two opposite directions.
-    if (Math.abs(turn) > Math.PI - 1e-6) {
+    if (Math.abs(turn) > 2 - 1e-6) {
       writeFullSpan(bins, at);
       return at + 2;
     }
     swept += turn;
-    prev = angle;
+    prev = q;
     if (swept < lo) lo = swept;
     if (swept > hi) hi = swept;
   }
-  if (hi - lo >= 2 * Math.PI - 1e-6) writeFullSpan(bins, at);
-  else writeSpan(bins, at, lo, hi, h, slackBins);
+  if (hi - lo >= 4 - 1e-6) writeFullSpan(bins, at);
+  else writeSpan(bins, at, quartersToRad(lo), quartersToRad(hi), h, slackBins);
   return at + 2;
 }
 
