@@ -9,7 +9,7 @@ import { missingParameterWarning } from '../../engine/rulesetFields.ts';
 import type { Shape } from '../../engine/shapes.ts';
 import type { TableState, Unit } from '../../model/tableState.ts';
 import { buildContext, type UnitReading, type VbContext, type VbUnit } from './context.ts';
-import { evaluateCommand, type CommandResult, type UnitCommand } from './command.ts';
+import { evaluateCommand, type CommandResult } from './command.ts';
 import { evaluateCharge, type ChargeResult } from './charge.ts';
 import { SAVE_PARAMS } from './declarations.ts';
 import { evaluateFire, fireSettings, type FireResult, type FireSettings } from './fire/fire.ts';
@@ -30,7 +30,11 @@ export const FORMATION_WARNING_CONFIDENCE = 0.5;
  */
 export interface EvaluationHooks {
   readonly reuse?: (u: Unit) => UnitReading | undefined;
-  readonly command?: (ctx: VbContext, info: VbUnit) => UnitCommand;
+  /**
+   * Command for every unit, in place of `evaluateCommand` (the session keeps each unit's, and the whole
+   * answer when no unit's changed).
+   */
+  readonly commandAll?: (ctx: VbContext) => CommandResult;
   /** Called once the context, command and brigade morale are known, before any unit's parts. */
   readonly prepared?: (ctx: VbContext, terrain: VbTerrain, command: CommandResult, exhausted: (unitId: string) => boolean) => void;
   readonly movement?: (info: VbUnit) => MovementResult;
@@ -45,7 +49,7 @@ export interface EvaluationHooks {
 export function evaluateVolleyAndBayonet(state: TableState, hooks: EvaluationHooks = {}): Evaluation {
   const ctx = buildContext(state, hooks.reuse);
   const terrain = buildTerrain(state);
-  const command = evaluateCommand(ctx, hooks.command ? (info) => hooks.command!(ctx, info) : undefined);
+  const command = hooks.commandAll ? hooks.commandAll(ctx) : evaluateCommand(ctx);
   const morale = brigadeMorale(ctx);
   const exhausted = (unitId: string): boolean => {
     const b = ctx.units.get(unitId)?.unit.brigadeId;

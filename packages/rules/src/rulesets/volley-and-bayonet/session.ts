@@ -37,7 +37,7 @@ import type { Stand, TableState } from '../../model/tableState.ts';
 import { evaluateCharge, type ChargeResult } from './charge.ts';
 import { readFormation } from './formation.ts';
 import { dangerZones, moraleReading, type BrigadeMorale, type DangerZones } from './morale.ts';
-import { unitCommand, type UnitCommand } from './command.ts';
+import { evaluateCommand, unitCommand, type CommandResult, type UnitCommand } from './command.ts';
 import { boxesApart, type UnitReading, type VbContext, type VbStand, type VbUnit } from './context.ts';
 import { evaluateVolleyAndBayonet } from './evaluate.ts';
 import { evaluateFire, fireAtUnit, fireSettings, firersOf, type FireAtUnit, type Firer, type FireResult, type FireSettings, type SightOf } from './fire/fire.ts';
@@ -59,6 +59,8 @@ interface Caches {
   readonly state: TableState;
   readonly ctx: VbContext;
   readonly command: Map<string, UnitCommand>;
+  /** Every unit's command put together (kept whole when no unit's command changed). */
+  commandResult?: CommandResult;
   readonly movement: Map<string, MovementResult>;
   readonly charge: Map<string, ChargeResult>;
   readonly firers: Map<string, readonly Firer[]>;
@@ -302,7 +304,28 @@ export function createVolleyAndBayonetSession(): RulesSession {
         const changedStands = changedStandIds(prev.state.stands, state.stands);
         // Which changed stands a unit (before or after) or a commander owns: only those are looked up.
         const owned = new Set<string>();
-        if (changedStands.size > 0) {
+        // The same unit objects (the usual frame: only stands moved): each changed stand the last context
+        // read belongs to the unit it belonged to then, with no unit's list searched. A stand it did not
+        // read (new, or nobody's) takes the full look below.
+        let byLastContext = state.units.length === prev.state.units.length && state.units.every((u, i) => u === prev.state.units[i]);
+        if (byLastContext) {
+          for (const id of changedStands) {
+            const st = prev.ctx.standById.get(id);
+            if (!st) {
+              byLastContext = false;
+              break;
+            }
+            if (st.unitId !== undefined) {
+              owned.add(id);
+              changedUnits.add(st.unitId);
+            }
+          }
+          if (!byLastContext) {
+            owned.clear();
+            changedUnits.clear();
+          }
+        }
+        if (!byLastContext && changedStands.size > 0) {
           for (const units of [prev.state.units, state.units]) for (const u of units) for (const id of u.standIds) if (changedStands.has(id)) owned.add(id);
         }
         for (const c of state.commanders) {
@@ -311,11 +334,13 @@ export function createVolleyAndBayonetSession(): RulesSession {
           owned.add(c.standId);
         }
         for (const id of changedStands) if (!owned.has(id)) global = true;
-        state.units.forEach((u, i) => {
-          const old = prev.state.units[i]!;
-          if (old !== u && !samePlainData(old, u)) changedUnits.add(u.id);
-          else if (u.standIds.some((id) => changedStands.has(id))) changedUnits.add(u.id);
-        });
+        if (!byLastContext) {
+          state.units.forEach((u, i) => {
+            const old = prev.state.units[i]!;
+            if (old !== u && !samePlainData(old, u)) changedUnits.add(u.id);
+            else if (u.standIds.some((id) => changedStands.has(id))) changedUnits.add(u.id);
+          });
+        }
       }
       const base = global ? undefined : prev;
       // The sides the changed units were or are on (any commander of its side commands artillery).
@@ -326,6 +351,23 @@ export function createVolleyAndBayonetSession(): RulesSession {
           for (const u of [...(base?.state.units ?? []), ...state.units]) if (changedUnits.has(u.id)) sides.add(u.side);
         }
         return sides;
+      };
+      // Whether a changed unit was or is on a side other than `side`.
+      const otherSideChanged = (side: string): boolean => {
+        for (const s of changedSides()) if (s !== side) return true;
+        return false;
+      };
+      // The changed units as read now (those still on the table), made when first asked.
+      let changedNow: VbUnit[] | undefined;
+      const changedInfos = (ctx: VbContext): VbUnit[] => {
+        if (!changedNow) {
+          changedNow = [];
+          for (const c of changedUnits) {
+            const info = ctx.units.get(c);
+            if (info) changedNow.push(info);
+          }
+        }
+        return changedNow;
       };
       // The changed units' unit commanders, before and after (any of them may command artillery of its side).
       let giverBoxes: BoundingBoxIn[] | undefined;
@@ -384,14 +426,22 @@ export function createVolleyAndBayonetSession(): RulesSession {
 
       const evaluation = evaluateVolleyAndBayonet(state, {
         reuse: (u) => (base && !changedUnits.has(u.id) ? (base.ctx.readings.get(u.id) as UnitReading | undefined) : undefined),
-        command: (ctx, info) => {
-          const id = info.unit.id;
-          const cached = base?.command.get(id);
-          const artilleryTouched = info.category === 'artillery' && changedSides().has(info.unit.side) && cached !== undefined && giversMatter(ctx, info, cached);
-          const fresh = !cached || changedUnits.has(id) || changedCommanderStands.length > 0 || artilleryTouched;
-          const c = fresh ? unitCommand(ctx, info) : cached;
-          next.command.set(id, c);
-          return c;
+        commandAll: (ctx) => {
+          // Every unit's command, kept or found again; the whole answer is the last one when every unit's
+          // is (no commander's stand moved, and the units are the same ones in the same order).
+          let same = base?.commandResult !== undefined && changedCommanderStands.length === 0;
+          for (const info of ctx.units.values()) {
+            const id = info.unit.id;
+            const cached = base?.command.get(id);
+            const artilleryTouched = info.category === 'artillery' && changedSides().has(info.unit.side) && cached !== undefined && giversMatter(ctx, info, cached);
+            const fresh = !cached || changedUnits.has(id) || changedCommanderStands.length > 0 || artilleryTouched;
+            const c = fresh ? unitCommand(ctx, info) : cached;
+            if (c !== cached) same = false;
+            next.command.set(id, c);
+          }
+          const result = same ? base!.commandResult! : evaluateCommand(ctx, (info) => next.command.get(info.unit.id)!);
+          next.commandResult = result;
+          return result;
         },
         prepared: (ctx, terrain, command, exhausted) => {
           ctxNow = ctx;
@@ -401,10 +451,17 @@ export function createVolleyAndBayonetSession(): RulesSession {
           sigChanged = signatureChanged;
           for (const info of ctx.units.values()) {
             const id = info.unit.id;
-            let key = exhausted(id) ? 'x' : '-';
+            const x = exhausted(id);
+            const keptKey = base?.signature.get(id);
+            // The same command answer (so the same stands' flags) and exhaustion: the same key.
+            if (keptKey !== undefined && next.command.get(id) === base!.command.get(id) && (keptKey[0] === 'x') === x) {
+              next.signature.set(id, keptKey);
+              continue;
+            }
+            let key = x ? 'x' : '-';
             for (const s of info.stands) key += command.standInCommand.get(s.stand.id) === true ? '1' : '0';
             next.signature.set(id, key);
-            if (base?.signature.get(id) !== key) signatureChanged.add(id);
+            if (keptKey !== key) signatureChanged.add(id);
           }
           // Where the table changed: changed units' and commanders' old and new stands.
           const moved: Dirty[] = [];
@@ -515,7 +572,7 @@ export function createVolleyAndBayonetSession(): RulesSession {
           const ctx = ctxNow!;
           const kept = base?.fireResult.get(id);
           // Nothing it fires at changed and nothing moved where its lines run: its whole answer stands.
-          if (kept && !changedUnits.has(id) && !sigChanged.has(id) && ![...changedSides()].some((side) => side !== info.unit.side) && !near(movedNow, base!.fireSight.get(id), LOOK_SLACK_IN, undefined)) {
+          if (kept && !changedUnits.has(id) && !sigChanged.has(id) && !otherSideChanged(info.unit.side) && !near(movedNow, base!.fireSight.get(id), LOOK_SLACK_IN, undefined)) {
             next.firers.set(id, base!.firers.get(id)!);
             next.fire.set(id, base!.fire.get(id)!);
             next.fireSight.set(id, base!.fireSight.get(id));
@@ -533,7 +590,7 @@ export function createVolleyAndBayonetSession(): RulesSession {
           let fresh = !kept || changedUnits.has(id) || sigChanged.has(id);
           let sight: BoundingBoxIn | undefined;
           if (firers.length > 0) {
-            for (const target of onlyChanged ? [...changedUnits].flatMap((c) => ctx.units.get(c) ?? []) : ctx.units.values()) {
+            for (const target of onlyChanged ? changedInfos(ctx) : ctx.units.values()) {
               if (target.unit.side === info.unit.side || target.combatStands.length === 0) continue;
               const cached = keptPairs?.get(target.unit.id);
               let r = cached;
