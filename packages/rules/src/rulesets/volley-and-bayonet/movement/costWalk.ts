@@ -283,7 +283,6 @@ export function walkReachIn(
   blockers: readonly { readonly polygon: readonly PointIn[]; readonly box: BoundingBoxIn }[] = [],
   spans?: RaySpans,
 ): number {
-  const REC=(globalThis as any).__rec; if (REC) REC.push([terrain, {...a}, {...b}, profile, allowanceIn, blockers.slice(), spans ? { ...spans, bins: spans.bins } : undefined]);
   const lengthIn = hypot2(b.xIn - a.xIn, b.yIn - a.yIn);
   // Most walks cross nothing that disorders: share one empty list rather than allocate one per walk.
   let disorderedBy: string[] = NONE;
