@@ -13,6 +13,9 @@ import { moverProfile, standRate } from '../../../packages/rules/src/rulesets/vo
 import { buildTerrain } from '../../../packages/rules/src/rulesets/volley-and-bayonet/movement/terrainScene.ts';
 import { scene } from '../../../fixtures/rules/volley-and-bayonet/build.ts';
 import { largeScene } from '../../../fixtures/rules/largeScene.ts';
+import { megaScene } from '../../../fixtures/rules/megaScene.ts';
+import { boxesApart } from '../../../packages/rules/src/rulesets/volley-and-bayonet/context.ts';
+import { pointInPolygon } from '../../../packages/rules/src/geometry/intersect.ts';
 import { benchTableFor } from '../../../fixtures/rules/rulesetAdapters.ts';
 
 const ruleset = getRuleset('volley-and-bayonet');
@@ -85,4 +88,34 @@ describe('volley-and-bayonet reach: skipped rays are the rays a walk finds open'
     expect(rays).toBe(8 * REACH_BINS);
     expect(gapIn).toBeLessThan(1e-9);
   });
+
+  it.each([
+    ['the 300-stand bench table', () => largeScene(2)],
+    ['the 1,000-stand mega-game table (more enemy stands than the insertion sort takes)', () => megaScene(1)],
+  ])('the enemy bases a stand looks at are those a scan of every stand finds, on %s', (_name, build) => {
+    const state = parseTableStateFor(benchTableFor(ruleset.id, build()), ruleset);
+    const ctx = buildContext(state);
+    let looks = 0;
+    let listed = 0;
+    for (const info of ctx.units.values()) {
+      for (const s of info.combatStands) {
+        const reachIn = 30;
+        const growIn = s.stand.depthIn / 2;
+        const found = blockersFor(ctx, s, info.unit.side, reachIn).map((b) => b.polygon);
+        const scanned = ctx.allStands
+          .filter((e) => e.side !== info.unit.side && !boxesApart(s.box, e.box, reachIn + growIn))
+          .map((e) => ctx.grown(e, growIn))
+          .filter((g) => !pointInPolygon(s.center, g.polygon))
+          .map((g) => g.polygon);
+        expect(found).toEqual(scanned);
+        looks++;
+        listed += found.length;
+      }
+    }
+    // Enough looks that the index by left edge is built and used for most of them.
+    expect(looks).toBeGreaterThan(200);
+    // Reaching across the gap between the armies: most looks list enemy bases.
+    expect(listed).toBeGreaterThan(looks * 3);
+  });
 });
+

@@ -78,8 +78,11 @@ function enemiesOf(ctx: VbContext, side: string): Enemies {
   return entry;
 }
 
+/** Enemy stands up to this many are put in order by insertion. */
+const INSERTION_SORT_MAX = 256;
+
 function buildEnemyIndex(stands: readonly VbStand[]): EnemyIndex {
-  // The left edges as plain numbers, the indices sorted by them (ties in list order: the sort is stable).
+  // The left edges as plain numbers, then the indices in their order.
   const keys = new Float64Array(stands.length);
   let widestIn = 0;
   for (let i = 0; i < stands.length; i++) {
@@ -87,8 +90,25 @@ function buildEnemyIndex(stands: readonly VbStand[]): EnemyIndex {
     keys[i] = b.minXIn;
     if (b.maxXIn - b.minXIn > widestIn) widestIn = b.maxXIn - b.minXIn;
   }
-  const order = Array.from({ length: stands.length }, (_, i) => i).sort((a, b) => keys[a]! - keys[b]!);
-  return { byMinX: Int32Array.from(order), minX: Float64Array.from(order, (i) => keys[i]!), widestIn };
+  // Equal edges in list order. A side of a few hundred stands is sorted by insertion (no comparator
+  // calls); a bigger one by the built-in sort (stable).
+  if (stands.length > INSERTION_SORT_MAX) {
+    const order = Array.from({ length: stands.length }, (_, i) => i).sort((a, b) => keys[a]! - keys[b]!);
+    return { byMinX: Int32Array.from(order), minX: Float64Array.from(order, (i) => keys[i]!), widestIn };
+  }
+  const byMinX = new Int32Array(stands.length);
+  const minX = new Float64Array(stands.length);
+  for (let i = 0; i < stands.length; i++) {
+    const key = keys[i]!;
+    let j = i - 1;
+    for (; j >= 0 && minX[j]! > key; j--) {
+      minX[j + 1] = minX[j]!;
+      byMinX[j + 1] = byMinX[j]!;
+    }
+    minX[j + 1] = key;
+    byMinX[j + 1] = i;
+  }
+  return { byMinX, minX, widestIn };
 }
 
 /** Scratch of `enemiesNear` (never re-entered). */
