@@ -173,9 +173,17 @@ export function offsetConvexPolygon(polygon: readonly PointIn[], distanceIn: num
       let a1 = Math.atan2(nNext.y, nNext.x);
       while (a1 < a0) a1 += 2 * Math.PI;
       const steps = Math.max(1, Math.ceil(((a1 - a0) / (Math.PI / 2)) * segmentsPerQuarter));
+      // The arc's points by turning the previous edge's normal (its direction is a0) one step at a time:
+      // one cosine and sine per corner, not per point.
+      const cosStep = Math.cos((a1 - a0) / steps);
+      const sinStep = Math.sin((a1 - a0) / steps);
+      let ux = nPrev.x;
+      let uy = nPrev.y;
       for (let s = 0; s <= steps; s++) {
-        const a = a0 + ((a1 - a0) * s) / steps;
-        out.push({ xIn: v.xIn + Math.cos(a) * distanceIn, yIn: v.yIn + Math.sin(a) * distanceIn });
+        out.push({ xIn: v.xIn + ux * distanceIn, yIn: v.yIn + uy * distanceIn });
+        const turned = ux * cosStep - uy * sinStep;
+        uy = ux * sinStep + uy * cosStep;
+        ux = turned;
       }
     }
     return out;
