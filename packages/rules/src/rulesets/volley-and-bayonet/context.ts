@@ -179,7 +179,11 @@ function vbStand(state: TableState, stand: Stand, type: VbStandType, footprintOk
       break;
     }
   }
-  return { stand, type, footprintOk, corners, center, box: boundingBox(corners), side, ...owner, inForest };
+  // Written out, not spread: one object shape per owner kind (this runs for every stand of a full evaluation).
+  const box = boundingBox(corners);
+  if (owner.unitId !== undefined) return { stand, type, footprintOk, corners, center, box, side, unitId: owner.unitId, inForest };
+  if (owner.commanderId !== undefined) return { stand, type, footprintOk, corners, center, box, side, commanderId: owner.commanderId, inForest };
+  return { stand, type, footprintOk, corners, center, box, side, inForest };
 }
 
 const bool = (u: Unit, spec: typeof STATIONARY_STATUS): boolean => rulesetValue(spec, u.status?.rulesetStatus) === true;
