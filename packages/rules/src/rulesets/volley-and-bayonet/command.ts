@@ -177,7 +177,9 @@ export function evaluateCommand(ctx: VbContext, perUnit: (info: VbUnit) => UnitC
     const c = perUnit(info);
     appendAll(shapes, c.shapes);
     appendAll(warnings, c.warnings);
-    for (const [id, v] of c.standFlags) standInCommand.set(id, v);
+    // An index loop: no iterator or destructuring per stand (this runs for every stand on every update).
+    const flags = c.standFlags;
+    for (let i = 0; i < flags.length; i++) standInCommand.set(flags[i]![0], flags[i]![1]);
     readings.set(info.unit.id, c.reading);
   }
   return { readings, standInCommand, shapes, warnings };
