@@ -589,6 +589,10 @@ export function createVolleyAndBayonetSession(): RulesSession {
           let pairs = new Map<string, FireAtUnit>();
           let fresh = !kept || changedUnits.has(id) || sigChanged.has(id);
           let sight: BoundingBoxIn | undefined;
+          // Every enemy unit looked at (not only the changed ones): while each pair is the kept one, no
+          // map is written; `keptAll` says whether the targets and their pairs are all as kept.
+          let keptAll = !onlyChanged && keptPairs !== undefined;
+          let looked = 0;
           if (firers.length > 0) {
             for (const target of onlyChanged ? changedInfos(ctx) : ctx.units.values()) {
               if (target.unit.side === info.unit.side || target.combatStands.length === 0) continue;
@@ -600,9 +604,32 @@ export function createVolleyAndBayonetSession(): RulesSession {
                 // The same answer with no line traced, before or now: the kept pair stands for it.
                 else if (!r.sightBox && !cached.sightBox) r = cached;
               }
+              looked++;
+              if (keptAll && r === cached) continue;
+              if (keptAll) {
+                // The first pair that is not the kept one: the ones before it were.
+                keptAll = false;
+                for (const t of ctx.units.values()) {
+                  if (t === target) break;
+                  if (t.unit.side === info.unit.side || t.combatStands.length === 0) continue;
+                  pairs.set(t.unit.id, keptPairs!.get(t.unit.id)!);
+                }
+              }
               pairs.set(target.unit.id, r!);
             }
-            if (onlyChanged) {
+            if (keptAll && looked === keptPairs!.size) {
+              // Every target the same, each with its kept pair: the kept map and box stand.
+              pairs = keptPairs!;
+              sight = base!.fireSight.get(id);
+            } else if (keptAll) {
+              // As kept so far, but targets came or went: the map of every pair looked at.
+              pairs = new Map();
+              for (const t of ctx.units.values()) {
+                if (t.unit.side === info.unit.side || t.combatStands.length === 0) continue;
+                pairs.set(t.unit.id, keptPairs!.get(t.unit.id)!);
+              }
+              for (const r of pairs.values()) if (r.sightBox) sight = sight ? mergeBoxes(sight, r.sightBox) : r.sightBox;
+            } else if (onlyChanged) {
               // The rest as they were (a changed unit that lost its combat stands drops out). The box
               // around their lines is the one kept, grown by the pairs traced again (a little wide, never
               // narrow: it only decides when to look at every pair).
