@@ -106,6 +106,8 @@ function sameStand(a: Stand, aHits: number, b: Stand, bHits: number): boolean {
 
 /** Whether two lists hold the same stand infos (a reused info means an unchanged stand). */
 function sameInfos(a: readonly StandInfo[], b: readonly StandInfo[]): boolean {
+  // The context hands a kept unit's own list on: most units need no look at their stands.
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
