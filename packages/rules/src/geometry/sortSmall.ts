@@ -20,3 +20,16 @@ export function sortSmall<T>(items: T[], compare: (a: T, b: T) => number): T[] {
   }
   return items;
 }
+
+/**
+ * Puts the indices 0..count-1 into `order` by ascending `keys[index]`, equal keys in index order (a stable
+ * insertion sort of indices): for short columnar lists, sorted without moving their columns or allocating.
+ */
+export function orderByKey(keys: Float64Array, count: number, order: Int32Array): void {
+  for (let i = 0; i < count; i++) {
+    const key = keys[i]!;
+    let j = i - 1;
+    for (; j >= 0 && keys[order[j]!]! > key; j--) order[j + 1] = order[j]!;
+    order[j + 1] = i;
+  }
+}

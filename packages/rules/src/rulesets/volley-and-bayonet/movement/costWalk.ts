@@ -11,6 +11,7 @@ import type { BoundingBoxIn } from '../../../geometry/polygon.ts';
 import { hypot2 } from '../../../geometry/hypot.ts';
 import { AREA_CLASSES, LINEAR_CLASSES, type Mover } from '../tables/terrain.ts';
 import { roadAt, type VbTerrain } from './terrainScene.ts';
+import { orderByKey } from '../../../geometry/sortSmall.ts';
 
 export interface MoverProfile {
   readonly mover: Mover;
@@ -58,6 +59,9 @@ let evCost: Float64Array = new Float64Array(capacity);
 let evDisorders: Uint8Array = new Uint8Array(capacity);
 const evId: string[] = [];
 let ctAt: Float64Array = new Float64Array(capacity);
+/** Events and contours in order of `at` (equal ones as added): indices into their columns. */
+let evOrder: Int32Array = new Int32Array(capacity);
+let ctOrder: Int32Array = new Int32Array(capacity);
 let ctUp: Uint8Array = new Uint8Array(capacity);
 const ctId: string[] = [];
 /** Breakpoints: 0, the limit, and every interval end and event before it (2 + 2 intervals + events). */
@@ -88,6 +92,8 @@ function growTo(n: number): void {
   evDisorders = grow8(evDisorders);
   ctAt = grow64(ctAt);
   ctUp = grow8(ctUp);
+  evOrder = new Int32Array(capacity);
+  ctOrder = new Int32Array(capacity);
   breaks = new Float64Array(3 * capacity + 2);
 }
 
@@ -113,40 +119,6 @@ function addContour(at: number, up: boolean, id: string): void {
   ctAt[ctCount] = at;
   ctUp[ctCount] = up ? 1 : 0;
   ctId[ctCount++] = id;
-}
-
-/** Events in order of `at`, equal ones as added (a stable insertion sort over the columns). */
-function sortEvents(): void {
-  for (let i = 1; i < evCount; i++) {
-    const at = evAt[i]!, cost = evCost[i]!, dis = evDisorders[i]!, id = evId[i]!;
-    let j = i - 1;
-    for (; j >= 0 && evAt[j]! > at; j--) {
-      evAt[j + 1] = evAt[j]!;
-      evCost[j + 1] = evCost[j]!;
-      evDisorders[j + 1] = evDisorders[j]!;
-      evId[j + 1] = evId[j]!;
-    }
-    evAt[j + 1] = at;
-    evCost[j + 1] = cost;
-    evDisorders[j + 1] = dis;
-    evId[j + 1] = id;
-  }
-}
-
-/** Contours in order of `at`, equal ones as added. */
-function sortContours(): void {
-  for (let i = 1; i < ctCount; i++) {
-    const at = ctAt[i]!, up = ctUp[i]!, id = ctId[i]!;
-    let j = i - 1;
-    for (; j >= 0 && ctAt[j]! > at; j--) {
-      ctAt[j + 1] = ctAt[j]!;
-      ctUp[j + 1] = ctUp[j]!;
-      ctId[j + 1] = ctId[j]!;
-    }
-    ctAt[j + 1] = at;
-    ctUp[j + 1] = up;
-    ctId[j + 1] = id;
-  }
 }
 
 /** The first `n` breakpoints in ascending order. */
@@ -355,19 +327,20 @@ export function walkReachIn(
         addContour(t * lengthIn, inside, h.id);
       }
     }
-    sortContours();
+    orderByKey(ctAt, ctCount, ctOrder);
     for (let i = 0; i < ctCount; i++) {
-      const at = ctAt[i]!;
+      const c = ctOrder[i]!;
+      const at = ctAt[c]!;
       if (profile.hills === 'two-contours') {
         // "pay half their movement to climb or descend two contours on the same hill in the same turn; they are also disordered".
-        if (i === 1) addEvent(at, profile.moveIn / 2, ctId[i]!, true);
+        if (i === 1) addEvent(at, profile.moveIn / 2, ctId[c]!, true);
       } else {
         ON_WALK.xIn = a.xIn + dx * at;
         ON_WALK.yIn = a.yIn + dy * at;
         if (roadAt(terrain, ON_WALK) === undefined) {
           // Artillery: half to climb one contour, nothing to descend, never two contours in a turn (off roads).
-          if (i >= 1) addEvent(at, Infinity, ctId[i]!, false);
-          else if (ctUp[i] === 1) addEvent(at, profile.moveIn / 2, ctId[i]!, false);
+          if (i >= 1) addEvent(at, Infinity, ctId[c]!, false);
+          else if (ctUp[c] === 1) addEvent(at, profile.moveIn / 2, ctId[c]!, false);
         }
       }
     }
@@ -377,7 +350,7 @@ export function walkReachIn(
     if (allowanceIn < limit) return stop(allowanceIn, 'allowance', disorderedBy);
     return stop(limit, limitBy, disorderedBy);
   }
-  sortEvents();
+  orderByKey(evAt, evCount, evOrder);
   // Walk the pieces between breakpoints.
   let nBreaks = 0;
   breaks[nBreaks++] = 0;
@@ -393,8 +366,8 @@ export function walkReachIn(
   for (let k = 0; k + 1 < nBreaks || k === 0; k++) {
     const s0 = breaks[k]!;
     // Point events at s0.
-    while (ei < evCount && evAt[ei]! <= s0 + 1e-9) {
-      const e = ei++;
+    while (ei < evCount && evAt[evOrder[ei]!]! <= s0 + 1e-9) {
+      const e = evOrder[ei++]!;
       if (evAt[e]! > limit) break;
       if (spent + evCost[e]! > allowanceIn + 1e-9) {
         return stop(Math.max(0, evAt[e]! - 1e-3), evCost[e] === Infinity ? `impassable:${evId[e]}` : 'allowance', disorderedBy);

@@ -9,7 +9,7 @@ import { missingParameterWarning } from '../../../engine/rulesetFields.ts';
 import type { PointIn } from '../../../model/units.ts';
 import { closestPointOnSegment, pointToSegmentDistanceIn } from '../../../geometry/distance.ts';
 import { pointInPolygon } from '../../../geometry/intersect.ts';
-import { sortSmall } from '../../../geometry/sortSmall.ts';
+import { orderByKey, sortSmall } from '../../../geometry/sortSmall.ts';
 import { DISMOUNTED_MOVE_PARAM } from '../declarations.ts';
 import { boxesApart, type Blocker, type VbContext, type VbStand, type VbUnit } from '../context.ts';
 import {
@@ -97,18 +97,8 @@ function buildEnemyIndex(stands: readonly VbStand[]): EnemyIndex {
     return { byMinX: Int32Array.from(order), minX: Float64Array.from(order, (i) => keys[i]!), widestIn };
   }
   const byMinX = new Int32Array(stands.length);
-  const minX = new Float64Array(stands.length);
-  for (let i = 0; i < stands.length; i++) {
-    const key = keys[i]!;
-    let j = i - 1;
-    for (; j >= 0 && minX[j]! > key; j--) {
-      minX[j + 1] = minX[j]!;
-      byMinX[j + 1] = byMinX[j]!;
-    }
-    minX[j + 1] = key;
-    byMinX[j + 1] = i;
-  }
-  return { byMinX, minX, widestIn };
+  orderByKey(keys, stands.length, byMinX);
+  return { byMinX, minX: Float64Array.from(byMinX, (i) => keys[i]!), widestIn };
 }
 
 /** Scratch of `enemiesNear` (never re-entered). */
