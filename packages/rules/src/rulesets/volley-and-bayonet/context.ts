@@ -30,6 +30,7 @@ import {
 import { FOOTPRINT_TOLERANCE_IN, STAND_SIZES, type StandType } from './tables/standTypes.ts';
 import { AREA_KIND_CLASS } from './tables/terrain.ts';
 import { pointInPolygon } from '../../geometry/intersect.ts';
+import type { SightStand } from '../../geometry/lineOfSight.ts';
 
 export type UnitCategory = 'infantry' | 'cavalry' | 'artillery' | 'transport';
 
@@ -66,6 +67,14 @@ export interface VbStand {
    * from disorder" (Terrain Effects, p. 3).
    */
   readonly inForest: boolean;
+  /**
+   * Derived from the stand alone, made on first use and kept on it (a stand object never changes, and the
+   * session hands unchanged ones on to the next state): its sight stand (fire/sight.ts) and its base
+   * grown by each size asked (`VbContext.grown`). Fields, not weak maps: a weak map's insert costs more
+   * than the little it saves here, for every stand of a full evaluation.
+   */
+  sightStand: SightStand | undefined;
+  grownBySize: Map<number, Blocker> | undefined;
 }
 
 export interface VbUnit {
@@ -181,9 +190,9 @@ function vbStand(state: TableState, stand: Stand, type: VbStandType, footprintOk
   }
   // Written out, not spread: one object shape per owner kind (this runs for every stand of a full evaluation).
   const box = boundingBox(corners);
-  if (owner.unitId !== undefined) return { stand, type, footprintOk, corners, center, box, side, unitId: owner.unitId, inForest };
-  if (owner.commanderId !== undefined) return { stand, type, footprintOk, corners, center, box, side, commanderId: owner.commanderId, inForest };
-  return { stand, type, footprintOk, corners, center, box, side, inForest };
+  if (owner.unitId !== undefined) return { stand, type, footprintOk, corners, center, box, side, unitId: owner.unitId, inForest, sightStand: undefined, grownBySize: undefined };
+  if (owner.commanderId !== undefined) return { stand, type, footprintOk, corners, center, box, side, commanderId: owner.commanderId, inForest, sightStand: undefined, grownBySize: undefined };
+  return { stand, type, footprintOk, corners, center, box, side, inForest, sightStand: undefined, grownBySize: undefined };
 }
 
 const bool = (u: Unit, spec: typeof STATIONARY_STATUS): boolean => rulesetValue(spec, u.status?.rulesetStatus) === true;
@@ -309,15 +318,9 @@ function commanderStands(state: TableState): Map<string, Stand> {
   return byId;
 }
 
-/**
- * Grown stands per stand object, then per size: a stand is never changed once built, and the session
- * hands unchanged units' stands on to the next state, so their grown bases are built once, not per state.
- */
-const GROWN = new WeakMap<VbStand, Map<number, Blocker>>();
-
+/** A stand's base grown by `growIn`, built once per stand object and size (kept on the stand: see `grownBySize`). */
 function grown(s: VbStand, growIn: number): Blocker {
-  let bySize = GROWN.get(s);
-  if (!bySize) GROWN.set(s, (bySize = new Map()));
+  const bySize = (s.grownBySize ??= new Map());
   let hit = bySize.get(growIn);
   if (!hit) {
     const polygon = offsetConvexPolygon(s.corners, growIn, 2);

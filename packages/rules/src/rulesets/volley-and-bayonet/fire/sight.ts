@@ -136,16 +136,13 @@ interface VbSight {
 }
 
 const PREPARED = new WeakMap<VbContext, VbSight>();
-/** Sight stands per rule-set stand: a stand unchanged between states (the session reuses it) keeps its own. */
-const SIGHT_STANDS = new WeakMap<VbStand, SightStand>();
-
+/** A stand's sight stand, made once and kept on the stand: a stand unchanged between states (the session reuses it) keeps its own. */
 function sightStandOf(v: VbStand): SightStand {
-  let ss = SIGHT_STANDS.get(v);
+  let ss = v.sightStand;
   if (!ss) {
     const s = v.stand;
     const radiusIn = Math.sqrt(s.widthIn * s.widthIn + s.depthIn * s.depthIn) / 2;
-    ss = { id: s.id, unitId: s.unitId, corners: v.corners, box: sightBoxOf(v.corners), cx: s.pose.xIn, cy: s.pose.yIn, radiusIn };
-    SIGHT_STANDS.set(v, ss);
+    ss = v.sightStand = { id: s.id, unitId: s.unitId, corners: v.corners, box: sightBoxOf(v.corners), cx: s.pose.xIn, cy: s.pose.yIn, radiusIn };
   }
   return ss;
 }
