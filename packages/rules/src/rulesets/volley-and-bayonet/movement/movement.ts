@@ -25,7 +25,7 @@ import {
 import { areaMatters, openWalkIn, walkReachIn, type MoverProfile, type RaySpans } from './costWalk.ts';
 import { moverProfile, standRate } from './standMovement.ts';
 import { roadAt, type VbArea, type VbHill, type VbLine, type VbTerrain } from './terrainScene.ts';
-import type { BoundingBoxIn } from '../../../geometry/polygon.ts';
+import { emptyBox, extendBox, type BoundingBoxIn } from '../../../geometry/polygon.ts';
 
 /** Directions sampled around each stand (11.25° apart, so the 45° oblique limit falls on a direction). */
 export const REACH_BINS = 32;
@@ -60,6 +60,8 @@ interface EnemyIndex {
 /** The stands of the other sides, how many looks around a stand they have had, and their index once built. */
 interface Enemies {
   readonly stands: readonly VbStand[];
+  /** The box around them all: a stand whose reach stays clear of it has no enemy near. */
+  readonly box: BoundingBoxIn;
   looks: number;
   index?: EnemyIndex;
 }
@@ -74,7 +76,12 @@ function enemiesOf(ctx: VbContext, side: string): Enemies {
   let bySide = ENEMIES.get(ctx);
   if (!bySide) ENEMIES.set(ctx, (bySide = new Map()));
   let entry = bySide.get(side);
-  if (!entry) bySide.set(side, (entry = { stands: ctx.allStands.filter((e) => e.side !== side), looks: 0 }));
+  if (!entry) {
+    const stands = ctx.allStands.filter((e) => e.side !== side);
+    const box = emptyBox();
+    for (const e of stands) extendBox(box, e.box);
+    bySide.set(side, (entry = { stands, box, looks: 0 }));
+  }
   return entry;
 }
 
@@ -123,6 +130,8 @@ function enemiesNear(ctx: VbContext, s: VbStand, side: string, rangeIn: number, 
   const stands = enemies.stands;
   const picked = NEAR_INDICES;
   if (picked.length !== 0) picked.length = 0;
+  // Nothing of the other sides within reach at all (a stand behind its own lines): no list to look through.
+  if (boxesApart(s.box, enemies.box, reach)) return [];
   if (++enemies.looks <= LOOKS_BEFORE_INDEX) {
     for (let i = 0; i < stands.length; i++) if (!boxesApart(s.box, stands[i]!.box, reach)) picked.push(i);
   } else {
