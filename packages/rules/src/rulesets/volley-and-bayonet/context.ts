@@ -69,11 +69,12 @@ export interface VbStand {
   readonly inForest: boolean;
   /**
    * Derived from the stand alone, made on first use and kept on it (a stand object never changes, and the
-   * session hands unchanged ones on to the next state): its sight stand (fire/sight.ts) and its base
-   * grown by each size asked (`VbContext.grown`). Fields, not weak maps: a weak map's insert costs more
-   * than the little it saves here, for every stand of a full evaluation.
+   * session hands unchanged ones on to the next state): its sight stand and, for a gun, the stands that
+   * last blocked its lines (fire/sight.ts), and its base grown by each size asked (`VbContext.grown`).
+   * Fields, not weak maps: a weak map's look-up and insert cost more than the little they save here.
    */
   sightStand: SightStand | undefined;
+  gunBlockers: number[] | undefined;
   grownBySize: Map<number, Blocker> | undefined;
 }
 
@@ -190,9 +191,9 @@ function vbStand(state: TableState, stand: Stand, type: VbStandType, footprintOk
   }
   // Written out, not spread: one object shape per owner kind (this runs for every stand of a full evaluation).
   const box = boundingBox(corners);
-  if (owner.unitId !== undefined) return { stand, type, footprintOk, corners, center, box, side, unitId: owner.unitId, inForest, sightStand: undefined, grownBySize: undefined };
-  if (owner.commanderId !== undefined) return { stand, type, footprintOk, corners, center, box, side, commanderId: owner.commanderId, inForest, sightStand: undefined, grownBySize: undefined };
-  return { stand, type, footprintOk, corners, center, box, side, inForest, sightStand: undefined, grownBySize: undefined };
+  if (owner.unitId !== undefined) return { stand, type, footprintOk, corners, center, box, side, unitId: owner.unitId, inForest, sightStand: undefined, gunBlockers: undefined, grownBySize: undefined };
+  if (owner.commanderId !== undefined) return { stand, type, footprintOk, corners, center, box, side, commanderId: owner.commanderId, inForest, sightStand: undefined, gunBlockers: undefined, grownBySize: undefined };
+  return { stand, type, footprintOk, corners, center, box, side, inForest, sightStand: undefined, gunBlockers: undefined, grownBySize: undefined };
 }
 
 const bool = (u: Unit, spec: typeof STATIONARY_STATUS): boolean => rulesetValue(spec, u.status?.rulesetStatus) === true;

@@ -232,9 +232,18 @@ function patchedCells(last: VbSight, stands: readonly SightStand[], changed: rea
   return { cx0: g.cx0, cy0: g.cy0, cx1: g.cx1, cy1: g.cy1, lists, rows: g.rows };
 }
 
+/** The scene asked for last, and its context: sight lines come in runs from one context. */
+let lastCtx: VbContext | undefined;
+let lastScene: VbSight | undefined;
+
 function prepared(ctx: VbContext): VbSight {
+  if (ctx === lastCtx) return lastScene!;
   let p = PREPARED.get(ctx);
-  if (p) return p;
+  if (p) {
+    lastCtx = ctx;
+    lastScene = p;
+    return p;
+  }
   const terrain = ctx.state.terrain;
   const last = CARRIED.get(ctx);
   CARRIED.delete(ctx);
@@ -276,6 +285,8 @@ function prepared(ctx: VbContext): VbSight {
   cells ??= buildCells(stands);
   p = { terrain, areas, hills, stands, vb, cells, seen: new Int32Array(stands.length), stamp: 0, level: new Map(), inside: new Map() };
   PREPARED.set(ctx, p);
+  lastCtx = ctx;
+  lastScene = p;
   return p;
 }
 
@@ -315,7 +326,7 @@ interface PairScene {
   stands: Int32Array;
   standCount: number;
   standsBuilt: boolean;
-  /** The firing gun's remembered blockers (see `GUN_BLOCKERS`), looked up once per pair. */
+  /** The firing gun's remembered blockers (see `GUN_BLOCKERS_KEPT`), looked up once per pair. */
   gunBlockers: number[] | undefined;
   /** Per area of the pair (by its place in `areas`): 0 not yet read, else 1 + 2 * firer inside + target inside. */
   centres: Uint8Array;
@@ -389,7 +400,7 @@ function fillPairScene(p: VbSight, a: VbStand, b: VbStand): PairScene {
   sc.len2 = sc.dx * sc.dx + sc.dy * sc.dy;
   sc.spread = sightSpreadIn(a, b);
   sc.standsBuilt = false;
-  sc.gunBlockers = GUN_BLOCKERS.get(a);
+  sc.gunBlockers = a.gunBlockers;
   sc.lastStand = -1;
   sc.lastArea = -1;
   if (sc.centres.length < sc.areaCount) sc.centres = new Uint8Array(sc.areaCount * 2);
@@ -610,12 +621,12 @@ function standsOnLine(ctx: VbContext, p: VbSight, sc: PairScene, from: PointIn, 
 }
 
 /**
- * Per firing gun: the scene indices of the stands that last blocked its lines, latest first. A gun's lines
+ * Per firing gun (kept on its stand, `VbStand.gunBlockers`): the scene indices of the stands that last
+ * blocked its lines, latest first, this many at most. A gun's lines
  * to neighbouring targets are mostly blocked by the same few stands; any stand of the pair's stands that
  * blocks the line answers for artillery (the first met or another, the answer is the same), so these are
  * tried before the pair's stands are looked up.
  */
-const GUN_BLOCKERS = new WeakMap<VbStand, number[]>();
 const GUN_BLOCKERS_KEPT = 4;
 
 /** Whether the stand at scene index `i` stops a gun's line: it crosses it, is no commander and no enemy skirmisher. */
@@ -639,7 +650,7 @@ function rememberedStopsGunLine(ctx: VbContext, p: VbSight, sc: PairScene, from:
 /** Remembers the stand at scene index `i` as the gun's latest blocker and the pair's last. */
 function rememberGunBlocker(sc: PairScene, firer: VbStand, i: number): void {
   let kept = sc.gunBlockers;
-  if (!kept) GUN_BLOCKERS.set(firer, (kept = sc.gunBlockers = []));
+  if (!kept) kept = sc.gunBlockers = firer.gunBlockers = [];
   const at = kept.indexOf(i);
   if (at >= 0) kept.splice(at, 1);
   else if (kept.length >= GUN_BLOCKERS_KEPT) kept.pop();
