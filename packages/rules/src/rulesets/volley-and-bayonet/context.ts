@@ -102,6 +102,11 @@ export interface VbUnit {
   readonly combatStands: readonly VbStand[];
   /** The box around the combat stands (empty, min above max, when there are none): a unit-wide reject. */
   readonly combatBox: BoundingBoxIn;
+  /**
+   * Fire's "out of range" answer at this unit per longest range of the firers (fire/fire.ts), made on
+   * first use and kept on the unit read (the same plain data for every firing unit that far away).
+   */
+  outOfRangeAnswers: Map<number, unknown> | undefined;
   readonly unitCommanders: readonly VbStand[];
   readonly spacers: readonly VbStand[];
 }
@@ -257,6 +262,7 @@ export function readUnit(state: TableState, u: Unit, standById: ReadonlyMap<stri
     stands,
     combatStands,
     combatBox,
+    outOfRangeAnswers: undefined,
     unitCommanders: stands.filter((s) => s.type === 'command'),
     spacers: stands.filter((s) => s.type === 'road-march-spacer'),
   };

@@ -271,13 +271,11 @@ const NO_SAVES: readonly SaveCondition[] = [];
 
 /**
  * The "out of range" answer at an enemy unit for firers whose longest range is `longestIn`: the same plain
- * data for every firing unit that far away, so one object per target unit and range, shared (never written to).
+ * data for every firing unit that far away, so one object per target unit and range, shared (never written
+ * to), kept on the target's reading (`VbUnit.outOfRangeAnswers`).
  */
-const OUT_OF_RANGE_AT = new WeakMap<VbUnit, Map<number, FireAtUnit>>();
-
 function outOfRangeAt(target: VbUnit, longestIn: number): FireAtUnit {
-  let byRange = OUT_OF_RANGE_AT.get(target);
-  if (!byRange) OUT_OF_RANGE_AT.set(target, (byRange = new Map()));
+  const byRange = (target.outOfRangeAnswers ??= new Map()) as Map<number, FireAtUnit>;
   let r = byRange.get(longestIn);
   if (!r) {
     const detail = `${target.unit.name}: beyond range (longest ${longestIn}")`;

@@ -72,9 +72,15 @@ const ENEMIES = new WeakMap<VbContext, Map<string, Enemies>>();
 /** Looks around a stand before an index pays for its sort (a session's update looks from a few stands only). */
 const LOOKS_BEFORE_INDEX = 24;
 
+/** The context asked for last and its sides' entries: looks come in runs from one context. */
+let lastCtx: VbContext | undefined;
+let lastBySide: Map<string, Enemies> | undefined;
+
 function enemiesOf(ctx: VbContext, side: string): Enemies {
-  let bySide = ENEMIES.get(ctx);
+  let bySide = ctx === lastCtx ? lastBySide : ENEMIES.get(ctx);
   if (!bySide) ENEMIES.set(ctx, (bySide = new Map()));
+  lastCtx = ctx;
+  lastBySide = bySide;
   let entry = bySide.get(side);
   if (!entry) {
     const stands = ctx.allStands.filter((e) => e.side !== side);
