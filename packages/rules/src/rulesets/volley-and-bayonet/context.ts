@@ -173,13 +173,20 @@ export function classifyStand(stand: Stand, category: UnitCategory, skirmishOrde
 /** The forests, thickets and swamps of a terrain with their boxes (once per areas list: a state's terrain never changes). */
 const FORESTS = new WeakMap<TableState['terrain']['areas'], { readonly vertices: readonly PointIn[]; readonly box: BoundingBoxIn }[]>();
 
+/** The areas list asked for last and its forests: every stand of a state asks in turn. */
+let lastAreas: TableState['terrain']['areas'] | undefined;
+let lastForests: { readonly vertices: readonly PointIn[]; readonly box: BoundingBoxIn }[] = [];
+
 function forestsOf(state: TableState): { readonly vertices: readonly PointIn[]; readonly box: BoundingBoxIn }[] {
   const areas = state.terrain.areas;
+  if (areas === lastAreas) return lastForests;
   let forests = FORESTS.get(areas);
   if (!forests) {
     forests = areas.filter((a) => AREA_KIND_CLASS[a.kind] === 'forest-thicket-swamp').map((a) => ({ vertices: a.vertices, box: boundingBox(a.vertices) }));
     FORESTS.set(areas, forests);
   }
+  lastAreas = areas;
+  lastForests = forests;
   return forests;
 }
 

@@ -253,7 +253,12 @@ function failureDetail(f: Failure, firers: readonly Firer[], screenUnitId: strin
 
 /** The box around a unit's firing stands and their longest range (per firers list: its stands never change). */
 const FIRERS_REACH = new WeakMap<readonly Firer[], { readonly box: BoundingBoxIn; readonly longestIn: number }>();
+/** The firers asked for last and their reach: a unit's fire asks for its own again for each enemy unit. */
+let lastFirers: readonly Firer[] | undefined;
+let lastReach: { readonly box: BoundingBoxIn; readonly longestIn: number } | undefined;
+
 function firersReach(firers: readonly Firer[]): { readonly box: BoundingBoxIn; readonly longestIn: number } {
+  if (firers === lastFirers) return lastReach!;
   let r = FIRERS_REACH.get(firers);
   if (!r) {
     let box: BoundingBoxIn | undefined;
@@ -262,6 +267,8 @@ function firersReach(firers: readonly Firer[]): { readonly box: BoundingBoxIn; r
     r = { box: box ?? { minXIn: Infinity, minYIn: Infinity, maxXIn: -Infinity, maxYIn: -Infinity }, longestIn };
     FIRERS_REACH.set(firers, r);
   }
+  lastFirers = firers;
+  lastReach = r;
   return r;
 }
 
