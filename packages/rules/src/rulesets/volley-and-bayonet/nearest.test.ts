@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { closestPointsBetweenPolygons } from '../../geometry/distance.ts';
 import { standCorners } from '../../geometry/footprint.ts';
 import type { PointIn } from '../../model/units.ts';
-import { closestPointsFromFront, nearestOnBaseFrom } from './nearest.ts';
+import { boundingBox } from '../../geometry/polygon.ts';
+import { closestPointsFromFront, frontDistanceIn, nearestOnBaseFrom } from './nearest.ts';
 
 /** A small seeded generator (the same cases every run). */
 function lcg(seed: number): () => number {
@@ -32,6 +33,12 @@ describe('closestPointsFromFront', () => {
           const onB = nearestOnBaseFrom(p, target);
           expect(onB).toEqual(general.onB);
           expect(target.includes(onB)).toBe(target.includes(general.onB));
+          // With the target's box handed in (a stand's `box`): the same point.
+          expect(nearestOnBaseFrom(p, target, boundingBox(target))).toEqual(general.onB);
+        } else {
+          // The range from a front edge, with and without the target's box.
+          expect(frontDistanceIn(p, b, target)).toBe(general.distanceIn);
+          expect(frontDistanceIn(p, b, target, boundingBox(target))).toBe(general.distanceIn);
         }
         if (fast.distanceIn > 1) far++;
       }

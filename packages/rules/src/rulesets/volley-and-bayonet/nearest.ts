@@ -7,6 +7,7 @@
 import type { PointIn } from '../../model/units.ts';
 import { closestPointsBetweenPolygons, type ClosestPoints } from '../../geometry/distance.ts';
 import { pointBoxesApart } from '../../geometry/intersect.ts';
+import type { BoundingBoxIn } from '../../geometry/polygon.ts';
 
 /** Boxes closer than this take the general path (it handles overlap and touching); far above its 1e-9. */
 const NEAR_MARGIN_IN = 1e-3;
@@ -94,17 +95,28 @@ export function closestPointsFromFront(p: readonly PointIn[], q: readonly PointI
   return { onA, onB, distanceIn: best.d };
 }
 
+/**
+ * `pointBoxesApart` for a box given by its corners and `q`'s box (`qBox`, the box of `q`'s points, as a
+ * stand's `box` is): the same test without reading `q`'s points again.
+ */
+function boxApartFrom(minX: number, minY: number, maxX: number, maxY: number, qBox: BoundingBoxIn): boolean {
+  const m = NEAR_MARGIN_IN;
+  return maxX < qBox.minXIn - m || qBox.maxXIn < minX - m || maxY < qBox.minYIn - m || qBox.maxYIn < minY - m;
+}
+
 /** Two-point scratch list for `frontDistanceIn`. */
 const FRONT: PointIn[] = [{ xIn: 0, yIn: 0 }, { xIn: 0, yIn: 0 }];
 
 /**
  * `closestPointsFromFront([left, right], q).distanceIn` (the same number, to the last bit) without the list
- * and the answer: the range from a front edge, where only the distance is wanted.
+ * and the answer: the range from a front edge, where only the distance is wanted. `qBox`, when given, is
+ * the box of `q`'s points (a stand's `box`).
  */
-export function frontDistanceIn(left: PointIn, right: PointIn, q: readonly PointIn[]): number {
+export function frontDistanceIn(left: PointIn, right: PointIn, q: readonly PointIn[], qBox?: BoundingBoxIn): number {
   FRONT[0] = left;
   FRONT[1] = right;
-  if (q.length === 0 || !pointBoxesApart(FRONT, q, NEAR_MARGIN_IN)) return closestPointsBetweenPolygons(FRONT, q).distanceIn;
+  const apart = qBox ? boxApartFrom(Math.min(left.xIn, right.xIn), Math.min(left.yIn, right.yIn), Math.max(left.xIn, right.xIn), Math.max(left.yIn, right.yIn), qBox) : pointBoxesApart(FRONT, q, NEAR_MARGIN_IN);
+  if (q.length === 0 || !apart) return closestPointsBetweenPolygons(FRONT, q).distanceIn;
   scanBoth(FRONT, q);
   return best.d;
 }
@@ -114,11 +126,13 @@ const ONE_POINT: PointIn[] = [{ xIn: 0, yIn: 0 }];
 
 /**
  * `closestPointsFromFront([p], q).onB` (the same point, to the last bit, and the same vertex object where
- * that is one) without the one-point list and the answer object: a sight line's end on the target.
+ * that is one) without the one-point list and the answer object: a sight line's end on the target. `qBox`,
+ * when given, is the box of `q`'s points (a stand's `box`).
  */
-export function nearestOnBaseFrom(p: PointIn, q: readonly PointIn[]): PointIn {
+export function nearestOnBaseFrom(p: PointIn, q: readonly PointIn[], qBox?: BoundingBoxIn): PointIn {
   ONE_POINT[0] = p;
-  if (q.length === 0 || !pointBoxesApart(ONE_POINT, q, NEAR_MARGIN_IN)) return closestPointsBetweenPolygons(ONE_POINT, q).onB;
+  const apart = qBox ? boxApartFrom(p.xIn, p.yIn, p.xIn, p.yIn, qBox) : pointBoxesApart(ONE_POINT, q, NEAR_MARGIN_IN);
+  if (q.length === 0 || !apart) return closestPointsBetweenPolygons(ONE_POINT, q).onB;
   scanBoth(ONE_POINT, q);
   return best.bVertex >= 0 ? q[best.bVertex]! : { xIn: best.bx, yIn: best.by };
 }

@@ -78,7 +78,7 @@ function fireRangeIn(s: VbStand, t: VbStand, measureFrom: FireSettings['measureF
     FRONT_CENTRE.yIn = (fl!.yIn + fr!.yIn) / 2;
     return pointToPolygonDistanceIn(FRONT_CENTRE, t.corners);
   }
-  return frontDistanceIn(s.corners[0]!, s.corners[1]!, t.corners);
+  return frontDistanceIn(s.corners[0]!, s.corners[1]!, t.corners, t.box);
 }
 
 /** Scratch front centre of `fireRangeIn`. */

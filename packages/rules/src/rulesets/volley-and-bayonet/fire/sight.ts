@@ -759,7 +759,7 @@ export function sightLinesMeetBoxes(s: VbStand, t: VbStand, boxes: readonly Boun
   if (boxes.length === 0) return false;
   for (let k = 0; k < 3; k++) {
     const from = k === 0 ? frontCentre(s) : s.corners[k - 1]!;
-    const near = nearestOnBaseFrom(from, t.corners);
+    const near = nearestOnBaseFrom(from, t.corners, t.box);
     for (const b of boxes) if (segmentMeetsGrownBox(from, near, b, marginIn) || segmentMeetsGrownBox(from, t.center, b, marginIn)) return true;
   }
   return false;
@@ -777,7 +777,7 @@ export function standSight(ctx: VbContext, s: VbStand, t: VbStand, artillery: bo
   let worst: SightResult | undefined;
   for (let k = 0; k < 3; k++) {
     const from = k === 0 ? frontCentre(s) : s.corners[k - 1]!;
-    const near = nearestOnBaseFrom(from, t.corners);
+    const near = nearestOnBaseFrom(from, t.corners, t.box);
     for (let m = 0; m < 2; m++) {
       // Only the first line's reason is reported unless a later one is a skirmisher screen.
       const r = sightLineIn(ctx, p, sc, from, m === 0 ? near : t.center, s, t, artillery, worst === undefined);
@@ -798,12 +798,12 @@ export function standSight(ctx: VbContext, s: VbStand, t: VbStand, artillery: bo
  */
 function gunSight(ctx: VbContext, p: VbSight, sc: PairScene, s: VbStand, t: VbStand): SightResult {
   const fc = frontCentre(s);
-  const near0 = nearestOnBaseFrom(fc, t.corners);
+  const near0 = nearestOnBaseFrom(fc, t.corners, t.box);
   const first = sightLineIn(ctx, p, sc, fc, near0, s, t, true, true);
   if (first.clear) return first;
   for (let k = 0; k < 3; k++) {
     const from = k === 0 ? fc : s.corners[k - 1]!;
-    const near = k === 0 ? near0 : nearestOnBaseFrom(from, t.corners);
+    const near = k === 0 ? near0 : nearestOnBaseFrom(from, t.corners, t.box);
     for (let m = k === 0 ? 1 : 0; m < 2; m++) {
       const to = m === 0 ? near : t.center;
       if (sc.lastStand >= 0 && standCrossingFraction(p.stands[sc.lastStand]!, from, to) >= 0) continue;
@@ -828,7 +828,7 @@ export function standSightTraced(ctx: VbContext, s: VbStand, t: VbStand, artille
   let worst: SightResult | undefined;
   for (let k = 0; k < 3; k++) {
     const from = k === 0 ? frontCentre(s) : s.corners[k - 1]!;
-    const near = nearestOnBaseFrom(from, t.corners);
+    const near = nearestOnBaseFrom(from, t.corners, t.box);
     for (let m = 0; m < 2; m++) {
       const to = m === 0 ? near : t.center;
       const lengthIn = Math.sqrt((to.xIn - from.xIn) ** 2 + (to.yIn - from.yIn) ** 2);
