@@ -196,7 +196,7 @@ export function evaluateCharge(
   // of every charger (the boxes hold the stands), with no stand pair read.
   const chargersBox = emptyBox();
   for (const s of chargers) extendBox(chargersBox, s.box);
-  for (const target of ctx.units.values()) {
+  for (const target of ctx.unitList) {
     if (target.unit.side === u.side || target.combatStands.length === 0) continue;
     if (boxesApart(chargersBox, target.combatBox, reachIn + 1) || !anyBoxesWithin(target.combatStands, chargers, reachIn + 1)) continue;
     const refuse = (reason: string, detail: string): void => void charge.push({ ok: false, reason, detail: `${target.unit.name}: ${detail}`, targetUnitId: target.unit.id });

@@ -45,7 +45,7 @@ export function commandGivers(ctx: VbContext, info: VbUnit): Giver[] {
   }
   // "A unit commander can never be used to put stands of other formations into command", except for
   // artillery, which any commander of its side commands within his range.
-  const ucUnits = artillery ? [...ctx.units.values()].filter((o) => o.unit.side === u.side) : [info];
+  const ucUnits = artillery ? ctx.unitList.filter((o) => o.unit.side === u.side) : [info];
   for (const o of ucUnits) for (const s of o.unitCommanders) givers.push({ id: s.stand.id, stand: s, radiusIn: UNIT_COMMANDER_RADIUS_IN, superior: false });
   return givers;
 }
@@ -173,7 +173,7 @@ export function evaluateCommand(ctx: VbContext, perUnit: (info: VbUnit) => UnitC
   const standInCommand = new Map<string, boolean>();
   const shapes: Shape[] = commanderZones(ctx);
   const warnings: EvaluationWarning[] = [];
-  for (const info of ctx.units.values()) {
+  for (const info of ctx.unitList) {
     const c = perUnit(info);
     appendAll(shapes, c.shapes);
     appendAll(warnings, c.warnings);

@@ -119,6 +119,8 @@ export interface VbCommander {
 export interface VbContext {
   readonly state: TableState;
   readonly units: ReadonlyMap<string, VbUnit>;
+  /** The same units as a list, in the state's order (the loops over every unit read this). */
+  readonly unitList: readonly VbUnit[];
   readonly commanders: readonly VbCommander[];
   /** Every stand on the table (units' and commanders'). */
   readonly allStands: readonly VbStand[];
@@ -308,7 +310,7 @@ export function buildContext(state: TableState, reuse?: (u: Unit) => UnitReading
   }
   const standById = new Map<string, VbStand>();
   for (const s of allStands) standById.set(s.stand.id, s);
-  return { state, units, readings, commanders, allStands, standById, warnings, grown };
+  return { state, units, unitList: [...units.values()], readings, commanders, allStands, standById, warnings, grown };
 }
 
 function standsById(stands: readonly Stand[]): Map<string, Stand> {

@@ -30,7 +30,7 @@ export interface BrigadeMorale {
 
 export function brigadeMorale(ctx: VbContext): { brigades: Map<string, BrigadeMorale>; warnings: EvaluationWarning[] } {
   const members = new Map<string, VbUnit[]>();
-  for (const info of ctx.units.values()) {
+  for (const info of ctx.unitList) {
     const b = info.unit.brigadeId;
     if (b === undefined) continue;
     if (!members.has(b)) members.set(b, []);
@@ -143,7 +143,7 @@ export function dangerZones(ctx: VbContext): DangerZones {
   const warnings: EvaluationWarning[] = [];
   const zoneBoxes: BoundingBoxIn[] = [];
   const threatened = new Set<string>();
-  for (const info of ctx.units.values()) {
+  for (const info of ctx.unitList) {
     if (info.roadMarch || info.routed) continue;
     for (const s of info.combatStands) {
       if (s.type !== 'artillery') continue;
@@ -153,7 +153,7 @@ export function dangerZones(ctx: VbContext): DangerZones {
       const zoneBox = boundingBox(zone);
       zoneBoxes.push(zoneBox);
       shapes.push({ kind: 'polygon', id: `fire/danger/${s.stand.id}`, layer: 'fire', style: 'warning', unitId: info.unit.id, side: info.unit.side, vertices: zone });
-      for (const e of ctx.units.values()) {
+      for (const e of ctx.unitList) {
         if (e.unit.side === info.unit.side) continue;
         // The overlap test first and the pair's key only on a hit (most enemy units are far from a gun).
         if (e.combatStands.some((t) => !boxesApart(t.box, zoneBox, 0) && polygonsOverlap(t.corners, zone))) {

@@ -430,7 +430,7 @@ export function createVolleyAndBayonetSession(): RulesSession {
           // Every unit's command, kept or found again; the whole answer is the last one when every unit's
           // is (no commander's stand moved, and the units are the same ones in the same order).
           let same = base?.commandResult !== undefined && changedCommanderStands.length === 0;
-          for (const info of ctx.units.values()) {
+          for (const info of ctx.unitList) {
             const id = info.unit.id;
             const cached = base?.command.get(id);
             const artilleryTouched = info.category === 'artillery' && changedSides().has(info.unit.side) && cached !== undefined && giversMatter(ctx, info, cached);
@@ -449,7 +449,7 @@ export function createVolleyAndBayonetSession(): RulesSession {
           (next as { ctx: VbContext }).ctx = ctx;
           const signatureChanged = new Set<string>();
           sigChanged = signatureChanged;
-          for (const info of ctx.units.values()) {
+          for (const info of ctx.unitList) {
             const id = info.unit.id;
             const x = exhausted(id);
             const keptKey = base?.signature.get(id);
@@ -493,7 +493,7 @@ export function createVolleyAndBayonetSession(): RulesSession {
             if (!boxes.has(info.unit.id)) boxes.set(info.unit.id, unionBox(info.stands));
             return boxes.get(info.unit.id);
           };
-          for (const info of ctx.units.values()) {
+          for (const info of ctx.unitList) {
             const id = info.unit.id;
             const kept = base && !changedUnits.has(id) ? base.looks.get(id) : undefined;
             next.looks.set(id, kept ?? { moveIn: movementLookIn(ctx, info), ...chargeLooks(ctx, info) });
@@ -594,7 +594,7 @@ export function createVolleyAndBayonetSession(): RulesSession {
           let keptAll = !onlyChanged && keptPairs !== undefined;
           let looked = 0;
           if (firers.length > 0) {
-            for (const target of onlyChanged ? changedInfos(ctx) : ctx.units.values()) {
+            for (const target of onlyChanged ? changedInfos(ctx) : ctx.unitList) {
               if (target.unit.side === info.unit.side || target.combatStands.length === 0) continue;
               const cached = keptPairs?.get(target.unit.id);
               let r = cached;
@@ -609,7 +609,7 @@ export function createVolleyAndBayonetSession(): RulesSession {
               if (keptAll) {
                 // The first pair that is not the kept one: the ones before it were.
                 keptAll = false;
-                for (const t of ctx.units.values()) {
+                for (const t of ctx.unitList) {
                   if (t === target) break;
                   if (t.unit.side === info.unit.side || t.combatStands.length === 0) continue;
                   pairs.set(t.unit.id, keptPairs!.get(t.unit.id)!);
@@ -624,7 +624,7 @@ export function createVolleyAndBayonetSession(): RulesSession {
             } else if (keptAll) {
               // As kept so far, but targets came or went: the map of every pair looked at.
               pairs = new Map();
-              for (const t of ctx.units.values()) {
+              for (const t of ctx.unitList) {
                 if (t.unit.side === info.unit.side || t.combatStands.length === 0) continue;
                 pairs.set(t.unit.id, keptPairs!.get(t.unit.id)!);
               }

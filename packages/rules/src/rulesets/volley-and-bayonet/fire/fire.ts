@@ -478,7 +478,7 @@ export function evaluateFire(
   }
   const screened: string[] = [];
   const reach = firersReach(firers);
-  for (const target of ctx.units.values()) {
+  for (const target of ctx.unitList) {
     if (target.unit.side === u.side || target.combatStands.length === 0) continue;
     // Beyond every firer's range by the boxes (most enemy units): `fireAtUnit`'s shared answer, without the call.
     if (boxesApart(reach.box, target.combatBox, reach.longestIn)) {
