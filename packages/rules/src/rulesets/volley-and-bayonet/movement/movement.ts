@@ -310,37 +310,27 @@ function writeFullSpan(bins: Int32Array, at: number): void {
 
 /**
  * Writes the angular span of each enemy base grown by `growIn`, as seen from `c`, into `bins` from `at` (a
- * first, last pair per base): the grown base lies within the disks of radius `growIn` around its corners
- * and the base between them, so a ray that meets it passes within `growIn` of a corner or between corners:
- * its direction lies between the outermost tangents to those disks. Unwrapped: a ray at bin b (or
- * b + REACH_BINS) can meet the grown base only if it is in [first, last]; a grown base within reach of `c`
+ * first, last pair per base): the grown base lies within the disk around the base's centre whose radius is
+ * half its diagonal plus `growIn`, so a ray that meets it points between the tangents to that disk (a little
+ * wider than the grown base itself: a few more rays are walked, each by the exact test). Unwrapped: a ray at
+ * bin b (or b + REACH_BINS) can meet the grown base only if it is in [first, last]; a disk that holds `c`
  * covers every bin. `slackBins` widens each span so a grazing ray is never dropped. Returns the next index.
  */
 function writeGrownBaseSpans(bins: Int32Array, at: number, bases: readonly VbStand[], growIn: number, c: PointIn, h: number, slackBins: number): number {
   for (let k = 0; k < bases.length; k++, at += 2) {
     const e = bases[k]!;
-    // The base's centre is inside it, so every corner is within half a turn of the direction to it.
-    const mid = Math.atan2(e.center.yIn - c.yIn, e.center.xIn - c.xIn);
-    let lo = 0;
-    let hi = 0;
-    let full = false;
-    for (const p of e.corners) {
-      const dx = p.xIn - c.xIn;
-      const dy = p.yIn - c.yIn;
-      const d = Math.sqrt(dx * dx + dy * dy);
-      if (d <= growIn * (1 + 1e-9) + 1e-9) {
-        full = true;
-        break;
-      }
-      let off = Math.atan2(dy, dx) - mid;
-      off -= 2 * Math.PI * Math.round(off / (2 * Math.PI));
-      const half = Math.asin(growIn / d);
-      if (off - half < lo) lo = off - half;
-      if (off + half > hi) hi = off + half;
+    const dx = e.center.xIn - c.xIn;
+    const dy = e.center.yIn - c.yIn;
+    const d = Math.sqrt(dx * dx + dy * dy);
+    // A hair over the radius: the grown base's points lie on it up to rounding.
+    const r = (Math.sqrt(e.stand.widthIn * e.stand.widthIn + e.stand.depthIn * e.stand.depthIn) / 2 + growIn) * (1 + 1e-12);
+    if (d <= r) {
+      writeFullSpan(bins, at);
+      continue;
     }
-    // A grown base wider than half a turn as seen from here is close enough to be met anywhere.
-    if (full || hi - lo >= Math.PI) writeFullSpan(bins, at);
-    else writeSpan(bins, at, mid + lo, mid + hi, h, slackBins);
+    const mid = Math.atan2(dy, dx);
+    const half = Math.asin(r / d);
+    writeSpan(bins, at, mid - half, mid + half, h, slackBins);
   }
   return at;
 }
