@@ -36,6 +36,14 @@ describe('REST', () => {
     expect(['ok', 'degraded'], JSON.stringify(health)).toContain(health.status);
     expect(health.trackedStands).toBe(40);
     expect(health.frameRateHz).toBeGreaterThan(0);
+    // The rules' own time: there once a frame has been published after the worker's first result.
+    let withRules = health;
+    for (let i = 0; i < 100 && withRules.rulesMs === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      withRules = (await (await fetch(`${live.url}/api/health`)).json()) as Record<string, unknown>;
+    }
+    expect(withRules.rulesMs, JSON.stringify(withRules)).toBeGreaterThan(0);
+    expect(withRules.rulesMs).toBeLessThan(1000);
     const snapshot = (await (await fetch(`${live.url}/api/snapshot`)).json()) as LiveState;
     expect(snapshot.tableState.stands).toHaveLength(40);
     expect(snapshot.evaluation?.rulesetId).toBe('devil-to-pay');

@@ -80,6 +80,11 @@ export interface Health {
   readonly unknownTags: number;
   /** Median frame processing time (detect + track + rules), ms. */
   readonly processingMs: number;
+  /**
+   * Median time the rules took to evaluate a state, ms (on the rules worker when there is one, so not part
+   * of `processingMs` then); absent before the first evaluation and from servers before it.
+   */
+  readonly rulesMs?: number;
   /** Connected ws clients. */
   readonly clients: number;
   readonly uptimeS: number;

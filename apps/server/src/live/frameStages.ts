@@ -84,7 +84,8 @@ export function createFrameStages(options: FrameStagesOptions): FrameStages {
     const tracks = tracksOf(snap.tracks, tracking.roster());
     const unknownMarkerIds = unknownMarkerIdsOf(table.unassignedTags, snap.unknownIds);
     const t = now();
-    if (detection) frames.record(t, t - startMs + (detection.processingMs ?? 0));
+    // The worker's figure stays until its next result: 0 before its first (no evaluation timed yet).
+    if (detection) frames.record(t, t - startMs + (detection.processingMs ?? 0), rulesMs > 0 ? rulesMs : undefined);
     const detectionWarnings = detection?.warnings ?? lastDetection?.warnings ?? [];
     last = {
       stageWarnings: [...detectionWarnings, ...snap.warnings, ...table.warnings],

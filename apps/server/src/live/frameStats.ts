@@ -7,8 +7,11 @@ const WINDOW = 30;
 export const RATE_ZERO_AFTER_MS = 3000;
 
 export interface FrameStats {
-  /** A frame published at `t` (ms) that took `processingMs` from detection on. */
-  record(t: number, processingMs: number): void;
+  /**
+   * A frame published at `t` (ms) that took `processingMs` from detection on, and `rulesMs` when the rules
+   * evaluated a state for it (their worker's figure, or inline).
+   */
+  record(t: number, processingMs: number, rulesMs?: number): void;
   count(): number;
   /** When the newest frame was published (undefined before the first). */
   lastMs(): number | undefined;
@@ -21,6 +24,8 @@ export interface FrameStats {
   frameRateHz(t?: number): number;
   /** Median processing time over the window, ms to 0.1. */
   processingMs(): number;
+  /** Median rules evaluation time over the window's frames that had one, ms to 0.01; undefined with none. */
+  rulesMs(): number | undefined;
 }
 
 function median(values: readonly number[]): number {
@@ -35,12 +40,17 @@ const tenths = (x: number): number => Math.round(x * 10) / 10;
 export function createFrameStats(): FrameStats {
   const frameTimes: number[] = [];
   const processing: number[] = [];
+  const rules: number[] = [];
   return {
-    record(t, processingMs) {
+    record(t, processingMs, rulesMs) {
       frameTimes.push(t);
       if (frameTimes.length > WINDOW) frameTimes.shift();
       processing.push(processingMs);
       if (processing.length > WINDOW) processing.shift();
+      if (rulesMs !== undefined) {
+        rules.push(rulesMs);
+        if (rules.length > WINDOW) rules.shift();
+      }
     },
     count: () => frameTimes.length,
     lastMs: () => frameTimes[frameTimes.length - 1],
@@ -58,5 +68,6 @@ export function createFrameStats(): FrameStats {
       return tenths(((n - 1) * 1000) / (spanMs + waitMs));
     },
     processingMs: () => tenths(median(processing)),
+    rulesMs: () => (rules.length === 0 ? undefined : Math.round(median(rules) * 100) / 100),
   };
 }

@@ -59,6 +59,7 @@ function cameraDown(camera: CameraHealth | null | undefined, wallMs: number): bo
 
 export function pipelineHealth(input: HealthInputs): Health {
   const { t, frames, camera } = input;
+  const rulesMs = frames.rulesMs();
   const wallMs = input.wallMs ?? Date.now();
   const sessionWarnings = input.sessionWarnings ?? [];
   const lastFrameAgeMs = frames.count() > 0 ? t - frames.lastMs()! : Infinity;
@@ -77,6 +78,7 @@ export function pipelineHealth(input: HealthInputs): Health {
     trackedStands: input.trackedStands,
     unknownTags: input.unknownTags,
     processingMs: frames.processingMs(),
+    ...(rulesMs !== undefined ? { rulesMs } : {}),
     clients: input.clients,
     uptimeS: Math.round((t - input.startedMs) / 1000),
     warnings: warnings.slice(0, 20),
