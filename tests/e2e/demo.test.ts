@@ -49,6 +49,8 @@ describe('views on the demo service', () => {
     for (const unit of state.tableState.units) {
       await expect.poll(() => page.locator('.unit-label', { hasText: unit.name }).count()).toBe(1);
     }
+    // The status line shows the rules' own time per state once the service reports it (health.rulesMs).
+    await expect.poll(() => page.locator('.status').first().textContent(), { timeout: 15_000 }).toMatch(/ · rules \d+(\.\d)? ms/);
 
     // A stand of a unit that never moves in the demo script (the others march while we look).
     const script = JSON.parse(readFileSync(DEFAULT_DEMO_SCRIPT, 'utf8')) as { units: Record<string, { keyframes: { xIn: number; yIn: number; headingDeg: number }[] }> };

@@ -883,6 +883,12 @@ window.addEventListener('keydown', (ev) => {
   }
 });
 
+/** " · rules 0.8 ms" (the median time the rules took per state) once the service reports it. */
+function rulesTimeSuffix(state: LiveState): string {
+  const ms = state.health.rulesMs;
+  return ms === undefined ? '' : ` · rules ${ms < 10 ? ms.toFixed(1) : ms.toFixed(0)} ms`;
+}
+
 /** " · rules lag N frames (x s)" when the evaluation drawn is more than a couple of frames old. */
 function lagSuffix(state: LiveState): string {
   const lag = rulesLagText(state);
@@ -892,7 +898,7 @@ function lagSuffix(state: LiveState): string {
 store.subscribe((s) => {
   const state = s.state;
   status.textContent = state
-    ? `Turn ${state.turn} · ${ageText(state.captureTimeMs)} · ${state.health.frameRateHz.toFixed(0)} fps · ${state.health.trackedStands} stands tracked${state.health.unknownTags ? ` · ${state.health.unknownTags} unknown tags` : ''}${lagSuffix(state)}`
+    ? `Turn ${state.turn} · ${ageText(state.captureTimeMs)} · ${state.health.frameRateHz.toFixed(0)} fps · ${state.health.trackedStands} stands tracked${state.health.unknownTags ? ` · ${state.health.unknownTags} unknown tags` : ''}${rulesTimeSuffix(state)}${lagSuffix(state)}`
     : s.connection;
   if (!state) return;
   renderSelection();
