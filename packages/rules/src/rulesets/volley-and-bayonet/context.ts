@@ -31,6 +31,8 @@ import { FOOTPRINT_TOLERANCE_IN, STAND_SIZES, type StandType } from './tables/st
 import { AREA_KIND_CLASS } from './tables/terrain.ts';
 import { pointInPolygon } from '../../geometry/intersect.ts';
 import type { SightStand } from '../../geometry/lineOfSight.ts';
+import { identityMemo } from '../../engine/identityMemo.ts';
+import type { FireAtUnit } from './fire/fire.ts';
 
 export type UnitCategory = 'infantry' | 'cavalry' | 'artillery' | 'transport';
 
@@ -106,7 +108,7 @@ export interface VbUnit {
    * Fire's "out of range" answer at this unit per longest range of the firers (fire/fire.ts), made on
    * first use and kept on the unit read (the same plain data for every firing unit that far away).
    */
-  outOfRangeAnswers: Map<number, unknown> | undefined;
+  outOfRangeAnswers: Map<number, FireAtUnit> | undefined;
   readonly unitCommanders: readonly VbStand[];
   readonly spacers: readonly VbStand[];
 }
@@ -172,31 +174,16 @@ export function classifyStand(stand: Stand, category: UnitCategory, skirmishOrde
   }
 }
 
-/** The forests, thickets and swamps of a terrain with their boxes (once per areas list: a state's terrain never changes). */
-const FORESTS = new WeakMap<TableState['terrain']['areas'], { readonly vertices: readonly PointIn[]; readonly box: BoundingBoxIn }[]>();
-
-/** The areas list asked for last and its forests: every stand of a state asks in turn. */
-let lastAreas: TableState['terrain']['areas'] | undefined;
-let lastForests: { readonly vertices: readonly PointIn[]; readonly box: BoundingBoxIn }[] = [];
-
-function forestsOf(state: TableState): { readonly vertices: readonly PointIn[]; readonly box: BoundingBoxIn }[] {
-  const areas = state.terrain.areas;
-  if (areas === lastAreas) return lastForests;
-  let forests = FORESTS.get(areas);
-  if (!forests) {
-    forests = areas.filter((a) => AREA_KIND_CLASS[a.kind] === 'forest-thicket-swamp').map((a) => ({ vertices: a.vertices, box: boundingBox(a.vertices) }));
-    FORESTS.set(areas, forests);
-  }
-  lastAreas = areas;
-  lastForests = forests;
-  return forests;
-}
+/** The forests, thickets and swamps of a terrain's areas list, with their boxes (a state's terrain never changes). */
+const forests = identityMemo((areas: TableState['terrain']['areas']) =>
+  areas.filter((a) => AREA_KIND_CLASS[a.kind] === 'forest-thicket-swamp').map((a) => ({ vertices: a.vertices, box: boundingBox(a.vertices) })),
+);
 
 function vbStand(state: TableState, stand: Stand, type: VbStandType, footprintOk: boolean, side: string, owner: { unitId?: string; commanderId?: string }): VbStand {
   const corners = standCorners(stand);
   const center = standCenter(stand);
   let inForest = false;
-  for (const f of forestsOf(state)) {
+  for (const f of forests.get(state.terrain.areas)) {
     const b = f.box;
     if (center.xIn >= b.minXIn && center.xIn <= b.maxXIn && center.yIn >= b.minYIn && center.yIn <= b.maxYIn && pointInPolygon(center, f.vertices)) {
       inForest = true;

@@ -15,7 +15,8 @@ import { polygonOverlapsPreparedWedge, prepareWedge, wedgePolygon, type Prepared
 import { FIRE_ARC_PARAM, RANGE_FROM_PARAM, SAVE_PARAMS } from '../declarations.ts';
 import { countsStationary, standDice, weaponRow } from '../combat.ts';
 import { boxesApart, type VbContext, type VbStand, type VbUnit } from '../context.ts';
-import type { BoundingBoxIn } from '../../../geometry/polygon.ts';
+import { emptyBox, extendBox, type BoundingBoxIn } from '../../../geometry/polygon.ts';
+import { identityMemo } from '../../../engine/identityMemo.ts';
 import {
   ATTACK_DICE_SOURCE,
   FIRING_LANES_SOURCE,
@@ -179,11 +180,6 @@ export interface FireResult {
   readonly missingSaves: ReadonlySet<SaveCondition>;
 }
 
-function growBox(a: BoundingBoxIn | undefined, b: BoundingBoxIn): BoundingBoxIn {
-  if (!a) return b;
-  return { minXIn: Math.min(a.minXIn, b.minXIn), minYIn: Math.min(a.minYIn, b.minYIn), maxXIn: Math.max(a.maxXIn, b.maxXIn), maxYIn: Math.max(a.maxYIn, b.maxYIn) };
-}
-
 /** A stand able to fire, with its weapon row and its arc. */
 export interface Firer {
   readonly s: VbStand;
@@ -252,25 +248,15 @@ function failureDetail(f: Failure, firers: readonly Firer[], screenUnitId: strin
 }
 
 /** The box around a unit's firing stands and their longest range (per firers list: its stands never change). */
-const FIRERS_REACH = new WeakMap<readonly Firer[], { readonly box: BoundingBoxIn; readonly longestIn: number }>();
-/** The firers asked for last and their reach: a unit's fire asks for its own again for each enemy unit. */
-let lastFirers: readonly Firer[] | undefined;
-let lastReach: { readonly box: BoundingBoxIn; readonly longestIn: number } | undefined;
-
-function firersReach(firers: readonly Firer[]): { readonly box: BoundingBoxIn; readonly longestIn: number } {
-  if (firers === lastFirers) return lastReach!;
-  let r = FIRERS_REACH.get(firers);
-  if (!r) {
-    let box: BoundingBoxIn | undefined;
-    let longestIn = -Infinity;
-    for (const f of firers) (box = growBox(box, f.s.box)), (longestIn = Math.max(longestIn, f.row.longRangeIn));
-    r = { box: box ?? { minXIn: Infinity, minYIn: Infinity, maxXIn: -Infinity, maxYIn: -Infinity }, longestIn };
-    FIRERS_REACH.set(firers, r);
+const firersReach = identityMemo((firers: readonly Firer[]): { readonly box: BoundingBoxIn; readonly longestIn: number } => {
+  const box = emptyBox();
+  let longestIn = -Infinity;
+  for (const f of firers) {
+    extendBox(box, f.s.box);
+    longestIn = Math.max(longestIn, f.row.longRangeIn);
   }
-  lastFirers = firers;
-  lastReach = r;
-  return r;
-}
+  return { box, longestIn };
+});
 
 /** Shared empty lists of a refusal (never pushed to). */
 const NO_SHAPES: readonly Shape[] = [];
@@ -282,7 +268,7 @@ const NO_SAVES: readonly SaveCondition[] = [];
  * to), kept on the target's reading (`VbUnit.outOfRangeAnswers`).
  */
 function outOfRangeAt(target: VbUnit, longestIn: number): FireAtUnit {
-  const byRange = (target.outOfRangeAnswers ??= new Map()) as Map<number, FireAtUnit>;
+  const byRange = (target.outOfRangeAnswers ??= new Map());
   let r = byRange.get(longestIn);
   if (!r) {
     const detail = `${target.unit.name}: beyond range (longest ${longestIn}")`;
@@ -304,7 +290,7 @@ export function fireAtUnit(
 ): FireAtUnit {
   // Most enemy units are beyond every firer's range on an axis: then every stand pair is (the boxes hold
   // the stands, so each pair is at least as far apart), and the answer is "out of range" with no pair read.
-  const reach = firersReach(firers);
+  const reach = firersReach.get(firers);
   if (boxesApart(reach.box, target.combatBox, reach.longestIn)) return outOfRangeAt(target, reach.longestIn);
   const u = info.unit;
   const tStands = target.combatStands;
@@ -477,7 +463,7 @@ export function evaluateFire(
     });
   }
   const screened: string[] = [];
-  const reach = firersReach(firers);
+  const reach = firersReach.get(firers);
   for (const target of ctx.unitList) {
     if (target.unit.side === u.side || target.combatStands.length === 0) continue;
     // Beyond every firer's range by the boxes (most enemy units): `fireAtUnit`'s shared answer, without the call.

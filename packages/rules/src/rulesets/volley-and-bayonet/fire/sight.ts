@@ -14,6 +14,7 @@ import { nearestOnBaseFrom } from '../nearest.ts';
 import { fractionInsidePolygon, pointInPolygon, segmentInsideIntervals, segmentTouchesPolygonBoundary } from '../../../geometry/intersect.ts';
 import type { VbContext, VbStand } from '../context.ts';
 import type { BoundingBoxIn } from '../../../geometry/polygon.ts';
+import { identityMemo } from '../../../engine/identityMemo.ts';
 import { AREA_CLASSES, AREA_KIND_CLASS, HILL_SIGHT_FAR_IN, SIGHT_NEUTRAL_AREA_KINDS } from '../tables/terrain.ts';
 
 export type SightBlock = 'terrain' | 'hill' | 'stands' | 'skirmishers';
@@ -135,7 +136,6 @@ interface VbSight {
   readonly inside: Map<VbStand, Uint8Array>;
 }
 
-const PREPARED = new WeakMap<VbContext, VbSight>();
 /** A stand's sight stand, made once and kept on the stand: a stand unchanged between states (the session reuses it) keeps its own. */
 function sightStandOf(v: VbStand): SightStand {
   let ss = v.sightStand;
@@ -159,7 +159,7 @@ const CARRIED = new WeakMap<VbContext, VbSight>();
  * when nothing asked `from` for a sight line.
  */
 export function carrySightScene(from: VbContext, to: VbContext): void {
-  const p = PREPARED.get(from) ?? CARRIED.get(from);
+  const p = scenes.peek(from) ?? CARRIED.get(from);
   if (p && p.vb.length > 0) CARRIED.set(to, p);
 }
 
@@ -232,18 +232,10 @@ function patchedCells(last: VbSight, stands: readonly SightStand[], changed: rea
   return { cx0: g.cx0, cy0: g.cy0, cx1: g.cx1, cy1: g.cy1, lists, rows: g.rows };
 }
 
-/** The scene asked for last, and its context: sight lines come in runs from one context. */
-let lastCtx: VbContext | undefined;
-let lastScene: VbSight | undefined;
+/** Each context's sight scene, built on its first sight line. */
+const scenes = identityMemo((ctx: VbContext) => buildScene(ctx));
 
-function prepared(ctx: VbContext): VbSight {
-  if (ctx === lastCtx) return lastScene!;
-  let p = PREPARED.get(ctx);
-  if (p) {
-    lastCtx = ctx;
-    lastScene = p;
-    return p;
-  }
+function buildScene(ctx: VbContext): VbSight {
   const terrain = ctx.state.terrain;
   const last = CARRIED.get(ctx);
   CARRIED.delete(ctx);
@@ -283,11 +275,7 @@ function prepared(ctx: VbContext): VbSight {
     if (changed.length <= PATCH_MAX_STANDS) cells = patchedCells(last, stands, changed);
   }
   cells ??= buildCells(stands);
-  p = { terrain, areas, hills, stands, vb, cells, seen: new Int32Array(stands.length), stamp: 0, level: new Map(), inside: new Map() };
-  PREPARED.set(ctx, p);
-  lastCtx = ctx;
-  lastScene = p;
-  return p;
+  return { terrain, areas, hills, stands, vb, cells, seen: new Int32Array(stands.length), stamp: 0, level: new Map(), inside: new Map() };
 }
 
 function groundLevel(ctx: VbContext, p: VbSight, s: VbStand): number {
@@ -771,7 +759,7 @@ export function sightLinesMeetBoxes(s: VbStand, t: VbStand, boxes: readonly Boun
  * line's skirmisher screen).
  */
 export function standSight(ctx: VbContext, s: VbStand, t: VbStand, artillery: boolean): SightResult {
-  const p = prepared(ctx);
+  const p = scenes.get(ctx);
   const sc = fillPairScene(p, s, t);
   if (artillery) return gunSight(ctx, p, sc, s, t);
   let worst: SightResult | undefined;
@@ -823,7 +811,7 @@ function gunSight(ctx: VbContext, p: VbSight, sc: PairScene, s: VbStand, t: VbSt
  * remembered blockers, no pair's last blocker and no walk of the line's cells.
  */
 export function standSightTraced(ctx: VbContext, s: VbStand, t: VbStand, artillery: boolean): SightResult {
-  const p = prepared(ctx);
+  const p = scenes.get(ctx);
   const sc = fillPairScene(p, s, t);
   let worst: SightResult | undefined;
   for (let k = 0; k < 3; k++) {

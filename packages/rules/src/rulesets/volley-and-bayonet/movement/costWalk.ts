@@ -11,6 +11,7 @@ import type { BoundingBoxIn } from '../../../geometry/polygon.ts';
 import { hypot2 } from '../../../geometry/hypot.ts';
 import { AREA_CLASSES, LINEAR_CLASSES, type Mover } from '../tables/terrain.ts';
 import { roadAt, type VbTerrain } from './terrainScene.ts';
+import type { Blocker } from '../context.ts';
 import { orderByKey } from '../../../geometry/sortSmall.ts';
 
 export interface MoverProfile {
@@ -22,6 +23,9 @@ export interface MoverProfile {
   readonly moveIn: number;
   readonly roadMarch: boolean;
 }
+
+/** What stops a walk: an enemy base grown by half the moving base (`VbContext.grown`), with its box. */
+export type WalkBlocker = Pick<Blocker, 'polygon' | 'box'>;
 
 export interface WalkResult {
   /** How far along the segment the centre gets, inches. */
@@ -234,7 +238,7 @@ export function walkCost(
   b: PointIn,
   profile: MoverProfile,
   allowanceIn: number,
-  blockers: readonly { readonly polygon: readonly PointIn[]; readonly box: BoundingBoxIn }[] = [],
+  blockers: readonly WalkBlocker[] = [],
 ): WalkResult {
   const reachedIn = walkReachIn(terrain, a, b, profile, allowanceIn, blockers);
   return lastStoppedBy !== undefined ? { reachedIn, stoppedBy: lastStoppedBy, disorderedBy: lastDisorderedBy } : { reachedIn, disorderedBy: lastDisorderedBy };
@@ -252,7 +256,7 @@ export function walkReachIn(
   b: PointIn,
   profile: MoverProfile,
   allowanceIn: number,
-  blockers: readonly { readonly polygon: readonly PointIn[]; readonly box: BoundingBoxIn }[] = [],
+  blockers: readonly WalkBlocker[] = [],
   spans?: RaySpans,
 ): number {
   const lengthIn = hypot2(b.xIn - a.xIn, b.yIn - a.yIn);

@@ -11,6 +11,7 @@ import { closestPointOnSegment, pointToSegmentDistanceIn } from '../../../geomet
 import { pointInPolygon } from '../../../geometry/intersect.ts';
 import { orderByKey, sortSmall } from '../../../geometry/sortSmall.ts';
 import { DISMOUNTED_MOVE_PARAM } from '../declarations.ts';
+import { identityMemo } from '../../../engine/identityMemo.ts';
 import { boxesApart, type Blocker, type VbContext, type VbStand, type VbUnit } from '../context.ts';
 import {
   FACING_SOURCE,
@@ -66,21 +67,14 @@ interface Enemies {
   index?: EnemyIndex;
 }
 
-/** Per context and side. */
-const ENEMIES = new WeakMap<VbContext, Map<string, Enemies>>();
+/** Per context, per side. */
+const enemiesBySide = identityMemo((_ctx: VbContext) => new Map<string, Enemies>());
 
 /** Looks around a stand before an index pays for its sort (a session's update looks from a few stands only). */
 const LOOKS_BEFORE_INDEX = 24;
 
-/** The context asked for last and its sides' entries: looks come in runs from one context. */
-let lastCtx: VbContext | undefined;
-let lastBySide: Map<string, Enemies> | undefined;
-
 function enemiesOf(ctx: VbContext, side: string): Enemies {
-  let bySide = ctx === lastCtx ? lastBySide : ENEMIES.get(ctx);
-  if (!bySide) ENEMIES.set(ctx, (bySide = new Map()));
-  lastCtx = ctx;
-  lastBySide = bySide;
+  const bySide = enemiesBySide.get(ctx);
   let entry = bySide.get(side);
   if (!entry) {
     const stands = ctx.allStands.filter((e) => e.side !== side);
