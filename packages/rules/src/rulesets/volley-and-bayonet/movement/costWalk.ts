@@ -231,16 +231,9 @@ function stop(reachedIn: number, stoppedBy: string | undefined, disorderedBy: st
   return reachedIn;
 }
 
-/** `walkReachIn` with why it stopped and what disordered the mover on the way. */
-export function walkCost(
-  terrain: VbTerrain,
-  a: PointIn,
-  b: PointIn,
-  profile: MoverProfile,
-  allowanceIn: number,
-  blockers: readonly WalkBlocker[] = [],
-): WalkResult {
-  const reachedIn = walkReachIn(terrain, a, b, profile, allowanceIn, blockers);
+/** `walkReachIn` (the same arguments) with why it stopped and what disordered the mover on the way. */
+export function walkCost(...walk: Parameters<typeof walkReachIn>): WalkResult {
+  const reachedIn = walkReachIn(...walk);
   return lastStoppedBy !== undefined ? { reachedIn, stoppedBy: lastStoppedBy, disorderedBy: lastDisorderedBy } : { reachedIn, disorderedBy: lastDisorderedBy };
 }
 
