@@ -32,7 +32,6 @@ import { AREA_KIND_CLASS } from './tables/terrain.ts';
 import { pointInPolygon } from '../../geometry/intersect.ts';
 import type { SightStand } from '../../geometry/lineOfSight.ts';
 import { identityMemo } from '../../engine/identityMemo.ts';
-import type { FireAtUnit } from './fire/fire.ts';
 
 export type UnitCategory = 'infantry' | 'cavalry' | 'artillery' | 'transport';
 
@@ -106,9 +105,10 @@ export interface VbUnit {
   readonly combatBox: BoundingBoxIn;
   /**
    * Fire's "out of range" answer at this unit per longest range of the firers (fire/fire.ts), made on
-   * first use and kept on the unit read (the same plain data for every firing unit that far away).
+   * first use and kept on the unit read (the same plain data for every firing unit that far away). Typed
+   * loosely here: the context may not import fire (no import circles).
    */
-  outOfRangeAnswers: Map<number, FireAtUnit> | undefined;
+  outOfRangeAnswers: Map<number, unknown> | undefined;
   readonly unitCommanders: readonly VbStand[];
   readonly spacers: readonly VbStand[];
 }

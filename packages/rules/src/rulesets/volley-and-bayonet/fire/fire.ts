@@ -268,7 +268,7 @@ const NO_SAVES: readonly SaveCondition[] = [];
  * to), kept on the target's reading (`VbUnit.outOfRangeAnswers`).
  */
 function outOfRangeAt(target: VbUnit, longestIn: number): FireAtUnit {
-  const byRange = (target.outOfRangeAnswers ??= new Map());
+  const byRange = (target.outOfRangeAnswers ??= new Map()) as Map<number, FireAtUnit>;
   let r = byRange.get(longestIn);
   if (!r) {
     const detail = `${target.unit.name}: beyond range (longest ${longestIn}")`;
