@@ -8,7 +8,7 @@
  * "must fire at the skirmishers".
  */
 import type { PointIn } from '../../../model/units.ts';
-import type { AreaTerrain, Elevation } from '../../../model/tableState.ts';
+import type { AreaTerrain, Elevation, TableState } from '../../../model/tableState.ts';
 import { elevationLevelAt, segBoxMisses, sightBoxOf, standCrossingFraction, type SightBox, type SightStand } from '../../../geometry/lineOfSight.ts';
 import { nearestOnBaseFrom } from '../nearest.ts';
 import { fractionInsidePolygon, pointInPolygon, segmentInsideIntervals, segmentTouchesPolygonBoundary } from '../../../geometry/intersect.ts';
@@ -117,13 +117,11 @@ interface CellGrid {
 }
 
 /**
- * The sight scene of one table state, prepared once: the areas that block sight, the hills, every stand of
- * `ctx.sight` with its rule-set stand, a grid over them, and per-stand facts (ground level, which blocking
- * areas hold its centre) filled in as sight lines ask for them.
+ * The sight scene of one table state, prepared once: the areas that block sight and the hills (kept per
+ * terrain object, `sightTerrain`), every stand of `ctx.sight` with its rule-set stand, a grid over them, and
+ * per-stand facts (ground level, which blocking areas hold its centre) filled in as sight lines ask for them.
  */
 interface VbSight {
-  /** The terrain its areas and hills were read from. */
-  readonly terrain: unknown;
   readonly areas: readonly BlockingArea[];
   readonly hills: readonly SightHill[];
   readonly stands: readonly SightStand[];
@@ -235,29 +233,29 @@ function patchedCells(last: VbSight, stands: readonly SightStand[], changed: rea
 /** Each context's sight scene, built on its first sight line. */
 const scenes = identityMemo((ctx: VbContext) => buildScene(ctx));
 
+/**
+ * The areas that block sight and the hills of a terrain, read once per terrain object (a state's terrain
+ * is never changed once built, and a game's terrain object usually outlives many states): an area's core
+ * disk, found when a line first asks, is then kept with it.
+ */
+const sightTerrain = identityMemo((terrain: TableState['terrain']): { readonly areas: readonly BlockingArea[]; readonly hills: readonly SightHill[] } => {
+  const firstById = new Map<string, AreaTerrain>();
+  for (const a of terrain.areas) if (!firstById.has(a.id)) firstById.set(a.id, a);
+  const areas: BlockingArea[] = [];
+  for (const area of terrain.areas) {
+    if (SIGHT_NEUTRAL_AREA_KINDS.includes(area.kind)) continue;
+    const rule = AREA_CLASSES[AREA_KIND_CLASS[area.kind]];
+    if (rule.sight !== 'blocks') continue;
+    const box = sightBoxOf(area.vertices);
+    areas.push({ area, box, byId: firstById.get(area.id)!, ...(rule.insideSightIn !== undefined ? { insideSightIn: rule.insideSightIn } : {}), index: areas.length, coreXIn: 0, coreYIn: 0, coreRIn: -1 });
+  }
+  return { areas, hills: terrain.elevations.map((hill) => ({ hill, box: sightBoxOf(hill.vertices) })) };
+});
+
 function buildScene(ctx: VbContext): VbSight {
-  const terrain = ctx.state.terrain;
   const last = CARRIED.get(ctx);
   CARRIED.delete(ctx);
-  let areas: BlockingArea[];
-  let hills: SightHill[];
-  if (last && last.terrain === terrain) {
-    // Built from the terrain alone (the same object): the last lists serve.
-    areas = last.areas as BlockingArea[];
-    hills = last.hills as SightHill[];
-  } else {
-    const firstById = new Map<string, AreaTerrain>();
-    for (const a of terrain.areas) if (!firstById.has(a.id)) firstById.set(a.id, a);
-    areas = [];
-    for (const area of terrain.areas) {
-      if (SIGHT_NEUTRAL_AREA_KINDS.includes(area.kind)) continue;
-      const rule = AREA_CLASSES[AREA_KIND_CLASS[area.kind]];
-      if (rule.sight !== 'blocks') continue;
-      const box = sightBoxOf(area.vertices);
-      areas.push({ area, box, byId: firstById.get(area.id)!, ...(rule.insideSightIn !== undefined ? { insideSightIn: rule.insideSightIn } : {}), index: areas.length, coreXIn: 0, coreYIn: 0, coreRIn: -1 });
-    }
-    hills = terrain.elevations.map((hill) => ({ hill, box: sightBoxOf(hill.vertices) }));
-  }
+  const { areas, hills } = sightTerrain.get(ctx.state.terrain);
   // Stands in the state's order (ties between stands the same distance along a line go to the first).
   const vb: VbStand[] = [];
   for (const st of ctx.state.stands) {
@@ -275,7 +273,7 @@ function buildScene(ctx: VbContext): VbSight {
     if (changed.length <= PATCH_MAX_STANDS) cells = patchedCells(last, stands, changed);
   }
   cells ??= buildCells(stands);
-  return { terrain, areas, hills, stands, vb, cells, seen: new Int32Array(stands.length), stamp: 0, level: new Map(), inside: new Map() };
+  return { areas, hills, stands, vb, cells, seen: new Int32Array(stands.length), stamp: 0, level: new Map(), inside: new Map() };
 }
 
 function groundLevel(ctx: VbContext, p: VbSight, s: VbStand): number {
