@@ -88,6 +88,25 @@ describe('a gun\'s sight: the shortcuts answer as the full trace of all six line
     expect(fast).toEqual(traced);
   });
 
+  it('states sharing one terrain object (its areas are kept between them): each answers as with its own copy', () => {
+    const first = table([], { areas: [woods('wd', 10, 20, 30, 22.5)] });
+    // The target wholly in the woods, then beyond them (its lines run 2.5" through the woods: blocked, where
+    // a target still taken for one inside would see out from its edge, 3" allowed), then back: what the
+    // areas learn about one state's stands must not carry over to the next.
+    const at = (y: number): TableState => ({ ...first, stands: first.stands.map((s) => (s.id === 't-1' ? { ...s, pose: { ...s.pose, yIn: y } } : s)) });
+    const answers: string[] = [];
+    for (const state of [at(21.25), at(24), at(21.25)]) {
+      const shared = buildContext({ ...state, terrain: first.terrain });
+      const own = buildContext({ ...state, terrain: structuredClone(first.terrain) });
+      for (const artillery of [true, false]) {
+        const a = standSight(shared, shared.standById.get('g-1')!, shared.standById.get('t-1')!, artillery);
+        expect(a).toEqual(standSightTraced(own, own.standById.get('g-1')!, own.standById.get('t-1')!, artillery));
+        answers.push(a.blockedBy ?? 'clear');
+      }
+    }
+    expect(answers).toEqual(Array(6).fill('terrain'));
+  });
+
   it('random tables: every (gun, target stand) pair, in a shuffled order on one context, as the trace', () => {
     let seed = 12345;
     const rnd = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
