@@ -5,6 +5,7 @@ import type { Stand } from '@muster/rules';
 import type { BackendEvent, ServiceBackend } from '../../apps/server/src/http/backend.ts';
 import { startServer, type RunningServer } from '../../apps/server/src/http/createServer.ts';
 import { TestClient } from './helpers.ts';
+import { emptyLiveState } from '../../fixtures/protocol/emptyLiveState.ts';
 
 /** A backend that publishes a large, fully changing state every few ms: the worst case for a slow viewer. */
 function floodBackend(stands: number): ServiceBackend & { publish(): void } {
@@ -20,20 +21,12 @@ function floodBackend(stands: number): ServiceBackend & { publish(): void } {
       depthIn: 1.5,
       role: 'base',
     }));
-    return {
-      seq,
-      frameSeq: seq,
+    const empty = emptyLiveState(seq);
+    return emptyLiveState(seq, {
       captureTimeMs: Date.now(),
-      turn: 1,
-      tableState: { version: 1, table: { widthIn: 72, depthIn: 48 }, stands: list, units: [], commanders: [], terrain: { areas: [], linear: [], roads: [], elevations: [] } },
-      evaluation: null,
-      evaluatedState: null,
-      tracks: [],
-      liveTrackIds: [],
-      roster: { name: 'flood', bindings: [], unknownMarkerIds: [] },
-      profile: { name: 'flood', widthIn: 72, depthIn: 48, source: 'demo-truth', frameWidthPx: null, frameHeightPx: null, homography: null, residualIn: null },
-      health: { status: 'ok', frameRateHz: 100, trackedStands: stands, unknownTags: 0, processingMs: 0, clients: 0, uptimeS: 0, warnings: [] },
-    };
+      tableState: { ...empty.tableState, stands: list },
+      health: { ...empty.health, frameRateHz: 100, trackedStands: stands },
+    });
   };
   let state = make();
   return {
