@@ -47,4 +47,12 @@ describe('packages/rules layout', () => {
     const unreached = files.filter((f) => !f.endsWith('.test.ts') && !seen.has(f)).map(rel).sort();
     expect(unreached).toEqual(notCalledByEvaluate);
   });
+
+  it('keys no module-level weak map or identity memo by an evaluation context (ownedMemo keeps those on the context)', () => {
+    // engine/ownedMemo.ts says why: V8's young collector keeps such a map's values alive, and so the
+    // whole evaluation they point into, until a full collection.
+    const keyedByContext = /new WeakMap<\s*(?:readonly\s+)?\w*Context\b|identityMemo\(\s*\(\s*\w+\s*:\s*\w*Context\b/;
+    const wrong = files.filter((f) => !f.endsWith('.test.ts') && keyedByContext.test(readFileSync(join(root, f), 'utf8'))).map(rel);
+    expect(wrong).toEqual([]);
+  });
 });

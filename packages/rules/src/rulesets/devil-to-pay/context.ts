@@ -4,6 +4,7 @@
  * readings (formation, area terrain, elevation). Building it is O(stands); the lazy parts are computed once
  * on first use, so a part that never asks never pays.
  */
+import { memoSlots, type MemoSlots } from '../../engine/ownedMemo.ts';
 import type { PointIn } from '../../model/units.ts';
 import type {
   AreaTerrain,
@@ -109,6 +110,8 @@ export interface DtpContext {
   isMounted(unitId: string): boolean;
   /** Limbered artillery (from the formation reading). */
   isLimbered(unitId: string): boolean;
+  /** What fire and movement derive from this context (firing stands, movement's piece cache), kept on it. */
+  readonly memos: MemoSlots;
 }
 
 /** Throws with an actionable message when a unit id is not in the state. */
@@ -369,6 +372,7 @@ export function buildContext(state: TableState, options: BuildContextOptions = {
   const ctx: DtpContext = {
     state,
     incremental: previousUnits !== undefined,
+    memos: memoSlots(),
     units,
     stands,
     commanders,

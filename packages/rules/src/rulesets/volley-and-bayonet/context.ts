@@ -32,6 +32,7 @@ import { AREA_KIND_CLASS } from './tables/terrain.ts';
 import { pointInPolygon } from '../../geometry/intersect.ts';
 import type { SightStand } from '../../geometry/lineOfSight.ts';
 import { identityMemo } from '../../engine/identityMemo.ts';
+import { memoSlots, type MemoSlots } from '../../engine/ownedMemo.ts';
 
 export type UnitCategory = 'infantry' | 'cavalry' | 'artillery' | 'transport';
 
@@ -136,6 +137,8 @@ export interface VbContext {
    * per stand object and size (unchanged stands keep theirs across the session's states).
    */
   grown(s: VbStand, growIn: number): Blocker;
+  /** What fire and movement derive from this context (its sight scene, enemies by side), kept on it. */
+  readonly memos: MemoSlots;
 }
 
 export interface Blocker {
@@ -297,7 +300,7 @@ export function buildContext(state: TableState, reuse?: (u: Unit) => UnitReading
   }
   const standById = new Map<string, VbStand>();
   for (const s of allStands) standById.set(s.stand.id, s);
-  return { state, units, unitList: [...units.values()], readings, commanders, allStands, standById, warnings, grown };
+  return { state, units, unitList: [...units.values()], readings, commanders, allStands, standById, warnings, grown, memos: memoSlots() };
 }
 
 function standsById(stands: readonly Stand[]): Map<string, Stand> {

@@ -7,6 +7,7 @@
  */
 import type { ChargeRefusal, ChargeTargetOption, DiceModifier } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
+import { ownedMemo } from '../../engine/ownedMemo.ts';
 import type { PointIn } from '../../model/units.ts';
 import { convexPolygonsMayOverlap } from '../../geometry/convexOverlap.ts';
 import { pointInPolygon } from '../../geometry/intersect.ts';
@@ -91,27 +92,22 @@ function obstacleOf(info: UnitInfo, polygon: readonly PointIn[], zone: boolean):
 }
 
 /** A unit's outline and front zone as obstacles, once per unit's facts (a session reuses them across states). */
-const obstaclesByUnit = new WeakMap<UnitInfo, readonly Obstacle[]>();
+const obstaclesByUnit = ownedMemo((other: UnitInfo): readonly Obstacle[] => {
+  const zone = frontZone(other, ENEMY_FRONT_ZONE_IN);
+  return zone.length > 0 ? [obstacleOf(other, other.hull, false), obstacleOf(other, zone, true)] : [obstacleOf(other, other.hull, false)];
+});
 /** Every unit's obstacles, once per context (units without bases and destroyed ones block nothing). */
-const obstaclesByContext = new WeakMap<WtdrContext, readonly Obstacle[]>();
+const obstaclesByContext = ownedMemo((ctx: WtdrContext): readonly Obstacle[] => {
+  const list: Obstacle[] = [];
+  for (const other of ctx.units.values()) {
+    if (other.stands.length === 0 || other.status === 'destroyed') continue;
+    for (const o of obstaclesByUnit.get(other)) list.push(o);
+  }
+  return list;
+});
 
 function allObstacles(ctx: WtdrContext): readonly Obstacle[] {
-  let out = obstaclesByContext.get(ctx);
-  if (!out) {
-    const list: Obstacle[] = [];
-    for (const other of ctx.units.values()) {
-      if (other.stands.length === 0 || other.status === 'destroyed') continue;
-      let own = obstaclesByUnit.get(other);
-      if (!own) {
-        const zone = frontZone(other, ENEMY_FRONT_ZONE_IN);
-        own = zone.length > 0 ? [obstacleOf(other, other.hull, false), obstacleOf(other, zone, true)] : [obstacleOf(other, other.hull, false)];
-        obstaclesByUnit.set(other, own);
-      }
-      for (const o of own) list.push(o);
-    }
-    obstaclesByContext.set(ctx, (out = list));
-  }
-  return out;
+  return obstaclesByContext.get(ctx);
 }
 
 /** A box around a path's sweep, to be told which changes can reach the answer (see session.ts). */

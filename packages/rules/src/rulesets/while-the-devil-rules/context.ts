@@ -5,6 +5,7 @@
 import type { EvaluationWarning } from '../../engine/evaluation.ts';
 import { missingParameterWarning, numberParameter, rulesetValue, type RulesetFieldSpec } from '../../engine/rulesetFields.ts';
 import type { Commander, Stand, TableState, Unit } from '../../model/tableState.ts';
+import { memoSlots, type MemoSlots } from '../../engine/ownedMemo.ts';
 import type { PointIn } from '../../model/units.ts';
 import { standCorners } from '../../geometry/footprint.ts';
 import { meanHeadingDeg } from '../../geometry/frontLine.ts';
@@ -47,6 +48,8 @@ export interface UnitInfo {
   readonly zoneHull: readonly PointIn[];
   /** The outline turned half round about the centre (centre − p): grows others' outlines by this unit's. */
   readonly reflectedHull: readonly PointIn[];
+  /** What the parts derive from this unit's facts alone (charge's obstacles), kept on it for a session's reuse. */
+  readonly memos: MemoSlots;
 }
 
 /** A parameter the output needed but the table does not give, with who needed it for what. */
@@ -82,6 +85,8 @@ export interface WtdrContext {
   readonly engagedMemo: Map<string, readonly string[]>;
   /** `enemiesOf` answers, computed once per side. */
   readonly enemiesMemo: Map<string, readonly UnitInfo[]>;
+  /** What the parts derive from this context (charge's obstacles), kept on it. */
+  readonly memos: MemoSlots;
 }
 
 function statusOf(unit: Unit, destroyed: boolean): StatusLevel {
@@ -156,6 +161,7 @@ export function buildContext(state: TableState, reuse: ContextReuse = {}): WtdrC
       attachedLeaderId: unit.status?.attachedCommanderId ?? state.commanders.find((c) => c.attachedToUnitId === unit.id)?.id,
       zoneHull: zone.length > 0 ? convexHull([...hull, ...zone]) : hull,
       reflectedHull: hull.map((p) => ({ xIn: centre.xIn - p.xIn, yIn: centre.yIn - p.yIn })),
+      memos: memoSlots(),
     });
   }
   const missing = { list: [] as MissingParameter[] };
@@ -179,6 +185,7 @@ export function buildContext(state: TableState, reuse: ContextReuse = {}): WtdrC
     missing,
     engagedMemo: new Map(),
     enemiesMemo: new Map(),
+    memos: memoSlots(),
     param(spec, needFor, unitId) {
       const v = numberParameter(state, spec);
       if (v === undefined) missing.list.push({ spec, needFor, unitId });

@@ -3,6 +3,7 @@
  * stands each has in its arc and within range (nearest first), and whether it sees any of them.
  */
 import type { PointIn } from '../../../model/units.ts';
+import { ownedMemo } from '../../../engine/ownedMemo.ts';
 import { pointToPolygonDistanceIn } from '../../../geometry/distance.ts';
 import { hypot2 } from '../../../geometry/hypot.ts';
 import { polygonsOverlap } from '../../../geometry/intersect.ts';
@@ -15,8 +16,7 @@ import { AREA_BLOCK_DEPTH_IN, sightBlocker, type FireScene } from './fireScene.t
 /** Stands of the unit that may fire at all: front rank (Formation Modifiers "1st Rank"), no hits (Eligible Stands). */
 export function firingStands(ctx: DtpContext, unitId: string): readonly StandInfo[] {
   // Asked once per (firer, target) pair: memoised per context.
-  let memo = FIRING_STANDS.get(ctx);
-  if (!memo) FIRING_STANDS.set(ctx, (memo = new Map()));
+  const memo = FIRING_STANDS.get(ctx);
   let list = memo.get(unitId);
   if (!list) {
     const front = new Set(ctx.formationOf(unitId).frontRankStandIds);
@@ -25,7 +25,7 @@ export function firingStands(ctx: DtpContext, unitId: string): readonly StandInf
   }
   return list;
 }
-const FIRING_STANDS = new WeakMap<DtpContext, Map<string, readonly StandInfo[]>>();
+const FIRING_STANDS = ownedMemo((_ctx: DtpContext) => new Map<string, readonly StandInfo[]>());
 
 /** Closest point of a polygon to p (closestPointOnSegment per edge, allocating only the answer). */
 export function closestPointOnPolygon(p: PointIn, polygon: readonly PointIn[]): PointIn {

@@ -7,6 +7,7 @@
  * keeps the last one's pieces and its groups of the unit infos both share. The layout is `PIECE`.
  */
 import type { AreaTerrain, LinearTerrain } from '../../../model/tableState.ts';
+import { ownedSlot } from '../../../engine/ownedMemo.ts';
 import type { PointIn } from '../../../model/units.ts';
 import { hypot2 } from '../../../geometry/hypot.ts';
 import { pointsBoundingBox } from '../../../geometry/polygon.ts';
@@ -252,7 +253,7 @@ export interface MovementContextCache {
  * so without a bound the buffer and the by-info maps would only grow).
  */
 const CARRY_LIMIT_NUMBERS = 1 << 17;
-const contextCaches = new WeakMap<DtpContext, MovementContextCache>();
+const contextCaches = ownedSlot<DtpContext, MovementContextCache>();
 
 /**
  * One piece buffer lent to the context that last asked (contexts are used one after another: a session
@@ -263,7 +264,7 @@ const contextCaches = new WeakMap<DtpContext, MovementContextCache>();
 let lent: { buf: Float64Array; owner: MovementContextCache | undefined } = { buf: new Float64Array(64 * PIECE.PIECE_STRIDE), owner: undefined };
 
 export function contextCache(ctx: DtpContext): MovementContextCache {
-  let c = contextCaches.get(ctx);
+  let c = contextCaches.peek(ctx);
   if (c !== undefined && lent.owner === c) return c;
   const terrain = ctx.state.terrain;
   const prev = lent.owner;

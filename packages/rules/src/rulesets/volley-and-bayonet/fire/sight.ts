@@ -15,6 +15,7 @@ import { fractionInsidePolygon, pointInPolygon, segmentInsideIntervals, segmentT
 import type { VbContext, VbStand } from '../context.ts';
 import type { BoundingBoxIn } from '../../../geometry/polygon.ts';
 import { identityMemo } from '../../../engine/identityMemo.ts';
+import { ownedMemo, ownedSlot } from '../../../engine/ownedMemo.ts';
 import { AREA_CLASSES, AREA_KIND_CLASS, HILL_SIGHT_FAR_IN, SIGHT_NEUTRAL_AREA_KINDS } from '../tables/terrain.ts';
 
 export type SightBlock = 'terrain' | 'hill' | 'stands' | 'skirmishers';
@@ -150,15 +151,15 @@ function sightStandOf(v: VbStand): SightStand {
  * its stand objects, so its grid is the previous one with the changed stands moved rather than built again.
  * Only the scene is kept (it holds no context), and only until the next context is prepared.
  */
-const CARRIED = new WeakMap<VbContext, VbSight>();
+const carried = ownedSlot<VbContext, VbSight>();
 
 /**
  * Lets `to` (the next state's context) start from the sight scene of `from`, or the one handed to `from`
  * when nothing asked `from` for a sight line.
  */
 export function carrySightScene(from: VbContext, to: VbContext): void {
-  const p = scenes.peek(from) ?? CARRIED.get(from);
-  if (p && p.vb.length > 0) CARRIED.set(to, p);
+  const p = scenes.peek(from) ?? carried.peek(from);
+  if (p && p.vb.length > 0) carried.set(to, p);
 }
 
 /** Most stands changed before the last grid is not worth patching. */
@@ -231,7 +232,7 @@ function patchedCells(last: VbSight, stands: readonly SightStand[], changed: rea
 }
 
 /** Each context's sight scene, built on its first sight line. */
-const scenes = identityMemo((ctx: VbContext) => buildScene(ctx));
+const scenes = ownedMemo((ctx: VbContext) => buildScene(ctx));
 
 /**
  * The areas that block sight and the hills of a terrain, read once per terrain object (a state's terrain
@@ -253,8 +254,8 @@ const sightTerrain = identityMemo((terrain: TableState['terrain']): { readonly a
 });
 
 function buildScene(ctx: VbContext): VbSight {
-  const last = CARRIED.get(ctx);
-  CARRIED.delete(ctx);
+  const last = carried.peek(ctx);
+  carried.set(ctx, undefined);
   const { areas, hills } = sightTerrain.get(ctx.state.terrain);
   // Stands in the state's order (ties between stands the same distance along a line go to the first).
   const vb: VbStand[] = [];

@@ -11,7 +11,7 @@ import { closestPointOnSegment, pointToSegmentDistanceIn } from '../../../geomet
 import { pointInPolygon } from '../../../geometry/intersect.ts';
 import { orderByKey, sortSmall } from '../../../geometry/sortSmall.ts';
 import { DISMOUNTED_MOVE_PARAM } from '../declarations.ts';
-import { identityMemo } from '../../../engine/identityMemo.ts';
+import { ownedMemo } from '../../../engine/ownedMemo.ts';
 import { boxesApart, type Blocker, type VbContext, type VbStand, type VbUnit } from '../context.ts';
 import {
   FACING_SOURCE,
@@ -68,7 +68,7 @@ interface Enemies {
 }
 
 /** Per context, per side. */
-const enemiesBySide = identityMemo((_ctx: VbContext) => new Map<string, Enemies>());
+const enemiesBySide = ownedMemo((_ctx: VbContext) => new Map<string, Enemies>());
 
 /** Looks around a stand before an index pays for its sort (a session's update looks from a few stands only). */
 const LOOKS_BEFORE_INDEX = 24;
