@@ -15,6 +15,7 @@ import { largeScene } from '../../fixtures/rules/largeScene.ts';
 import { megaScene } from '../../fixtures/rules/megaScene.ts';
 import { benchTableFor } from '../../fixtures/rules/rulesetAdapters.ts';
 import { median, percentile, round, timeWallAndCpu } from './stats.ts';
+import { watchGc } from './gcWatch.ts';
 import { RULES_WORKER_RESOURCE_LIMITS } from '../../apps/server/src/rules/rulesWorkerHeap.ts';
 import { applyTableStateDelta, encodeTableStateDelta, type TableStateDelta } from '../../apps/server/src/rules/tableStateDelta.ts';
 
@@ -61,9 +62,13 @@ function tableFor(ruleset: Ruleset, table: TimedTable): TableState {
   return table === 'mega' ? megaScene(1) : parseTableStateFor(benchTableFor(ruleset.id, largeScene(1)), ruleset);
 }
 
-/** Full evaluation and one-unit-moved update of `ruleset` on `table`, in this process: medians (wall and CPU), targets, run counts. */
-export function timeRuleset(ruleset: Ruleset, table: TableState, plan: Plan): Record<string, unknown> {
+/**
+ * Full evaluation and one-unit-moved update of `ruleset` on `table`, in this process: medians (wall and CPU),
+ * the garbage collection inside the timed runs, targets, run counts.
+ */
+export async function timeRuleset(ruleset: Ruleset, table: TableState, plan: Plan): Promise<Record<string, unknown>> {
   const { runs, targets } = plan;
+  const gc = watchGc();
   const full = timeWallAndCpu(() => void evaluate(table, ruleset), runs.full, runs.warmup);
   // Each state as the rules worker receives it: the delta from the state posted before, made on the main
   // thread and structured-cloned as postMessage does (neither timed: both happen before the worker's clock
@@ -86,6 +91,9 @@ export function timeRuleset(ruleset: Ruleset, table: TableState, plan: Plan): Re
       posted = chain[i]!;
     },
   );
+  const fullGc = await gc.inRuns(full);
+  const updGc = await gc.inRuns(upd);
+  gc.stop();
   const ev = evaluate(table, ruleset);
   return {
     stands: table.stands.length,
@@ -98,6 +106,9 @@ export function timeRuleset(ruleset: Ruleset, table: TableState, plan: Plan): Re
     updateOneUnitMovedP90Ms: round(percentile(upd.wallMs, 90)),
     updateOneUnitMovedCpuMedianMs: round(median(upd.cpuMs)),
     updateTargetMs: targets.updateMs,
+    // Collections show in the mean and p90 more than in the median (gcWatch.ts).
+    fullEvaluationGc: fullGc,
+    updateOneUnitMovedGc: updGc,
     sessionIsIncremental: session.incremental,
     fireOptions: Object.values(ev.units).reduce((n, u) => n + u.fire.filter((f) => f.ok).length, 0),
     warnings: ev.warnings.length,
@@ -127,5 +138,5 @@ const job = isMainThread ? undefined : (workerData as { rulesetTiming?: { rulese
 if (job && parentPort) {
   const { rulesetId, table } = job;
   const ruleset = getRuleset(rulesetId);
-  parentPort.postMessage(timeRuleset(ruleset, tableFor(ruleset, table), PLANS[table]));
+  parentPort.postMessage(await timeRuleset(ruleset, tableFor(ruleset, table), PLANS[table]));
 }

@@ -26,26 +26,29 @@ export function timeRuns(fn: () => void, runs: number, warmup = 3): number[] {
 }
 
 /**
- * Run `fn` `runs` times after `warmup` untimed runs; wall and CPU (user + system) milliseconds per run.
+ * Run `fn` `runs` times after `warmup` untimed runs; wall and CPU (user + system) milliseconds per run, and
+ * when each timed run started (`performance.now()`, so collections can be matched to runs: gcWatch.ts).
  * `prepare(i)`, when given, runs before each `fn(i)` outside the clock.
  */
-export function timeWallAndCpu(fn: (i: number) => void, runs: number, warmup: number, prepare?: (i: number) => void): { wallMs: number[]; cpuMs: number[] } {
+export function timeWallAndCpu(fn: (i: number) => void, runs: number, warmup: number, prepare?: (i: number) => void): { wallMs: number[]; cpuMs: number[]; startMs: number[] } {
   for (let i = 0; i < warmup; i++) {
     prepare?.(i);
     fn(i);
   }
   const wallMs: number[] = [];
   const cpuMs: number[] = [];
+  const startMs: number[] = [];
   for (let i = 0; i < runs; i++) {
     prepare?.(warmup + i);
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     fn(warmup + i);
     wallMs.push(performance.now() - t0);
+    startMs.push(t0);
     const c = process.cpuUsage(c0);
     cpuMs.push((c.user + c.system) / 1000);
   }
-  return { wallMs, cpuMs };
+  return { wallMs, cpuMs, startMs };
 }
 
 /** Round to a fixed number of decimals for readable JSON. */
