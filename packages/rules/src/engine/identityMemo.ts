@@ -1,9 +1,10 @@
 /**
- * A value derived from an object that is never changed once built (a terrain's areas list, a firing
- * unit's firers), made once per object and kept in a weak map. The object asked for last is held
- * apart with its value: asks come in runs from one object, and a weak-map look-up is dear on a hot path.
- * Keys should outlive many evaluations (a terrain's areas list): for an object made during one evaluation,
- * whose value points back into it, use `ownedMemo` (ownedMemo.ts says why).
+ * A value derived from an object that is never changed once built, made once per object and kept in a weak
+ * map. The object asked for last is held apart with its value: asks come in runs from one object, and a
+ * weak-map look-up is dear on a hot path. For keys that outlive many evaluations (a terrain's areas list),
+ * or values that point nowhere back into the evaluation (the box and longest range of a firing unit's
+ * firers). An object made during one evaluation whose value points back into it belongs in `ownedMemo`
+ * (ownedMemo.ts says why).
  */
 export interface IdentityMemo<K extends object, V> {
   /** The value for `key`, built on the first ask. */

@@ -31,7 +31,7 @@ import {
 } from '../tables/combat.ts';
 import { AREA_KIND_CLASS } from '../tables/terrain.ts';
 import { isSkirmisher, sightSpreadIn, standSight, type SightResult } from './sight.ts';
-import { sortSmall } from '../../../geometry/sortSmall.ts';
+import { orderByKey } from '../../../geometry/sortSmall.ts';
 
 export interface FireSettings {
   readonly arcCornerDeg: number;
@@ -87,10 +87,12 @@ const FRONT_CENTRE: { xIn: number; yIn: number } = { xIn: 0, yIn: 0 };
 
 /**
  * One firer's target stands in arc and range (`fireAtUnit`, never re-entered): each stand's place in the
- * target's list and its range, as columns with a count, ordered nearest first (the first listed among equals).
+ * target's list and its range, as columns with a count, and `candidateOrder`, their order nearest first
+ * (the first listed among equals: candidates are added in list order and `orderByKey` is stable).
  */
 let candidateAt = new Int32Array(16);
 let candidateRangeIn = new Float64Array(16);
+let candidateOrder = new Int32Array(16);
 let candidateCount = 0;
 
 function addCandidate(ti: number, rangeIn: number): void {
@@ -101,24 +103,10 @@ function addCandidate(ti: number, rangeIn: number): void {
     range.set(candidateRangeIn);
     candidateAt = at;
     candidateRangeIn = range;
+    candidateOrder = new Int32Array(2 * candidateOrder.length);
   }
   candidateAt[candidateCount] = ti;
   candidateRangeIn[candidateCount++] = rangeIn;
-}
-
-/** Candidates nearest first; equal ranges by their place in the target's list (insertion: a few each). */
-function sortCandidates(): void {
-  for (let i = 1; i < candidateCount; i++) {
-    const ti = candidateAt[i]!;
-    const r = candidateRangeIn[i]!;
-    let j = i - 1;
-    for (; j >= 0 && (candidateRangeIn[j]! > r || (candidateRangeIn[j] === r && candidateAt[j]! > ti)); j--) {
-      candidateAt[j + 1] = candidateAt[j]!;
-      candidateRangeIn[j + 1] = candidateRangeIn[j]!;
-    }
-    candidateAt[j + 1] = ti;
-    candidateRangeIn[j + 1] = r;
-  }
 }
 
 interface StandShot {
@@ -328,10 +316,10 @@ export function fireAtUnit(
     }
     if (candidateCount === 0) continue;
     // The nearest target stand in sight (the first listed among equals): nearest first, stop at the first seen.
-    sortCandidates();
+    orderByKey(candidateRangeIn, candidateCount, candidateOrder);
     let best: StandShot | undefined;
     for (let k = 0; k < candidateCount; k++) {
-      const ti = candidateAt[k]!;
+      const ti = candidateAt[candidateOrder[k]!]!;
       const t = tStands[ti]!;
       const fb = f.s.box, tb = t.box;
       sightMinX = Math.min(sightMinX, fb.minXIn, tb.minXIn);
