@@ -187,15 +187,17 @@ export function evaluateCommand(
   kept?: (info: UnitInfo) => CommandReading | undefined,
 ): CommandResult {
   const shapes: Shape[] = [];
-  const groupOf = new Map<string, readonly string[]>();
-  const inRange = new Map<string, string>();
+  const passes: BrigadeCommand[] = [];
   // forEach, not for-of with destructuring: no [key, value] array per entry on every session update.
   brigadesOf(ctx).forEach((members, brigadeId) => {
     const r = brigade(brigadeId, members);
-    r.groupOf.forEach((v, k) => groupOf.set(k, v));
-    r.inRange.forEach((v, k) => inRange.set(k, v));
-    shapes.push(...r.shapes);
+    passes.push(r);
+    for (const sh of r.shapes) shapes.push(sh);
   });
+  // The brigades' groups and commanders in range by unit, merged on the first reading made afresh (a
+  // session keeps nearly every reading: then no unit's entries are copied).
+  let groupOf: Map<string, readonly string[]> | undefined;
+  let inRange: Map<string, string> | undefined;
   const readings = new Map<string, CommandReading>();
   for (const info of ctx.units.values()) {
     const id = info.unit.id;
@@ -203,6 +205,14 @@ export function evaluateCommand(
     if (old !== undefined) {
       readings.set(id, old);
       continue;
+    }
+    if (groupOf === undefined || inRange === undefined) {
+      const g = (groupOf = new Map());
+      const r = (inRange = new Map());
+      for (const pass of passes) {
+        pass.groupOf.forEach((v, k) => g.set(k, v));
+        pass.inRange.forEach((v, k) => r.set(k, v));
+      }
     }
     const reading: CommandReading = {
       brigadeFormationUnitIds: (groupOf.get(id) ?? []).filter((x) => x !== id),

@@ -106,7 +106,7 @@ function weaponRangeField(weapon: string): Pick<UnitEvaluation, 'weaponRange'> {
 
 /** Puts per-unit parts and the command shapes together in state order. */
 export function assemble(state: TableState, parts: ReadonlyMap<string, UnitParts>, commandShapes: readonly Shape[]): Evaluation {
-  return assembleAfter(state, parts, commandShapes, undefined).evaluation;
+  return assembleAfter(state, (unitId) => parts.get(unitId)!, commandShapes, undefined).evaluation;
 }
 
 /**
@@ -121,13 +121,13 @@ export interface AssemblyMemo {
 }
 
 /**
- * `assemble`, reusing what the last assembly (`memo`) put together: the units' shapes before the first and
+ * `assemble` from each unit's parts (`partsOf`, by unit id), reusing what the last assembly (`memo`) put together: the units' shapes before the first and
  * after the last unit whose parts are not the same objects are copied as one run, and the combined charges
  * are kept when every unit's charge list (and unit) is the same. Every list returned is new.
  */
 export function assembleAfter(
   state: TableState,
-  parts: ReadonlyMap<string, UnitParts>,
+  partsOf: (unitId: string) => UnitParts,
   commandShapes: readonly Shape[],
   memo: AssemblyMemo | undefined,
 ): { evaluation: Evaluation; memo: AssemblyMemo } {
@@ -137,7 +137,7 @@ export function assembleAfter(
   const warnings: EvaluationWarning[] = [];
   for (let i = 0; i < n; i++) {
     const id = state.units[i]!.id;
-    const p = parts.get(id)!;
+    const p = partsOf(id);
     list[i] = p;
     units[id] = p.evaluation;
     for (const w of p.warnings) warnings.push(w);

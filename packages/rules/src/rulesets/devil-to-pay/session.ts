@@ -137,6 +137,11 @@ interface UnitCache {
   fireOkTargets?: readonly string[];
   fireShapes?: { options: readonly (FireTargetOption | FireRefusal)[]; shapes: readonly Shape[] };
   command?: CommandReading;
+  /**
+   * Every box a change must meet to reach one of the unit's parts (`lookBoxOf`), set when its parts were
+   * last put together; undefined: always look (a unit with no stands, or none put together yet).
+   */
+  lookBox?: BoxIn | undefined;
   /** The unit's evaluation and the parts it was put together from. */
   parts?: { result: UnitParts; movement: MovementResult; charge: ChargeOptionsResult; rally: DiceBreakdown | Refusal; fire: readonly (FireTargetOption | FireRefusal)[]; command: CommandReading };
 }
@@ -163,6 +168,7 @@ function newUnitCache(unit: Unit, stands: readonly StandInfo[], box: BoxIn, brig
     fireOkTargets: undefined,
     fireShapes: undefined,
     command: undefined,
+    lookBox: undefined,
     parts: undefined,
   };
 }
@@ -353,6 +359,32 @@ function flagUnit(flags: Uint8Array, n: number, value: number): Uint8Array {
 
 function diagIn(b: BoxIn): number {
   return hypot2(b.maxXIn - b.minXIn, b.maxYIn - b.minYIn);
+}
+
+/** Slack on every side of a look box, inches: far above rounding, far below any rule's distance. */
+const LOOK_SLACK_IN = 0.05;
+
+function grownBox(b: BoxIn, byIn: number): BoxIn {
+  return { minXIn: b.minXIn - byIn, minYIn: b.minYIn - byIn, maxXIn: b.maxXIn + byIn, maxYIn: b.maxYIn + byIn };
+}
+
+/**
+ * The box of everything the unit's cached parts read of other units (the per-part tests of the units loop,
+ * each as a box): movement's dependency box, or its look distance without one; charge's 13" look; rally's
+ * nearest enemy; fire's longest range (an enemy beyond it on an axis reads the one beyond-range refusal).
+ * A change whose old and new boxes both miss it leaves every part as it was. Undefined for a unit with no
+ * stands (its empty box would miss everything).
+ */
+function lookBoxOf(info: UnitInfo, c: UnitCache, movementLookInches: () => number): BoxIn | undefined {
+  if (info.stands.length === 0 || c.rally === undefined) return undefined;
+  const around = grownBox(info.box, Math.max(CHARGE_LOOK_IN, CHARGE_FRIEND_LOOK_IN, c.rally.nearestIn, c.fireReachIn) + LOOK_SLACK_IN);
+  const m = c.movementBox !== undefined ? grownBox(c.movementBox, 0.01 + LOOK_SLACK_IN) : grownBox(info.box, movementLookInches() + LOOK_SLACK_IN);
+  return {
+    minXIn: Math.min(around.minXIn, m.minXIn),
+    minYIn: Math.min(around.minYIn, m.minYIn),
+    maxXIn: Math.max(around.maxXIn, m.maxXIn),
+    maxYIn: Math.max(around.maxYIn, m.maxYIn),
+  };
 }
 
 function fireReachOf(unit: Unit): number {
@@ -878,27 +910,39 @@ export function createDtpSession(): RulesSession {
           return c?.command !== undefined && !changedIds.has(info.unit.id) && (b === undefined || !recomputedBrigades.has(b)) ? c.command : undefined;
         },
       );
-      const parts = new Map<string, UnitParts>();
+      /** No unit came, left or changed side: each unit's parts can be reached only through its look box. */
+      const quietPossible = presenceChangedSides.size === 0;
+      /** Whether the unit's parts are the ones it was last put together from (see `lookBoxOf`). */
+      const isQuiet = (id: string, c: UnitCache, reading: CommandReading): boolean => {
+        const look = c.lookBox;
+        if (!quietPossible || look === undefined || c.parts === undefined || c.parts.command !== reading || changedIds.has(id) || dropped.has(id)) return false;
+        for (let i = 0; i < changedBoxes.length; i++) {
+          const b = changedBoxes[i]!;
+          // Written so a NaN anywhere reads as a meeting (never quiet).
+          if (!(b.maxXIn < look.minXIn || b.minXIn > look.maxXIn || b.maxYIn < look.minYIn || b.minYIn > look.maxYIn)) return false;
+        }
+        return true;
+      };
       for (const u of state.units) {
         const id = u.id;
         const c = units.get(id)!;
+        let reading = command.readings.get(id)!;
+        if (c.command && samePlainData(c.command, reading)) reading = c.command;
+        else c.command = reading;
+        // Nothing it reads was touched: its parts, and so its evaluation, are the last ones.
+        if (isQuiet(id, c, reading)) continue;
         const info = ctx.units.get(id)!;
         const movement = movementOf(id, c, info);
         const charge = chargeOf(id, c, info);
         const rally = rallyOf(id, c, info);
         const fire = fireOf(id, c, info);
-        let reading = command.readings.get(id)!;
-        if (c.command && samePlainData(c.command, reading)) reading = c.command;
-        else c.command = reading;
+        c.lookBox = lookBoxOf(info, c, () => movementLookIn(info, ctx.formationOf(id)));
         const p = c.parts;
         // Fire arrows end at the target's stands: a moved target redraws them (see fireShapesOf).
         const okTargets = (c.fireOkTargets ??= fire.flatMap((o) => (o.ok ? [o.targetUnitId] : [])));
         let arrowsMoved = false;
         for (let i = 0; !arrowsMoved && i < okTargets.length; i++) arrowsMoved = changedIds.has(okTargets[i]!);
-        if (p && !changedIds.has(id) && !arrowsMoved && p.movement === movement && p.charge === charge && p.rally === rally && p.fire === fire && p.command === reading) {
-          parts.set(id, p.result);
-          continue;
-        }
+        if (p && !changedIds.has(id) && !arrowsMoved && p.movement === movement && p.charge === charge && p.rally === rally && p.fire === fire && p.command === reading) continue;
         const sources: UnitPartSources = {
           movement: () => movement,
           charge: () => charge,
@@ -909,9 +953,9 @@ export function createDtpSession(): RulesSession {
         };
         const result = evaluateUnit(ctx, id, reading, sources);
         c.parts = { result, movement, charge, rally, fire, command: reading };
-        parts.set(id, result);
       }
-      const assembled = assembleAfter(state, parts, command.shapes, assembly);
+      // Every unit's parts are on its cache now (kept or put together above).
+      const assembled = assembleAfter(state, (unitId) => units.get(unitId)!.parts!.result, command.shapes, assembly);
       assembly = assembled.memo;
       last = assembled.evaluation;
       return last;
