@@ -179,7 +179,9 @@ export function evaluateBrigade(ctx: DtpContext, brigadeId: string, members: rea
  *
  * @param brigade computes one brigade (a session passes a cached version)
  * @param kept a reading known to be what this pass would build for the unit (a session's, for a unit that
- *   did not change in a brigade that was not computed again), or undefined to build it
+ *   did not change in a brigade that was not computed again), or undefined to build it. Given, `readings`
+ *   holds only the readings built: the caller has the kept ones (a map of every unit per update was a
+ *   measurable share of a session's allocation on a big table).
  */
 export function evaluateCommand(
   ctx: DtpContext,
@@ -201,11 +203,7 @@ export function evaluateCommand(
   const readings = new Map<string, CommandReading>();
   for (const info of ctx.units.values()) {
     const id = info.unit.id;
-    const old = kept?.(info);
-    if (old !== undefined) {
-      readings.set(id, old);
-      continue;
-    }
+    if (kept?.(info) !== undefined) continue;
     if (groupOf === undefined || inRange === undefined) {
       const g = (groupOf = new Map());
       const r = (inRange = new Map());

@@ -121,9 +121,11 @@ export interface AssemblyMemo {
 }
 
 /**
- * `assemble` from each unit's parts (`partsOf`, by unit id), reusing what the last assembly (`memo`) put together: the units' shapes before the first and
- * after the last unit whose parts are not the same objects are copied as one run, and the combined charges
- * are kept when every unit's charge list (and unit) is the same. Every list returned is new.
+ * `assemble` from each unit's parts (`partsOf`, by unit id), reusing what the last assembly (`memo`) put
+ * together: the units' shapes before the first and after the last unit whose parts are not the same objects
+ * are kept as whole runs, and the combined charges are kept when every unit's charge list (and unit) is the
+ * same. Every list returned is new; the memo's list of unit shapes is its own (written in place by the next
+ * assembly when the counts allow).
  */
 export function assembleAfter(
   state: TableState,
@@ -162,27 +164,31 @@ export function assembleAfter(
     unitShapes = old.unitShapes as Shape[];
     shapeEnds.set(old.shapeEnds);
   } else {
-    // Before `first` and after `last` the shapes are the last assembly's, copied as whole runs.
+    // Before `first` and after `last` the shapes are the last assembly's, kept as whole runs.
     const start = first > 0 ? old.shapeEnds[first - 1]! : 0;
     const oldEnd = old.shapeEnds[last]!;
-    const middle: Shape[] = [];
+    let middleCount = 0;
     shapeEnds.set(old.shapeEnds.subarray(0, first));
     for (let i = first; i <= last; i++) {
-      for (const sh of list[i]!.shapes) middle.push(sh);
-      shapeEnds[i] = start + middle.length;
+      middleCount += list[i]!.shapes.length;
+      shapeEnds[i] = start + middleCount;
     }
-    const shift = start + middle.length - oldEnd;
+    const shift = start + middleCount - oldEnd;
     for (let i = last + 1; i < n; i++) shapeEnds[i] = old.shapeEnds[i]! + shift;
-    // One list at its final length, filled in place (slices and a concat made three lists of a few
-    // thousand shapes per update on a big table).
-    const before = old.unitShapes;
-    unitShapes = new Array<Shape>(before.length + shift);
-    let k = 0;
-    for (let i = 0; i < start; i++) unitShapes[k++] = before[i]!;
-    for (let i = 0; i < middle.length; i++) unitShapes[k++] = middle[i]!;
-    for (let i = oldEnd; i < before.length; i++) unitShapes[k++] = before[i]!;
+    const before = old.unitShapes as Shape[];
+    // The same count in the changed run (the usual case): the memo's own list (never handed out) is written
+    // in place. Otherwise one list at its final length, the runs around copied in.
+    unitShapes = shift === 0 ? before : new Array<Shape>(before.length + shift);
+    if (shift !== 0) {
+      for (let i = 0; i < start; i++) unitShapes[i] = before[i]!;
+      for (let i = oldEnd, k = start + middleCount; i < before.length; i++) unitShapes[k++] = before[i]!;
+    }
+    let k = start;
+    for (let i = first; i <= last; i++) for (const sh of list[i]!.shapes) unitShapes[k++] = sh;
   }
-  const shapes = unitShapes.concat(commandShapes);
+  const shapes = new Array<Shape>(unitShapes.length + commandShapes.length);
+  for (let i = 0; i < unitShapes.length; i++) shapes[i] = unitShapes[i]!;
+  for (let i = 0; i < commandShapes.length; i++) shapes[unitShapes.length + i] = commandShapes[i]!;
   let sameCharges = old !== undefined;
   for (let i = first; sameCharges && i <= last; i++) {
     const a = list[i]!.evaluation;

@@ -926,7 +926,8 @@ export function createDtpSession(): RulesSession {
       for (const u of state.units) {
         const id = u.id;
         const c = units.get(id)!;
-        let reading = command.readings.get(id)!;
+        // Not built again: the reading kept (see the command pass above).
+        let reading = command.readings.get(id) ?? c.command!;
         if (c.command && samePlainData(c.command, reading)) reading = c.command;
         else c.command = reading;
         // Nothing it reads was touched: its parts, and so its evaluation, are the last ones.
