@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChargeTargetOption, DiceBreakdown } from '../../engine/evaluation.ts';
 import type { Formation, TableState } from '../../model/tableState.ts';
 import { buildContext } from './context.ts';
-import { canReinforce, chargeOptions, combinedCharges, meleeDice, meleeOutcome, meleeParticipantOf } from './charge.ts';
+import { canReinforce, chargeOptions, chargeReadOnlyEnemies, combinedCharges, meleeDice, meleeOutcome, meleeParticipantOf } from './charge.ts';
 import { devilToPay } from './index.ts';
 import { ARTILLERY_BASE, CAVALRY_BASE, INFANTRY_BASE, grid, stateOf, unitAt } from '../../../../../fixtures/rules/devil-to-pay/movementChargeTestScenes.ts';
 import type { UnitSpec } from '../../../../../fixtures/rules/devil-to-pay/movementChargeTestScenes.ts';
@@ -265,6 +265,24 @@ describe('charge reach, arc and disorder (Charge: Charge Move)', () => {
     expect(disorder(50, 16)).toEqual([]);
     expect(disorder(30, 16.5)).toEqual(["friendly unit 'friend'"]);
     expect(disorder(90, 40)).toEqual([]);
+  });
+
+  it('says a result read no friend only when no option got as far as a charge path', () => {
+    const friend = unitAt({ id: 'friend', side: 'union' }, { xIn: 30, yIn: 16, headingDeg: 90 }, grid(2, 2, INFANTRY_BASE));
+    const of = (state: TableState) => chargeOptions(buildContext(state), 'att');
+    // A target in reach: the path was laid out and friends on it looked for.
+    expect(chargeReadOnlyEnemies(of(stateOf([US({}, 12), friend, CS({}, 19)])))).toBe(false);
+    // Out of reach, out of arc, a prone charger, no enemy near: decided before any path.
+    expect(chargeReadOnlyEnemies(of(stateOf([US(), friend, CS({}, 10 + 0.75 + 6 + 0.75 + 0.2)])))).toBe(true);
+    const beside = unitAt({ id: 'def', side: 'csa' }, { xIn: 35, yIn: 11, headingDeg: 180 }, grid(2, 1, INFANTRY_BASE));
+    expect(chargeReadOnlyEnemies(of(stateOf([US({}, 10, 30, grid(2, 2, INFANTRY_BASE)), beside])))).toBe(true);
+    expect(chargeReadOnlyEnemies(of(stateOf([US({ status: { prone: true } }), CS()])))).toBe(true);
+    expect(chargeReadOnlyEnemies(of(stateOf([US(), friend])))).toBe(true);
+    // Refused for another enemy on the path: that path was laid out too.
+    const between = unitAt({ id: 'mid', side: 'csa' }, { xIn: 30, yIn: 12.6, headingDeg: 270 }, grid(2, 1, INFANTRY_BASE));
+    const through = of(stateOf([US({}, 10), between, CS({}, 16)]));
+    expect(through.charge.some((c) => !c.ok && c.reason === 'charge/path-through-enemy')).toBe(true);
+    expect(chargeReadOnlyEnemies(through)).toBe(false);
   });
 
   it('abatis, chevaux-de-frise, thicket, city and friendly units in the path disorder the charge; a fence does not', () => {

@@ -363,6 +363,22 @@ export function chargeOptions(ctx: DtpContext, unitId: string, params: ChargeOpt
 const SRC_THROUGH_ENEMY = 'Terrain, Linear terrain exceptions: Enemy troop formations';
 
 /**
+ * The refusals `chargeOptions` gives before it lays out a charge path: each comes from the charging unit
+ * and that one enemy alone (its place against the unit's front, or the unit lying prone).
+ */
+const REFUSED_BEFORE_PATH: ReadonlySet<string> = new Set(['charge/target-out-of-arc', 'charge/target-out-of-reach', 'charge/prone']);
+
+/**
+ * Whether `chargeOptions` read no unit of the charging unit's own side for this result: no option got as
+ * far as a charge path (only there are friends read: in the path, and the target's reinforcers' view of
+ * the attacker). A session then need not look again when a friend moves.
+ */
+export function chargeReadOnlyEnemies(result: ChargeOptionsResult): boolean {
+  for (const o of result.charge) if (o.ok || !REFUSED_BEFORE_PATH.has(o.reason)) return false;
+  return true;
+}
+
+/**
  * How far short of the target each path is tested for other enemies, inches: a unit standing against the
  * target's flank touches the path's very end without being in the way.
  */

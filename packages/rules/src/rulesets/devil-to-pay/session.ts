@@ -44,7 +44,7 @@ import { BLOCK_CROSSES, BLOCK_MEETS, BLOCKED_STRIDE, standStillBlocks, type Sigh
 import { buildFireScene, updateFireScene, type FireScene } from './fire/fireScene.ts';
 import { fireShapes } from './fire/fireShapes.ts';
 import { maxRangeIn, weaponRow, type WeaponRow } from './tables/fireTables.ts';
-import { chargeOptions, type ChargeOptionsResult } from './charge.ts';
+import { chargeOptions, chargeReadOnlyEnemies, type ChargeOptionsResult } from './charge.ts';
 import { movementOptions } from './movement/movementOptions.ts';
 import { movementDependencyBox, movementDependsOnStands, type MovementResult } from './movement/movementResult.ts';
 import { evaluateRally, nearestEnemyDistanceIn } from './rally.ts';
@@ -126,6 +126,8 @@ interface UnitCache {
   /** `movementDependencyBox(movement)`: the box movementOptions looked in (undefined: anything may matter). */
   movementBox?: BoxIn | undefined;
   charge?: ChargeOptionsResult;
+  /** How far `charge` looks at the unit's own side (-Infinity: it read no friend, `chargeReadOnlyEnemies`). */
+  chargeFriendLookIn: number;
   rally?: { result: DiceBreakdown | Refusal; nearestIn: number };
   fire?: (FireTargetOption | FireRefusal)[];
   /**
@@ -162,6 +164,7 @@ function newUnitCache(unit: Unit, stands: readonly StandInfo[], box: BoxIn, brig
     movement: undefined,
     movementBox: undefined,
     charge: undefined,
+    chargeFriendLookIn: CHARGE_FRIEND_LOOK_IN,
     rally: undefined,
     fire: undefined,
     fireRaw: undefined,
@@ -816,11 +819,12 @@ export function createDtpSession(): RulesSession {
         return c.movement!;
       };
       const chargeOf = (id: string, c: UnitCache, info: UnitInfo): ChargeOptionsResult => {
-        if (c.charge && !changedNearBySide(info.box, info.unit.side, CHARGE_FRIEND_LOOK_IN, CHARGE_LOOK_IN)) return c.charge;
+        if (c.charge && !changedNearBySide(info.box, info.unit.side, c.chargeFriendLookIn, CHARGE_LOOK_IN)) return c.charge;
         const next = chargeOptions(ctx, id);
         // The same options again (a unit moved near but out of the way): keep the old object, so the
         // unit's evaluation and the combined charges are reused.
         if (!c.charge || changedIds.has(id) || !samePlainData(c.charge, next)) c.charge = next;
+        c.chargeFriendLookIn = chargeReadOnlyEnemies(c.charge) ? -Infinity : CHARGE_FRIEND_LOOK_IN;
         return c.charge;
       };
       const rallyOf = (id: string, c: UnitCache, info: UnitInfo): DiceBreakdown | Refusal => {
