@@ -106,7 +106,7 @@ function weaponRangeField(weapon: string): Pick<UnitEvaluation, 'weaponRange'> {
 
 /** Puts per-unit parts and the command shapes together in state order. */
 export function assemble(state: TableState, parts: ReadonlyMap<string, UnitParts>, commandShapes: readonly Shape[]): Evaluation {
-  return assembleAfter(state, (unitId) => parts.get(unitId)!, commandShapes, undefined).evaluation;
+  return assembleAfter(state, (place) => parts.get(state.units[place]!.id)!, commandShapes, undefined).evaluation;
 }
 
 /**
@@ -121,7 +121,7 @@ export interface AssemblyMemo {
 }
 
 /**
- * `assemble` from each unit's parts (`partsOf`, by unit id), reusing what the last assembly (`memo`) put
+ * `assemble` from each unit's parts (`partsOf`, by place in `state.units`), reusing what the last assembly (`memo`) put
  * together: the units' shapes before the first and after the last unit whose parts are not the same objects
  * are kept as whole runs, and the combined charges are kept when every unit's charge list (and unit) is the
  * same. Every list returned is new; the memo's list of unit shapes is its own (written in place by the next
@@ -129,7 +129,7 @@ export interface AssemblyMemo {
  */
 export function assembleAfter(
   state: TableState,
-  partsOf: (unitId: string) => UnitParts,
+  partsOf: (place: number) => UnitParts,
   commandShapes: readonly Shape[],
   memo: AssemblyMemo | undefined,
 ): { evaluation: Evaluation; memo: AssemblyMemo } {
@@ -139,7 +139,7 @@ export function assembleAfter(
   const warnings: EvaluationWarning[] = [];
   for (let i = 0; i < n; i++) {
     const id = state.units[i]!.id;
-    const p = partsOf(id);
+    const p = partsOf(i);
     list[i] = p;
     units[id] = p.evaluation;
     for (const w of p.warnings) warnings.push(w);

@@ -139,11 +139,6 @@ interface UnitCache {
   fireOkTargets?: readonly string[];
   fireShapes?: { options: readonly (FireTargetOption | FireRefusal)[]; shapes: readonly Shape[] };
   command?: CommandReading;
-  /**
-   * Every box a change must meet to reach one of the unit's parts (`lookBoxOf`), set when its parts were
-   * last put together; undefined: always look (a unit with no stands, or none put together yet).
-   */
-  lookBox?: BoxIn | undefined;
   /** The unit's evaluation and the parts it was put together from. */
   parts?: { result: UnitParts; movement: MovementResult; charge: ChargeOptionsResult; rally: DiceBreakdown | Refusal; fire: readonly (FireTargetOption | FireRefusal)[]; command: CommandReading };
 }
@@ -171,7 +166,6 @@ function newUnitCache(unit: Unit, stands: readonly StandInfo[], box: BoxIn, brig
     fireOkTargets: undefined,
     fireShapes: undefined,
     command: undefined,
-    lookBox: undefined,
     parts: undefined,
   };
 }
@@ -367,27 +361,28 @@ function diagIn(b: BoxIn): number {
 /** Slack on every side of a look box, inches: far above rounding, far below any rule's distance. */
 const LOOK_SLACK_IN = 0.05;
 
-function grownBox(b: BoxIn, byIn: number): BoxIn {
-  return { minXIn: b.minXIn - byIn, minYIn: b.minYIn - byIn, maxXIn: b.maxXIn + byIn, maxYIn: b.maxYIn + byIn };
-}
-
 /**
- * The box of everything the unit's cached parts read of other units (the per-part tests of the units loop,
- * each as a box): movement's dependency box, or its look distance without one; charge's 13" look; rally's
- * nearest enemy; fire's longest range (an enemy beyond it on an axis reads the one beyond-range refusal).
- * A change whose old and new boxes both miss it leaves every part as it was. Undefined for a unit with no
- * stands (its empty box would miss everything).
+ * Writes at `at` in `boxes` (minX, minY, maxX, maxY) the box of everything the unit's cached parts read of
+ * other units (the per-part tests of the units loop, each as a box): movement's dependency box, or its look
+ * distance without one; charge's 13" look; rally's nearest enemy; fire's longest range (an enemy beyond it
+ * on an axis reads the one beyond-range refusal). A change whose old and new boxes both miss it leaves every
+ * part as it was. NaN for a unit with no stands (its empty box would miss everything): always looked at.
  */
-function lookBoxOf(info: UnitInfo, c: UnitCache, movementLookInches: () => number): BoxIn | undefined {
-  if (info.stands.length === 0 || c.rally === undefined) return undefined;
-  const around = grownBox(info.box, Math.max(CHARGE_LOOK_IN, CHARGE_FRIEND_LOOK_IN, c.rally.nearestIn, c.fireReachIn) + LOOK_SLACK_IN);
-  const m = c.movementBox !== undefined ? grownBox(c.movementBox, 0.01 + LOOK_SLACK_IN) : grownBox(info.box, movementLookInches() + LOOK_SLACK_IN);
-  return {
-    minXIn: Math.min(around.minXIn, m.minXIn),
-    minYIn: Math.min(around.minYIn, m.minYIn),
-    maxXIn: Math.max(around.maxXIn, m.maxXIn),
-    maxYIn: Math.max(around.maxYIn, m.maxYIn),
-  };
+function writeLookBox(boxes: Float64Array, at: number, info: UnitInfo, c: UnitCache, movementLookInches: () => number): void {
+  if (info.stands.length === 0 || c.rally === undefined) {
+    boxes.fill(NaN, at, at + 4);
+    return;
+  }
+  const b = info.box;
+  const aroundIn = Math.max(CHARGE_LOOK_IN, CHARGE_FRIEND_LOOK_IN, c.rally.nearestIn, c.fireReachIn) + LOOK_SLACK_IN;
+  const mb = c.movementBox;
+  // Movement's box, grown by the 0.01" its test allows; without one, its look distance round the unit.
+  const m = mb ?? b;
+  const mIn = (mb !== undefined ? 0.01 : movementLookInches()) + LOOK_SLACK_IN;
+  boxes[at] = Math.min(b.minXIn - aroundIn, m.minXIn - mIn);
+  boxes[at + 1] = Math.min(b.minYIn - aroundIn, m.minYIn - mIn);
+  boxes[at + 2] = Math.max(b.maxXIn + aroundIn, m.maxXIn + mIn);
+  boxes[at + 3] = Math.max(b.maxYIn + aroundIn, m.maxYIn + mIn);
 }
 
 function fireReachOf(unit: Unit): number {
@@ -503,6 +498,17 @@ export function createDtpSession(): RulesSession {
   };
   /** 1 for the units changed in this update, by number, while pairs are dropped; 0 otherwise. */
   let changedFlag: Uint8Array = new Uint8Array(64);
+  /** Each unit's number by its place in the last units array. */
+  let unitNosByPlace = new Int32Array(0);
+  /** Each unit's look box by number (`writeLookBox`): minX, minY, maxX, maxY; NaN until first written. */
+  let lookBoxes = new Float64Array(0).fill(NaN);
+  /** By number, the update (`lookEpoch`) in which the unit is to be looked at. */
+  let lookStamps = new Int32Array(0);
+  let lookEpoch = 0;
+  /** Each unit's evaluation parts by place in the last units array (the assembly reads them). */
+  let partsByPlace: UnitParts[] = [];
+  /** False after a reset or a new units array: the next update looks at every unit and fills `partsByPlace`. */
+  let partsSameArray = false;
 
   const reset = (): void => {
     last = undefined;
@@ -512,11 +518,13 @@ export function createDtpSession(): RulesSession {
     brigadeCache = new Map();
     lastScene = undefined;
     changedSinceScene.clear();
+    partsSameArray = false;
   };
 
   return {
     update(state: TableState): Evaluation {
       const sameUnitsArray = unitStandIds?.units === state.units;
+      if (!sameUnitsArray) partsSameArray = false;
       if (!sameUnitsArray) unitStandIds = { units: state.units, ids: new Set(state.units.flatMap((u) => u.standIds)) };
       const ofUnits = unitStandIds!.ids;
       // With the same units and commanders arrays, a stand object at the same place as last time is of the
@@ -813,8 +821,15 @@ export function createDtpSession(): RulesSession {
           stale = meets;
         }
         if (stale) {
-          c.movement = movementOptions(ctx, id);
-          c.movementBox = movementDependencyBox(c.movement);
+          const next = movementOptions(ctx, id);
+          // The same reach again (about half the times a neighbour's move makes a unit look again): keep the
+          // old result, so the unit's evaluation is reused and the new one dies young. Its recorded
+          // dependency is the same too: an unchanged unit's own geometry and the same reach and fudge points.
+          const old = c.movement;
+          if (old === undefined || changedIds.has(id) || !samePlainData(old.movement, next.movement) || !samePlainData(old.shapes, next.shapes)) {
+            c.movement = next;
+            c.movementBox = movementDependencyBox(next);
+          }
         }
         return c.movement!;
       };
@@ -914,40 +929,67 @@ export function createDtpSession(): RulesSession {
           return c?.command !== undefined && !changedIds.has(info.unit.id) && (b === undefined || !recomputedBrigades.has(b)) ? c.command : undefined;
         },
       );
-      /** No unit came, left or changed side: each unit's parts can be reached only through its look box. */
-      const quietPossible = presenceChangedSides.size === 0;
-      /** Whether the unit's parts are the ones it was last put together from (see `lookBoxOf`). */
-      const isQuiet = (id: string, c: UnitCache, reading: CommandReading): boolean => {
-        const look = c.lookBox;
-        if (!quietPossible || look === undefined || c.parts === undefined || c.parts.command !== reading || changedIds.has(id) || dropped.has(id)) return false;
-        for (let i = 0; i < changedBoxes.length; i++) {
-          const b = changedBoxes[i]!;
-          // Written so a NaN anywhere reads as a meeting (never quiet).
-          if (!(b.maxXIn < look.minXIn || b.minXIn > look.maxXIn || b.maxYIn < look.minYIn || b.minYIn > look.maxYIn)) return false;
+      // Which units to look at: every one when a unit came, left or changed side (it is in every enemy's
+      // fire list) or the units array is another; otherwise the changed units, the firers that lost a pair,
+      // those with a command reading built afresh, and those whose look box a changed box meets (see
+      // `writeLookBox`). Every other unit's parts, and so its evaluation, are the last ones: it is not read.
+      const n = state.units.length;
+      if (!sameUnitsArray || unitNosByPlace.length !== n) unitNosByPlace = Int32Array.from(state.units, (u) => unitNumber(u.id));
+      const everyUnit = presenceChangedSides.size > 0 || partsByPlace.length !== n || !partsSameArray;
+      partsSameArray = true;
+      if (partsByPlace.length !== n) partsByPlace = new Array<UnitParts>(n);
+      if (lookStamps.length < unitNumbers.size) {
+        const grownStamps = new Int32Array(2 * unitNumbers.size);
+        grownStamps.set(lookStamps);
+        lookStamps = grownStamps;
+        const grownBoxes = new Float64Array(8 * unitNumbers.size).fill(NaN);
+        grownBoxes.set(lookBoxes);
+        lookBoxes = grownBoxes;
+      }
+      const stamp = ++lookEpoch;
+      if (!everyUnit) {
+        for (const id of changedIds) lookStamps[unitNumber(id)] = stamp;
+        dropped.forEach((_, id) => (lookStamps[unitNumber(id)] = stamp));
+        command.readings.forEach((_, id) => (lookStamps[unitNumber(id)] = stamp));
+        for (let i = 0; i < n; i++) {
+          const no = unitNosByPlace[i]!;
+          if (lookStamps[no] === stamp) continue;
+          const at = 4 * no;
+          const minX = lookBoxes[at]!, minY = lookBoxes[at + 1]!, maxX = lookBoxes[at + 2]!, maxY = lookBoxes[at + 3]!;
+          for (let k = 0; k < changedBoxes.length; k++) {
+            const b = changedBoxes[k]!;
+            // Written so a NaN anywhere reads as a meeting (looked at).
+            if (!(b.maxXIn < minX || b.minXIn > maxX || b.maxYIn < minY || b.minYIn > maxY)) {
+              lookStamps[no] = stamp;
+              break;
+            }
+          }
         }
-        return true;
-      };
-      for (const u of state.units) {
-        const id = u.id;
+      }
+      for (let i = 0; i < n; i++) {
+        const no = unitNosByPlace[i]!;
+        if (!everyUnit && lookStamps[no] !== stamp) continue;
+        const id = state.units[i]!.id;
         const c = units.get(id)!;
         // Not built again: the reading kept (see the command pass above).
         let reading = command.readings.get(id) ?? c.command!;
         if (c.command && samePlainData(c.command, reading)) reading = c.command;
         else c.command = reading;
-        // Nothing it reads was touched: its parts, and so its evaluation, are the last ones.
-        if (isQuiet(id, c, reading)) continue;
         const info = ctx.units.get(id)!;
         const movement = movementOf(id, c, info);
         const charge = chargeOf(id, c, info);
         const rally = rallyOf(id, c, info);
         const fire = fireOf(id, c, info);
-        c.lookBox = lookBoxOf(info, c, () => movementLookIn(info, ctx.formationOf(id)));
+        writeLookBox(lookBoxes, 4 * no, info, c, () => movementLookIn(info, ctx.formationOf(id)));
         const p = c.parts;
         // Fire arrows end at the target's stands: a moved target redraws them (see fireShapesOf).
         const okTargets = (c.fireOkTargets ??= fire.flatMap((o) => (o.ok ? [o.targetUnitId] : [])));
         let arrowsMoved = false;
-        for (let i = 0; !arrowsMoved && i < okTargets.length; i++) arrowsMoved = changedIds.has(okTargets[i]!);
-        if (p && !changedIds.has(id) && !arrowsMoved && p.movement === movement && p.charge === charge && p.rally === rally && p.fire === fire && p.command === reading) continue;
+        for (let k = 0; !arrowsMoved && k < okTargets.length; k++) arrowsMoved = changedIds.has(okTargets[k]!);
+        if (p && !changedIds.has(id) && !arrowsMoved && p.movement === movement && p.charge === charge && p.rally === rally && p.fire === fire && p.command === reading) {
+          partsByPlace[i] = p.result;
+          continue;
+        }
         const sources: UnitPartSources = {
           movement: () => movement,
           charge: () => charge,
@@ -958,9 +1000,9 @@ export function createDtpSession(): RulesSession {
         };
         const result = evaluateUnit(ctx, id, reading, sources);
         c.parts = { result, movement, charge, rally, fire, command: reading };
+        partsByPlace[i] = result;
       }
-      // Every unit's parts are on its cache now (kept or put together above).
-      const assembled = assembleAfter(state, (unitId) => units.get(unitId)!.parts!.result, command.shapes, assembly);
+      const assembled = assembleAfter(state, (place) => partsByPlace[place]!, command.shapes, assembly);
       assembly = assembled.memo;
       last = assembled.evaluation;
       return last;
