@@ -46,7 +46,7 @@ import { fireShapes } from './fire/fireShapes.ts';
 import { maxRangeIn, weaponRow, type WeaponRow } from './tables/fireTables.ts';
 import { chargeOptions, chargeReadOnlyEnemies, type ChargeOptionsResult } from './charge.ts';
 import { movementOptions } from './movement/movementOptions.ts';
-import { movementDependencyBox, movementDependsOnStands, type MovementResult } from './movement/movementResult.ts';
+import { movementDependencyBox, movementDependsOnStands, sameMovementResult, type MovementResult } from './movement/movementResult.ts';
 import { evaluateRally, nearestEnemyDistanceIn } from './rally.ts';
 import { evaluateBrigade, evaluateCommand, type BrigadeCommand } from './command.ts';
 import { recognizeFormation, type DtpFormationReading } from './formation.ts';
@@ -826,7 +826,7 @@ export function createDtpSession(): RulesSession {
           // old result, so the unit's evaluation is reused and the new one dies young. Its recorded
           // dependency is the same too: an unchanged unit's own geometry and the same reach and fudge points.
           const old = c.movement;
-          if (old === undefined || changedIds.has(id) || !samePlainData(old.movement, next.movement) || !samePlainData(old.shapes, next.shapes)) {
+          if (old === undefined || changedIds.has(id) || !sameMovementResult(old, next)) {
             c.movement = next;
             c.movementBox = movementDependencyBox(next);
           }
