@@ -456,6 +456,14 @@ export function createDtpSession(): RulesSession {
    * can touch is passed over in the drop loop without visiting its pairs.
    */
   let pairDeps = new Map<string, FirerDeps>();
+  /**
+   * By unit number, the firers one of whose cached pairs had that unit as target or blocker: with each
+   * firer's clear box below, which firers the drop loop looks at, so it never walks every firer. A
+   * superset of `FirerDeps`' marks (a firer's pairs dropped whole leave stale entries, which cost a look).
+   */
+  let firersOn: (Set<string> | undefined)[] = [];
+  /** By firer number, its `FirerDeps.clearBox` (minX, minY, maxX, maxY; empty: no clear line). */
+  let firerClearBoxes = new Float64Array(0);
   let standInfos: ReadonlyMap<string, StandInfo> = new Map();
   /** The last state's stands and the kind of each (UNIT_STAND, COMMANDER_STAND, STRAY_STAND), by place. */
   let lastStands: readonly Stand[] = [];
@@ -486,8 +494,43 @@ export function createDtpSession(): RulesSession {
   const unitNumbers = new Map<string, number>();
   const unitNumber = (id: string): number => {
     let n = unitNumbers.get(id);
-    if (n === undefined) unitNumbers.set(id, (n = unitNumbers.size));
+    if (n === undefined) {
+      unitNumbers.set(id, (n = unitNumbers.size));
+      idsByNumber.push(id);
+    }
     return n;
+  };
+  /** The unit ids by number (the inverse of `unitNumber`). */
+  const idsByNumber: string[] = [];
+  /** Empties firer number `no`'s clear box (when it is in the array). */
+  const emptyFirerBox = (no: number): void => {
+    const at = 4 * no;
+    if (at >= firerClearBoxes.length) return;
+    firerClearBoxes[at] = Infinity;
+    firerClearBoxes[at + 1] = Infinity;
+    firerClearBoxes[at + 2] = -Infinity;
+    firerClearBoxes[at + 3] = -Infinity;
+  };
+  /** Empties the firer clear boxes from number `from` on (all of them from 0). */
+  const clearFirerBoxes = (from: number): void => {
+    for (let no = from; 4 * no < firerClearBoxes.length; no++) emptyFirerBox(no);
+  };
+  /** Notes a new pair of firer `f` (number `fNo`) in `firersOn` and `firerClearBoxes` (see `addPairDeps`). */
+  const indexPair = (f: string, fNo: number, deps: FirerDeps, p: PairEntry): void => {
+    (firersOn[p.targetNo] ??= new Set()).add(f);
+    for (const no of p.blockerNos) (firersOn[no] ??= new Set()).add(f);
+    if (p.clear.length === 0) return;
+    if (firerClearBoxes.length < 4 * (fNo + 1)) {
+      const old = firerClearBoxes;
+      firerClearBoxes = new Float64Array(8 * (fNo + 1));
+      firerClearBoxes.set(old);
+      clearFirerBoxes(old.length / 4);
+    }
+    const b = deps.clearBox;
+    firerClearBoxes[4 * fNo] = b.minXIn;
+    firerClearBoxes[4 * fNo + 1] = b.minYIn;
+    firerClearBoxes[4 * fNo + 2] = b.maxXIn;
+    firerClearBoxes[4 * fNo + 3] = b.maxYIn;
   };
   /** Place plus one of each target in a fire list, by unit number. */
   const placesByNumber = (targetIds: readonly string[]): Int32Array => {
@@ -515,6 +558,8 @@ export function createDtpSession(): RulesSession {
     units = new Map();
     pairs = new Map();
     pairDeps = new Map();
+    firersOn = [];
+    clearFirerBoxes(0);
     brigadeCache = new Map();
     lastScene = undefined;
     changedSinceScene.clear();
@@ -714,15 +759,36 @@ export function createDtpSession(): RulesSession {
           changedNos.push(no);
           changedFlag = flagUnit(changedFlag, no, 1);
         }
-        // forEach, not for-of with destructuring: no [key, value] array per entry (a few hundred per update).
-        pairs.forEach((byTarget, firer) => {
+        // The firers a change can touch: the changed ones, those with a pair at or blocked by a changed unit,
+        // and those whose clear lines' box a changed unit now comes near (what `firerTouch` tests, indexed).
+        const touched = new Set<string>();
+        for (const id of changedIds) if (pairs.has(id)) touched.add(id);
+        for (const no of changedNos) firersOn[no]?.forEach((f) => touched.add(f));
+        const cb = firerClearBoxes;
+        for (let at = 0; at < cb.length; at += 4) {
+          const minX = cb[at]!, minY = cb[at + 1]!, maxX = cb[at + 2]!, maxY = cb[at + 3]!;
+          if (minX > maxX) continue;
+          for (const ch of changedNow) {
+            // `boxesNear(ch.box, clear box)`, on the numbers.
+            const b = ch.box, m = TOUCH_SLACK_IN;
+            if (!(b.maxXIn < minX - m || maxX < b.minXIn - m || b.maxYIn < minY - m || maxY < b.minYIn - m)) {
+              touched.add(idsByNumber[at / 4]!);
+              break;
+            }
+          }
+        }
+        touched.forEach((firer) => {
+          const byTarget = pairs.get(firer);
+          if (byTarget === undefined) return;
           if (changedIds.has(firer)) {
             pairs.delete(firer);
             pairDeps.delete(firer);
+            emptyFirerBox(unitNumber(firer));
             dropped.set(firer, byTarget);
             return;
           }
           const deps = pairDeps.get(firer);
+          // Every firer with pairs has its marks (both are made together in `pair`).
           const touch = deps === undefined ? EVERY_PAIR : firerTouch(deps, changedNos, changedNow);
           if (touch === UNTOUCHED) return;
           if (touch === TARGETS_ONLY) {
@@ -801,6 +867,7 @@ export function createDtpSession(): RulesSession {
             };
         byTarget.set(t, entry);
         addPairDeps(deps, entry);
+        indexPair(f, unitNumber(f), deps, entry);
         return result;
       };
 
