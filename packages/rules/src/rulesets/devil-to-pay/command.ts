@@ -178,15 +178,15 @@ export function evaluateBrigade(ctx: DtpContext, brigadeId: string, members: rea
  * not chain others into formation (Attached Commander Benefits).
  *
  * @param brigade computes one brigade (a session passes a cached version)
- * @param kept a reading known to be what this pass would build for the unit (a session's, for a unit that
- *   did not change in a brigade that was not computed again), or undefined to build it. Given, `readings`
- *   holds only the readings built: the caller has the kept ones (a map of every unit per update was a
- *   measurable share of a session's allocation on a big table).
+ * @param readingsFor the units to build readings for, asked once every brigade pass is done (a session's:
+ *   the units that changed and those of brigades computed again, the others reading as before); every unit
+ *   when not given. `readings` holds only the readings built (walking every unit, and a map of them all,
+ *   per update were a measurable share of a session's time and allocation on a big table).
  */
 export function evaluateCommand(
   ctx: DtpContext,
   brigade: (brigadeId: string, members: readonly UnitInfo[]) => BrigadeCommand = (b, m) => evaluateBrigade(ctx, b, m),
-  kept?: (info: UnitInfo) => CommandReading | undefined,
+  readingsFor?: () => Iterable<UnitInfo>,
 ): CommandResult {
   const shapes: Shape[] = [];
   const passes: BrigadeCommand[] = [];
@@ -196,14 +196,13 @@ export function evaluateCommand(
     passes.push(r);
     for (const sh of r.shapes) shapes.push(sh);
   });
-  // The brigades' groups and commanders in range by unit, merged on the first reading made afresh (a
-  // session keeps nearly every reading: then no unit's entries are copied).
+  // The brigades' groups and commanders in range by unit, merged on the first reading built (a session
+  // keeps nearly every reading: then no unit's entries are copied).
   let groupOf: Map<string, readonly string[]> | undefined;
   let inRange: Map<string, string> | undefined;
   const readings = new Map<string, CommandReading>();
-  for (const info of ctx.units.values()) {
+  for (const info of readingsFor ? readingsFor() : ctx.units.values()) {
     const id = info.unit.id;
-    if (kept?.(info) !== undefined) continue;
     if (groupOf === undefined || inRange === undefined) {
       const g = (groupOf = new Map());
       const r = (inRange = new Map());

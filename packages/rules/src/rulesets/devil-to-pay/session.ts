@@ -482,6 +482,8 @@ export function createDtpSession(): RulesSession {
   let brigadeCache = new Map<string, BrigadeCommand>();
   let commanderStands = new Map<string, Stand>();
   let strayStands: readonly Stand[] = [];
+  /** Unit ids by the brigade they name, per `state.units` array (the command pass's readings to build). */
+  let unitIdsByBrigade: { units: readonly Unit[] | undefined; byBrigade: ReadonlyMap<string, readonly string[]> } = { units: undefined, byBrigade: new Map() };
   /** Stand ids of units, per `state.units` array (a tracker that keeps the array skips rebuilding it). */
   let unitStandIds: { units: readonly Unit[]; ids: ReadonlySet<string> } | undefined;
   /** The last result: returned as is when nothing at all changed (a still table re-sent every frame). */
@@ -976,6 +978,11 @@ export function createDtpSession(): RulesSession {
       // Command per brigade: a brigade is recomputed only when one of its units (or the unit its commander
       // is attached to) changed.
       const recomputedBrigades = new Set<string>();
+      if (unitIdsByBrigade.units !== state.units) {
+        const byBrigade = new Map<string, string[]>();
+        for (const u of state.units) if (u.brigadeId !== undefined) (byBrigade.get(u.brigadeId) ?? byBrigade.set(u.brigadeId, []).get(u.brigadeId)!).push(u.id);
+        unitIdsByBrigade = { units: state.units, byBrigade };
+      }
       const command = evaluateCommand(
         ctx,
         (brigadeId, members) => {
@@ -989,11 +996,18 @@ export function createDtpSession(): RulesSession {
         },
         // A reading comes from the unit's own fields and its brigade's pass (the commanders list, which
         // also feeds it, drops every cache when it changes): an unchanged unit in a brigade not computed
-        // again reads as before, without building it to compare.
-        (info) => {
-          const c = units.get(info.unit.id);
-          const b = info.unit.brigadeId;
-          return c?.command !== undefined && !changedIds.has(info.unit.id) && (b === undefined || !recomputedBrigades.has(b)) ? c.command : undefined;
+        // again reads as before, without building it to compare. So readings are built only for the
+        // changed units and the units naming a brigade computed again.
+        () => {
+          const fresh: UnitInfo[] = [];
+          for (const id of changedIds) {
+            const info = ctx.units.get(id);
+            if (info) fresh.push(info);
+          }
+          for (const b of recomputedBrigades) {
+            for (const id of unitIdsByBrigade.byBrigade.get(b) ?? NO_IDS) if (!changedIds.has(id)) fresh.push(ctx.units.get(id)!);
+          }
+          return fresh;
         },
       );
       // Which units to look at: every one when a unit came, left or changed side (it is in every enemy's
