@@ -55,6 +55,21 @@ describe('table state deltas', () => {
     const delta = encodeTableStateDelta(last, moved);
     expect(delta.changedStands.map((s) => s.id)).toEqual([last.stands[3]!.id]);
     expect(delta.standIds).toBeUndefined();
+    expect(delta.changedPlaces).toEqual([3]);
+  });
+
+  it('writes changed stands at their places, and looks them up by id when a place holds another stand', () => {
+    const last = largeScene(1);
+    const moved = { ...last, stands: last.stands.map((s, i) => (i === 5 || i === 40 ? { ...s, pose: { ...s.pose, xIn: s.pose.xIn + 0.5 } } : s)) };
+    const delta = structuredClone(encodeTableStateDelta(last, moved));
+    expect(delta.changedPlaces).toEqual([5, 40]);
+    const applied = applyTableStateDelta(last, delta);
+    expect(applied).toEqual(moved);
+    expect(applied.stands[6]).toBe(last.stands[6]);
+    // Places that do not hold the named stands (a delta made against another state): found by id instead.
+    const stale = applyTableStateDelta(last, { ...delta, changedPlaces: [6, 41] });
+    expect(stale).toEqual(moved);
+    expect(applyTableStateDelta(last, { ...delta, changedPlaces: [5] })).toEqual(moved);
   });
 
   it('feeds the real rules worker: each evaluation is what evaluate gives for that state', async () => {

@@ -21,6 +21,11 @@ export interface TableStateDelta {
   readonly changedStands: readonly Stand[];
   /** The stands' ids in order, when they are not the last state's ids in the same order. */
   readonly standIds?: readonly string[];
+  /**
+   * Without `standIds`: each changed stand's place in the stands array, in the order of `changedStands`
+   * (the worker then copies the last array and writes those places, instead of looking up every stand).
+   */
+  readonly changedPlaces?: readonly number[];
 }
 
 // Every field of Stand is compared (a field added to Stand must be added here: compile-time check).
@@ -55,6 +60,7 @@ export function encodeTableStateDelta(last: TableState, next: TableState): Table
   }
   for (const k in before) if (k !== 'stands' && before[k] !== undefined && after[k] === undefined) removed.push(k);
   const changedStands: Stand[] = [];
+  const changedPlaces: number[] = [];
   let sameOrder = last.stands.length === next.stands.length;
   let lastById: Map<string, Stand> | undefined;
   for (let i = 0; i < next.stands.length; i++) {
@@ -68,17 +74,28 @@ export function encodeTableStateDelta(last: TableState, next: TableState): Table
       }
       was = lastById.get(s.id);
     }
-    if (was === undefined || !sameStand(was, s)) changedStands.push(s);
+    if (was === undefined || !sameStand(was, s)) {
+      changedStands.push(s);
+      changedPlaces.push(i);
+    }
   }
-  return { fields: fields as TableStateDelta['fields'], removed, changedStands, ...(sameOrder ? {} : { standIds: next.stands.map((s) => s.id) }) };
+  const order = sameOrder ? (changedPlaces.length > 0 ? { changedPlaces } : {}) : { standIds: next.stands.map((s) => s.id) };
+  return { fields: fields as TableStateDelta['fields'], removed, changedStands, ...order };
+}
+
+/** Whether each changed stand's place holds a stand of its id in `stands` (else look them up by id). */
+function placesHold(stands: readonly Stand[], changedStands: readonly Stand[], places: readonly number[]): boolean {
+  if (places.length !== changedStands.length) return false;
+  for (let k = 0; k < places.length; k++) if (stands[places[k]!]?.id !== changedStands[k]!.id) return false;
+  return true;
 }
 
 /** The state `delta` describes after `last`: unchanged stands and fields are `last`'s own objects. */
 export function applyTableStateDelta(last: TableState, delta: TableStateDelta): TableState {
-  const changed = new Map<string, Stand>();
-  for (const s of delta.changedStands) changed.set(s.id, s);
+  const changedById = (): Map<string, Stand> => new Map(delta.changedStands.map((s) => [s.id, s]));
   let stands: Stand[];
   if (delta.standIds) {
+    const changed = changedById();
     const lastById = new Map<string, Stand>();
     for (const s of last.stands) lastById.set(s.id, s);
     stands = delta.standIds.map((id) => {
@@ -86,7 +103,11 @@ export function applyTableStateDelta(last: TableState, delta: TableStateDelta): 
       if (!s) throw new Error(`table state delta names stand ${id}, which neither it nor the last state has`);
       return s;
     });
+  } else if (delta.changedPlaces !== undefined && placesHold(last.stands, delta.changedStands, delta.changedPlaces)) {
+    stands = last.stands.slice();
+    for (let k = 0; k < delta.changedPlaces.length; k++) stands[delta.changedPlaces[k]!] = delta.changedStands[k]!;
   } else {
+    const changed = changedById();
     stands = last.stands.map((s) => changed.get(s.id) ?? s);
   }
   const out: Record<string, unknown> = { ...(last as unknown as Record<string, unknown>), ...(delta.fields as Record<string, unknown>), stands };
