@@ -8,19 +8,26 @@
  *   over, goes whenever its blocker changes), or when a changed unit's stands now touch a clear line it
  *   found (`SightTrace`, fire/eligibleStands.ts); a pair settled before any sight line (out of arc or
  *   range) only when either changes. A firer none of whose pairs rests on a changed blocker or clear line
- *   near a change loses just the pairs at a changed target, looked up. A unit's list of options afresh
- *   when it changes or a unit of another side comes, goes or changes side; otherwise only its entries for a
- *   changed enemy or a dropped pair (`fireEntry`);
+ *   near a change loses just the pairs at a changed target, looked up; the firers looked at are found
+ *   through an index (by the units their pairs aim at or were blocked by, and their clear lines' boxes),
+ *   never by walking every firer. A unit's list of options afresh when it changes or a unit of another side
+ *   comes, goes or changes side; otherwise only its entries for a changed enemy or a dropped pair
+ *   (`fireEntry`);
  * - movement: when the unit changes or a changed unit's old or new box meets what movementOptions read other
  *   units through and one of its stands, grown for the enemy clearance, meets the unit's outline swept to a
  *   reach or fudge point (`movementDependsOnStands`: reach box and cull discs, then the swept rectangles
  *   stand by stand; without a recorded dependency, within its reach); movement's pieces of unchanged units
  *   carry over from the last context (`contextCache`, movement/obstacleBuffer.ts);
- * - charge: when the unit changes or a changed unit comes (or was) within its reach;
+ * - charge: when the unit changes or a changed unit comes (or was) within its reach; a friend only when
+ *   some option got as far as a charge path (`chargeReadOnlyEnemies`);
  * - rally: when the unit changes or a changed unit is (or was) nearer than its nearest enemy (a refusal,
  *   which the unit alone decides, only when the unit changes);
  * - command: per brigade, when one of its units (or the unit its commander is attached to) changed or its
- *   commander's stand moved; a unit's reading, when it or its brigade pass changed;
+ *   commander's stand moved; a unit's reading, when it or its brigade pass changed (only those are built);
+ * - which units are looked at all: the changed ones, firers that lost a pair, those whose command reading
+ *   was built, and those whose look box (everything their cached parts read of other units, kept by unit
+ *   number: `writeLookBox`) a changed unit's old or new box meets; every other unit is not read, and its
+ *   parts stay where the assembly finds them (by place in the units array);
  * - the fire scene: the last one, with the units changed since marked stale (`updateFireScene`);
  * - a unit's whole evaluation (its parts put together) only when one of those parts changed;
  * - the context: an unchanged unit keeps its unit info (`previousUnits`, context.ts); with the same units
@@ -46,7 +53,7 @@ import { fireShapes } from './fire/fireShapes.ts';
 import { maxRangeIn, weaponRow, type WeaponRow } from './tables/fireTables.ts';
 import { chargeOptions, chargeReadOnlyEnemies, type ChargeOptionsResult } from './charge.ts';
 import { movementOptions } from './movement/movementOptions.ts';
-import { movementDependencyBox, movementDependsOnStands, sameMovementResult, type MovementResult } from './movement/movementResult.ts';
+import { movementDependencyBox, movementDependsOnStands, type MovementResult } from './movement/movementResult.ts';
 import { evaluateRally, nearestEnemyDistanceIn } from './rally.ts';
 import { evaluateBrigade, evaluateCommand, type BrigadeCommand } from './command.ts';
 import { recognizeFormation, type DtpFormationReading } from './formation.ts';
@@ -890,15 +897,8 @@ export function createDtpSession(): RulesSession {
           stale = meets;
         }
         if (stale) {
-          const next = movementOptions(ctx, id);
-          // The same reach again (about half the times a neighbour's move makes a unit look again): keep the
-          // old result, so the unit's evaluation is reused and the new one dies young. Its recorded
-          // dependency is the same too: an unchanged unit's own geometry and the same reach and fudge points.
-          const old = c.movement;
-          if (old === undefined || changedIds.has(id) || !sameMovementResult(old, next)) {
-            c.movement = next;
-            c.movementBox = movementDependencyBox(next);
-          }
+          c.movement = movementOptions(ctx, id);
+          c.movementBox = movementDependencyBox(c.movement);
         }
         return c.movement!;
       };

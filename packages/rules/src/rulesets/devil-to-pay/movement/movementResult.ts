@@ -8,7 +8,6 @@ import type { Shape } from '../../../engine/shapes.ts';
 import type { Formation } from '../../../model/tableState.ts';
 import type { PointIn } from '../../../model/units.ts';
 import { hypot2 } from '../../../geometry/hypot.ts';
-import { samePlainData } from '../../../engine/samePlainData.ts';
 import type { BoxIn } from '../context.ts';
 import { ENEMY_CLEARANCE_IN } from '../tables/movementTables.ts';
 
@@ -33,30 +32,6 @@ export interface DtpMovementOption extends MovementOption {
 export interface MovementResult {
   readonly movement: DtpMovementOption | Refusal;
   readonly shapes: readonly Shape[];
-}
-
-/** Whether two lists of points hold the same coordinates in order (NaN equal to NaN, as in samePlainData). */
-function samePoints(a: readonly PointIn[], b: readonly PointIn[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const p = a[i]!, q = b[i]!;
-    if (p.xIn !== q.xIn && !(Number.isNaN(p.xIn) && Number.isNaN(q.xIn))) return false;
-    if (p.yIn !== q.yIn && !(Number.isNaN(p.yIn) && Number.isNaN(q.yIn))) return false;
-  }
-  return true;
-}
-
-/**
- * Whether two movement results read the same (`samePlainData` over option and shapes). What other units
- * change is the reach and the fudge reach: those are compared first as plain numbers, so a result that
- * moved is told apart without walking every point as generic data (which cost more than it saved).
- */
-export function sameMovementResult(a: MovementResult, b: MovementResult): boolean {
-  if (a === b) return true;
-  const m = a.movement, n = b.movement;
-  if (m.ok && n.ok && (!samePoints(m.reach, n.reach) || !samePoints(m.fudgeReach, n.fudgeReach))) return false;
-  return samePlainData(m, n) && samePlainData(a.shapes, b.shapes);
 }
 
 /** Rounding room added to the dependency radii below (they only decide what a session recomputes). */
