@@ -251,6 +251,41 @@ describe('volley-and-bayonet session', () => {
     states.forEach((s, i) => expect({ step: i, evaluation: session.update(s) }).toEqual({ step: i, evaluation: expected[i] }));
   });
 
+  it("asks a gun's kept blocked line for its reason again once the reason can be the one reported", () => {
+    // Two guns of one battery at one target: the left gun sees it past a small wood on its first line, so
+    // the right gun's lines (all in a wood) are traced without their reason. A friendly stand then stands
+    // across every line of the left gun: its first line is now blocked by the wood (terrain, before
+    // stands), no gun has a shot, and the right gun's reason, kept from before, must be traced again (a kept
+    // "blocked, reason not asked" would report blocked by stands).
+    const wood = (id: string, x: number, y: number, h: number) => ({ id, kind: 'open-woods' as const, vertices: [{ xIn: x - h, yIn: y - h }, { xIn: x + h, yIn: y - h }, { xIn: x + h, yIn: y + h }, { xIn: x - h, yIn: y + h }] });
+    const base = parseTableStateFor(
+      scene({
+        widthIn: 72,
+        depthIn: 48,
+        units: [
+          {
+            id: 'bat', side: 'crown', brigadeId: 'cb', fields: { 'troop-type': 'field-artillery', morale: 5, 'strength-points': 2 },
+            stands: [{ id: 'bat-1', base: 'artillery', x: 16, y: 10, heading: 90 }, { id: 'bat-2', base: 'artillery', x: 28, y: 10, heading: 90 }],
+          },
+          { id: 'scr', side: 'crown', brigadeId: 'cb', fields: { 'troop-type': 'slow-infantry', morale: 4, 'strength-points': 2 }, stands: [{ id: 'scr-1', base: 'infantry', x: 60, y: 40, heading: 90 }] },
+          { id: 't', side: 'rebel', brigadeId: 'rb', fields: { 'troop-type': 'fast-infantry', morale: 5, 'strength-points': 2 }, stands: [{ id: 't-1', base: 'infantry', x: 22, y: 24, heading: 270 }] },
+        ],
+        commanders: [{ id: 'cb-cmd', side: 'crown', brigadeId: 'cb', x: 22, y: 6 }, { id: 'rb-cmd', side: 'rebel', brigadeId: 'rb', x: 22, y: 30 }],
+        terrain: { areas: [wood('w1', 17.9, 16, 0.15), wood('w2', 28, 13, 1.2)] },
+        parameters: GOLDEN_PARAMETERS,
+      }),
+      ruleset,
+    );
+    const screened = withStand(base, 'scr-1', (t) => ({ ...t, pose: { xIn: 16, yIn: 12.5, headingDeg: 90 } }));
+    const expected = [base, screened].map((s) => evaluate(s, ruleset));
+    const reasons = (e: (typeof expected)[number]) => e.units['bat']!.fire.map((f) => (f.ok ? 'ok' : f.reason));
+    expect(reasons(expected[0]!)).toEqual(['ok']);
+    expect(reasons(expected[1]!)).toEqual(['fire/no-line-of-sight']);
+    const session = ruleset.createSession!();
+    expect(session.update(base)).toEqual(expected[0]);
+    expect(session.update(screened)).toEqual(expected[1]);
+  });
+
   it('gives back the previous answers when a state is re-sent as new objects', () => {
     const state = parseTableStateFor(vbBenchScene(), ruleset);
     const session = ruleset.createSession!();

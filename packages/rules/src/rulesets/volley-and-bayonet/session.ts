@@ -41,7 +41,7 @@ import { evaluateCommand, unitCommand, type CommandResult, type UnitCommand } fr
 import { boxesApart, type UnitReading, type VbContext, type VbStand, type VbUnit } from './context.ts';
 import { evaluateVolleyAndBayonet } from './evaluate.ts';
 import { evaluateFire, fireAtUnit, fireSettings, firersOf, type FireAtUnit, type Firer, type FireResult, type FireSettings, type SightOf } from './fire/fire.ts';
-import { carrySightScene, sightLinesMeetBoxes, standSight } from './fire/sight.ts';
+import { carrySightScene, GUN_BLOCKED_REASON_UNASKED, sightLinesMeetBoxes, standSight } from './fire/sight.ts';
 import { evaluateMovement, type KeepRay, type MovementResult } from './movement/movement.ts';
 import { standRate } from './movement/standMovement.ts';
 import { numberParameter } from '../../engine/rulesetFields.ts';
@@ -256,13 +256,15 @@ function keptSight(ctx: VbContext, cached: FireAtUnit, changedStands: readonly B
   const results = cached.sightResults;
   const lines = cached.sightLines;
   if (!stands || !results || !lines) return undefined;
-  return (firer, target, artillery) => {
+  return (firer, target, artillery, reasonNeeded) => {
     for (let k = 0; k < results.length; k++) {
       if (stands[2 * k] !== firer || stands[2 * k + 1] !== target) continue;
-      if (!lineNearBoxes(lines, 5 * k, changedStands) || !sightLinesMeetBoxes(firer, target, changedStands, LOOK_SLACK_IN)) return results[k]!;
+      // A blocked answer traced without its reason serves only where none is asked.
+      const r = results[k]!;
+      if ((r !== GUN_BLOCKED_REASON_UNASKED || !reasonNeeded) && (!lineNearBoxes(lines, 5 * k, changedStands) || !sightLinesMeetBoxes(firer, target, changedStands, LOOK_SLACK_IN))) return r;
       break;
     }
-    return standSight(ctx, firer, target, artillery);
+    return standSight(ctx, firer, target, artillery, reasonNeeded);
   };
 }
 

@@ -214,7 +214,7 @@ export interface FireAtUnit {
 }
 
 /** Sight from a firing stand to a target stand (the session may answer from a pair traced before). */
-export type SightOf = (firer: VbStand, target: VbStand, artillery: boolean) => SightResult;
+export type SightOf = (firer: VbStand, target: VbStand, artillery: boolean, reasonNeeded: boolean) => SightResult;
 
 /** Why no firing stand can fire at a unit, in words (only the text that is shown is built). */
 function failureDetail(f: Failure, firers: readonly Firer[], screenUnitId: string | undefined): string {
@@ -326,7 +326,10 @@ export function fireAtUnit(
       sightMinY = Math.min(sightMinY, fb.minYIn, tb.minYIn);
       sightMaxX = Math.max(sightMaxX, fb.maxXIn, tb.maxXIn);
       sightMaxY = Math.max(sightMaxY, fb.maxYIn, tb.maxYIn);
-      const sight = sightOf ? sightOf(f.s, t, f.row.artillery) : standSight(ctx, f.s, t, f.row.artillery);
+      // A gun's blocked line needs its reason only while it could still be the one reported: no shot at this
+      // unit yet, and no reason met that a gun's cannot outrank (a gun's highest is blocked by stands).
+      const reasonNeeded = !f.row.artillery || (shots === undefined && failureRank < BLOCKED_BY_STANDS);
+      const sight = sightOf ? sightOf(f.s, t, f.row.artillery, reasonNeeded) : standSight(ctx, f.s, t, f.row.artillery, reasonNeeded);
       (sightLines ??= []).push(f.s.center.xIn, f.s.center.yIn, t.center.xIn, t.center.yIn, sightSpreadIn(f.s, t));
       (sightStands ??= []).push(f.s, t);
       (sightResults ??= []).push(sight);

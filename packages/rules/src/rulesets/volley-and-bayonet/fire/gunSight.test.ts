@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AreaTerrain, Elevation, TableState } from '../../../model/tableState.ts';
 import { buildContext } from '../context.ts';
-import { standSight, standSightTraced } from './sight.ts';
+import { GUN_BLOCKED_REASON_UNASKED, standSight, standSightTraced } from './sight.ts';
 import { scene, TEST_PARAMETERS, type BaseKind, type UnitBuild } from '../../../../../../fixtures/rules/volley-and-bayonet/build.ts';
 
 /**
@@ -137,6 +137,12 @@ describe('a gun\'s sight: the shortcuts answer as the full trace of all six line
         const fast = standSight(ctx, ctx.standById.get(g)!, ctx.standById.get(t)!, true);
         const traced = standSightTraced(plain, plain.standById.get(g)!, plain.standById.get(t)!, true);
         expect(fast, `layout ${layout}: ${g} -> ${t}`).toEqual(traced);
+        // Asked only "clear or not", on the same context after the exact answer and on a fresh one.
+        const unranked = (c: typeof ctx) => standSight(c, c.standById.get(g)!, c.standById.get(t)!, true, false);
+        for (const [got, where] of [[unranked(ctx), 'same context'], [unranked(buildContext(state)), 'fresh context']] as const) {
+          expect(got.clear, `layout ${layout}: ${g} -> ${t}, unranked, ${where}`).toBe(traced.clear);
+          if (!traced.clear) expect(got).toBe(GUN_BLOCKED_REASON_UNASKED);
+        }
         if (traced.clear) clear++;
         else if (traced.blockedBy === 'stands') byStands++;
         else if (traced.blockedBy === 'terrain') byTerrain++;

@@ -457,6 +457,11 @@ const CLEAR: SightResult = { clear: true };
 const BY_TERRAIN: SightResult = { clear: false, blockedBy: 'terrain' };
 const BY_HILL: SightResult = { clear: false, blockedBy: 'hill' };
 const BY_STANDS: SightResult = { clear: false, blockedBy: 'stands' };
+/**
+ * Every line of a gun blocked, its reason not asked for (`standSight` with `reasonNeeded` false): named
+ * `stands`, the highest reason a gun's line can be given, so a caller that ranks reasons is not misled.
+ */
+export const GUN_BLOCKED_REASON_UNASKED: SightResult = { clear: false, blockedBy: 'stands' };
 
 /** Whether the firer's and the target's centres are inside the pair's `k`th area: 1 + 2 * firer + target. */
 function pairCentres(p: VbSight, sc: PairScene, k: number, firer: VbStand, target: VbStand): number {
@@ -755,12 +760,15 @@ export function sightLinesMeetBoxes(s: VbStand, t: VbStand, boxes: readonly Boun
 /**
  * Sight from a firing stand to a target stand: from its front (centre, then each front corner) to the
  * target's nearest point and its centre; clear if any line is, else the first line's reason (or a later
- * line's skirmisher screen).
+ * line's skirmisher screen). For a gun whose caller needs only "clear or not" (`reasonNeeded` false: its
+ * fire already has a shot at the target unit, or a reason no gun's line can outrank), a blocked answer is
+ * `GUN_BLOCKED_REASON_UNASKED`, found by the cheap tests on every line (the exact reason of the first line,
+ * terrain before hills before stands, is the dearest test of a pair).
  */
-export function standSight(ctx: VbContext, s: VbStand, t: VbStand, artillery: boolean): SightResult {
+export function standSight(ctx: VbContext, s: VbStand, t: VbStand, artillery: boolean, reasonNeeded = true): SightResult {
   const p = scenes.get(ctx);
   const sc = fillPairScene(p, s, t);
-  if (artillery) return gunSight(ctx, p, sc, s, t);
+  if (artillery) return reasonNeeded ? gunSight(ctx, p, sc, s, t) : gunSightUnranked(ctx, p, sc, s, t);
   let worst: SightResult | undefined;
   for (let k = 0; k < 3; k++) {
     const from = k === 0 ? frontCentre(s) : s.corners[k - 1]!;
@@ -802,6 +810,28 @@ function gunSight(ctx: VbContext, p: VbSight, sc: PairScene, s: VbStand, t: VbSt
     }
   }
   return first;
+}
+
+/**
+ * `gunSight` when only "clear or not" is asked: the same six lines, each by the tests `gunSight` gives its
+ * later lines (the pair's last blocker, an area's core, then `gunLineBlocked`).
+ */
+function gunSightUnranked(ctx: VbContext, p: VbSight, sc: PairScene, s: VbStand, t: VbStand): SightResult {
+  const fc = frontCentre(s);
+  for (let k = 0; k < 3; k++) {
+    const from = k === 0 ? fc : s.corners[k - 1]!;
+    const near = nearestOnBaseFrom(from, t.corners, t.box);
+    for (let m = 0; m < 2; m++) {
+      const to = m === 0 ? near : t.center;
+      if (sc.lastStand >= 0 && standCrossingFraction(p.stands[sc.lastStand]!, from, to) >= 0) continue;
+      if (sc.lastArea >= 0) {
+        const lengthIn = Math.sqrt((to.xIn - from.xIn) ** 2 + (to.yIn - from.yIn) ** 2);
+        if (lengthIn > 0 && coreSurelyBlocks(p, sc, sc.lastArea, from, to, lengthIn, s, t)) continue;
+      }
+      if (sightLineIn(ctx, p, sc, from, to, s, t, true, false).clear) return CLEAR;
+    }
+  }
+  return GUN_BLOCKED_REASON_UNASKED;
 }
 
 /**
