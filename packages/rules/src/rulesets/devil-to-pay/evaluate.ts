@@ -121,11 +121,11 @@ export interface AssemblyMemo {
 }
 
 /**
- * `assemble` from each unit's parts (`partsOf`, by place in `state.units`), reusing what the last assembly (`memo`) put
- * together: the units' shapes before the first and after the last unit whose parts are not the same objects
- * are kept as whole runs, and the combined charges are kept when every unit's charge list (and unit) is the
- * same. Every list returned is new; the memo's list of unit shapes is its own (written in place by the next
- * assembly when the counts allow).
+ * `assemble` from each unit's parts (`partsOf`, by place in `state.units`), reusing what the last assembly
+ * (`memo`) put together: the units' shapes before the first and after the last unit whose parts are not the
+ * same objects are kept as whole runs, and the combined charges are kept when every unit's charge list (and
+ * unit) is the same. Every list returned is new; the memo's list of unit shapes is its own (written in place
+ * by the next assembly when the counts allow).
  */
 export function assembleAfter(
   state: TableState,
