@@ -796,42 +796,38 @@ function gunSight(ctx: VbContext, p: VbSight, sc: PairScene, s: VbStand, t: VbSt
   const near0 = nearestOnBaseFrom(fc, t.corners, t.box);
   const first = sightLineIn(ctx, p, sc, fc, near0, s, t, true, true);
   if (first.clear) return first;
-  for (let k = 0; k < 3; k++) {
-    const from = k === 0 ? fc : s.corners[k - 1]!;
-    const near = k === 0 ? near0 : nearestOnBaseFrom(from, t.corners, t.box);
-    for (let m = k === 0 ? 1 : 0; m < 2; m++) {
-      const to = m === 0 ? near : t.center;
-      if (sc.lastStand >= 0 && standCrossingFraction(p.stands[sc.lastStand]!, from, to) >= 0) continue;
-      if (sc.lastArea >= 0) {
-        const lengthIn = Math.sqrt((to.xIn - from.xIn) ** 2 + (to.yIn - from.yIn) ** 2);
-        if (lengthIn > 0 && coreSurelyBlocks(p, sc, sc.lastArea, from, to, lengthIn, s, t)) continue;
-      }
-      if (sightLineIn(ctx, p, sc, from, to, s, t, true, false).clear) return CLEAR;
-    }
-  }
-  return first;
+  return gunLinesClear(ctx, p, sc, s, t, fc, near0, 1) ? CLEAR : first;
 }
 
 /**
  * `gunSight` when only "clear or not" is asked: the same six lines, each by the tests `gunSight` gives its
- * later lines (the pair's last blocker, an area's core, then `gunLineBlocked`).
+ * later lines.
  */
 function gunSightUnranked(ctx: VbContext, p: VbSight, sc: PairScene, s: VbStand, t: VbStand): SightResult {
   const fc = frontCentre(s);
+  return gunLinesClear(ctx, p, sc, s, t, fc, nearestOnBaseFrom(fc, t.corners, t.box), 0) ? CLEAR : GUN_BLOCKED_REASON_UNASKED;
+}
+
+/**
+ * Whether one of a gun's lines from the `from`-th on (0: every line; 1: all but the first) is clear, each by
+ * the cheap tests first: the thing that blocked the pair's last blocked line (a stand, or an area's core),
+ * then `gunLineBlocked`. `fc` is the gun's front centre and `near0` the target's nearest point from it.
+ */
+function gunLinesClear(ctx: VbContext, p: VbSight, sc: PairScene, s: VbStand, t: VbStand, fc: PointIn, near0: PointIn, from: number): boolean {
   for (let k = 0; k < 3; k++) {
-    const from = k === 0 ? fc : s.corners[k - 1]!;
-    const near = nearestOnBaseFrom(from, t.corners, t.box);
-    for (let m = 0; m < 2; m++) {
+    const origin = k === 0 ? fc : s.corners[k - 1]!;
+    const near = k === 0 ? near0 : nearestOnBaseFrom(origin, t.corners, t.box);
+    for (let m = k === 0 ? from : 0; m < 2; m++) {
       const to = m === 0 ? near : t.center;
-      if (sc.lastStand >= 0 && standCrossingFraction(p.stands[sc.lastStand]!, from, to) >= 0) continue;
+      if (sc.lastStand >= 0 && standCrossingFraction(p.stands[sc.lastStand]!, origin, to) >= 0) continue;
       if (sc.lastArea >= 0) {
-        const lengthIn = Math.sqrt((to.xIn - from.xIn) ** 2 + (to.yIn - from.yIn) ** 2);
-        if (lengthIn > 0 && coreSurelyBlocks(p, sc, sc.lastArea, from, to, lengthIn, s, t)) continue;
+        const lengthIn = Math.sqrt((to.xIn - origin.xIn) ** 2 + (to.yIn - origin.yIn) ** 2);
+        if (lengthIn > 0 && coreSurelyBlocks(p, sc, sc.lastArea, origin, to, lengthIn, s, t)) continue;
       }
-      if (sightLineIn(ctx, p, sc, from, to, s, t, true, false).clear) return CLEAR;
+      if (sightLineIn(ctx, p, sc, origin, to, s, t, true, false).clear) return true;
     }
   }
-  return GUN_BLOCKED_REASON_UNASKED;
+  return false;
 }
 
 /**
