@@ -375,7 +375,7 @@ const LOOK_SLACK_IN = 0.05;
  * on an axis reads the one beyond-range refusal). A change whose old and new boxes both miss it leaves every
  * part as it was. NaN for a unit with no stands (its empty box would miss everything): always looked at.
  */
-function writeLookBox(boxes: Float64Array, at: number, info: UnitInfo, c: UnitCache, movementLookInches: () => number): void {
+function writeLookBox(boxes: Float64Array, at: number, ctx: DtpContext, info: UnitInfo, c: UnitCache): void {
   if (info.stands.length === 0 || c.rally === undefined) {
     boxes.fill(NaN, at, at + 4);
     return;
@@ -385,7 +385,7 @@ function writeLookBox(boxes: Float64Array, at: number, info: UnitInfo, c: UnitCa
   const mb = c.movementBox;
   // Movement's box, grown by the 0.01" its test allows; without one, its look distance round the unit.
   const m = mb ?? b;
-  const mIn = (mb !== undefined ? 0.01 : movementLookInches()) + LOOK_SLACK_IN;
+  const mIn = (mb !== undefined ? 0.01 : movementLookIn(info, ctx.formationOf(info.unit.id))) + LOOK_SLACK_IN;
   boxes[at] = Math.min(b.minXIn - aroundIn, m.minXIn - mIn);
   boxes[at + 1] = Math.min(b.minYIn - aroundIn, m.minYIn - mIn);
   boxes[at + 2] = Math.max(b.maxXIn + aroundIn, m.maxXIn + mIn);
@@ -553,7 +553,7 @@ export function createDtpSession(): RulesSession {
   /** Each unit's number by its place in the last units array. */
   let unitNosByPlace = new Int32Array(0);
   /** Each unit's look box by number (`writeLookBox`): minX, minY, maxX, maxY; NaN until first written. */
-  let lookBoxes = new Float64Array(0).fill(NaN);
+  let lookBoxes = new Float64Array(0);
   /** By number, the update (`lookEpoch`) in which the unit is to be looked at. */
   let lookStamps = new Int32Array(0);
   let lookEpoch = 0;
@@ -1061,7 +1061,7 @@ export function createDtpSession(): RulesSession {
         const charge = chargeOf(id, c, info);
         const rally = rallyOf(id, c, info);
         const fire = fireOf(id, c, info);
-        writeLookBox(lookBoxes, 4 * no, info, c, () => movementLookIn(info, ctx.formationOf(id)));
+        writeLookBox(lookBoxes, 4 * no, ctx, info, c);
         const p = c.parts;
         // Fire arrows end at the target's stands: a moved target redraws them (see fireShapesOf).
         const okTargets = (c.fireOkTargets ??= fire.flatMap((o) => (o.ok ? [o.targetUnitId] : [])));
