@@ -278,11 +278,14 @@ describe('charge reach, arc and disorder (Charge: Charge Move)', () => {
     expect(chargeReadOnlyEnemies(of(stateOf([US({}, 10, 30, grid(2, 2, INFANTRY_BASE)), beside])))).toBe(true);
     expect(chargeReadOnlyEnemies(of(stateOf([US({ status: { prone: true } }), CS()])))).toBe(true);
     expect(chargeReadOnlyEnemies(of(stateOf([US(), friend])))).toBe(true);
-    // Refused for another enemy on the path: that path was laid out too.
+    // Refused for another enemy on the path: that path was laid out too. (On a table the enemy in the way
+    // is itself an option that can be taken, so the refusal is also tried alone.)
     const between = unitAt({ id: 'mid', side: 'csa' }, { xIn: 30, yIn: 12.6, headingDeg: 270 }, grid(2, 1, INFANTRY_BASE));
     const through = of(stateOf([US({}, 10), between, CS({}, 16)]));
-    expect(through.charge.some((c) => !c.ok && c.reason === 'charge/path-through-enemy')).toBe(true);
+    const refusal = through.charge.find((c) => !c.ok && c.reason === 'charge/path-through-enemy');
+    expect(refusal).toBeDefined();
     expect(chargeReadOnlyEnemies(through)).toBe(false);
+    expect(chargeReadOnlyEnemies({ charge: [refusal!], shapes: [] })).toBe(false);
   });
 
   it('abatis, chevaux-de-frise, thicket, city and friendly units in the path disorder the charge; a fence does not', () => {
