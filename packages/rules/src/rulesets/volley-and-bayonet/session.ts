@@ -70,6 +70,8 @@ interface Caches {
   readonly fireResult: Map<string, FireResult>;
   /** Per firer unit: the box around every sight line any of its pairs traced. */
   readonly fireSight: Map<string, BoundingBoxIn | undefined>;
+  /** Per firer unit: the target units whose pairs traced a sight line (only those read other units). */
+  readonly traced: Map<string, readonly string[]>;
   /** Per unit: its stands' command flags and its brigade's exhaustion, as one key. */
   readonly signature: Map<string, string>;
   /** Per unit: its formation and morale readings, with the unit read and the brigade they were read with. */
@@ -359,18 +361,6 @@ export function createVolleyAndBayonetSession(): RulesSession {
         for (const s of changedSides()) if (s !== side) return true;
         return false;
       };
-      // The changed units as read now (those still on the table), made when first asked.
-      let changedNow: VbUnit[] | undefined;
-      const changedInfos = (ctx: VbContext): VbUnit[] => {
-        if (!changedNow) {
-          changedNow = [];
-          for (const c of changedUnits) {
-            const info = ctx.units.get(c);
-            if (info) changedNow.push(info);
-          }
-        }
-        return changedNow;
-      };
       // The changed units' unit commanders, before and after (any of them may command artillery of its side).
       let giverBoxes: BoundingBoxIn[] | undefined;
       const giversMatter = (ctx: VbContext, info: VbUnit, cached: UnitCommand): boolean => {
@@ -399,6 +389,7 @@ export function createVolleyAndBayonetSession(): RulesSession {
         fire: new Map(),
         fireResult: new Map(),
         fireSight: new Map(),
+        traced: new Map(),
         signature: new Map(),
         looks: new Map(),
         readings: new Map(),
@@ -424,6 +415,18 @@ export function createVolleyAndBayonetSession(): RulesSession {
       };
       let fireOf: (info: VbUnit, settings: FireSettings, firers: readonly Firer[], atUnit: (firers: readonly Firer[], target: VbUnit) => FireAtUnit) => FireResult = () => {
         throw new Error('fire before the context');
+      };
+
+      // A firer unit's fire as kept for the next update: its firers, pairs, traced targets, the box around their
+      // lines (the union of the traced pairs' boxes unless given) and its assembled answer.
+      const keepFire = (id: string, firers: readonly Firer[], pairs: Map<string, FireAtUnit>, traced: readonly string[], result: FireResult, sight?: BoundingBoxIn): FireResult => {
+        if (!sight) for (const t of traced) sight = sight ? mergeBoxes(sight, pairs.get(t)!.sightBox!) : pairs.get(t)!.sightBox;
+        next.firers.set(id, firers);
+        next.fire.set(id, pairs);
+        next.traced.set(id, traced);
+        next.fireSight.set(id, sight);
+        next.fireResult.set(id, result);
+        return result;
       };
 
       const evaluation = evaluateVolleyAndBayonet(state, {
@@ -573,91 +576,73 @@ export function createVolleyAndBayonetSession(): RulesSession {
           const id = info.unit.id;
           const ctx = ctxNow!;
           const kept = base?.fireResult.get(id);
-          // Nothing it fires at changed and nothing moved where its lines run: its whole answer stands.
-          if (kept && !changedUnits.has(id) && !sigChanged.has(id) && !otherSideChanged(info.unit.side) && !near(movedNow, base!.fireSight.get(id), LOOK_SLACK_IN, undefined)) {
-            next.firers.set(id, base!.firers.get(id)!);
-            next.fire.set(id, base!.fire.get(id)!);
-            next.fireSight.set(id, base!.fireSight.get(id));
-            next.fireResult.set(id, kept);
-            return kept;
-          }
-          const firers = (base && !changedUnits.has(id) ? base.firers.get(id) : undefined) ?? firersOf(ctx, settings, info);
-          next.firers.set(id, firers);
-          // Each enemy unit's pair, kept or traced again; the unit's whole answer is kept when every pair
-          // gives the same answer as before. Unchanged itself, with no sight line of it crossed, only the
-          // pairs of changed enemy units need a look.
           const keptPairs = base?.fire.get(id);
-          const onlyChanged = kept !== undefined && keptPairs !== undefined && !changedUnits.has(id) && !sigChanged.has(id) && !near(movedNow, base!.fireSight.get(id), LOOK_SLACK_IN, undefined);
-          let pairs = new Map<string, FireAtUnit>();
-          let fresh = !kept || changedUnits.has(id) || sigChanged.has(id);
-          let sight: BoundingBoxIn | undefined;
-          // Every enemy unit looked at (not only the changed ones): while each pair is the kept one, no
-          // map is written; `keptAll` says whether the targets and their pairs are all as kept.
-          let keptAll = !onlyChanged && keptPairs !== undefined;
-          let looked = 0;
-          if (firers.length > 0) {
-            for (const target of onlyChanged ? changedInfos(ctx) : ctx.unitList) {
-              if (target.unit.side === info.unit.side || target.combatStands.length === 0) continue;
-              const cached = keptPairs?.get(target.unit.id);
-              let r = cached;
-              if (!cached || pairDirty(info, target, cached)) {
-                r = pairOf(info, firers, target, cached);
-                if (!cached || !samePair(cached, r)) fresh = true;
-                // The same answer with no line traced, before or now: the kept pair stands for it.
-                else if (!r.sightBox && !cached.sightBox) r = cached;
+          if (kept === undefined || keptPairs === undefined || changedUnits.has(id) || sigChanged.has(id)) {
+            // The unit itself changed (or nothing is kept): every enemy unit's pair again, each with the
+            // sights it traced before to answer from where they still hold.
+            const firers = (base && !changedUnits.has(id) ? base.firers.get(id) : undefined) ?? firersOf(ctx, settings, info);
+            const pairs = new Map<string, FireAtUnit>();
+            const traced: string[] = [];
+            if (firers.length > 0) {
+              for (const target of ctx.unitList) {
+                if (target.unit.side === info.unit.side || target.combatStands.length === 0) continue;
+                const r = pairOf(info, firers, target, keptPairs?.get(target.unit.id));
+                pairs.set(target.unit.id, r);
+                    if (r.sightBox) traced.push(target.unit.id);
               }
-              looked++;
-              if (keptAll && r === cached) continue;
-              if (keptAll) {
-                // The first pair that is not the kept one: the ones before it were.
-                keptAll = false;
-                for (const t of ctx.unitList) {
-                  if (t === target) break;
-                  if (t.unit.side === info.unit.side || t.combatStands.length === 0) continue;
-                  pairs.set(t.unit.id, keptPairs!.get(t.unit.id)!);
-                }
-              }
-              pairs.set(target.unit.id, r!);
             }
-            if (keptAll && looked === keptPairs!.size) {
-              // Every target the same, each with its kept pair: the kept map and box stand.
-              pairs = keptPairs!;
-              sight = base!.fireSight.get(id);
-            } else if (keptAll) {
-              // As kept so far, but targets came or went: the map of every pair looked at.
-              pairs = new Map();
-              for (const t of ctx.unitList) {
-                if (t.unit.side === info.unit.side || t.combatStands.length === 0) continue;
-                pairs.set(t.unit.id, keptPairs!.get(t.unit.id)!);
-              }
-              for (const r of pairs.values()) if (r.sightBox) sight = sight ? mergeBoxes(sight, r.sightBox) : r.sightBox;
-            } else if (onlyChanged) {
-              // The rest as they were (a changed unit that lost its combat stands drops out). The box
-              // around their lines is the one kept, grown by the pairs traced again (a little wide, never
-              // narrow: it only decides when to look at every pair).
-              sight = base!.fireSight.get(id);
-              for (const r of pairs.values()) if (r.sightBox) sight = sight ? mergeBoxes(sight, r.sightBox) : r.sightBox;
-              // Every changed unit's pair as it was (or absent before and now): the kept map itself, never
-              // written to. Else one native copy of the kept pairs rather than one insertion each (the
-              // order of a unit's pairs is never read: its fire is assembled by target, its box is a union).
-              let same = true;
-              for (const c of changedUnits) if (pairs.get(c) !== keptPairs!.get(c)) same = false;
-              if (same) pairs = keptPairs!;
-              else {
-                const all = new Map(keptPairs!);
-                for (const c of changedUnits) all.delete(c);
-                for (const [t, r] of pairs) all.set(t, r);
-                pairs = all;
-              }
-            } else for (const r of pairs.values()) if (r.sightBox) sight = sight ? mergeBoxes(sight, r.sightBox) : r.sightBox;
+            return keepFire(id, firers, pairs, traced, fireOf(info, settings, firers, (_f, target) => pairs.get(target.unit.id)!));
           }
-          // A target gone (no combat stands left) leaves the pairs fewer than before.
-          if (pairs.size !== (base?.fire.get(id)?.size ?? -1)) fresh = true;
-          next.fire.set(id, pairs);
-          next.fireSight.set(id, sight);
-          const result = fresh ? fireOf(info, settings, firers, (_f, target) => pairs.get(target.unit.id)!) : kept!;
-          next.fireResult.set(id, result);
-          return result;
+          // Unchanged itself: only the pairs of changed enemy units, and the pairs whose traced lines a change
+          // comes near, can answer differently (a pair settled by range and arc reads the two units alone).
+          const firers = base!.firers.get(id)!;
+          const keptTraced = base!.traced.get(id)!;
+          // Target id → its pair now, for pairs looked at again (absent: gone as a target).
+          let looked: Map<string, FireAtUnit | undefined> | undefined;
+          let fresh = false;
+          if (firers.length > 0 && otherSideChanged(info.unit.side)) {
+            for (const c of changedUnits) {
+              const target = ctx.units.get(c);
+              const cached = keptPairs.get(c);
+              if (!target || target.unit.side === info.unit.side || target.combatStands.length === 0) {
+                // Not a target now: a pair it had goes.
+                if (cached) ((looked ??= new Map()).set(c, undefined), (fresh = true));
+                continue;
+              }
+              const r = pairOf(info, firers, target, cached);
+              if (!cached || !samePair(cached, r)) fresh = true;
+              // The same answer with no line traced, before or now: the kept pair stands for it.
+              else if (!r.sightBox && !cached.sightBox) continue;
+              (looked ??= new Map()).set(c, r);
+            }
+          }
+          if (keptTraced.length > 0 && near(movedNow, base!.fireSight.get(id), LOOK_SLACK_IN, undefined)) {
+            for (const t of keptTraced) {
+              if (changedUnits.has(t)) continue;
+              const target = ctx.units.get(t)!;
+              const cached = keptPairs.get(t)!;
+              if (!pairDirty(info, target, cached)) continue;
+              const r = pairOf(info, firers, target, cached);
+              // The same answer keeps the unit's assembled fire; the pair traced now is kept all the same (its
+              // sights name the stands of this state, which the next update answers from).
+              if (!samePair(cached, r)) fresh = true;
+              (looked ??= new Map()).set(t, r);
+            }
+          }
+          if (!looked) return keepFire(id, firers, keptPairs, keptTraced, kept, base!.fireSight.get(id));
+          // One native copy of the kept pairs with the ones looked at written over it (the order of a unit's
+          // pairs is never read: its fire is assembled by target, its box is a union).
+          const pairs = new Map(keptPairs);
+          const traced: string[] = [];
+          for (const t of keptTraced) if (!looked.has(t)) traced.push(t);
+          for (const [t, r] of looked) {
+            if (r === undefined) pairs.delete(t);
+            else {
+              pairs.set(t, r);
+              if (r.sightBox) traced.push(t);
+            }
+          }
+          return keepFire(id, firers, pairs, traced, fresh ? fireOf(info, settings, firers, (_f, target) => pairs.get(target.unit.id)!) : kept);
         },
         // Both read the unit alone (the same object: read from an unchanged unit), the morale also its
         // brigade's standing and the commanders attached (a change of commanders drops every cache).
