@@ -40,7 +40,7 @@ import { dangerZones, moraleReading, type BrigadeMorale, type DangerZones } from
 import { evaluateCommand, unitCommand, type CommandResult, type UnitCommand } from './command.ts';
 import { boxesApart, type UnitReading, type VbContext, type VbStand, type VbUnit } from './context.ts';
 import { evaluateVolleyAndBayonet } from './evaluate.ts';
-import { evaluateFire, fireAtUnit, fireSettings, firersOf, type FireAtUnit, type Firer, type FireResult, type FireSettings, type SightOf } from './fire/fire.ts';
+import { beyondFirersReach, evaluateFire, fireAtUnit, fireSettings, firersOf, type FireAtUnit, type Firer, type FireResult, type FireSettings, type SightOf } from './fire/fire.ts';
 import { carrySightScene, GUN_BLOCKED_REASON_UNASKED, sightLinesMeetBoxes, standSight } from './fire/sight.ts';
 import { evaluateMovement, type KeepRay, type MovementResult } from './movement/movement.ts';
 import { standRate } from './movement/standMovement.ts';
@@ -609,6 +609,10 @@ export function createVolleyAndBayonetSession(): RulesSession {
                 if (cached) ((looked ??= new Map()).set(c, undefined), (fresh = true));
                 continue;
               }
+              // Beyond the firers' reach before and after, under the same name: the same "out of range" answer
+              // (see `beyondFirersReach`), with no pair read or compared.
+              const before = cached && !cached.sightBox ? base!.ctx.units.get(c) : undefined;
+              if (before && before.unit.name === target.unit.name && before.combatStands.length > 0 && beyondFirersReach(firers, before) && beyondFirersReach(firers, target)) continue;
               const r = pairOf(info, firers, target, cached);
               if (!cached || !samePair(cached, r)) fresh = true;
               // The same answer with no line traced, before or now: the kept pair stands for it.

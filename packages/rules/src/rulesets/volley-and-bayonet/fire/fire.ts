@@ -246,6 +246,16 @@ const firersReach = identityMemo((firers: readonly Firer[]): { readonly box: Bou
   return { box, longestIn };
 });
 
+/**
+ * Whether `target` is beyond every one of `firers`' ranges on an axis: then `fireAtUnit` answers "out of
+ * range" without reading a stand pair, with data that depends only on the target unit's name and id and on
+ * the firers' longest range.
+ */
+export function beyondFirersReach(firers: readonly Firer[], target: VbUnit): boolean {
+  const reach = firersReach.get(firers);
+  return boxesApart(reach.box, target.combatBox, reach.longestIn);
+}
+
 /** Shared empty lists of a refusal (never pushed to). */
 const NO_SHAPES: readonly Shape[] = [];
 const NO_SAVES: readonly SaveCondition[] = [];
@@ -278,8 +288,7 @@ export function fireAtUnit(
 ): FireAtUnit {
   // Most enemy units are beyond every firer's range on an axis: then every stand pair is (the boxes hold
   // the stands, so each pair is at least as far apart), and the answer is "out of range" with no pair read.
-  const reach = firersReach.get(firers);
-  if (boxesApart(reach.box, target.combatBox, reach.longestIn)) return outOfRangeAt(target, reach.longestIn);
+  if (beyondFirersReach(firers, target)) return outOfRangeAt(target, firersReach.get(firers).longestIn);
   const u = info.unit;
   const tStands = target.combatStands;
   let shots: StandShot[] | undefined;
