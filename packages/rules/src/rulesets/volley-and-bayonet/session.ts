@@ -16,11 +16,14 @@
  *   its "near enough to matter" test; plus the support distance and a gun's size around charged guns);
  * - fire: per (firer unit, target unit) pair, when either unit changes, the firer's command or exhaustion
  *   changes, or a changed unit or commander has its old or new box within reach of a sight line the pair
- *   traced (a pair settled by range and arc alone depends on the two units only). A pair traced again
+ *   traced (a pair settled by range and arc alone depends on the two units only). So an unchanged firer
+ *   looks only at the pairs of changed enemy units (none when they were and are beyond its reach under the
+ *   same name: `beyondFirersReach`) and at the pairs it keeps as traced, and only when a change comes near
+ *   their lines. A pair traced again
  *   keeps the sight of each (firing stand, target stand) it traced before while both stands are the same
  *   objects and no changed stand's box, before or after, meets one of that pair's six lines (`keptSight`).
  *   A unit's assembled fire is kept when every pair traced again gives what it gave before (and its map of
- *   pairs too, when those pairs are the very ones kept);
+ *   pairs too, when no pair was traced again);
  * - the sight grid (fire/sight.ts): the previous state's, with the changed stands moved to their new cells;
  * - formation: when the unit changes; morale: when the unit or its brigade's standing changes;
  * - danger zones: when a changed unit has a gun, or its old or new box meets a zone's box;
