@@ -591,7 +591,7 @@ export function createVolleyAndBayonetSession(): RulesSession {
                 if (target.unit.side === info.unit.side || target.combatStands.length === 0) continue;
                 const r = pairOf(info, firers, target, keptPairs?.get(target.unit.id));
                 pairs.set(target.unit.id, r);
-                    if (r.sightBox) traced.push(target.unit.id);
+                if (r.sightBox) traced.push(target.unit.id);
               }
             }
             return keepFire(id, firers, pairs, traced, fireOf(info, settings, firers, (_f, target) => pairs.get(target.unit.id)!));
