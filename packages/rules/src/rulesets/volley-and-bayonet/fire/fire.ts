@@ -252,7 +252,10 @@ const firersReach = identityMemo((firers: readonly Firer[]): { readonly box: Bou
  * the firers' longest range.
  */
 export function beyondFirersReach(firers: readonly Firer[], target: VbUnit): boolean {
-  const reach = firersReach.get(firers);
+  return beyondReach(firersReach.get(firers), target);
+}
+
+function beyondReach(reach: { readonly box: BoundingBoxIn; readonly longestIn: number }, target: VbUnit): boolean {
   return boxesApart(reach.box, target.combatBox, reach.longestIn);
 }
 
@@ -288,7 +291,8 @@ export function fireAtUnit(
 ): FireAtUnit {
   // Most enemy units are beyond every firer's range on an axis: then every stand pair is (the boxes hold
   // the stands, so each pair is at least as far apart), and the answer is "out of range" with no pair read.
-  if (beyondFirersReach(firers, target)) return outOfRangeAt(target, firersReach.get(firers).longestIn);
+  const reach = firersReach.get(firers);
+  if (beyondReach(reach, target)) return outOfRangeAt(target, reach.longestIn);
   const u = info.unit;
   const tStands = target.combatStands;
   let shots: StandShot[] | undefined;
