@@ -13,6 +13,10 @@ import type { Ruleset, TableState, Unit } from '@muster/rules';
 import { createEvaluator, evaluate, getRuleset, parseTableStateFor } from '@muster/rules';
 import { largeScene } from '../../fixtures/rules/largeScene.ts';
 import { megaScene } from '../../fixtures/rules/megaScene.ts';
+import { tileScene } from '../../fixtures/rules/tileScene.ts';
+import { battle as wtdrBattle } from '../../fixtures/rules/while-the-devil-rules/makeScenes.ts';
+import { vbBenchScene } from '../../fixtures/rules/volley-and-bayonet/benchScene.ts';
+import { skirmishScene as ffrSkirmish } from '../../fixtures/rules/fire-and-fury-regimental/scenes.ts';
 import { benchTableFor } from '../../fixtures/rules/rulesetAdapters.ts';
 import { median, percentile, round, timeWallAndCpu } from './stats.ts';
 import { watchGc } from './gcWatch.ts';
@@ -44,22 +48,41 @@ export function moveChain(state: TableState, n: number): TableState[] {
   return chain;
 }
 
-export type TimedTable = 'same' | 'mega';
+/**
+ * `same`: the seeded 300-stand table every rule set shares; `mega`: The Devil to Pay's 1,000-stand table;
+ * `own`: a rule set's own battle of about 100 stands, armies a few inches apart (`OWN_SCENES`).
+ */
+export type TimedTable = 'same' | 'mega' | 'own';
 
 interface Plan {
   readonly runs: { warmup: number; full: number; moves: number; moveWarmup: number };
-  readonly targets: { fullMs: number; updateMs: number };
+  /** The issue's targets; the own scenes have none (they are a denser, smaller table for comparison). */
+  readonly targets?: { fullMs: number; updateMs: number };
 }
 
 /** Run counts and targets (issue 9): the shared 300-stand table, and The Devil to Pay's mega-game table. */
 const PLANS: Record<TimedTable, Plan> = {
   same: { runs: { warmup: 100, full: 60, moveWarmup: 200, moves: 100 }, targets: { fullMs: 5, updateMs: 1 } },
   mega: { runs: { warmup: 60, full: 40, moveWarmup: 300, moves: 200 }, targets: { fullMs: 15, updateMs: 1 } },
+  own: { runs: { warmup: 100, full: 60, moveWarmup: 200, moves: 100 } },
 };
 
-/** The seeded table a timing runs on, read for the rule set (its unit fields and parameters filled). */
+/** Each other rule set's own scene: its golden battle (or skirmish) tiled, or V&B's 96-stand bench scene. */
+export const OWN_SCENES: Readonly<Record<string, () => TableState>> = {
+  'while-the-devil-rules': () => tileScene(wtdrBattle(true), 3),
+  'volley-and-bayonet': () => vbBenchScene(),
+  'fire-and-fury-regimental': () => tileScene(ffrSkirmish(true), 3),
+};
+
+/** The table a timing runs on, read for the rule set (its unit fields and parameters filled). */
 function tableFor(ruleset: Ruleset, table: TimedTable): TableState {
-  return table === 'mega' ? megaScene(1) : parseTableStateFor(benchTableFor(ruleset.id, largeScene(1)), ruleset);
+  if (table === 'mega') return megaScene(1);
+  if (table === 'own') {
+    const make = OWN_SCENES[ruleset.id];
+    if (!make) throw new Error(`no own scene for rule set ${ruleset.id}; scenes exist for ${Object.keys(OWN_SCENES).join(', ')}`);
+    return parseTableStateFor(make(), ruleset);
+  }
+  return parseTableStateFor(benchTableFor(ruleset.id, largeScene(1)), ruleset);
 }
 
 /**
@@ -101,11 +124,11 @@ export async function timeRuleset(ruleset: Ruleset, table: TableState, plan: Pla
     fullEvaluationMedianMs: round(median(full.wallMs)),
     fullEvaluationP90Ms: round(percentile(full.wallMs, 90)),
     fullEvaluationCpuMedianMs: round(median(full.cpuMs)),
-    fullEvaluationTargetMs: targets.fullMs,
+    ...(targets ? { fullEvaluationTargetMs: targets.fullMs } : {}),
     updateOneUnitMovedMedianMs: round(median(upd.wallMs)),
     updateOneUnitMovedP90Ms: round(percentile(upd.wallMs, 90)),
     updateOneUnitMovedCpuMedianMs: round(median(upd.cpuMs)),
-    updateTargetMs: targets.updateMs,
+    ...(targets ? { updateTargetMs: targets.updateMs } : {}),
     // Collections show in the mean and p90 more than in the median (gcWatch.ts).
     fullEvaluationGc: fullGc,
     updateOneUnitMovedGc: updGc,
