@@ -20,7 +20,6 @@
  * this process's CPU time (user + system), which a busy shared machine inflates far less than wall time.
  */
 import os from 'node:os';
-import type { TableState } from '@muster/rules';
 import {
   buildSightScene,
   createEvaluator,
@@ -36,7 +35,7 @@ import {
 } from '@muster/rules';
 import { largeScene, LARGE_SCENE_STANDS, LARGE_SCENE_UNITS } from '../../fixtures/rules/largeScene.ts';
 import { median, percentile, round, timeWallAndCpu } from './stats.ts';
-import { moveUnit, OWN_SCENES, timeRulesetInWorker } from './rulesetTiming.ts';
+import { moveChain, OWN_SCENES, timeRulesetInWorker } from './rulesetTiming.ts';
 
 /** Evaluations run (and reported apart) before steady state is measured. */
 const FULL_WARMUP_RUNS = 200;
@@ -66,15 +65,9 @@ export async function run(): Promise<Record<string, unknown>> {
   const parse = timeWallAndCpu(() => void parseTableState(json), 40, 5);
 
   process.stderr.write('rules: session update after one unit moves...\n');
-  // A chain of states, each differing from the previous by one unit moved a quarter inch (forward, then
-  // back, so the table stays realistic), built before timing.
-  const chain: TableState[] = [];
-  let current = state;
-  for (let i = 0; i < SESSION_WARMUP_MOVES + SESSION_TIMED_MOVES; i++) {
-    const unit = state.units[(i * 7) % state.units.length]!;
-    current = moveUnit(current, unit, i % 2 === 0 ? 0.25 : -0.25);
-    chain.push(current);
-  }
+  // A chain of states, each differing from the previous by one unit moved a quarter inch (each unit forward,
+  // then back, so the table stays realistic), built before timing.
+  const chain = moveChain(state, SESSION_WARMUP_MOVES + SESSION_TIMED_MOVES);
   const session = createEvaluator(ruleset);
   session.update(state);
   // The first 200 updates warm the JIT on the incremental path (steady state, as for full evaluation).

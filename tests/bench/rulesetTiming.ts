@@ -36,16 +36,33 @@ export function moveUnit(state: TableState, unit: Unit, stepIn: number): TableSt
   };
 }
 
-/** A chain of `n` states from `state`, each with one unit moved a quarter inch (forward, then back). */
+/**
+ * A chain of `n` states from `state`, each with one unit moved a quarter inch along its heading. The units
+ * are taken in a stride of 7 (or the next number sharing no factor with the unit count, so every unit is
+ * visited), and each unit moves forward on its odd moves and back on its even ones, so no unit drifts: the
+ * table stays the one being timed. (Until 2026-11-25 the direction alternated per step, not per unit: with an
+ * even unit count every unit only ever moved forward, and with 28 units only four of them moved, 19" each
+ * over the 300 moves, through the enemy line of V&B's own scene.)
+ */
 export function moveChain(state: TableState, n: number): TableState[] {
+  const units = state.units;
+  let stride = 7;
+  while (gcd(stride, units.length) !== 1) stride++;
+  const movesOf = new Map<string, number>();
   const chain: TableState[] = [];
   let current = state;
   for (let i = 0; i < n; i++) {
-    const unit = state.units[(i * 7) % state.units.length]!;
-    current = moveUnit(current, unit, i % 2 === 0 ? 0.25 : -0.25);
+    const unit = units[(i * stride) % units.length]!;
+    const moves = (movesOf.get(unit.id) ?? 0) + 1;
+    movesOf.set(unit.id, moves);
+    current = moveUnit(current, unit, moves % 2 === 1 ? 0.25 : -0.25);
     chain.push(current);
   }
   return chain;
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
 }
 
 /**
