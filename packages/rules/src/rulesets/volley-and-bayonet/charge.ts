@@ -6,6 +6,7 @@
  */
 import type { ChargeRefusal, ChargeTargetOption, DiceBreakdown, DiceModifier, EvaluationWarning } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
+import { appendAll } from '../../engine/appendAll.ts';
 import { missingParameterWarning, numberParameter } from '../../engine/rulesetFields.ts';
 import type { PointIn } from '../../model/units.ts';
 import { emptyBox, extendBox, type BoundingBoxIn } from '../../geometry/polygon.ts';
@@ -19,7 +20,7 @@ import { countsStationary, standDice, weaponRow } from './combat.ts';
 import { boxesApart, type Blocker, type VbContext, type VbStand, type VbUnit } from './context.ts';
 import { walkCost } from './movement/costWalk.ts';
 import { blockersFor } from './movement/movement.ts';
-import { moverProfile, standRate } from './movement/standMovement.ts';
+import { moverProfile, standRate, type StandRate } from './movement/standMovement.ts';
 import { terrainNear, type VbTerrain } from './movement/terrainScene.ts';
 import {
   ATTACK_DICE_SOURCE,
@@ -157,30 +158,34 @@ function inTownBlock(terrain: VbTerrain, p: PointIn): boolean {
   return false;
 }
 
-export function evaluateCharge(
-  ctx: VbContext,
-  terrain: VbTerrain,
-  info: VbUnit,
-  standInCommand: ReadonlyMap<string, boolean>,
-  exhausted: (unitId: string) => boolean,
-): ChargeResult {
+/** What a unit's charges share over its targets: its stands that may charge, their moves, and why it may not. */
+export interface ChargeSetup {
+  readonly chargers: readonly VbStand[];
+  readonly rates: readonly (StandRate | { missing: string })[];
+  /** The longest charger's move, inches. */
+  readonly reachIn: number;
+  /** The box around the chargers. */
+  readonly chargersBox: BoundingBoxIn;
+  /** A unit-wide reason not to charge, given against each enemy unit near enough to matter. */
+  readonly unitReason: { readonly reason: string; readonly detail: string } | undefined;
+  /** Enemy bases charger `i`'s centre may not cross (the target's own are dropped per target), found on its first walk. */
+  readonly blockersOf: (i: number) => Blocker[];
+  /** The terrain near charger `i`, found on its first walk. */
+  readonly nearOf: (i: number) => VbTerrain;
+}
+
+/** The unit's charge setup, or undefined when none of its stands has melee dice. */
+export function chargeSetup(ctx: VbContext, terrain: VbTerrain, info: VbUnit, exhausted: (unitId: string) => boolean): ChargeSetup | undefined {
   const u = info.unit;
-  const charge: (ChargeTargetOption | ChargeRefusal)[] = [];
-  const shapes: Shape[] = [];
-  const warnings: EvaluationWarning[] = [];
   const chargers = info.combatStands.filter((s) => standDice(ctx.state, info, s, 'melee') !== undefined);
-  if (chargers.length === 0) return { charge, shapes, warnings };
+  if (chargers.length === 0) return undefined;
   const rates = chargers.map((s) => standRate(ctx, info, s));
   const reachIn = Math.max(0, ...rates.map((r) => ('rateIn' in r ? r.rateIn : 0)));
-  // A unit-wide reason not to charge, given against each enemy unit near enough to matter.
   let unitReason: { reason: string; detail: string } | undefined;
   if (info.roadMarch) unitReason = { reason: 'charge/road-march', detail: 'in road march: no combat value (Movement: Road March, p. 2)' };
   else if (info.routed) unitReason = { reason: 'charge/routed', detail: 'routed (Morale, p. 4)' };
   else if (info.skirmishOrder) unitReason = { reason: 'charge/skirmishers', detail: 'skirmishers can NOT voluntarily enter into melee (Stand Types, p. 1)' };
   else if (exhausted(u.id)) unitReason = { reason: 'charge/brigade-exhausted', detail: `its brigade is exhausted: no moving into contact (${COLLAPSE_SOURCE})` };
-  let mountedHitMissing = false;
-  let artillerySupportMissing = false;
-  // Enemy bases each charger's centre may not cross (the target's own are dropped per target).
   // Each charger's blockers and terrain, found on its first walk (most units have no enemy near).
   const blockersCache: (Blocker[] | undefined)[] = [];
   const blockersOf = (i: number): Blocker[] => {
@@ -192,174 +197,256 @@ export function evaluateCharge(
     const r = rates[i]!;
     return (nearCache[i] ??= terrainNear(terrain, chargers[i]!.center, 'rateIn' in r ? r.rateIn + 2 : 0));
   };
-  // The box around the chargers: an enemy unit whose box is further than the reach from it is out of reach
-  // of every charger (the boxes hold the stands), with no stand pair read.
   const chargersBox = emptyBox();
   for (const s of chargers) extendBox(chargersBox, s.box);
+  return { chargers, rates, reachIn, chargersBox, unitReason, blockersOf, nearOf };
+}
+
+/**
+ * One unit's charge at one enemy unit: the option or the refusal, its arrows, which parameters it missed, and
+ * what other units it read (`pathBoxes`, `supportBox`), so a session knows when it may keep it.
+ */
+export interface ChargeAtUnit {
+  readonly entry: ChargeTargetOption | ChargeRefusal;
+  readonly shapes: readonly Shape[];
+  readonly mountedHitMissing: boolean;
+  readonly artillerySupportMissing: boolean;
+  /**
+   * Per path walked: the box (min x, min y, max x, max y, in a flat list) around the charger's centre's path,
+   * grown by what its blockers are grown by. Other units enter the answer only as blockers, so an enemy stand
+   * clear of every one of these boxes, before and after a change, leaves the answer as it is.
+   */
+  readonly pathBoxes: readonly number[] | undefined;
+  /** Around a struck gun: the box within which its side's stands support it (`artillerySupported`). */
+  readonly supportBox: BoundingBoxIn | undefined;
+}
+
+const NO_SHAPES: readonly Shape[] = [];
+
+/**
+ * The charges of `info` at every enemy unit near enough to matter, in table order, with the unit's
+ * missing-parameter warnings. `atUnit`, when given, answers each enemy unit in place of `chargeAtUnit`
+ * (a session's kept pairs); it returns undefined for a unit too far to matter.
+ */
+export function evaluateCharge(
+  ctx: VbContext,
+  terrain: VbTerrain,
+  info: VbUnit,
+  standInCommand: ReadonlyMap<string, boolean>,
+  exhausted: (unitId: string) => boolean,
+  atUnit?: (target: VbUnit) => ChargeAtUnit | undefined,
+): ChargeResult {
+  const u = info.unit;
+  const charge: (ChargeTargetOption | ChargeRefusal)[] = [];
+  const shapes: Shape[] = [];
+  const warnings: EvaluationWarning[] = [];
+  let pairAt = atUnit;
+  if (!pairAt) {
+    const setup = chargeSetup(ctx, terrain, info, exhausted);
+    if (!setup) return { charge, shapes, warnings };
+    pairAt = (target) => chargeAtUnit(ctx, terrain, setup, info, target, standInCommand, exhausted);
+  }
+  let mountedHitMissing = false;
+  let artillerySupportMissing = false;
   for (const target of ctx.unitList) {
     if (target.unit.side === u.side || target.combatStands.length === 0) continue;
-    if (boxesApart(chargersBox, target.combatBox, reachIn + 1) || !anyBoxesWithin(target.combatStands, chargers, reachIn + 1)) continue;
-    const refuse = (reason: string, detail: string): void => void charge.push({ ok: false, reason, detail: `${target.unit.name}: ${detail}`, targetUnitId: target.unit.id });
-    if (unitReason) {
-      refuse(unitReason.reason, unitReason.detail);
-      continue;
-    }
-    // Other enemy stands block the path; the target's own do not.
-    const pairs: Pair[] = [];
-    let failure: { reason: string; detail: string } | undefined;
-    chargers.forEach((s, i) => {
-      const rate = rates[i]!;
-      if (!('rateIn' in rate)) return;
-      if (standInCommand.get(s.stand.id) === false) {
-        failure ??= { reason: 'charge/out-of-command', detail: `out of command: may never move toward a visible enemy (${OUT_OF_COMMAND_SOURCE})` };
-        return;
-      }
-      // The target's stands nearest first (front edge to base, a cheap distance); the first one reachable
-      // is the one this charger strikes.
-      const fl = s.corners[0]!, fr = s.corners[1]!;
-      const candidates: { t: VbStand; d: number }[] = [];
-      for (const t of target.combatStands) {
-        if (boxesApart(s.box, t.box, rate.rateIn)) continue;
-        let d = Infinity;
-        for (let k = 0, j = 3; k < 4; j = k++) d = Math.min(d, segmentToSegmentDistanceIn(fl, fr, t.corners[j]!, t.corners[k]!));
-        if (d <= rate.rateIn + 1e-9) candidates.push({ t, d });
-      }
-      if (candidates.length === 0) {
-        failure ??= { reason: 'charge/out-of-reach', detail: `beyond ${rate.rateIn}" of movement` };
-        return;
-      }
-      candidates.sort((x, y) => x.d - y.d);
-      const blockers = blockersOf(i).filter((e) => e.unitId !== target.unit.id);
-      let best: Pair | undefined;
-      for (const { t } of candidates) {
-        // Straight at the target: the front edge's nearest point to the target's nearest point.
-        const cp = closestPointsFromFront([fl, fr], t.corners);
-        const fc = cp.onA;
-        const to = cp.onB;
-        const d = cp.distanceIn;
-        const dir = vectorToHeadingDeg(to.xIn - fc.xIn, to.yIn - fc.yIn);
-        const turn = d > 1e-9 && Math.abs(angleDiffDeg(dir, s.stand.pose.headingDeg)) > OBLIQUE_DEG + 1e-9;
-        const allowance = rate.rateIn * (turn ? 1 - PAID_FACING_CHANGE_FRACTION : 1);
-        const end = { xIn: s.center.xIn + (to.xIn - fc.xIn), yIn: s.center.yIn + (to.yIn - fc.yIn) };
-        const walk = walkCost(nearOf(i), s.center, end, moverProfile(info, s, rate.rateIn), allowance, blockers);
-        if (walk.reachedIn < d - 1e-6) {
-          const why = walk.stoppedBy === 'enemy' ? 'charge/path-blocked' : walk.stoppedBy?.startsWith('impassable:') ? 'charge/impassable' : 'charge/out-of-reach';
-          failure = { reason: why, detail: walk.stoppedBy === 'enemy' ? 'another enemy stand is in the way' : `${d.toFixed(1)}" away; terrain${turn ? ' and a facing change (half the move)' : ''} leave${turn ? '' : 's'} too little movement (${CHARGE_FACING_SOURCE})` };
-          continue;
-        }
-        const disorderedBy = [...walk.disorderedBy];
-        // Crossing lines on the way: mounted stands test for disorder at fences; across a defended stream the attack is disordered.
-        for (const l of terrain.lines) {
-          const cls = l.cls;
-          if (!(cls === 'stream' || (cls === 'fence-hedge' && mounted(s)))) continue;
-          // A line whose box stays clear of the path's cannot meet it (the exact test below asks for 0).
-          if (boxesApart(l.box, segmentBox(s.center, end), 1e-6)) continue;
-          for (let k = 0; k + 1 < l.points.length; k++) {
-            if (polygonToPolygonDistanceIn([s.center, end], [l.points[k]!, l.points[k + 1]!]) < 1e-9) {
-              if (!disorderedBy.includes(l.id)) disorderedBy.push(l.id);
-              break;
-            }
-          }
-        }
-        best = { s, t, distanceIn: d, to, from: fc, disorderedBy };
-        break;
-      }
-      if (best) pairs.push(best);
-    });
-    if (pairs.length === 0) {
-      const f = failure ?? { reason: 'charge/out-of-reach', detail: 'no stand can reach it' };
-      refuse(f.reason, f.detail);
-      continue;
-    }
-    // Attacker's melee dice and hit number (best: lowest) with shock; its morale check to close.
-    const targetDisordered = target.disordered;
-    const attMods: DiceModifier[] = [];
-    let attBase = 0;
-    let attHit: number | undefined;
-    let shock = false;
-    for (const p of pairs) {
-      attBase += standDice(ctx.state, info, p.s, 'melee')!.normal;
-      const h = meleeHitOn(ctx, info, p.s);
-      if (h === undefined && mounted(p.s)) mountedHitMissing = true;
-      if (h !== undefined) attHit = attHit === undefined ? h : Math.min(attHit, h);
-      if (info.abilities.has('Sh') || (info.abilities.has('NA') && (info.morale ?? 0) >= 6) || (mounted(p.s) && info.category === 'cavalry' && targetDisordered)) shock = true;
-    }
-    if (shock && attHit !== undefined) {
-      const before = attHit;
-      attHit += SHOCK_HIT_MOD;
-      const why = info.abilities.has('Sh') ? 'Shock (Sh)' : info.abilities.has('NA') ? 'Native Americans of morale 6-7 count as shock' : 'Light dragoons count as shock against disordered units';
-      attMods.push({ label: `${why}: hit on ${attHit}+ instead of ${before}+`, dice: 0, source: info.abilities.has('Sh') ? SHOCK_SOURCE : info.abilities.has('NA') ? 'Volley & Bayonet: At War in the Americas, Native American Morale (p. 4)' : LIGHT_DRAGOON_SHOCK_NOTE });
-    }
-    if (attHit === undefined) attMods.push({ label: `Mounted melee hit number not entered (${MOUNTED_MELEE_HIT_PARAM.id})`, dice: 0, source: MOUNTED_MELEE_HIT_PARAM.source });
-    const first = pairs.reduce((a, b) => (b.distanceIn < a.distanceIn ? b : a));
-    const aspect = attackAspect(first.t, first.s.center);
-    const miDisordered = pairs.some((p) => mounted(p.s) && info.category === 'infantry');
-    if (miDisordered) attMods.push({ label: 'Mounted infantry are always considered disordered in melee', dice: 0, source: MOUNTED_INFANTRY_DISORDERED_NOTE });
-    const attConds: MoraleCondition[] = [];
-    if (target.skirmishOrder) attConds.push('meleeing-skirmishers');
-    if (aspect !== 'front') attConds.push('meleeing-flank-or-rear');
-    if (target.roadMarch) attConds.push('attacking-road-march');
-    if (info.disordered || miDisordered) attConds.push('disordered');
-    if (pairs.some((p) => mounted(p.s)) && !info.abilities.has('MC') && target.abilities.has('MC') && target.category === 'cavalry') attConds.push('cavalry-vs-heavier-cavalry');
-    if (first.t.type === 'artillery' && aspect === 'front') attConds.push('meleeing-artillery-from-front');
-    attMods.push(moraleLine('Attacker', info.morale, attConds));
-    attMods.push(...meleeResultLines(ctx, 'Attacker', info, first.s, attConds));
-    // Defender: the stands struck, with stationary dice if they hold it.
-    const struck = [...new Set(pairs.map((p) => p.t))];
-    let defBase = 0;
-    let defBonus = 0;
-    let defHit: number | undefined;
-    for (const t of struck) {
-      const d = standDice(ctx.state, target, t, 'melee');
-      if (!d) continue;
-      defBase += d.normal;
-      if (countsStationary(target, t, standInCommand.get(t.stand.id) === true, exhausted(target.unit.id))) defBonus += d.stationary - d.normal;
-      const h = meleeHitOn(ctx, target, t);
-      if (h === undefined && mounted(t)) mountedHitMissing = true;
-      if (h !== undefined) defHit = defHit === undefined ? h : Math.min(defHit, h);
-    }
-    const defMods: DiceModifier[] = [];
-    if (defBonus > 0) defMods.push({ label: 'Stationary', dice: defBonus, source: ATTACK_DICE_SOURCE });
-    const defConds: MoraleCondition[] = [];
-    const tLevel = elevationLevelAt(first.t.center, ctx.state.terrain);
-    const aLevel = elevationLevelAt(first.s.center, ctx.state.terrain);
-    if (countsStationary(target, first.t, standInCommand.get(first.t.stand.id) === true, exhausted(target.unit.id)) && tLevel > aLevel) defConds.push('stationary-higher-ground');
-    const inWorks = (t: VbStand): boolean =>
-      ctx.state.terrain.linear.some((l) => LINEAR_KIND_CLASS[l.kind] === 'works' && l.points.some((_, k) => k + 1 < l.points.length && polygonToPolygonDistanceIn([l.points[k]!, l.points[k + 1]!], t.corners) <= t.stand.depthIn / 2));
-    if ((first.t.type === 'infantry' || first.t.type === 'detachment' || first.t.type === 'artillery') && inWorks(first.t)) defConds.push('defending-works');
-    if (target.unit.status?.attachedCommanderId !== undefined || ctx.commanders.some((c) => c.commander.attachedToUnitId === target.unit.id)) defConds.push('superior-commander-attached');
-    if (target.disordered) defConds.push('disordered');
-    if (first.t.type === 'artillery') {
-      const supportIn = numberParameter(ctx.state, ARTILLERY_SUPPORT_PARAM);
-      if (supportIn === undefined) artillerySupportMissing = true;
-      else if (!artillerySupported(ctx, first.t, supportIn)) defConds.push('unsupported-artillery-meleed');
-    }
-    if ((first.t.type === 'infantry' || first.t.type === 'detachment' || first.t.type === 'infantry-skirmisher') && pairs.some((p) => mounted(p.s))) defConds.push('infantry-meleed-by-mounted');
-    if (aspect === 'flank') defConds.push('meleed-from-flank');
-    if (target.roadMarch) defConds.push('meleed-in-road-march');
-    if (target.routed) defConds.push('meleed-while-routed');
-    defMods.push(moraleLine('Defender', target.morale, defConds));
-    defMods.push(...meleeResultLines(ctx, 'Defender', target, first.t, defConds));
-    // Saves in melee (Saves, p. 5): buildings, works (not a sunken road against infantry), hits by disordered stands.
-    const defSaves: SaveCondition[] = [];
-    const tFoot = first.t.type === 'infantry' || first.t.type === 'detachment' || first.t.type === 'infantry-skirmisher';
-    if (tFoot && inTownBlock(terrain, first.t.center)) defSaves.push('infantry-in-buildings');
-    if (defConds.includes('defending-works')) {
-      const onlySunken = !ctx.state.terrain.linear.some((l) => l.kind !== 'sunken-road' && LINEAR_KIND_CLASS[l.kind] === 'works' && l.points.some((_, k) => k + 1 < l.points.length && polygonToPolygonDistanceIn([l.points[k]!, l.points[k + 1]!], first.t.corners) <= first.t.stand.depthIn / 2));
-      if (!(onlySunken && !pairs.some((p) => mounted(p.s)))) defSaves.push('in-works');
-    }
-    if (info.disordered || miDisordered) defSaves.push('hit-by-disordered');
-    defMods.push(...saveLines(ctx, defSaves, 'Defender'));
-    if (target.disordered) attMods.push(...saveLines(ctx, ['hit-by-disordered'], 'Attacker'));
-    const attacker: DiceBreakdown = { kind: 'dice', ...(attHit !== undefined ? { hitOn: attHit } : {}), baseDice: attBase, modifiers: attMods, dice: attBase, limits: [] };
-    const defender: DiceBreakdown = { kind: 'dice', ...(defHit !== undefined ? { hitOn: defHit } : {}), baseDice: defBase, modifiers: defMods, dice: defBase + defBonus, limits: [] };
-    const disorderedBy = [...new Set(pairs.flatMap((p) => p.disorderedBy))];
-    charge.push({ ok: true, targetUnitId: target.unit.id, distanceIn: first.distanceIn, attacker, defender, disorderedBy, enemyFlanked: aspect !== 'front' });
-    for (const p of pairs) {
-      shapes.push({ kind: 'polyline', id: `charge/${u.id}/${target.unit.id}/${p.s.stand.id}`, layer: 'charge', style: 'charge', unitId: u.id, side: u.side, points: [p.from, p.to], arrow: true });
-    }
+    const p = pairAt(target);
+    if (!p) continue;
+    charge.push(p.entry);
+    if (p.shapes.length > 0) appendAll(shapes, p.shapes);
+    if (p.mountedHitMissing) mountedHitMissing = true;
+    if (p.artillerySupportMissing) artillerySupportMissing = true;
   }
   if (mountedHitMissing) warnings.push(missingParameterWarning(MOUNTED_MELEE_HIT_PARAM, `${u.name}: hit number of mounted stands in melee`, u.id));
   if (artillerySupportMissing) warnings.push(missingParameterWarning(ARTILLERY_SUPPORT_PARAM, `${u.name}: whether the guns it charges are supported`, u.id));
   return { charge, shapes, warnings };
+}
+
+/** The charge of `info` at the enemy unit `target`, or undefined when no charger comes near enough to matter. */
+export function chargeAtUnit(
+  ctx: VbContext,
+  terrain: VbTerrain,
+  setup: ChargeSetup,
+  info: VbUnit,
+  target: VbUnit,
+  standInCommand: ReadonlyMap<string, boolean>,
+  exhausted: (unitId: string) => boolean,
+): ChargeAtUnit | undefined {
+  const u = info.unit;
+  const { chargers, rates, reachIn, chargersBox, unitReason, blockersOf, nearOf } = setup;
+  // An enemy unit whose box is further than the reach from the chargers' is out of reach of every charger
+  // (the boxes hold the stands), with no stand pair read.
+  if (boxesApart(chargersBox, target.combatBox, reachIn + 1) || !anyBoxesWithin(target.combatStands, chargers, reachIn + 1)) return undefined;
+  const refusal = (reason: string, detail: string, pathBoxes?: number[]): ChargeAtUnit => ({
+    entry: { ok: false, reason, detail: `${target.unit.name}: ${detail}`, targetUnitId: target.unit.id },
+    shapes: NO_SHAPES,
+    mountedHitMissing: false,
+    artillerySupportMissing: false,
+    pathBoxes,
+    supportBox: undefined,
+  });
+  if (unitReason) return refusal(unitReason.reason, unitReason.detail);
+  let mountedHitMissing = false;
+  let artillerySupportMissing = false;
+  let pathBoxes: number[] | undefined;
+  // Other enemy stands block the path; the target's own do not.
+  const pairs: Pair[] = [];
+  let failure: { reason: string; detail: string } | undefined;
+  chargers.forEach((s, i) => {
+    const rate = rates[i]!;
+    if (!('rateIn' in rate)) return;
+    if (standInCommand.get(s.stand.id) === false) {
+      failure ??= { reason: 'charge/out-of-command', detail: `out of command: may never move toward a visible enemy (${OUT_OF_COMMAND_SOURCE})` };
+      return;
+    }
+    // The target's stands nearest first (front edge to base, a cheap distance); the first one reachable
+    // is the one this charger strikes.
+    const fl = s.corners[0]!, fr = s.corners[1]!;
+    const candidates: { t: VbStand; d: number }[] = [];
+    for (const t of target.combatStands) {
+      if (boxesApart(s.box, t.box, rate.rateIn)) continue;
+      let d = Infinity;
+      for (let k = 0, j = 3; k < 4; j = k++) d = Math.min(d, segmentToSegmentDistanceIn(fl, fr, t.corners[j]!, t.corners[k]!));
+      if (d <= rate.rateIn + 1e-9) candidates.push({ t, d });
+    }
+    if (candidates.length === 0) {
+      failure ??= { reason: 'charge/out-of-reach', detail: `beyond ${rate.rateIn}" of movement` };
+      return;
+    }
+    candidates.sort((x, y) => x.d - y.d);
+    const blockers = blockersOf(i).filter((e) => e.unitId !== target.unit.id);
+    let best: Pair | undefined;
+    for (const { t } of candidates) {
+      // Straight at the target: the front edge's nearest point to the target's nearest point.
+      const cp = closestPointsFromFront([fl, fr], t.corners);
+      const fc = cp.onA;
+      const to = cp.onB;
+      const d = cp.distanceIn;
+      const dir = vectorToHeadingDeg(to.xIn - fc.xIn, to.yIn - fc.yIn);
+      const turn = d > 1e-9 && Math.abs(angleDiffDeg(dir, s.stand.pose.headingDeg)) > OBLIQUE_DEG + 1e-9;
+      const allowance = rate.rateIn * (turn ? 1 - PAID_FACING_CHANGE_FRACTION : 1);
+      const end = { xIn: s.center.xIn + (to.xIn - fc.xIn), yIn: s.center.yIn + (to.yIn - fc.yIn) };
+      const walk = walkCost(nearOf(i), s.center, end, moverProfile(info, s, rate.rateIn), allowance, blockers);
+      // Blockers are enemy bases grown by half this base's depth (`blockersFor`).
+      const grow = s.stand.depthIn / 2;
+      (pathBoxes ??= []).push(Math.min(s.center.xIn, end.xIn) - grow, Math.min(s.center.yIn, end.yIn) - grow, Math.max(s.center.xIn, end.xIn) + grow, Math.max(s.center.yIn, end.yIn) + grow);
+      if (walk.reachedIn < d - 1e-6) {
+        const why = walk.stoppedBy === 'enemy' ? 'charge/path-blocked' : walk.stoppedBy?.startsWith('impassable:') ? 'charge/impassable' : 'charge/out-of-reach';
+        failure = { reason: why, detail: walk.stoppedBy === 'enemy' ? 'another enemy stand is in the way' : `${d.toFixed(1)}" away; terrain${turn ? ' and a facing change (half the move)' : ''} leave${turn ? '' : 's'} too little movement (${CHARGE_FACING_SOURCE})` };
+        continue;
+      }
+      const disorderedBy = [...walk.disorderedBy];
+      // Crossing lines on the way: mounted stands test for disorder at fences; across a defended stream the attack is disordered.
+      for (const l of terrain.lines) {
+        const cls = l.cls;
+        if (!(cls === 'stream' || (cls === 'fence-hedge' && mounted(s)))) continue;
+        // A line whose box stays clear of the path's cannot meet it (the exact test below asks for 0).
+        if (boxesApart(l.box, segmentBox(s.center, end), 1e-6)) continue;
+        for (let k = 0; k + 1 < l.points.length; k++) {
+          if (polygonToPolygonDistanceIn([s.center, end], [l.points[k]!, l.points[k + 1]!]) < 1e-9) {
+            if (!disorderedBy.includes(l.id)) disorderedBy.push(l.id);
+            break;
+          }
+        }
+      }
+      best = { s, t, distanceIn: d, to, from: fc, disorderedBy };
+      break;
+    }
+    if (best) pairs.push(best);
+  });
+  if (pairs.length === 0) {
+    const f = failure ?? { reason: 'charge/out-of-reach', detail: 'no stand can reach it' };
+    return refusal(f.reason, f.detail, pathBoxes);
+  }
+  // Attacker's melee dice and hit number (best: lowest) with shock; its morale check to close.
+  const targetDisordered = target.disordered;
+  const attMods: DiceModifier[] = [];
+  let attBase = 0;
+  let attHit: number | undefined;
+  let shock = false;
+  for (const p of pairs) {
+    attBase += standDice(ctx.state, info, p.s, 'melee')!.normal;
+    const h = meleeHitOn(ctx, info, p.s);
+    if (h === undefined && mounted(p.s)) mountedHitMissing = true;
+    if (h !== undefined) attHit = attHit === undefined ? h : Math.min(attHit, h);
+    if (info.abilities.has('Sh') || (info.abilities.has('NA') && (info.morale ?? 0) >= 6) || (mounted(p.s) && info.category === 'cavalry' && targetDisordered)) shock = true;
+  }
+  if (shock && attHit !== undefined) {
+    const before = attHit;
+    attHit += SHOCK_HIT_MOD;
+    const why = info.abilities.has('Sh') ? 'Shock (Sh)' : info.abilities.has('NA') ? 'Native Americans of morale 6-7 count as shock' : 'Light dragoons count as shock against disordered units';
+    attMods.push({ label: `${why}: hit on ${attHit}+ instead of ${before}+`, dice: 0, source: info.abilities.has('Sh') ? SHOCK_SOURCE : info.abilities.has('NA') ? 'Volley & Bayonet: At War in the Americas, Native American Morale (p. 4)' : LIGHT_DRAGOON_SHOCK_NOTE });
+  }
+  if (attHit === undefined) attMods.push({ label: `Mounted melee hit number not entered (${MOUNTED_MELEE_HIT_PARAM.id})`, dice: 0, source: MOUNTED_MELEE_HIT_PARAM.source });
+  const first = pairs.reduce((a, b) => (b.distanceIn < a.distanceIn ? b : a));
+  const aspect = attackAspect(first.t, first.s.center);
+  const miDisordered = pairs.some((p) => mounted(p.s) && info.category === 'infantry');
+  if (miDisordered) attMods.push({ label: 'Mounted infantry are always considered disordered in melee', dice: 0, source: MOUNTED_INFANTRY_DISORDERED_NOTE });
+  const attConds: MoraleCondition[] = [];
+  if (target.skirmishOrder) attConds.push('meleeing-skirmishers');
+  if (aspect !== 'front') attConds.push('meleeing-flank-or-rear');
+  if (target.roadMarch) attConds.push('attacking-road-march');
+  if (info.disordered || miDisordered) attConds.push('disordered');
+  if (pairs.some((p) => mounted(p.s)) && !info.abilities.has('MC') && target.abilities.has('MC') && target.category === 'cavalry') attConds.push('cavalry-vs-heavier-cavalry');
+  if (first.t.type === 'artillery' && aspect === 'front') attConds.push('meleeing-artillery-from-front');
+  attMods.push(moraleLine('Attacker', info.morale, attConds));
+  attMods.push(...meleeResultLines(ctx, 'Attacker', info, first.s, attConds));
+  // Defender: the stands struck, with stationary dice if they hold it.
+  const struck = [...new Set(pairs.map((p) => p.t))];
+  let defBase = 0;
+  let defBonus = 0;
+  let defHit: number | undefined;
+  for (const t of struck) {
+    const d = standDice(ctx.state, target, t, 'melee');
+    if (!d) continue;
+    defBase += d.normal;
+    if (countsStationary(target, t, standInCommand.get(t.stand.id) === true, exhausted(target.unit.id))) defBonus += d.stationary - d.normal;
+    const h = meleeHitOn(ctx, target, t);
+    if (h === undefined && mounted(t)) mountedHitMissing = true;
+    if (h !== undefined) defHit = defHit === undefined ? h : Math.min(defHit, h);
+  }
+  const defMods: DiceModifier[] = [];
+  if (defBonus > 0) defMods.push({ label: 'Stationary', dice: defBonus, source: ATTACK_DICE_SOURCE });
+  const defConds: MoraleCondition[] = [];
+  const tLevel = elevationLevelAt(first.t.center, ctx.state.terrain);
+  const aLevel = elevationLevelAt(first.s.center, ctx.state.terrain);
+  if (countsStationary(target, first.t, standInCommand.get(first.t.stand.id) === true, exhausted(target.unit.id)) && tLevel > aLevel) defConds.push('stationary-higher-ground');
+  const inWorks = (t: VbStand): boolean =>
+    ctx.state.terrain.linear.some((l) => LINEAR_KIND_CLASS[l.kind] === 'works' && l.points.some((_, k) => k + 1 < l.points.length && polygonToPolygonDistanceIn([l.points[k]!, l.points[k + 1]!], t.corners) <= t.stand.depthIn / 2));
+  if ((first.t.type === 'infantry' || first.t.type === 'detachment' || first.t.type === 'artillery') && inWorks(first.t)) defConds.push('defending-works');
+  if (target.unit.status?.attachedCommanderId !== undefined || ctx.commanders.some((c) => c.commander.attachedToUnitId === target.unit.id)) defConds.push('superior-commander-attached');
+  if (target.disordered) defConds.push('disordered');
+  let supportBox: BoundingBoxIn | undefined;
+  if (first.t.type === 'artillery') {
+    const supportIn = numberParameter(ctx.state, ARTILLERY_SUPPORT_PARAM);
+    if (supportIn === undefined) artillerySupportMissing = true;
+    else {
+      const b = first.t.box;
+      supportBox = { minXIn: b.minXIn - supportIn, minYIn: b.minYIn - supportIn, maxXIn: b.maxXIn + supportIn, maxYIn: b.maxYIn + supportIn };
+      if (!artillerySupported(ctx, first.t, supportIn)) defConds.push('unsupported-artillery-meleed');
+    }
+  }
+  if ((first.t.type === 'infantry' || first.t.type === 'detachment' || first.t.type === 'infantry-skirmisher') && pairs.some((p) => mounted(p.s))) defConds.push('infantry-meleed-by-mounted');
+  if (aspect === 'flank') defConds.push('meleed-from-flank');
+  if (target.roadMarch) defConds.push('meleed-in-road-march');
+  if (target.routed) defConds.push('meleed-while-routed');
+  defMods.push(moraleLine('Defender', target.morale, defConds));
+  defMods.push(...meleeResultLines(ctx, 'Defender', target, first.t, defConds));
+  // Saves in melee (Saves, p. 5): buildings, works (not a sunken road against infantry), hits by disordered stands.
+  const defSaves: SaveCondition[] = [];
+  const tFoot = first.t.type === 'infantry' || first.t.type === 'detachment' || first.t.type === 'infantry-skirmisher';
+  if (tFoot && inTownBlock(terrain, first.t.center)) defSaves.push('infantry-in-buildings');
+  if (defConds.includes('defending-works')) {
+    const onlySunken = !ctx.state.terrain.linear.some((l) => l.kind !== 'sunken-road' && LINEAR_KIND_CLASS[l.kind] === 'works' && l.points.some((_, k) => k + 1 < l.points.length && polygonToPolygonDistanceIn([l.points[k]!, l.points[k + 1]!], first.t.corners) <= first.t.stand.depthIn / 2));
+    if (!(onlySunken && !pairs.some((p) => mounted(p.s)))) defSaves.push('in-works');
+  }
+  if (info.disordered || miDisordered) defSaves.push('hit-by-disordered');
+  defMods.push(...saveLines(ctx, defSaves, 'Defender'));
+  if (target.disordered) attMods.push(...saveLines(ctx, ['hit-by-disordered'], 'Attacker'));
+  const attacker: DiceBreakdown = { kind: 'dice', ...(attHit !== undefined ? { hitOn: attHit } : {}), baseDice: attBase, modifiers: attMods, dice: attBase, limits: [] };
+  const defender: DiceBreakdown = { kind: 'dice', ...(defHit !== undefined ? { hitOn: defHit } : {}), baseDice: defBase, modifiers: defMods, dice: defBase + defBonus, limits: [] };
+  const disorderedBy = [...new Set(pairs.flatMap((p) => p.disorderedBy))];
+  const entry: ChargeTargetOption = { ok: true, targetUnitId: target.unit.id, distanceIn: first.distanceIn, attacker, defender, disorderedBy, enemyFlanked: aspect !== 'front' };
+  const shapes: Shape[] = pairs.map((p) => ({ kind: 'polyline', id: `charge/${u.id}/${target.unit.id}/${p.s.stand.id}`, layer: 'charge', style: 'charge', unitId: u.id, side: u.side, points: [p.from, p.to], arrow: true }));
+  return { entry, shapes, mountedHitMissing, artillerySupportMissing, pathBoxes, supportBox };
 }

@@ -10,10 +10,13 @@
  *   doubled in road march, plus half a base: how far `blockersFor` reads enemy stands), only the rays of
  *   its stands that a changed stand, grown by half the moving base, could lie on (the others keep their
  *   ends: a walk that meets nothing answers the same to the last bit, see `openWalkIn`);
- * - charges: when the unit changes, its command or exhaustion changes, or a changed unit's old or new box,
- *   or the box of an enemy whose command or exhaustion changed (the defender's stationary dice read them),
- *   comes within the charge look (longest move + 2" + half a base + 1": `evaluateCharge`'s blockers and
- *   its "near enough to matter" test; plus the support distance and a gun's size around charged guns);
+ * - charges: per (charger unit, target unit) pair, as fire. All of a unit's pairs when it changes or its
+ *   command or exhaustion changes. Else nothing unless a changed unit's old or new box, or the box of an
+ *   enemy whose command or exhaustion changed, comes within the charge look (longest move + 2" + half a base
+ *   + 1": `evaluateCharge`'s blockers and its "near enough to matter" test; plus the support distance and a
+ *   gun's size around charged guns); then only the pairs of changed enemy units, of enemies whose command or
+ *   exhaustion changed (the defender's stationary dice read them), and those whose walked paths (grown as
+ *   blockers are) or struck gun's support box a changed area meets (`chargePairTouched`);
  * - fire: per (firer unit, target unit) pair, when either unit changes, the firer's command or exhaustion
  *   changes, or a changed unit or commander has its old or new box within reach of a sight line the pair
  *   traced (a pair settled by range and arc alone depends on the two units only). So an unchanged firer
@@ -37,7 +40,7 @@ import type { RulesSession } from '../../engine/ruleset.ts';
 import { samePlainData } from '../../engine/samePlainData.ts';
 import { emptyBox, extendBox, type BoundingBoxIn } from '../../geometry/polygon.ts';
 import type { Stand, TableState } from '../../model/tableState.ts';
-import { evaluateCharge, type ChargeResult } from './charge.ts';
+import { chargeAtUnit, chargeSetup, evaluateCharge, type ChargeAtUnit, type ChargeResult, type ChargeSetup } from './charge.ts';
 import { readFormation } from './formation.ts';
 import { dangerZones, moraleReading, type BrigadeMorale, type DangerZones } from './morale.ts';
 import { evaluateCommand, unitCommand, type CommandResult, type UnitCommand } from './command.ts';
@@ -66,6 +69,8 @@ interface Caches {
   commandResult?: CommandResult;
   readonly movement: Map<string, MovementResult>;
   readonly charge: Map<string, ChargeResult>;
+  /** Charger unit id → target unit id → that pair's charge (only the enemy units near enough to matter). */
+  readonly chargePairs: Map<string, Map<string, ChargeAtUnit>>;
   readonly firers: Map<string, readonly Firer[]>;
   /** Firer unit id → target unit id → that pair's fire. */
   readonly fire: Map<string, Map<string, FireAtUnit>>;
@@ -297,6 +302,25 @@ function near(dirty: readonly Dirty[], box: BoundingBoxIn | undefined, lookIn: n
   return false;
 }
 
+/**
+ * Whether a change can alter a kept charge pair: a changed enemy stand area (before or after) meets a path
+ * the pair walked (there it may block), or any changed area meets the box its struck gun's supporters are
+ * counted in. Nothing else of other units enters a pair (see `ChargeAtUnit`).
+ */
+function chargePairTouched(pair: ChargeAtUnit, moved: readonly Dirty[], side: string): boolean {
+  if (pair.supportBox && near(moved, pair.supportBox, LOOK_SLACK_IN, undefined)) return true;
+  const b = pair.pathBoxes;
+  if (!b) return false;
+  for (const d of moved) {
+    if (d.side === side) continue;
+    const x = d.box;
+    for (let k = 0; k < b.length; k += 4) {
+      if (x.minXIn <= b[k + 2]! + LOOK_SLACK_IN && x.maxXIn >= b[k]! - LOOK_SLACK_IN && x.minYIn <= b[k + 3]! + LOOK_SLACK_IN && x.maxYIn >= b[k + 1]! - LOOK_SLACK_IN) return true;
+    }
+  }
+  return false;
+}
+
 export function createVolleyAndBayonetSession(): RulesSession {
   let caches: Caches | undefined;
 
@@ -388,6 +412,7 @@ export function createVolleyAndBayonetSession(): RulesSession {
         command: new Map(),
         movement: new Map(),
         charge: new Map(),
+        chargePairs: new Map(),
         firers: new Map(),
         fire: new Map(),
         fireResult: new Map(),
@@ -402,6 +427,8 @@ export function createVolleyAndBayonetSession(): RulesSession {
       let chargeDirty = (_info: VbUnit): boolean => true;
       let pairDirty = (_info: VbUnit, _target: VbUnit, _cached: FireAtUnit): boolean => true;
       let ctxNow: VbContext | undefined;
+      // The box around a unit's stands in this state (set with the context).
+      let unitBoxOf = (_info: VbUnit): BoundingBoxIn | undefined => undefined;
       let sigChanged = new Set<string>();
       // Every stand of a changed unit or commander, before and after.
       const changedStandBoxes: BoundingBoxIn[] = [];
@@ -410,7 +437,13 @@ export function createVolleyAndBayonetSession(): RulesSession {
       let movementOf: (info: VbUnit, keepFor?: (s: VbStand, allowanceIn: number) => KeepRay | undefined) => MovementResult = () => {
         throw new Error('movement before the context');
       };
-      let chargeOf: (info: VbUnit) => ChargeResult = () => {
+      let chargeOf: (info: VbUnit, atUnit: (target: VbUnit) => ChargeAtUnit | undefined) => ChargeResult = () => {
+        throw new Error('charge before the context');
+      };
+      let chargeSetupOf: (info: VbUnit) => ChargeSetup | undefined = () => {
+        throw new Error('charge before the context');
+      };
+      let chargePairOf: (setup: ChargeSetup, info: VbUnit, target: VbUnit) => ChargeAtUnit | undefined = () => {
         throw new Error('charge before the context');
       };
       let pairOf: (info: VbUnit, firers: readonly Firer[], target: VbUnit, cached: FireAtUnit | undefined) => FireAtUnit = () => {
@@ -501,6 +534,7 @@ export function createVolleyAndBayonetSession(): RulesSession {
             if (!boxes.has(info.unit.id)) boxes.set(info.unit.id, unionBox(info.stands));
             return boxes.get(info.unit.id);
           };
+          unitBoxOf = boxOf;
           for (const info of ctx.unitList) {
             const id = info.unit.id;
             const kept = base && !changedUnits.has(id) ? base.looks.get(id) : undefined;
@@ -538,7 +572,9 @@ export function createVolleyAndBayonetSession(): RulesSession {
           };
           // Movement and charges computed here read the context, terrain and command of this state.
           movementOf = (info, keepFor) => evaluateMovement(ctx, terrain, info, command.standInCommand, keepFor);
-          chargeOf = (info) => evaluateCharge(ctx, terrain, info, command.standInCommand, exhausted);
+          chargeOf = (info, atUnit) => evaluateCharge(ctx, terrain, info, command.standInCommand, exhausted, atUnit);
+          chargeSetupOf = (info) => chargeSetup(ctx, terrain, info, exhausted);
+          chargePairOf = (setup, info, target) => chargeAtUnit(ctx, terrain, setup, info, target, command.standInCommand, exhausted);
           const settings = fireSettings(ctx).settings;
           pairOf = (info, firers, target, cached) => fireAtUnit(ctx, settings!, info, firers, target, command.standInCommand, exhausted, cached && base ? keptSight(ctx, cached, changedStandBoxes) : undefined);
           fireOf = (info, fireCfg, firers, atUnit) => evaluateFire(ctx, fireCfg, info, command.standInCommand, exhausted, atUnit, firers);
@@ -688,10 +724,59 @@ export function createVolleyAndBayonetSession(): RulesSession {
           return danger;
         },
         charge: (info) => {
-          const cached = base?.charge.get(info.unit.id);
-          const c = cached && !chargeDirty(info) ? cached : chargeOf(info);
-          next.charge.set(info.unit.id, c);
-          return c;
+          const id = info.unit.id;
+          const kept = base?.charge.get(id);
+          const keptPairs = base?.chargePairs.get(id);
+          if (kept === undefined || keptPairs === undefined || changedUnits.has(id) || sigChanged.has(id)) {
+            // The unit itself changed (or nothing is kept): every enemy unit's pair again.
+            const pairs = new Map<string, ChargeAtUnit>();
+            let setup: ChargeSetup | undefined | null = null;
+            const result = chargeOf(info, (target) => {
+              if (setup === null) setup = chargeSetupOf(info);
+              const r = setup ? chargePairOf(setup, info, target) : undefined;
+              if (r) pairs.set(target.unit.id, r);
+              return r;
+            });
+            next.chargePairs.set(id, pairs);
+            next.charge.set(id, result);
+            return result;
+          }
+          next.chargePairs.set(id, keptPairs);
+          next.charge.set(id, kept);
+          // Nothing changed within its whole charge look (nor the command of a unit there): all of it stands.
+          if (!chargeDirty(info)) return kept;
+          // Unchanged itself: a pair answers differently only if its target changed (itself or its command), or
+          // a changed enemy stand (before or after) comes near a path it walked or the gun it struck.
+          let looked: Map<string, VbUnit | undefined> | undefined;
+          const side = info.unit.side;
+          const chargeIn = next.looks.get(id)!.chargeIn;
+          for (const c of changedUnits) {
+            const target = ctxNow!.units.get(c);
+            const had = keptPairs.has(c);
+            if (!target || target.unit.side === side || target.combatStands.length === 0) {
+              if (had) (looked ??= new Map()).set(c, undefined);
+              continue;
+            }
+            // Beyond the charge look of the unit's box now, and no pair before: still no pair.
+            if (!had && boxesApart(unitBoxOf(info)!, target.combatBox, chargeIn)) continue;
+            (looked ??= new Map()).set(c, target);
+          }
+          for (const [t, pair] of keptPairs) {
+            if (changedUnits.has(t)) continue;
+            if (sigChanged.has(t) || chargePairTouched(pair, movedNow, side)) (looked ??= new Map()).set(t, ctxNow!.units.get(t));
+          }
+          if (!looked) return kept;
+          const setup = chargeSetupOf(info);
+          const pairs = new Map(keptPairs);
+          for (const [t, target] of looked) {
+            const r = target && setup ? chargePairOf(setup, info, target) : undefined;
+            if (r) pairs.set(t, r);
+            else pairs.delete(t);
+          }
+          const result = chargeOf(info, (target) => pairs.get(target.unit.id));
+          next.chargePairs.set(id, pairs);
+          next.charge.set(id, result);
+          return result;
         },
       });
       caches = next;
