@@ -432,6 +432,8 @@ export function createVolleyAndBayonetSession(): RulesSession {
       let sigChanged = new Set<string>();
       // Every stand of a changed unit or commander, before and after.
       const changedStandBoxes: BoundingBoxIn[] = [];
+      // The same stands, each with the side it was or is on.
+      const changedStandAreas: Dirty[] = [];
       let movedNow: Dirty[] = [];
       // Set in `prepared` (and by `firers` for the fire settings), read by the part hooks after it.
       let movementOf: (info: VbUnit, keepFor?: (s: VbStand, allowanceIn: number) => KeepRay | undefined) => MovementResult = () => {
@@ -511,16 +513,22 @@ export function createVolleyAndBayonetSession(): RulesSession {
           if (base) {
             for (const id of changedUnits) {
               for (const info of [base.ctx.units.get(id), ctx.units.get(id)]) {
-                const box = info ? unionBox(info.stands) : undefined;
-                if (info && box) moved.push({ box, side: info.unit.side });
-                for (const st of info?.stands ?? []) changedStandBoxes.push(st.box);
+                if (!info) continue;
+                const box = unionBox(info.stands);
+                if (box) moved.push({ box, side: info.unit.side });
+                for (const st of info.stands) {
+                  changedStandBoxes.push(st.box);
+                  changedStandAreas.push({ box: st.box, side: info.unit.side });
+                }
               }
             }
             for (const standId of changedCommanderStands) {
               for (const st of [base.ctx.standById.get(standId), ctx.standById.get(standId)]) {
                 if (!st) continue;
-                moved.push({ box: st.box, side: st.side });
+                const area = { box: st.box, side: st.side };
+                moved.push(area);
                 changedStandBoxes.push(st.box);
+                changedStandAreas.push(area);
               }
             }
             for (const id of signatureChanged) {
@@ -763,7 +771,7 @@ export function createVolleyAndBayonetSession(): RulesSession {
           }
           for (const [t, pair] of keptPairs) {
             if (changedUnits.has(t)) continue;
-            if (sigChanged.has(t) || chargePairTouched(pair, movedNow, side)) (looked ??= new Map()).set(t, ctxNow!.units.get(t));
+            if (sigChanged.has(t) || chargePairTouched(pair, changedStandAreas, side)) (looked ??= new Map()).set(t, ctxNow!.units.get(t));
           }
           if (!looked) return kept;
           const setup = chargeSetupOf(info);
