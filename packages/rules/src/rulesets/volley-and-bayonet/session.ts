@@ -8,7 +8,8 @@
  * - movement: when the unit changes or its stands' command or its brigade's exhaustion changes, all of it;
  *   when a changed unit's (or commander's) old or new box comes within the unit's look (its longest move,
  *   doubled in road march, plus half a base: how far `blockersFor` reads enemy stands), only the rays of
- *   its stands that a changed stand, grown by half the moving base, could lie on (the others keep their
+ *   its stands that point toward a changed stand (`binsTowardBox`) and whose walked part, from the centre
+ *   to where the ray stopped, meets the stand's box grown by half the moving base (the others keep their
  *   ends: a walk that meets nothing answers the same to the last bit, see `openWalkIn`);
  * - charges: per (charger unit, target unit) pair, as fire. All of a unit's pairs when it changes or its
  *   command or exhaustion changes. Else nothing unless a changed unit's old or new box, or the box of an
@@ -40,6 +41,7 @@ import type { RulesSession } from '../../engine/ruleset.ts';
 import { samePlainData } from '../../engine/samePlainData.ts';
 import { emptyBox, extendBox, type BoundingBoxIn } from '../../geometry/polygon.ts';
 import type { Stand, TableState } from '../../model/tableState.ts';
+import type { PointIn } from '../../model/units.ts';
 import { chargeAtUnit, chargeSetup, evaluateCharge, type ChargeAtUnit, type ChargeResult, type ChargeSetup } from './charge.ts';
 import { readFormation } from './formation.ts';
 import { dangerZones, moraleReading, type BrigadeMorale, type DangerZones } from './morale.ts';
@@ -48,7 +50,7 @@ import { boxesApart, type UnitReading, type VbContext, type VbStand, type VbUnit
 import { evaluateVolleyAndBayonet } from './evaluate.ts';
 import { beyondFirersReach, evaluateFire, fireAtUnit, fireSettings, firersOf, type FireAtUnit, type Firer, type FireResult, type FireSettings, type SightOf } from './fire/fire.ts';
 import { carrySightScene, GUN_BLOCKED_REASON_UNASKED, sightLinesMeetBoxes, standSight } from './fire/sight.ts';
-import { evaluateMovement, type KeepRay, type MovementResult } from './movement/movement.ts';
+import { evaluateMovement, REACH_BINS, type KeepRay, type MovementResult } from './movement/movement.ts';
 import { standRate } from './movement/standMovement.ts';
 import { numberParameter } from '../../engine/rulesetFields.ts';
 import { ARTILLERY_SUPPORT_PARAM } from './declarations.ts';
@@ -300,6 +302,59 @@ function near(dirty: readonly Dirty[], box: BoundingBoxIn | undefined, lookIn: n
     if (!boxesApart(d.box, box, lookIn)) return true;
   }
   return false;
+}
+
+const BIN_RAD = (2 * Math.PI) / REACH_BINS;
+const ALL_BINS = REACH_BINS === 32 ? 0xffffffff | 0 : (1 << REACH_BINS) - 1;
+
+/**
+ * The reach directions (bit b for bin b, counted counter-clockwise from `headingRad`) from `c` that can meet
+ * `box` grown by `growIn`: those between the tangents to the disc around the box's centre through its
+ * corners, grown, widened by a hair so a grazing ray is never dropped. Every bin when `c` is in the disc.
+ */
+function binsTowardBox(c: PointIn, headingRad: number, box: BoundingBoxIn, growIn: number): number {
+  const dx = (box.minXIn + box.maxXIn) / 2 - c.xIn;
+  const dy = (box.minYIn + box.maxYIn) / 2 - c.yIn;
+  const d = Math.sqrt(dx * dx + dy * dy);
+  const radius = (Math.hypot(box.maxXIn - box.minXIn, box.maxYIn - box.minYIn) / 2 + growIn) * (1 + 1e-9);
+  if (d <= radius) return ALL_BINS;
+  const mid = Math.atan2(dy, dx) - headingRad;
+  const half = Math.asin(radius / d);
+  const first = Math.ceil((mid - half) / BIN_RAD - 1e-6);
+  const last = Math.floor((mid + half) / BIN_RAD + 1e-6);
+  let bins = 0;
+  for (let k = first; k <= last; k++) bins |= 1 << (((k % REACH_BINS) + REACH_BINS) % REACH_BINS);
+  return bins;
+}
+
+/**
+ * Whether the segment (ax, ay)-(bx, by) meets `box` grown by `growIn` on every side (a clipping of the
+ * segment by the box's slabs). A grown base lies inside its box so grown.
+ */
+function segmentMeetsGrownBox(ax: number, ay: number, bx: number, by: number, box: BoundingBoxIn, growIn: number): boolean {
+  let t0 = 0;
+  let t1 = 1;
+  const dx = bx - ax;
+  const dy = by - ay;
+  const minX = box.minXIn - growIn, maxX = box.maxXIn + growIn;
+  const minY = box.minYIn - growIn, maxY = box.maxYIn + growIn;
+  if (dx === 0) {
+    if (ax < minX || ax > maxX) return false;
+  } else {
+    let ta = (minX - ax) / dx;
+    let tb = (maxX - ax) / dx;
+    if (ta > tb) [ta, tb] = [tb, ta];
+    if (ta > t0) t0 = ta;
+    if (tb < t1) t1 = tb;
+    if (t0 > t1) return false;
+  }
+  if (dy === 0) return ay >= minY && ay <= maxY;
+  let ta = (minY - ay) / dy;
+  let tb = (maxY - ay) / dy;
+  if (ta > tb) [ta, tb] = [tb, ta];
+  if (ta > t0) t0 = ta;
+  if (tb < t1) t1 = tb;
+  return t0 <= t1;
 }
 
 /**
@@ -601,18 +656,27 @@ export function createVolleyAndBayonetSession(): RulesSession {
               const before = cached.stands.find((r) => r.standId === s.stand.id);
               if (!before || before.allowanceIn !== allowanceIn) return undefined;
               const grow = s.stand.depthIn / 2 + LOOK_SLACK_IN;
-              // No changed stand within the stand's whole reach (every ray's box lies inside this one): all
-              // its rays keep their ends.
+              // The changed stands within the stand's whole reach (every ray's box lies inside it), and the
+              // rays that point toward one of them: the others keep their ends.
               const c = s.center;
               const r = allowanceIn + grow;
-              if (!changedStandBoxes.some((b) => b.minXIn <= c.xIn + r && b.maxXIn >= c.xIn - r && b.minYIn <= c.yIn + r && b.maxYIn >= c.yIn - r)) return (bin) => before.reach[bin];
-              return (bin, from, toX, toY) => {
-                const minX = Math.min(from.xIn, toX) - grow, maxX = Math.max(from.xIn, toX) + grow;
-                const minY = Math.min(from.yIn, toY) - grow, maxY = Math.max(from.yIn, toY) + grow;
-                for (const b of changedStandBoxes) {
-                  if (b.minXIn <= maxX && b.maxXIn >= minX && b.minYIn <= maxY && b.maxYIn >= minY) return undefined;
-                }
-                return before.reach[bin];
+              const headingRad = (s.stand.pose.headingDeg * Math.PI) / 180;
+              let bins = 0;
+              let nearBoxes: BoundingBoxIn[] | undefined;
+              for (const b of changedStandBoxes) {
+                if (b.minXIn > c.xIn + r || b.maxXIn < c.xIn - r || b.minYIn > c.yIn + r || b.maxYIn < c.yIn - r) continue;
+                (nearBoxes ??= []).push(b);
+                bins |= binsTowardBox(c, headingRad, b, grow);
+              }
+              if (bins === 0) return (bin) => before.reach[bin];
+              // Only the part of a ray it walked before can change: a stand that meets neither it nor the
+              // ray's start, before or after, lies beyond where the ray stopped, which an added blocker there
+              // cannot shorten.
+              return (bin, from) => {
+                const end = before.reach[bin]!;
+                if (((bins >>> bin) & 1) === 0) return end;
+                for (const b of nearBoxes!) if (segmentMeetsGrownBox(from.xIn, from.yIn, end.xIn, end.yIn, b, grow)) return undefined;
+                return end;
               };
             });
           } else m = movementOf(info);
