@@ -816,7 +816,9 @@ export function createVolleyAndBayonetSession(): RulesSession {
           next.chargePairs.set(id, keptPairs);
           next.charge.set(id, kept);
           // Nothing changed within its whole charge look (nor the command of a unit there): all of it stands.
-          if (!chargeDirty(info)) return kept;
+          // (A unit with no stands on the table has no box, no chargers and no pairs.)
+          const unitBox = unitBoxOf(info);
+          if (!unitBox || !chargeDirty(info)) return kept;
           // Unchanged itself: a pair answers differently only if its target changed (itself or its command), or
           // a changed enemy stand (before or after) comes near a path it walked or the gun it struck.
           let looked: Map<string, VbUnit | undefined> | undefined;
@@ -830,7 +832,7 @@ export function createVolleyAndBayonetSession(): RulesSession {
               continue;
             }
             // Beyond the charge look of the unit's box now, and no pair before: still no pair.
-            if (!had && boxesApart(unitBoxOf(info)!, target.combatBox, chargeIn)) continue;
+            if (!had && boxesApart(unitBox, target.combatBox, chargeIn)) continue;
             (looked ??= new Map()).set(c, target);
           }
           for (const [t, pair] of keptPairs) {
