@@ -23,6 +23,30 @@ describe('charge reach and the Charge Table (QRS II, Figure 4)', () => {
     expect(chargeAt(duel(17))).toMatchObject({ ok: false, reason: 'charge/out-of-reach' });
   });
 
+  it('draws the charge reach ahead only, obliquing up to 45° (Oblique: "only at the beginning of its charge")', () => {
+    const s = duel(15);
+    const reach = evaluateFireAndFuryRegimental(s).shapes.find((x) => x.id === 'charge/u/reach');
+    if (reach?.kind !== 'polygon') throw new Error('no charge reach drawn');
+    // The charge leaves from the front centre of a front stand, the middle one of its front rank (35.25, 10).
+    const from = { xIn: 35.25, yIn: 10 };
+    let atOrigin = 0;
+    let farthestIn = 0;
+    for (const p of reach.vertices) {
+      const d = Math.hypot(p.xIn - from.xIn, p.yIn - from.yIn);
+      if (d < 1e-9) {
+        atOrigin++;
+        continue;
+      }
+      const offFrontDeg = Math.abs(((Math.atan2(p.yIn - from.yIn, p.xIn - from.xIn) * 180) / Math.PI - 90 + 540) % 360 - 180);
+      expect(offFrontDeg).toBeLessThanOrEqual(45 + 1e-6);
+      farthestIn = Math.max(farthestIn, d);
+    }
+    // One cone: its apex once, 13 rays from 45° left to 45° right; the enemy 15" ahead stops the middle ones.
+    expect(atOrigin).toBe(1);
+    expect(reach.vertices).toHaveLength(14);
+    expect(farthestIn).toBeCloseTo(16, 6);
+  });
+
   it('lists both sides\' modifiers with the outnumbered ratio by stand count', () => {
     const c = ok(chargeAt(duel(4, { stands: 4, files: 4, quality: 'crack' }, { stands: 8, files: 8, quality: 'green' })));
     expect(mods(c.attacker)).toEqual(['+2 Crack unit', '-2 Outnumbered 2:1 (8 stands to 4)']);

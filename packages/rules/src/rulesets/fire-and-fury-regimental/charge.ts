@@ -16,6 +16,7 @@ import { cornersOf, type FfrContext, type FfrUnitInfo } from './context.ts';
 import type { UnitCommand } from './command.ts';
 import type { Effectiveness } from './morale.ts';
 import { movementRowFor, reachPolygon } from './movement.ts';
+import { chargeSectorsFor } from './reachSectors.ts';
 import { MOVEMENT_RATES, type MovementRow } from './tables/movementRates.ts';
 import { pointsBoundingBox, type BoundingBoxIn } from '../../geometry/polygon.ts';
 import { CHARGE_BANDS, CHARGE_BANDS_SOURCE, CHARGE_DIE_SIDES, CHARGE_EFFECTIVENESS_MODIFIER, CHARGE_MODIFIERS, CHARGE_QUALITY_MODIFIER, OUTNUMBERED_MODIFIERS } from './tables/chargeTable.ts';
@@ -284,11 +285,14 @@ function chargeRefusal(target: FfrUnitInfo, reason: string, detail: string): Cha
   return { ok: false, reason, detail, targetUnitId: target.unit.id };
 }
 
-/** The charge reach drawn when some charge is possible: the star of straight moves at the charge rates. */
+/**
+ * The charge reach drawn when some charge is possible: the straight moves at the charge rates within 45° of
+ * the front ("A charging unit may oblique only at the beginning of its charge", Oblique).
+ */
 export function chargeReachShape(ctx: FfrContext, info: FfrUnitInfo, setup: ChargeSetup): Shape | undefined {
   if (setup.refusal) return undefined;
   const unit = info.unit;
-  const vertices = reachPolygon(ctx, info, setup.origin, setup.rates);
+  const vertices = reachPolygon(ctx, info, setup.origin, setup.rates, chargeSectorsFor(info));
   return { kind: 'polygon', id: `charge/${unit.id}/reach`, layer: 'charge', style: 'charge', unitId: unit.id, side: unit.side, vertices };
 }
 

@@ -7,8 +7,19 @@ import type { TableState } from '../../model/tableState.ts';
 
 const ev = (s: TableState) => evaluateFireAndFuryRegimental(s);
 const move = (s: TableState, id = 'u') => ev(s).units[id]!.movement as MovementOption;
-/** Reach straight ahead for a unit facing +y whose reference stand centre is at (36, 9.25). */
-const aheadIn = (m: MovementOption) => m.reach[12]!.yIn - 9.25;
+/** How far the reach goes from `from` toward `dirDeg`: its farthest vertex in that direction (0 if none). */
+const alongIn = (reach: readonly { xIn: number; yIn: number }[], from: { xIn: number; yIn: number }, dirDeg: number): number => {
+  let best = 0;
+  for (const p of reach) {
+    const d = Math.hypot(p.xIn - from.xIn, p.yIn - from.yIn);
+    if (d < 1e-9) continue;
+    const off = Math.abs(((Math.atan2(p.yIn - from.yIn, p.xIn - from.xIn) * 180) / Math.PI - dirDeg + 540) % 360 - 180);
+    if (off < 1e-6) best = Math.max(best, d);
+  }
+  return best;
+};
+/** Reach straight ahead for a unit facing +y whose reference stand centre is at (35.25, 9.25). */
+const aheadIn = (m: MovementOption) => alongIn(m.reach, { xIn: 35.25, yIn: 9.25 }, 90);
 const box = (x0: number, y0: number, x1: number, y1: number) => [
   { xIn: x0, yIn: y0 },
   { xIn: x1, yIn: y0 },
@@ -17,17 +28,50 @@ const box = (x0: number, y0: number, x1: number, y1: number) => [
 ];
 
 describe('movement reach (QRS II, Figure 2 Movement Rate; Road Movement)', () => {
-  it('gives an infantry line its 12" full move over open ground in every direction', () => {
+  it('gives an infantry line its 12" full move within 45° of its front and rear, a flank march\'s 6" beyond', () => {
     const s = table([inf('u', 'a', { xIn: 36, yIn: 20 }, 90)]);
     const ref = s.stands.find((x) => x.id === 'u-1')!.pose;
     const m = move(s);
     expect(m.ok).toBe(true);
     expect(m.allowanceIn).toBe(12);
+    // 48 rays from the front, the four on the sector edges with both the full and the half move.
+    expect(m.reach).toHaveLength(52);
+    for (const p of m.reach) {
+      const d = Math.hypot(p.xIn - ref.xIn, p.yIn - ref.yIn);
+      const offFrontDeg = Math.abs(((Math.atan2(p.yIn - ref.yIn, p.xIn - ref.xIn) * 180) / Math.PI - 90 + 540) % 360 - 180);
+      const oblique = offFrontDeg <= 45 + 1e-6 || offFrontDeg >= 135 - 1e-6;
+      const edge = Math.abs(offFrontDeg - 45) < 1e-6 || Math.abs(offFrontDeg - 135) < 1e-6;
+      if (edge) expect([6, 12].some((x) => Math.abs(d - x) < 1e-6)).toBe(true);
+      else expect(d).toBeCloseTo(oblique ? 12 : 6, 6);
+    }
+    // Straight ahead, a full oblique, straight back: 12"; square to the flank: 6".
+    for (const dir of [90, 135, 45, 270, 225]) expect(alongIn(m.reach, ref, dir)).toBeCloseTo(12, 6);
+    for (const dir of [0, 180, 37.5, 142.5, 322.5]) expect(alongIn(m.reach, ref, dir)).toBeCloseTo(6, 6);
+    expect(m.notes.join(' ')).toContain('obliquing up to 45°');
+    expect(m.notes.join(' ')).toContain('marching by the flank, a half move');
+    // The table edge clips the reach: 9.25" behind a line 10" from the near edge.
+    expect(alongIn(move(table([inf('u', 'a', { xIn: 36, yIn: 10 }, 90)])).reach, { xIn: 35.25, yIn: 9.25 }, 270)).toBeCloseTo(9.25, 6);
+    expect(m.notes.join(' ')).toContain('Double quick (Double Quick effect): 16" open');
+  });
+
+  it('turns the sectors with the unit: a line facing 30° reaches 12" along 30° and 75°, 6" along 120°', () => {
+    const s = table([inf('u', 'a', { xIn: 36, yIn: 24 }, 30)]);
+    const ref = s.stands.find((x) => x.id === 'u-1')!.pose;
+    const m = move(s);
+    expect(alongIn(m.reach, ref, 30)).toBeCloseTo(12, 6);
+    expect(alongIn(m.reach, ref, 75)).toBeCloseTo(12, 6);
+    expect(alongIn(m.reach, ref, 210)).toBeCloseTo(12, 6);
+    expect(alongIn(m.reach, ref, 120)).toBeCloseTo(6, 6);
+    expect(alongIn(m.reach, ref, 300)).toBeCloseTo(6, 6);
+  });
+
+  it('leaves a march column its full move every way (it follows its head)', () => {
+    const s = table([inf('u', 'a', { xIn: 36, yIn: 24 }, 90, { files: 1 })]);
+    const ref = s.stands.find((x) => x.id === 'u-1')!.pose;
+    const m = move(s);
     expect(m.reach).toHaveLength(48);
     for (const p of m.reach) expect(Math.hypot(p.xIn - ref.xIn, p.yIn - ref.yIn)).toBeCloseTo(12, 6);
-    // The table edge clips the reach: 9.25" behind a line 10" from the near edge.
-    expect(move(table([inf('u', 'a', { xIn: 36, yIn: 10 }, 90)])).reach[36]!.yIn).toBeCloseTo(0, 6);
-    expect(m.notes.join(' ')).toContain('Double quick (Double Quick effect): 16" open');
+    expect(m.notes.join(' ')).not.toContain('obliquing');
   });
 
   it('moves at the slowest ground crossed: broken woods 5" ahead hold a line to 8"', () => {

@@ -6,7 +6,9 @@
  * its entire movement": so along each straight line out from the unit's reference stand, the unit reaches
  * the farthest of open rate (until it would enter broken or rough ground), broken rate (until rough ground)
  * and rough rate, never past an enemy stand, a river or the table edge. The reach is the star polygon of
- * those straight moves (obliques are not traced; a line's change front is, `wheel.ts`). A march column, broken unit or limbered gun
+ * those straight moves, cut by the unit's front where it has one (`reachSectors.ts`: obliques up to 45° at
+ * the full rate, the flanks at a flank march's half); a line's change front is traced apart (`wheel.ts`).
+ * A march column, broken unit or limbered gun
  * touching a road also gets the road reach along it (the chart's Road column on a good road, the open rate on
  * a poor one).
  */
@@ -22,6 +24,7 @@ import { HAND_HAUL_IN, HEAVY_GUN_WEAPONS, MOVEMENT_RATES, ROAD_BONUS, type Movem
 import { IMPASSABLE_LINEAR, classRank, type TerrainClass } from './tables/terrainClasses.ts';
 import { qrs } from './tables/source.ts';
 import { changeFrontFor, changeFrontLookIn } from './wheel.ts';
+import { OBLIQUE_MAX_DEG, SECTORS_NOTE, movementSectorsFor, type ReachSectors } from './reachSectors.ts';
 
 export interface MovementResult {
   readonly movement: MovementOption | Refusal;
@@ -107,7 +110,7 @@ function firstEntryIn(a: PointIn, b: PointIn, lengthIn: number, box: Boxed): num
   return iv.length > 0 ? iv[0]![0] * lengthIn : Infinity;
 }
 
-/** cos and sin of each ray's direction (ray i at 360 i / RAYS degrees), worked out once. */
+/** cos and sin of each ray's angle from the unit's ray 0 (ray i at 360 i / RAYS degrees), worked out once. */
 const RAY_COS: number[] = [];
 const RAY_SIN: number[] = [];
 for (let i = 0; i < RAYS; i++) {
@@ -115,15 +118,26 @@ for (let i = 0; i < RAYS; i++) {
   RAY_COS.push(Math.cos(r));
   RAY_SIN.push(Math.sin(r));
 }
+/** This reach's ray directions on the table (ray 0 along the unit's front, or +x for a unit without one). */
+const DIR_COS = new Float64Array(RAYS);
+const DIR_SIN = new Float64Array(RAYS);
+function turnRays(offsetRad: number): void {
+  const c = Math.cos(offsetRad);
+  const s = Math.sin(offsetRad);
+  for (let i = 0; i < RAYS; i++) {
+    DIR_COS[i] = RAY_COS[i]! * c - RAY_SIN[i]! * s;
+    DIR_SIN[i] = RAY_SIN[i]! * c + RAY_COS[i]! * s;
+  }
+}
 
 function rayEnd(o: PointIn, i: number, lengthIn: number): PointIn {
-  return { xIn: o.xIn + RAY_COS[i]! * lengthIn, yIn: o.yIn + RAY_SIN[i]! * lengthIn };
+  return { xIn: o.xIn + DIR_COS[i]! * lengthIn, yIn: o.yIn + DIR_SIN[i]! * lengthIn };
 }
 
 /** Distance from o along ray i to the table edge. */
 function edgeDistanceIn(ctx: FfrContext, o: PointIn, i: number): number {
-  const dx = RAY_COS[i]!;
-  const dy = RAY_SIN[i]!;
+  const dx = DIR_COS[i]!;
+  const dy = DIR_SIN[i]!;
   let t = Infinity;
   if (dx > 1e-12) t = Math.min(t, (ctx.state.table.widthIn - o.xIn) / dx);
   if (dx < -1e-12) t = Math.min(t, -o.xIn / dx);
@@ -141,20 +155,20 @@ const RAYS_TOWARD = { first: 0, count: 0 };
  * direction can meet a box: every ray when the origin is in or at the box, else those within the angle the
  * box spans seen from the origin, widened by a hair. Skipping the others changes no answer: they miss the box.
  */
-function raysToward(origin: PointIn, box: BoundingBoxIn, out: { first: number; count: number }): void {
+function raysToward(origin: PointIn, box: BoundingBoxIn, offsetRad: number, out: { first: number; count: number }): void {
   const m = 1e-6;
   if (origin.xIn >= box.minXIn - m && origin.xIn <= box.maxXIn + m && origin.yIn >= box.minYIn - m && origin.yIn <= box.maxYIn + m) {
     out.first = 0;
     out.count = RAYS;
     return;
   }
-  const centre = Math.atan2((box.minYIn + box.maxYIn) / 2 - origin.yIn, (box.minXIn + box.maxXIn) / 2 - origin.xIn);
+  const centre = Math.atan2((box.minYIn + box.maxYIn) / 2 - origin.yIn, (box.minXIn + box.maxXIn) / 2 - origin.xIn) - offsetRad;
   let lo = Infinity;
   let hi = -Infinity;
   for (let corner = 0; corner < 4; corner++) {
     const x = corner & 1 ? box.maxXIn : box.minXIn;
     const y = corner & 2 ? box.maxYIn : box.minYIn;
-    let a = Math.atan2(y - origin.yIn, x - origin.xIn) - centre;
+    let a = Math.atan2(y - origin.yIn, x - origin.xIn) - offsetRad - centre;
     if (a > Math.PI) a -= 2 * Math.PI;
     if (a < -Math.PI) a += 2 * Math.PI;
     lo = Math.min(lo, a);
@@ -174,13 +188,49 @@ function nearOrigin(box: BoundingBoxIn, origin: PointIn, maxIn: number): boolean
   return box.maxXIn >= origin.xIn - maxIn && box.minXIn <= origin.xIn + maxIn && box.maxYIn >= origin.yIn - maxIn && box.minYIn <= origin.yIn + maxIn;
 }
 
+/** Rays from the front to the first edge of the oblique sector (45° at 7.5° a ray: 6). */
+const OBLIQUE_RAYS = OBLIQUE_MAX_DEG / (360 / RAYS);
+if (!Number.isInteger(OBLIQUE_RAYS)) throw new Error('the reach rays must fall on the oblique sector edges');
+const QUARTER = RAYS / 4;
+/** The factors of the chart rate along ray i, in turning order: two where a sector edge lies on the ray. */
+const FACTORS: number[] = [0, 0];
+function rayFactors(i: number, sectors: ReachSectors): number {
+  const f = sectors.flankFactor;
+  const r = sectors.rear ? 1 : 0;
+  const b = OBLIQUE_RAYS;
+  const q2 = 2 * QUARTER;
+  let n = 1;
+  if (i < b || i > 2 * q2 - b) FACTORS[0] = 1;
+  else if (i === b) ((FACTORS[0] = 1), (FACTORS[1] = f), (n = 2));
+  else if (i < q2 - b) FACTORS[0] = f;
+  else if (i === q2 - b) ((FACTORS[0] = f), (FACTORS[1] = r), (n = 2));
+  else if (i < q2 + b) FACTORS[0] = r;
+  else if (i === q2 + b) ((FACTORS[0] = r), (FACTORS[1] = f), (n = 2));
+  else if (i < 2 * q2 - b) FACTORS[0] = f;
+  else ((FACTORS[0] = f), (FACTORS[1] = 1), (n = 2));
+  return n;
+}
+
+/** How far along one ray the rates times `factor` reach, given where worse ground starts and the stop. */
+function rayReachIn(startRank: number, rates: Readonly<Record<(typeof GROUNDS)[number], number>>, factor: number, worse0: number, worse1: number, worse2: number, stopIn: number): number {
+  let reach = 0;
+  if (startRank <= 0) reach = Math.max(reach, Math.min(rates.open * factor, worse0));
+  if (startRank <= 1) reach = Math.max(reach, Math.min(rates.broken * factor, worse1));
+  if (startRank <= 2) reach = Math.max(reach, Math.min(rates.rough * factor, worse2));
+  return Math.max(0, Math.min(reach, stopIn));
+}
+
 /**
- * The star polygon a unit at `origin` reaches with these rates per ground class. Exported for the
- * charge reach.
+ * The star polygon a unit at `origin` reaches with these rates per ground class: every direction alike, or,
+ * given `sectors`, the full rates within 45° of the front (and of the rear), the flank factor beyond. Where a
+ * sector gets nothing the outline runs through the origin (a charge's cone; a unit that may not move by the
+ * flank has two cones meeting there). Exported for the charge reach.
  */
-export function reachPolygon(ctx: FfrContext, info: FfrUnitInfo, origin: PointIn, rates: Readonly<Record<(typeof GROUNDS)[number], number>>): PointIn[] {
+export function reachPolygon(ctx: FfrContext, info: FfrUnitInfo, origin: PointIn, rates: Readonly<Record<(typeof GROUNDS)[number], number>>, sectors?: ReachSectors): PointIn[] {
   const maxIn = Math.max(rates.open, rates.broken, rates.rough);
   const startRank = classRank(ctx.classAt(origin));
+  const offsetRad = sectors ? (sectors.headingDeg * Math.PI) / 180 : 0;
+  turnRays(offsetRad);
   const areas: { readonly rank: number; readonly box: Boxed }[] = [];
   for (const a of ctx.areas) if (a.cls !== 'open' && nearOrigin(a.box, origin, maxIn)) areas.push({ rank: a.rank, box: { polygon: a.vertices, minXIn: a.box.minXIn, minYIn: a.box.minYIn, maxXIn: a.box.maxXIn, maxYIn: a.box.maxYIn } });
   // Enemy stands with the rays that can meet them (first ray, how many): a stand off to one side is tested
@@ -191,7 +241,7 @@ export function reachPolygon(ctx: FfrContext, info: FfrUnitInfo, origin: PointIn
     for (let k = 0; k < other.polygons.length; k++) {
       const b = other.polygonBoxes[k]!;
       if (!nearOrigin(b, origin, maxIn)) continue;
-      raysToward(origin, b, RAYS_TOWARD);
+      raysToward(origin, b, offsetRad, RAYS_TOWARD);
       const { first, count } = RAYS_TOWARD;
       if (count > 0) enemies.push({ box: b, first: (((first % RAYS) + RAYS) % RAYS), count });
     }
@@ -207,11 +257,21 @@ export function reachPolygon(ctx: FfrContext, info: FfrUnitInfo, origin: PointIn
     }
   }
   const out: PointIn[] = [];
+  // Whether the outline last went through the origin (a sector with nothing), so it does so once per gap.
+  let atOrigin = false;
   const end = { xIn: 0, yIn: 0 };
   for (let i = 0; i < RAYS; i++) {
+    let n = 1;
+    if (sectors) n = rayFactors(i, sectors);
+    else FACTORS[0] = 1;
+    if (FACTORS[0] === 0 && (n === 1 || FACTORS[1] === 0)) {
+      if (!atOrigin && out.length > 0) out.push({ xIn: origin.xIn, yIn: origin.yIn });
+      atOrigin = true;
+      continue;
+    }
     // The ray's far end, in one object reused for every ray (the tests below keep no point).
-    end.xIn = origin.xIn + RAY_COS[i]! * maxIn;
-    end.yIn = origin.yIn + RAY_SIN[i]! * maxIn;
+    end.xIn = origin.xIn + DIR_COS[i]! * maxIn;
+    end.yIn = origin.yIn + DIR_SIN[i]! * maxIn;
     let stop = Math.min(maxIn, edgeDistanceIn(ctx, origin, i));
     for (const e of enemies) {
       // Ray i is one of the stand's when it lies within `count` rays on from `first`, round past the last.
@@ -232,11 +292,16 @@ export function reachPolygon(ctx: FfrContext, info: FfrUnitInfo, origin: PointIn
       if (a.rank > 1) worse1 = Math.min(worse1, d);
       if (a.rank > 2) worse2 = Math.min(worse2, d);
     }
-    let reach = 0;
-    if (startRank <= 0) reach = Math.max(reach, Math.min(rates.open, worse0));
-    if (startRank <= 1) reach = Math.max(reach, Math.min(rates.broken, worse1));
-    if (startRank <= 2) reach = Math.max(reach, Math.min(rates.rough, worse2));
-    out.push(rayEnd(origin, i, Math.max(0, Math.min(reach, stop))));
+    for (let k = 0; k < n; k++) {
+      const factor = FACTORS[k]!;
+      if (factor === 0) {
+        if (!atOrigin && out.length > 0) out.push({ xIn: origin.xIn, yIn: origin.yIn });
+        atOrigin = true;
+        continue;
+      }
+      out.push(rayEnd(origin, i, rayReachIn(startRank, rates, factor, worse0, worse1, worse2, stop)));
+      atOrigin = false;
+    }
   }
   return out;
 }
@@ -318,7 +383,8 @@ export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo, sink: Warni
   }
   const row = MOVEMENT_RATES[choice.id];
   const rates = { open: row.open.full, broken: row.broken.full, rough: row.rough.full };
-  const reach = reachPolygon(ctx, info, origin, rates);
+  const sectors = movementSectorsFor(info);
+  const reach = reachPolygon(ctx, info, origin, rates, sectors);
   const allowanceIn = row[startClass === 'impassable' ? 'rough' : startClass].full;
   const heavy = unit.arm === 'artillery' && HEAVY_GUN_WEAPONS.includes(unit.weapon);
   // The chart row's notes read the row (and a heavy gun's weapon) only: written once per state.
@@ -334,6 +400,7 @@ export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo, sink: Warni
     return out;
   });
   const notes = [...rowNotes];
+  if (sectors) notes.push(SECTORS_NOTE);
   const shapes: Shape[] = [{ ...base, kind: 'polygon', id: `movement/${unit.id}/reach`, style: 'reach', vertices: reach }];
   const changeFront = changeFrontFor(ctx, info, row);
   if (changeFront.note) notes.push(changeFront.note);
