@@ -125,10 +125,24 @@ export interface Unit {
   readonly status?: UnitStatus;
 }
 
+/**
+ * A commander's rank above a brigade is said by his `brigadeId`: `army` is his side's Army Commander, and
+ * `wing-<name>` commands a wing (the rule sets that have wings say which units are in it). Neither needs a
+ * unit of that brigade; every other `brigadeId` names the brigade the commander leads.
+ */
+export const ARMY_COMMANDER_BRIGADE = 'army';
+export const WING_COMMANDER_PREFIX = 'wing-';
+
+/** Whether a commander's `brigadeId` is a rank above a brigade (see `ARMY_COMMANDER_BRIGADE`). */
+export function isRankAboveBrigade(brigadeId: string): boolean {
+  return brigadeId === ARMY_COMMANDER_BRIGADE || (brigadeId.startsWith(WING_COMMANDER_PREFIX) && brigadeId.length > WING_COMMANDER_PREFIX.length);
+}
+
 export interface Commander {
   readonly id: string;
   readonly name: string;
   readonly side: SideId;
+  /** The brigade he leads, or his rank above brigades: `army`, `wing-<name>` (`ARMY_COMMANDER_BRIGADE`). */
   readonly brigadeId: string;
   readonly quality: CommanderQuality;
   /** The commander's own stand on the table, if placed. */

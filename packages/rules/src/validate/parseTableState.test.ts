@@ -54,6 +54,19 @@ describe('parseTableState', () => {
     if (!r.ok) expect(r.problems).toEqual([{ path: 'units[0].standIds[2]', message: 'unknown stand "s99"' }]);
   });
 
+  it('takes an army or wing commander, who leads no brigade of his own, and still refuses an unknown brigade', () => {
+    const s = structuredClone(small()) as any;
+    s.commanders.push({ id: 'general', name: 'G', side: 'a', brigadeId: 'army', quality: 'superb' }, { id: 'wing', name: 'W', side: 'a', brigadeId: 'wing-1', quality: 'capable' });
+    expect(validateTableState(s).ok).toBe(true);
+    for (const bad of ['armies', 'wing-', 'b2']) {
+      const t = structuredClone(s);
+      t.commanders[1].brigadeId = bad;
+      const r = validateTableState(t);
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.problems).toEqual([{ path: 'commanders[1].brigadeId', message: expect.stringContaining(`no unit has brigadeId "${bad}"`) }]);
+    }
+  });
+
   it('insists a commander stand and its commander point at each other', () => {
     const s = structuredClone(small()) as any;
     delete s.commanders[0].standId;

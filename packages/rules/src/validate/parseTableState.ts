@@ -6,7 +6,7 @@
  * reference checks go beyond it.
  */
 import type { TableState } from '../model/tableState.ts';
-import { TABLE_STATE_VERSION } from '../model/tableState.ts';
+import { TABLE_STATE_VERSION, isRankAboveBrigade } from '../model/tableState.ts';
 import { TableStateError, type TableStateProblem } from './tableStateError.ts';
 import { TABLE_STATE_ENUMS, UNIT_STATUS_FIELDS } from '../model/enums.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
@@ -385,10 +385,13 @@ function checkReferences(c: Checker, stands: Json[], units: Json[], commanders: 
     const path = `commanders[${i}]`;
     const b = m.brigadeId as string;
     const sides = brigades.get(b);
-    if (!sides) {
+    // An army or wing commander leads no brigade of his own (ARMY_COMMANDER_BRIGADE): his units are his
+    // side's, or his wing's as the rule set reads it, so there is no brigade to look up.
+    const aboveBrigade = typeof b === 'string' && isRankAboveBrigade(b);
+    if (!sides && !aboveBrigade) {
       const known = [...brigades.keys()];
-      c.add(`${path}.brigadeId`, `no unit has brigadeId "${b}" (known brigades: ${known.join(', ') || 'none'})`);
-    } else if (!sides.has(m.side as string)) {
+      c.add(`${path}.brigadeId`, `no unit has brigadeId "${b}" (known brigades: ${known.join(', ') || 'none'}; "army" or "wing-<name>" for a commander above brigades)`);
+    } else if (sides && !sides.has(m.side as string)) {
       c.add(`${path}.brigadeId`, `brigade "${b}" has no units on side "${String(m.side)}"`);
     }
     const sid = str(m, 'standId');

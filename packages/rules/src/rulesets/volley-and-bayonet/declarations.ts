@@ -218,9 +218,8 @@ export const WING_FIELD: RulesetFieldSpec = {
   source: cite('Command and Control', 1),
 };
 
-/** `brigadeId` of a side's Army Commander, and the prefix of a Wing Commander's (see `WING_FIELD`). */
-export const ARMY_COMMANDER_BRIGADE = 'army';
-export const WING_COMMANDER_PREFIX = 'wing-';
+/** `brigadeId` of a side's Army Commander, and the prefix of a Wing Commander's (see `WING_FIELD`): the table state's ranks. */
+export { ARMY_COMMANDER_BRIGADE, WING_COMMANDER_PREFIX } from '../../model/tableState.ts';
 
 export const VB_UNIT_FIELDS: readonly RulesetFieldSpec[] = [TROOP_TYPE_FIELD, MORALE_FIELD, STRENGTH_FIELD, ABILITIES_FIELD, WING_FIELD];
 
