@@ -10,6 +10,8 @@ import { getRuleset } from '@muster/rules';
 import { runRulesCli as runCli } from '../runRulesCli.ts';
 import { parseRoster } from '../../../apps/server/src/roster/loadRoster.ts';
 import { rosterRulesetProblems } from '../../../apps/server/src/roster/rosterRulesetProblems.ts';
+import { buildTableState } from '../../../apps/server/src/roster/buildTableState.ts';
+import { evaluate, parseTableState } from '@muster/rules';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const scene = join(root, 'fixtures/rules/while-the-devil-rules/in/battle.json');
@@ -57,6 +59,28 @@ describe('the While the Devil Rules example army file', () => {
     expect(roster.ruleset).toBe('while-the-devil-rules');
     expect(roster.units.map((u) => u.rulesetFields?.['troop-type'])).toEqual(['swedish-brigade', 'commanded-shot', 'forlorn-hope', 'veteran-tercio', 'cuirassier', 'medium-artillery']);
     expect(rosterRulesetProblems(roster, getRuleset('while-the-devil-rules'))).toEqual([]);
+  });
+
+  it('takes an army commander (brigade "army") who commands every unit of his side', () => {
+    const text = readFileSync(example, 'utf8').replace(
+      /^statusTokens:/m,
+      `  - { id: wallenstein, name: Wallenstein, side: imperial, brigade: army, quality: capable, tag: 43, base: { widthIn: 1.9685, depthIn: 1.9685 } }\nstatusTokens:`,
+    );
+    const roster = parseRoster(text, example);
+    expect(rosterRulesetProblems(roster, getRuleset('while-the-devil-rules'))).toEqual([]);
+    // Each Imperial unit in a row of its own starting 4" from the general at (8, 20); the Swedes far off.
+    const rowsOf = (side: string, fromYIn: number) =>
+      roster.units.filter((u) => u.side === side).flatMap((u, k) => u.stands.map((st, j) => ({ markerId: st.tag!, pose: { xIn: 12 + 3.5 * j, yIn: fromYIn + 4 * k, headingDeg: 90 } })));
+    const placed = [{ markerId: 43, pose: { xIn: 8, yIn: 20, headingDeg: 90 } }, ...rowsOf('imperial', 16), ...rowsOf('swedish', 40)];
+    const tracks = placed.map((t, i) => ({ ...t, trackId: i + 1, rawPose: t.pose, stale: false, known: true }));
+    const built = buildTableState(roster, tracks as Parameters<typeof buildTableState>[1], { table: { widthIn: 72, depthIn: 48 }, terrain: { areas: [], linear: [], roads: [], elevations: [] } });
+    const state = parseTableState(built.state);
+    const ev = evaluate(state, getRuleset('while-the-devil-rules'));
+    const commandedBy = Object.values(ev.units).filter((u) => u.command.commanderInRangeId === 'wallenstein').map((u) => u.unitId);
+    expect(commandedBy.length).toBeGreaterThan(0);
+    // Units of both Imperial brigades, centre and horse.
+    const brigades = new Set(commandedBy.map((id) => state.units.find((u) => u.id === id)!.brigadeId));
+    expect([...brigades].sort()).toEqual(['centre', 'horse']);
   });
 
   it('a misspelt troop type or an unknown parameter is named with the allowed values', () => {

@@ -24,6 +24,28 @@ describe('command (Leaders and Command Control)', () => {
     expect(ev.shapes.find((s) => s.id === 'wtdr/leader/L/move')).toMatchObject({ kind: 'circle', radiusIn: 24 });
   });
 
+  it('lets the army commander command every unit of his side, the nearest commander giving the reading', () => {
+    // Wing leader L (brigade "left") far off; army commander A within 12" of both units; the enemy's army
+    // commander Z, within 12" of right1 as well, commands only his own side.
+    const leaders: LeaderSpec[] = [
+      { id: 'L', side: 'a', brigadeId: 'left', at: { xIn: 60, yIn: 40 } },
+      { id: 'A', side: 'a', brigadeId: 'army', at: { xIn: 20, yIn: 26 } },
+      { id: 'Z', side: 'b', brigadeId: 'army', at: { xIn: 34, yIn: 26 } },
+    ];
+    const units = [unit('left1', 14), unit('right1', 26, { brigadeId: 'right' }), unit('enemy', 40, { side: 'b', brigadeId: 'foe' })];
+    const ev = evaluateWhileTheDevilRules(parseTableState(wtdrScene(units, { leaders })));
+    expect(ev.units['left1']!.command).toMatchObject({ inCommand: true, commanderInRangeId: 'A' });
+    expect(ev.units['right1']!.command).toMatchObject({ inCommand: true, commanderInRangeId: 'A' });
+    expect(ev.shapes.find((x) => x.id === 'wtdr/right1/command/A')).toMatchObject({ style: 'link' });
+    // The enemy's army commander is his side's only: no link to side a's units, and side b's unit is his.
+    expect(ev.shapes.some((x) => x.id === 'wtdr/left1/command/Z' || x.id === 'wtdr/right1/command/Z')).toBe(false);
+    expect(ev.units['enemy']!.command.commanderInRangeId).toBe('Z');
+    // Without the army commander, the right wing's unit has nobody and the left's is out of its leader's 12".
+    const alone = evaluateWhileTheDevilRules(parseTableState(wtdrScene(units, { leaders: leaders.filter((l) => l.id !== 'A') })));
+    expect(alone.units['right1']!.command.inCommand).toBe(false);
+    expect(alone.units['left1']!.command).toMatchObject({ inCommand: false, commanderDistanceIn: expect.any(Number) });
+  });
+
   it('adds the leader bonus to the app\'s 1-4 activations, by commander quality, overridable per game', () => {
     const leaders: LeaderSpec[] = [{ id: 'L', side: 'a', brigadeId: 'left', at: { xIn: 10, yIn: 10 }, quality: 'superb' }, { id: 'W', side: 'a', brigadeId: 'right', at: { xIn: 40, yIn: 10 }, quality: 'weak' }];
     const label = (params?: Record<string, number>, id = 'L') => {

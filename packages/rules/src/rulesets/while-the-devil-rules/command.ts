@@ -1,12 +1,14 @@
 /**
  * Leaders and command (While the Devil Rules, Leaders and Command Control): a unit of a Leader's wing is
  * in command within 12" measured from any part of the Leader's base to any part of any base of the unit;
+ * the army commander (`brigadeId` `army`) commands every unit of his side ("a Leader who has command of that
+ * unit (their battle or army commander)", Actions);
  * a Leader moves 24"; per Initiative a Leader has the app's 1-4 activations plus his bonus (or minus his
  * penalty), read here from the commander's quality through the leader-bonus parameters.
  */
 import type { CommandReading } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
-import type { Commander } from '../../model/tableState.ts';
+import { ARMY_COMMANDER_BRIGADE, type Commander } from '../../model/tableState.ts';
 import type { PointIn } from '../../model/units.ts';
 import { closestPointsBetweenPolygons } from '../../geometry/distance.ts';
 import { offsetConvexPolygon } from '../../geometry/polygon.ts';
@@ -64,13 +66,21 @@ export function leaderParts(ctx: WtdrContext): LeaderParts {
   return { polygons, shapes };
 }
 
-/** One unit's command reading and its link to the nearest leader of its wing (depends on the unit and the leaders). */
+/** Whether `c` commands the unit: the leader of its wing (its brigade), or its side's army commander. */
+function commandsUnit(c: Commander, side: string, brigadeId: string | undefined): boolean {
+  return c.side === side && (c.brigadeId === ARMY_COMMANDER_BRIGADE || (brigadeId !== undefined && c.brigadeId === brigadeId));
+}
+
+/**
+ * One unit's command reading and its link to the nearest leader who commands it: its wing's or the army's
+ * (depends on the unit and the leaders).
+ */
 export function unitCommand(ctx: WtdrContext, info: UnitInfo, leaders: LeaderParts): { reading: CommandReading; shape?: Shape } {
   const u = info.unit;
   const attached = info.attachedLeaderId;
   let best: { c: Commander; d: number; a: PointIn; b: PointIn } | undefined;
   for (const c of ctx.commanders) {
-    if (c.side !== u.side || u.brigadeId === undefined || c.brigadeId !== u.brigadeId) continue;
+    if (!commandsUnit(c, u.side, u.brigadeId)) continue;
     const poly = leaders.polygons.get(c.id);
     if (!poly) continue;
     for (const s of info.stands) {
