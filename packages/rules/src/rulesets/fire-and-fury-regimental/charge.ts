@@ -292,7 +292,7 @@ function chargeRefusal(target: FfrUnitInfo, reason: string, detail: string): Cha
 export function chargeReachShape(ctx: FfrContext, info: FfrUnitInfo, setup: ChargeSetup): Shape | undefined {
   if (setup.refusal) return undefined;
   const unit = info.unit;
-  const vertices = reachPolygon(ctx, info, setup.origin, setup.rates, chargeSectorsFor(info));
+  const vertices = reachPolygon(ctx, unit.side, setup.origin, setup.rates, chargeSectorsFor(info));
   return { kind: 'polygon', id: `charge/${unit.id}/reach`, layer: 'charge', style: 'charge', unitId: unit.id, side: unit.side, vertices };
 }
 

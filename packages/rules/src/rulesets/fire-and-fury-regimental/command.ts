@@ -76,6 +76,8 @@ function throughDenseWoods(ctx: FfrContext, a: PointIn, b: PointIn): boolean {
 export interface CommandResult {
   readonly byUnit: ReadonlyMap<string, UnitCommand>;
   readonly shapes: readonly Shape[];
+  /** Where each leader is (for the leaders' own moves). */
+  readonly leaders: readonly LeaderPlace[];
 }
 
 /** Each leader's command radius circle. */
@@ -209,5 +211,5 @@ export function evaluateCommand(ctx: FfrContext): CommandResult {
     if (r.link) shapes.push(r.link);
     byUnit.set(info.unit.id, r.command);
   }
-  return { byUnit, shapes };
+  return { byUnit, shapes, leaders };
 }

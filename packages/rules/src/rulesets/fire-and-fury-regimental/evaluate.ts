@@ -10,6 +10,7 @@ import { buildContext, WarningSink, type FfrUnitInfo } from './context.ts';
 import { evaluateCommand } from './command.ts';
 import { evaluateMorale, type Effectiveness } from './morale.ts';
 import { evaluateMovement } from './movement.ts';
+import { leaderReach } from './leaderMovement.ts';
 import { evaluateFire } from './fire.ts';
 import { evaluateCharge } from './charge.ts';
 import { maneuverCheck, type ManeuverReading } from './maneuver.ts';
@@ -99,5 +100,9 @@ export function evaluateFireAndFuryRegimental(state: TableState): Evaluation {
     warnings.push(...sink.list);
   }
   shapes.push(...command.shapes);
+  for (const place of command.leaders) {
+    const reach = leaderReach(ctx, place);
+    if (reach) shapes.push(reach.shape);
+  }
   return { rulesetId: FFR_RULESET_ID, units, shapes, warnings };
 }

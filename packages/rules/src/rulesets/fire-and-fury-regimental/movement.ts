@@ -224,9 +224,9 @@ function rayReachIn(startRank: number, rates: Readonly<Record<(typeof GROUNDS)[n
  * The star polygon a unit at `origin` reaches with these rates per ground class: every direction alike, or,
  * given `sectors`, the full rates within 45° of the front (and of the rear), the flank factor beyond. Where a
  * sector gets nothing the outline runs through the origin (a charge's cone; a unit that may not move by the
- * flank has two cones meeting there). Exported for the charge reach.
+ * flank has two cones meeting there). Exported for the charge reach and the leaders' own moves.
  */
-export function reachPolygon(ctx: FfrContext, info: FfrUnitInfo, origin: PointIn, rates: Readonly<Record<(typeof GROUNDS)[number], number>>, sectors?: ReachSectors): PointIn[] {
+export function reachPolygon(ctx: FfrContext, side: string, origin: PointIn, rates: Readonly<Record<(typeof GROUNDS)[number], number>>, sectors?: ReachSectors): PointIn[] {
   const maxIn = Math.max(rates.open, rates.broken, rates.rough);
   const startRank = classRank(ctx.classAt(origin));
   const offsetRad = sectors ? (sectors.headingDeg * Math.PI) / 180 : 0;
@@ -236,7 +236,7 @@ export function reachPolygon(ctx: FfrContext, info: FfrUnitInfo, origin: PointIn
   // Enemy stands with the rays that can meet them (first ray, how many): a stand off to one side is tested
   // by the few rays toward it.
   const enemies: { readonly box: Boxed; readonly first: number; readonly count: number }[] = [];
-  for (const other of ctx.enemiesOf(info.unit.side)) {
+  for (const other of ctx.enemiesOf(side)) {
     if (!nearOrigin(other.box, origin, maxIn)) continue;
     for (let k = 0; k < other.polygons.length; k++) {
       const b = other.polygonBoxes[k]!;
@@ -373,7 +373,7 @@ export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo, sink: Warni
   if ('ok' in choice) return { movement: choice, shapes: [], startClass };
   const base = { layer: 'movement' as const, unitId: unit.id, side: unit.side };
   if (choice.kind === 'haul') {
-    const reach = reachPolygon(ctx, info, origin, { open: choice.inches, broken: choice.inches, rough: choice.inches });
+    const reach = reachPolygon(ctx, unit.side, origin, { open: choice.inches, broken: choice.inches, rough: choice.inches });
     return {
       movement: { ok: true, allowanceIn: choice.inches, reach, notes: [`Hand haul ${choice.inches}" unlimbered, over open, broken or rough ground (${HAND_HAUL_IN.source}); no offensive fire after.`] },
       shapes: [{ ...base, kind: 'polygon', id: `movement/${unit.id}/reach`, style: 'reach', vertices: reach }],
@@ -384,7 +384,7 @@ export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo, sink: Warni
   const row = MOVEMENT_RATES[choice.id];
   const rates = { open: row.open.full, broken: row.broken.full, rough: row.rough.full };
   const sectors = movementSectorsFor(info);
-  const reach = reachPolygon(ctx, info, origin, rates, sectors);
+  const reach = reachPolygon(ctx, unit.side, origin, rates, sectors);
   const allowanceIn = row[startClass === 'impassable' ? 'rough' : startClass].full;
   const heavy = unit.arm === 'artillery' && HEAVY_GUN_WEAPONS.includes(unit.weapon);
   // The chart row's notes read the row (and a heavy gun's weapon) only: written once per state.

@@ -27,6 +27,7 @@ import { samePlainData } from '../../engine/samePlainData.ts';
 import { buildSightScene, type SightScene } from '../../geometry/lineOfSight.ts';
 import { buildContext, unitInfoOf, WarningSink, type FfrContext, type FfrUnitInfo } from './context.ts';
 import { commandCircles, leaderPlaces, unitCommand, type LeaderPlace, type UnitCommand } from './command.ts';
+import { leaderReach, type LeaderReach } from './leaderMovement.ts';
 import { evaluateMorale, type Effectiveness, type MoraleResult } from './morale.ts';
 import { evaluateMovement, lookBoxOf, type MovementResult } from './movement.ts';
 import { fireArcShape, fireAtTarget, fireSetup, massedLookBox, type FfrFireOption, type FireSetup } from './fire.ts';
@@ -177,12 +178,15 @@ export function createFfrSession(): RulesSession {
   let strayStands: readonly Stand[] = [];
   let leaders: readonly LeaderPlace[] | undefined;
   let circles: readonly Shape[] = [];
+  /** Each leader's own reach by commander id, with the place it was worked out for. */
+  let leaderReaches = new Map<string, { readonly place: LeaderPlace; readonly reach: LeaderReach | undefined }>();
   let last: Evaluation | undefined;
   let unitStandIds: { units: readonly Unit[]; ids: ReadonlySet<string> } | undefined;
 
   const reset = (): void => {
     units = new Map();
     leaders = undefined;
+    leaderReaches = new Map();
     last = undefined;
   };
 
@@ -495,6 +499,16 @@ export function createFfrSession(): RulesSession {
         const link = units.get(info.unit.id)!.command!.link;
         if (link) shapes.push(link);
       }
+      // A leader's own reach: again when he is placed otherwise, or an enemy changed where he could go.
+      const nextReaches = new Map<string, { readonly place: LeaderPlace; readonly reach: LeaderReach | undefined }>();
+      for (const place of leaders!) {
+        const kept = leaderReaches.get(place.commander.id);
+        const keep = kept !== undefined && (kept.place === place || samePlainData(kept.place, place)) && !(kept.reach && changedIn(kept.reach.lookBox, place.commander.side));
+        const entry = keep ? kept : { place, reach: leaderReach(ctx, place) };
+        nextReaches.set(place.commander.id, entry);
+        if (entry.reach) shapes.push(entry.reach.shape);
+      }
+      leaderReaches = nextReaches;
       last = { rulesetId: FFR_RULESET_ID, units: evaluations, shapes, warnings };
       return last;
     },
