@@ -14,6 +14,7 @@
  * - charge, per (charger, target) pair: when either or the command of either changes; a traced path also
  *   when a changed unit is (or was) in the box of both units; the charge reach when a changed enemy is in
  *   the box it looked in;
+ * - a leader's own reach (`leaderMovement.ts`): when a changed enemy is (or was) in his box grown by his move;
  * - a unit's lists, shapes and warnings are put together again only when one of its parts changed.
  * Any change of terrain, table, parameters, commanders, any other top-level field, the order of units or
  * stands, or a stand of no unit drops every cache.
