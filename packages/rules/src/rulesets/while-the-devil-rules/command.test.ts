@@ -77,6 +77,23 @@ describe('status and army morale (Combat Effects and Rallying; Army Morale)', ()
     expect(ev.warnings).toContainEqual(expect.objectContaining({ code: 'army/broken' }));
   });
 
+  it('counts a leader killed or captured with a unit: 6 points for the army commander, 4 for a wing commander', () => {
+    const units = [
+      unit('a', 10, { status: { rulesetStatus: { 'leader-lost': 'army' } } }),
+      unit('b', 30, { status: { rulesetStatus: { 'leader-lost': 'wing', status: 'disordered' } } }),
+      unit('c', 50, { slots: row(WTDR_BASES.shot, 3) }),
+    ];
+    const ev = evaluateWhileTheDevilRules(parseTableState(wtdrScene(units)));
+    // 7 bases; 6 (army commander) + 4 (wing commander) + 1 (disordered) = 11.
+    expect(ev.units['c']!.morale!.thresholds[1]).toMatchObject({ label: 'army break point (a: 11 points of 7)', reached: true });
+    // A destroyed unit still carries the leader who fell with it: 6 + 3 x 2 bases.
+    const gone = evaluateWhileTheDevilRules(parseTableState(wtdrScene([unit('a', 10, { status: { rulesetStatus: { 'leader-lost': 'army', 'bases-lost': 1 } } }), unit('c', 50, { slots: row(WTDR_BASES.shot, 3) })])));
+    expect(gone.units['c']!.morale!.thresholds[1]).toMatchObject({ label: 'army break point (a: 12 points of 5)' });
+    // "none" (the default) adds nothing.
+    const none = evaluateWhileTheDevilRules(parseTableState(wtdrScene([unit('a', 10, { status: { rulesetStatus: { 'leader-lost': 'none' } } }), unit('c', 50)])));
+    expect(none.units['c']!.morale!.thresholds[1]).toMatchObject({ label: 'army break point (a: 0 points of 4)' });
+  });
+
   it('multiplies the break point by army quality, rounded up', () => {
     const units = [unit('a', 10, { fields: { 'army-quality': 'higher' } }), unit('b', 30, { fields: { 'army-quality': 'higher' } }), unit('c', 50, { fields: { 'army-quality': 'higher' }, slots: row(WTDR_BASES.shot, 1) })];
     const ev = evaluateWhileTheDevilRules(parseTableState(wtdrScene(units)));

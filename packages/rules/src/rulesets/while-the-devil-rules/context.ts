@@ -12,7 +12,7 @@ import { meanHeadingDeg } from '../../geometry/frontLine.ts';
 import { buildSightScene, sightBoxOf, type SightScene, type SightStand } from '../../geometry/lineOfSight.ts';
 import { convexHull } from '../../geometry/polygon.ts';
 import { polygonToPolygonDistanceIn } from '../../geometry/distance.ts';
-import { BASE_SCALE, BASES_LOST_FIELD, STATUS_FIELD, TROOP_TYPE_FIELD } from './declarations.ts';
+import { BASE_SCALE, BASES_LOST_FIELD, LEADER_LOST_FIELD, STATUS_FIELD, TROOP_TYPE_FIELD } from './declarations.ts';
 import { readFormation, type FormationResult } from './formation.ts';
 import { HALF_SCALE_FACTOR } from './tables/baseSizes.ts';
 import type { StatusLevel } from './tables/moraleTables.ts';
@@ -42,6 +42,8 @@ export interface UnitInfo {
   /** Bases still counted: starting minus lost (bases stay on the table, losses are chits). */
   readonly basesNow: number;
   readonly status: StatusLevel;
+  /** A leader who fell while attached to this unit: his rank, for the army's break point. */
+  readonly leaderLost: 'wing' | 'army' | undefined;
   readonly acted: boolean;
   readonly attachedLeaderId: string | undefined;
   /** Convex hull of the outline and its 1" front zone: what an enemy may not enter (Movement). */
@@ -95,6 +97,11 @@ function statusOf(unit: Unit, destroyed: boolean): StatusLevel {
   if (v === 'disordered' || v === 'demoralized') return v;
   // The table state's own disorder flag (status tokens) reads as Disordered when no rule-set status is set.
   return unit.status?.disordered === true ? 'disordered' : 'ok';
+}
+
+function leaderLostOf(unit: Unit): 'wing' | 'army' | undefined {
+  const v = rulesetValue(LEADER_LOST_FIELD, unit.status?.rulesetStatus);
+  return v === 'wing' || v === 'army' ? v : undefined;
 }
 
 /** Hooks a session passes to reuse what an earlier state computed (session.ts). */
@@ -157,6 +164,7 @@ export function buildContext(state: TableState, reuse: ContextReuse = {}): WtdrC
       basesLost,
       basesNow: Math.max(0, startingBases - basesLost),
       status: statusOf(unit, destroyed),
+      leaderLost: leaderLostOf(unit),
       acted: unit.status?.rulesetStatus?.['acted'] === true,
       attachedLeaderId: unit.status?.attachedCommanderId ?? state.commanders.find((c) => c.attachedToUnitId === unit.id)?.id,
       zoneHull: zone.length > 0 ? convexHull([...hull, ...zone]) : hull,

@@ -149,8 +149,29 @@ export const STATUS_FIELD: RulesetFieldSpec = {
 
 export const BASES_LOST_FIELD: RulesetFieldSpec = { id: 'bases-lost', label: 'Bases lost (marked with chits; bases stay on the table)', type: 'integer', min: 0, max: 12, default: 0, source: 'Formations; Combat Effects and Rallying' };
 
+/**
+ * A leader killed or captured while attached to this unit: "When attached to a unit, however, it is possible
+ * for a Leader to be killed or captured in Melee. Leaders who have fallen are not replaced, and count heavily
+ * against the army's morale" (Leaders and Command Control). Marked on the unit he fell with, since that is
+ * the only way a leader falls; his points count toward its army's break point (Army Morale).
+ */
+export const LEADER_LOST_FIELD: RulesetFieldSpec = {
+  id: 'leader-lost',
+  label: 'Leader killed or captured while attached to this unit',
+  type: 'choice',
+  choices: [
+    { id: 'none', label: 'none' },
+    { id: 'wing', label: 'a battle/wing commander (4 points)' },
+    { id: 'army', label: 'the army commander (6 points)' },
+  ],
+  default: 'none',
+  source: 'Leaders and Command Control; Army Morale',
+  usedFor: 'army break point',
+};
+
 export const WTDR_STATUS_FIELDS: readonly RulesetFieldSpec[] = [
   STATUS_FIELD,
   BASES_LOST_FIELD,
+  LEADER_LOST_FIELD,
   { id: 'acted', label: 'Has acted this turn', type: 'boolean', default: false, source: 'Turn Sequence', usedFor: 'fire and charge notes' },
 ];

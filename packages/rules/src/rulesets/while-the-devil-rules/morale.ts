@@ -2,7 +2,8 @@
  * Unit status and army morale (While the Devil Rules, Combat Effects and Rallying; Army Morale): a unit is
  * destroyed at half its starting bases; each army's break point is its bases (camp counted by the
  * scenario) times its quality factor, and points toward it are 1 per disordered unit, 2 per demoralized
- * unit, 3 per base destroyed (every base of a destroyed unit).
+ * unit, 3 per base destroyed (every base of a destroyed unit), 6 for a killed or captured army commander and 4
+ * for a battle/wing commander (marked on the unit he fell with, `leader-lost`).
  */
 import type { EvaluationWarning, MoraleReading } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
@@ -20,11 +21,12 @@ export interface ArmyMorale {
   readonly broken: boolean;
 }
 
-/** Points one unit adds toward its army's break point. */
+/** Points one unit adds toward its army's break point, with a leader who fell while attached to it. */
 export function unitBreakPoints(info: UnitInfo): number {
-  if (info.status === 'destroyed') return info.startingBases * BREAK_POINTS.baseDestroyed;
+  const leader = info.leaderLost === 'army' ? BREAK_POINTS.armyCommanderLost : info.leaderLost === 'wing' ? BREAK_POINTS.wingCommanderLost : 0;
+  if (info.status === 'destroyed') return leader + info.startingBases * BREAK_POINTS.baseDestroyed;
   const status = info.status === 'disordered' ? BREAK_POINTS.disorderedUnit : info.status === 'demoralized' ? BREAK_POINTS.demoralizedUnit : 0;
-  return status + info.basesLost * BREAK_POINTS.baseDestroyed;
+  return leader + status + info.basesLost * BREAK_POINTS.baseDestroyed;
 }
 
 export function unitMorale(info: UnitInfo, army: ArmyMorale | undefined): MoraleReading {
