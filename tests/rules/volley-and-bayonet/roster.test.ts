@@ -6,8 +6,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { getRuleset } from '@muster/rules';
+import { evaluate, getRuleset, type TableState } from '@muster/rules';
 import { parseRoster, rosterRulesetProblems } from '../../../apps/server/src/roster/index.ts';
+import { armyOnTable, loadArmy, withRulesetStatus } from '../rosterOnTable.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const file = join(root, 'fixtures/rosters/volley-and-bayonet-example.yaml');
@@ -15,6 +16,22 @@ const text = readFileSync(file, 'utf8');
 const ruleset = getRuleset('volley-and-bayonet');
 
 describe('fixtures/rosters/volley-and-bayonet-example.yaml', () => {
+  it('keeps a unit taken off the table in its brigade\'s exhaustion (Exhaustion, p. 7)', () => {
+    const roster = loadArmy(file);
+    const exhaustion = (state: TableState) => {
+      const ev = evaluate(state, ruleset);
+      const m = ev.units['r33']!.morale!;
+      return [m.counted!.value, m.thresholds.find((t) => t.label.startsWith('Brigade webster'))!.label];
+    };
+    // The 23rd Foot has lost 4 strength points of Webster's brigade's exhaustion level of 8.6.
+    const onTable = withRulesetStatus(armyOnTable(roster), 'r23', { 'strength-points-lost': 4 });
+    expect(exhaustion(onTable)).toEqual([4, 'Brigade webster exhausted at 8.6 strength points lost']);
+    // Lifted off the table (eliminated, or not yet back), it still counts: before, the brigade read 0 of 6.6.
+    const lifted = withRulesetStatus(armyOnTable(roster, ['r23']), 'r23', { 'strength-points-lost': 4 });
+    expect(exhaustion(lifted)).toEqual([4, 'Brigade webster exhausted at 8.6 strength points lost']);
+    expect(evaluate(lifted, ruleset).units['r23']!.movement).toMatchObject({ ok: false });
+  });
+
   it('loads, names the rule set and fits its parameters and unit fields', () => {
     const roster = parseRoster(text, file);
     expect(roster.ruleset).toBe('volley-and-bayonet');

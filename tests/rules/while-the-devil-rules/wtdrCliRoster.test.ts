@@ -12,7 +12,9 @@ import { parseRoster } from '../../../apps/server/src/roster/loadRoster.ts';
 import { rosterRulesetProblems } from '../../../apps/server/src/roster/rosterRulesetProblems.ts';
 import { buildTableState } from '../../../apps/server/src/roster/buildTableState.ts';
 import { evaluate, parseTableState } from '@muster/rules';
+import type { TableState } from '@muster/rules';
 import type { TagTrack } from '@muster/vision';
+import { armyOnTable, loadArmy, withRulesetStatus } from '../rosterOnTable.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const scene = join(root, 'fixtures/rules/while-the-devil-rules/in/battle.json');
@@ -83,6 +85,27 @@ describe('the While the Devil Rules example army file', () => {
     // Units of both Imperial brigades, centre and horse.
     const brigades = new Set(commandedBy.map((id) => state.units.find((u) => u.id === id)!.brigadeId));
     expect([...brigades].sort()).toEqual(['centre', 'horse']);
+  });
+
+  it('keeps a destroyed unit taken off the table in its army\'s break point (Army Morale: "every base ... counted as destroyed")', () => {
+    const roster = loadArmy(example);
+    const first = roster.units[0]!;
+    const breakLabel = (state: TableState) => {
+      const ev = evaluate(state, getRuleset('while-the-devil-rules'));
+      const other = roster.units.find((u) => u.side === first.side && u.id !== first.id)!;
+      return ev.units[other.id]!.morale!.thresholds[1]!.label;
+    };
+    // The Swedes: 6 + 2 + 1 bases, higher quality x1.5 = 14. The yellow brigade (6 bases) loses 3: destroyed,
+    // 6 bases x 3 = 18 points.
+    const onTable = withRulesetStatus(armyOnTable(roster), first.id, { 'bases-lost': 3 });
+    expect(breakLabel(onTable)).toBe('army break point (swedish: 18 points of 14)');
+    // Taken off the table, it is still in the state (no stands) and counts the same; before, it left the
+    // state and the Swedes read 0 points of 5.
+    const lifted = withRulesetStatus(armyOnTable(roster, [first.id]), first.id, { 'bases-lost': 3 });
+    expect(lifted.units.find((u) => u.id === first.id)).toMatchObject({ standIds: [], startingStands: 6 });
+    expect(breakLabel(lifted)).toBe('army break point (swedish: 18 points of 14)');
+    // A unit not yet on the table counts toward the army's bases, and adds no points.
+    expect(breakLabel(armyOnTable(roster, [first.id]))).toBe('army break point (swedish: 0 points of 14)');
   });
 
   it('a misspelt troop type or an unknown parameter is named with the allowed values', () => {

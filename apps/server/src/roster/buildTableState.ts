@@ -67,7 +67,8 @@ export function buildTableState(roster: Roster, tracks: readonly TagTrack[], opt
       placed.push({ id: s.id, unitId: u.id, pose: standPoseFromTag(tagPose, s.tagOffset), widthIn: s.base.widthIn, depthIn: s.base.depthIn, role: s.role });
       unitIdByStand.set(s.id, u.id);
     }
-    if (placed.length === 0) continue; // a unit with no stand on the table is not in play
+    // Every unit of the army is in the state, on the table or not: an army's break point and a brigade's
+    // exhaustion count the units taken off as well (a unit with no stand here has empty standIds).
     stands.push(...placed);
     units.push({
       id: u.id,
@@ -82,6 +83,7 @@ export function buildTableState(roster: Roster, tracks: readonly TagTrack[], opt
       ...(u.sharpshooters !== undefined ? { sharpshooters: u.sharpshooters } : {}),
       ...(u.rulesetFields !== undefined ? { rulesetFields: u.rulesetFields } : {}),
       standIds: placed.map((s) => s.id),
+      ...(u.stands.length > 0 ? { startingStands: u.stands.length } : {}),
     });
   }
   const unitStands = [...stands];

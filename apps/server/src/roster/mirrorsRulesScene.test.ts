@@ -65,7 +65,8 @@ describe('opening-battle-rules.yaml', () => {
       expect(Math.abs(((s.pose.headingDeg - w.headingDeg + 540) % 360) - 180)).toBeLessThan(1e-9);
     });
     // Status (formation overrides) is the operator's, not the camera's: compare everything else.
-    expect(state.units).toEqual(scene.units.map(({ status: _s, ...u }) => u));
+    // The army file also gives each unit its starting stands (all of them are on the table here).
+    expect(state.units).toEqual(scene.units.map(({ status: _s, ...u }) => ({ ...u, startingStands: u.standIds.length })));
     expect(state.commanders).toEqual(scene.commanders);
     const v = validateTableState(state);
     expect(v.ok, JSON.stringify(v)).toBe(true);

@@ -180,8 +180,13 @@ describe('buildTableState', () => {
     ];
     const built = buildTableState(roster, tracks, { table: { widthIn: 72, depthIn: 48 }, terrain: noTerrain });
     const { state } = built;
-    expect(state.units.map((u) => u.id)).toEqual(['al19', 'alley-battery']);
-    expect(state.units[0]!.standIds).toEqual(['al19-1', 'al19-2']);
+    // Every unit of the army, placed or not; those with no stand on the table have none listed.
+    expect(state.units.map((u) => u.id)).toEqual(roster.units.map((u) => u.id));
+    const placed = state.units.filter((u) => u.standIds.length > 0);
+    expect(placed.map((u) => u.id)).toEqual(['al19', 'alley-battery']);
+    expect(placed[0]!.standIds).toEqual(['al19-1', 'al19-2']);
+    // Each keeps the army file's count of its stands.
+    expect(state.units.map((u) => u.startingStands)).toEqual(roster.units.map((u) => u.stands.length));
     const gun = state.stands.find((s) => s.id === 'alley-battery-1')!;
     expect(gun.pose.xIn).toBeCloseTo(30, 9);
     expect(gun.pose.yIn).toBeCloseTo(40 - 0.75, 9);
@@ -189,8 +194,8 @@ describe('buildTableState', () => {
     expect(state.stands.find((s) => s.id === 'alabama-stand')).toMatchObject({ role: 'commander', unitId: 'alabama' });
     expect(state.commanders.find((c) => c.id === 'alabama')).toMatchObject({ standId: 'alabama-stand', attachedToUnitId: 'al19' });
     expect(state.commanders.find((c) => c.id === 'alley')!.standId).toBeUndefined();
-    expect(state.units[0]!.status).toEqual({ disordered: true, hitsByStand: { 'al19-1': 1 }, attachedCommanderId: 'alabama' });
-    expect(state.units[1]!.status).toBeUndefined();
+    expect(placed[0]!.status).toEqual({ disordered: true, hitsByStand: { 'al19-1': 1 }, attachedCommanderId: 'alabama' });
+    expect(placed[1]!.status).toBeUndefined();
     expect(built.strayTokens).toEqual([104]);
     expect(built.unassignedTags).toEqual([333]);
     expect(state.terrain).toBe(noTerrain);

@@ -115,8 +115,17 @@ export interface Unit {
    * orders instead of two, must fight in loose order, removed when reduced to one stand.
    */
   readonly sharpshooters?: boolean;
-  /** Stand ids in this unit, command stand first where there is one. */
+  /**
+   * Stand ids of this unit on the table, command stand first where there is one. Empty for a unit of the
+   * army with no stand on the table (not yet deployed, or removed from play): rule sets answer it with
+   * no-stand refusals and still count it where their morale counts the whole army or brigade.
+   */
   readonly standIds: readonly string[];
+  /**
+   * Stands the unit starts the game with (the army file lists them all, on the table or not). Rule sets that
+   * count losses or strength in stands take it where their own fields leave the number open.
+   */
+  readonly startingStands?: number;
   /**
    * What a rule set needs to know about the unit beyond the fields above (troop type, morale, special
    * abilities, strength points), keyed by the ids in its `Ruleset.unitFields`.

@@ -209,7 +209,7 @@ export function tableStateProblems(json: unknown): TableStateProblem[] {
       raw,
       path,
       ['id', 'name', 'side', 'arm', 'quality', 'weapon', 'standIds'],
-      ['brigadeId', 'independent', 'horseArtillery', 'sharpshooters', 'rulesetFields', 'status'],
+      ['brigadeId', 'independent', 'horseArtillery', 'sharpshooters', 'startingStands', 'rulesetFields', 'status'],
     );
     units.push(u);
     if (!u) return;
@@ -223,7 +223,9 @@ export function tableStateProblems(json: unknown): TableStateProblem[] {
     if (u.horseArtillery !== undefined) c.boolean(u.horseArtillery, `${path}.horseArtillery`);
     if (u.sharpshooters !== undefined) c.boolean(u.sharpshooters, `${path}.sharpshooters`);
     if (u.rulesetFields !== undefined) c.rulesetValues(u.rulesetFields, `${path}.rulesetFields`);
-    const ids = 'standIds' in u ? c.array(u.standIds, `${path}.standIds`, 1) : undefined;
+    if (u.startingStands !== undefined) c.number(u.startingStands, `${path}.startingStands`, { min: 1, integer: true });
+    // Empty for a unit with no stand on the table (see Unit.standIds).
+    const ids = 'standIds' in u ? c.array(u.standIds, `${path}.standIds`) : undefined;
     ids?.forEach((sid, k) => c.string(sid, `${path}.standIds[${k}]`));
     if (u.status !== undefined) {
       const st = c.object(u.status, `${path}.status`, [], UNIT_STATUS_FIELDS);

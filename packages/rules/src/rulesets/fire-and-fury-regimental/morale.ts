@@ -20,7 +20,9 @@ const SOURCE = qrs('Fire Combat Effects, Inflicting Troop Casualties');
 export function evaluateMorale(ctx: FfrContext, info: FfrUnitInfo, sink: WarningSink): MoraleResult {
   const unit = info.unit;
   const given = ctx.statusField(unit, 'standsLost');
-  const starting = ctx.unitField(unit, 'startingStands');
+  // The label's field, else the army file's count of the unit's stands (lost stands leave the table).
+  const field = ctx.unitField(unit, 'startingStands');
+  const starting = typeof field === 'number' ? field : unit.startingStands;
   let lost = 0;
   if (typeof given === 'number') lost = given;
   else if (typeof starting === 'number') lost = Math.max(0, starting - info.stands.length);

@@ -36,7 +36,7 @@ export interface UnitInfo {
   /** Distance from the centre to the furthest hull point: a cheap bound for far-apart units. */
   readonly radiusIn: number;
   readonly frontageIn: number;
-  /** Game bases at the start: the starting-bases field, else 1 for a swarm, else the bases on the table. */
+  /** Game bases at the start: the starting-bases field, else 1 for a swarm, else `Unit.startingStands`, else the bases on the table. */
   readonly startingBases: number;
   readonly basesLost: number;
   /** Bases still counted: starting minus lost (bases stay on the table, losses are chits). */
@@ -140,7 +140,9 @@ export function buildContext(state: TableState, reuse: ContextReuse = {}): WtdrC
     for (const s of stands) for (const p of corners.get(s.id)!) pts.push(p);
     const box = pts.length > 0 ? frameBox(frame, pts) : { front: 0, rear: 0, left: 0, right: 0 };
     const started = unit.rulesetFields?.['starting-bases'];
-    const startingBases = typeof started === 'number' ? started : type?.family === 'swarm' ? 1 : Math.max(1, stands.length);
+    // The field, else one for a swarm, else the army file's stands (a unit taken off the table keeps its
+    // bases for the break point), else the bases on the table.
+    const startingBases = typeof started === 'number' ? started : type?.family === 'swarm' ? 1 : (unit.startingStands ?? Math.max(1, stands.length));
     const lostValue = rulesetValue(BASES_LOST_FIELD, unit.status?.rulesetStatus);
     const basesLost = typeof lostValue === 'number' ? lostValue : 0;
     const destroyed = basesLost >= basesLostToDestroy(startingBases);
