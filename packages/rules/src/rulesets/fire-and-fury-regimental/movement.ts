@@ -191,24 +191,30 @@ function nearOrigin(box: BoundingBoxIn, origin: PointIn, maxIn: number): boolean
 /** Rays from the front to the first edge of the oblique sector (45° at 7.5° a ray: 6). */
 const OBLIQUE_RAYS = OBLIQUE_MAX_DEG / (360 / RAYS);
 if (!Number.isInteger(OBLIQUE_RAYS)) throw new Error('the reach rays must fall on the oblique sector edges');
-const QUARTER = RAYS / 4;
-/** The factors of the chart rate along ray i, in turning order: two where a sector edge lies on the ray. */
+/** The factors of the chart rate along a ray, in turning order (`rayFactors` fills it; no array per ray). */
 const FACTORS: number[] = [0, 0];
+
+function twoFactors(before: number, after: number): number {
+  FACTORS[0] = before;
+  FACTORS[1] = after;
+  return 2;
+}
+
+/**
+ * How many factors ray i has (into `FACTORS`): one inside a sector, two on a sector edge (the factor on
+ * each side of it, so the outline steps there). Rays run counter-clockwise from the front.
+ */
 function rayFactors(i: number, sectors: ReachSectors): number {
   const f = sectors.flankFactor;
   const r = sectors.rear ? 1 : 0;
   const b = OBLIQUE_RAYS;
-  const q2 = 2 * QUARTER;
-  let n = 1;
-  if (i < b || i > 2 * q2 - b) FACTORS[0] = 1;
-  else if (i === b) ((FACTORS[0] = 1), (FACTORS[1] = f), (n = 2));
-  else if (i < q2 - b) FACTORS[0] = f;
-  else if (i === q2 - b) ((FACTORS[0] = f), (FACTORS[1] = r), (n = 2));
-  else if (i < q2 + b) FACTORS[0] = r;
-  else if (i === q2 + b) ((FACTORS[0] = r), (FACTORS[1] = f), (n = 2));
-  else if (i < 2 * q2 - b) FACTORS[0] = f;
-  else ((FACTORS[0] = f), (FACTORS[1] = 1), (n = 2));
-  return n;
+  const half = RAYS / 2;
+  if (i === b) return twoFactors(1, f);
+  if (i === half - b) return twoFactors(f, r);
+  if (i === half + b) return twoFactors(r, f);
+  if (i === RAYS - b) return twoFactors(f, 1);
+  FACTORS[0] = i < b || i > RAYS - b ? 1 : i > half - b && i < half + b ? r : f;
+  return 1;
 }
 
 /** How far along one ray the rates times `factor` reach, given where worse ground starts and the stop. */
@@ -223,8 +229,8 @@ function rayReachIn(startRank: number, rates: Readonly<Record<(typeof GROUNDS)[n
 /**
  * The star polygon a unit at `origin` reaches with these rates per ground class: every direction alike, or,
  * given `sectors`, the full rates within 45° of the front (and of the rear), the flank factor beyond. Where a
- * sector gets nothing the outline runs through the origin (a charge's cone; a unit that may not move by the
- * flank has two cones meeting there). Exported for the charge reach and the leaders' own moves.
+ * sector gets nothing the outline runs through the origin (a charge's cone). Exported for the charge reach
+ * and the leaders' own moves.
  */
 export function reachPolygon(ctx: FfrContext, side: string, origin: PointIn, rates: Readonly<Record<(typeof GROUNDS)[number], number>>, sectors?: ReachSectors): PointIn[] {
   const maxIn = Math.max(rates.open, rates.broken, rates.rough);
