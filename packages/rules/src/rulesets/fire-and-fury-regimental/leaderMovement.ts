@@ -9,7 +9,7 @@ import type { Shape } from '../../engine/shapes.ts';
 import type { BoundingBoxIn } from '../../geometry/polygon.ts';
 import type { FfrContext } from './context.ts';
 import type { LeaderPlace } from './command.ts';
-import { reachPolygon } from './movement.ts';
+import { lookBoxOf, reachPolygon } from './movement.ts';
 import { MOVEMENT_RATES } from './tables/movementRates.ts';
 
 const LEADER_ROW = MOVEMENT_RATES['leader-mounted'];
@@ -27,9 +27,8 @@ export function leaderReach(ctx: FfrContext, place: LeaderPlace): LeaderReach | 
   const c = place.commander;
   if (place.attachedToUnitId !== undefined || c.standId === undefined) return undefined;
   const vertices = reachPolygon(ctx, c.side, place.centre, LEADER_RATES);
-  const m = LEADER_MOVE_MAX_IN + 1e-6;
   return {
     shape: { kind: 'polygon', id: `movement/leader/${c.id}/reach`, layer: 'movement', style: 'reach', side: c.side, vertices },
-    lookBox: { minXIn: place.box.minXIn - m, minYIn: place.box.minYIn - m, maxXIn: place.box.maxXIn + m, maxYIn: place.box.maxYIn + m },
+    lookBox: lookBoxOf(place.box, LEADER_MOVE_MAX_IN),
   };
 }

@@ -40,10 +40,10 @@ export interface MovementResult {
   readonly lookBox?: BoundingBoxIn;
 }
 
-/** The unit's box grown by `moveIn` each way (and a hair): no stand of it gets farther in one move. */
-export function lookBoxOf(info: FfrUnitInfo, moveIn: number): BoundingBoxIn {
+/** A unit's (or leader's) box grown by `moveIn` each way (and a hair): nothing of it gets farther in one move. */
+export function lookBoxOf(box: BoundingBoxIn, moveIn: number): BoundingBoxIn {
   const m = moveIn + 1e-6;
-  return { minXIn: info.box.minXIn - m, minYIn: info.box.minYIn - m, maxXIn: info.box.maxXIn + m, maxYIn: info.box.maxYIn + m };
+  return { minXIn: box.minXIn - m, minYIn: box.minYIn - m, maxXIn: box.maxXIn + m, maxYIn: box.maxYIn + m };
 }
 
 const RAYS = 48;
@@ -263,16 +263,15 @@ export function reachPolygon(ctx: FfrContext, side: string, origin: PointIn, rat
     }
   }
   const out: PointIn[] = [];
-  // Whether the outline last went through the origin (a sector with nothing), so it does so once per gap.
-  let atOrigin = false;
+  // A sector with nothing (factor 0) since the last point: the outline goes through the origin once there.
+  let gap = false;
   const end = { xIn: 0, yIn: 0 };
   for (let i = 0; i < RAYS; i++) {
     let n = 1;
     if (sectors) n = rayFactors(i, sectors);
     else FACTORS[0] = 1;
     if (FACTORS[0] === 0 && (n === 1 || FACTORS[1] === 0)) {
-      if (!atOrigin && out.length > 0) out.push({ xIn: origin.xIn, yIn: origin.yIn });
-      atOrigin = true;
+      gap = true;
       continue;
     }
     // The ray's far end, in one object reused for every ray (the tests below keep no point).
@@ -301,14 +300,15 @@ export function reachPolygon(ctx: FfrContext, side: string, origin: PointIn, rat
     for (let k = 0; k < n; k++) {
       const factor = FACTORS[k]!;
       if (factor === 0) {
-        if (!atOrigin && out.length > 0) out.push({ xIn: origin.xIn, yIn: origin.yIn });
-        atOrigin = true;
+        gap = true;
         continue;
       }
+      if (gap && out.length > 0) out.push({ xIn: origin.xIn, yIn: origin.yIn });
+      gap = false;
       out.push(rayEnd(origin, i, rayReachIn(startRank, rates, factor, worse0, worse1, worse2, stop)));
-      atOrigin = false;
     }
   }
+  if (gap && out.length > 0) out.push({ xIn: origin.xIn, yIn: origin.yIn });
   return out;
 }
 
@@ -384,7 +384,7 @@ export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo, sink: Warni
       movement: { ok: true, allowanceIn: choice.inches, reach, notes: [`Hand haul ${choice.inches}" unlimbered, over open, broken or rough ground (${HAND_HAUL_IN.source}); no offensive fire after.`] },
       shapes: [{ ...base, kind: 'polygon', id: `movement/${unit.id}/reach`, style: 'reach', vertices: reach }],
       startClass,
-      lookBox: lookBoxOf(info, choice.inches),
+      lookBox: lookBoxOf(info.box, choice.inches),
     };
   }
   const row = MOVEMENT_RATES[choice.id];
@@ -427,5 +427,5 @@ export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo, sink: Warni
     }
   }
   void sink;
-  return { movement: { ok: true, allowanceIn, reach, notes }, shapes, row, startClass, lookBox: lookBoxOf(info, Math.max(rates.open, rates.broken, rates.rough, changeFrontLookIn(info))) };
+  return { movement: { ok: true, allowanceIn, reach, notes }, shapes, row, startClass, lookBox: lookBoxOf(info.box, Math.max(rates.open, rates.broken, rates.rough, changeFrontLookIn(info))) };
 }

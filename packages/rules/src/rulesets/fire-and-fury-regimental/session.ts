@@ -456,7 +456,7 @@ export function createFfrSession(): RulesSession {
         let anyCharge = false;
         for (const p of c.chargePairs) if (p.result.ok) anyCharge = true;
         if (anyCharge && !chargeSetupNow.refusal && (!c.chargeReach || self || reachHit)) {
-          c.chargeReach = { shape: chargeReachShape(ctx, info, chargeSetupNow), lookBox: lookBoxOf(info, chargeSetupNow.maxRateIn) };
+          c.chargeReach = { shape: chargeReachShape(ctx, info, chargeSetupNow), lookBox: lookBoxOf(info.box, chargeSetupNow.maxRateIn) };
         } else if (!anyCharge) {
           // Not drawn now: dropped, so a change near it meanwhile cannot leave it stale when it is drawn again.
           delete c.chargeReach;
