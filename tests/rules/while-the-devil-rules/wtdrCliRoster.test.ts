@@ -6,15 +6,11 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { getRuleset } from '@muster/rules';
+import { evaluate, getRuleset, parseTableState, type TableState } from '@muster/rules';
 import { runRulesCli as runCli } from '../runRulesCli.ts';
 import { parseRoster } from '../../../apps/server/src/roster/loadRoster.ts';
 import { rosterRulesetProblems } from '../../../apps/server/src/roster/rosterRulesetProblems.ts';
-import { buildTableState } from '../../../apps/server/src/roster/buildTableState.ts';
-import { evaluate, parseTableState } from '@muster/rules';
-import type { TableState } from '@muster/rules';
-import type { TagTrack } from '@muster/vision';
-import { armyOnTable, loadArmy, withRulesetStatus } from '../rosterOnTable.ts';
+import { armyOnTable, loadArmy, tableFromTags, withRulesetStatus } from '../rosterOnTable.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const scene = join(root, 'fixtures/rules/while-the-devil-rules/in/battle.json');
@@ -75,10 +71,7 @@ describe('the While the Devil Rules example army file', () => {
     const rowsOf = (side: string, fromYIn: number) =>
       roster.units.filter((u) => u.side === side).flatMap((u, k) => u.stands.map((st, j) => ({ markerId: st.tag!, pose: { xIn: 12 + 3.5 * j, yIn: fromYIn + 4 * k, headingDeg: 90 } })));
     const placed = [{ markerId: 43, pose: { xIn: 8, yIn: 20, headingDeg: 90 } }, ...rowsOf('imperial', 16), ...rowsOf('swedish', 40)];
-    const px = { uPx: 0, vPx: 0 };
-    const tracks: TagTrack[] = placed.map((t, i) => ({ ...t, trackId: i + 1, rawPose: t.pose, stale: false, known: true, firstSeenMs: 0, lastSeenMs: 0, cornersPx: [px, px, px, px] }));
-    const built = buildTableState(roster, tracks, { table: { widthIn: 72, depthIn: 48 }, terrain: { areas: [], linear: [], roads: [], elevations: [] } });
-    const state = parseTableState(built.state);
+    const state = parseTableState(tableFromTags(roster, placed));
     const ev = evaluate(state, getRuleset('while-the-devil-rules'));
     const commandedBy = Object.values(ev.units).filter((u) => u.command.commanderInRangeId === 'wallenstein').map((u) => u.unitId);
     expect(commandedBy.length).toBeGreaterThan(0);
