@@ -5,6 +5,7 @@
 import type { TableState } from '../model/tableState.ts';
 import type { Evaluation } from './evaluation.ts';
 import type { Ruleset, RulesSession } from './ruleset.ts';
+import { createQuerySession } from './incremental/runQueries.ts';
 
 /**
  * Evaluate a (validated) table state with a rule set: what each unit may do, with reasons and dice,
@@ -27,7 +28,7 @@ export function evaluate(state: TableState, ruleset: Ruleset): Evaluation {
  * evaluation without work (a still table re-published every frame costs nothing).
  */
 export function createEvaluator(ruleset: Ruleset): RulesSession & { readonly ruleset: Ruleset; readonly incremental: boolean } {
-  const session = ruleset.createSession?.();
+  const session = ruleset.queries ? createQuerySession(ruleset.queries) : ruleset.createSession?.();
   let lastState: TableState | undefined;
   let lastEvaluation: Evaluation | undefined;
   return {

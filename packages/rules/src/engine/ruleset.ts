@@ -6,6 +6,7 @@ import type { TableState } from '../model/tableState.ts';
 import type { Evaluation } from './evaluation.ts';
 import type { ActionDeckDefinition } from './actionDeck.ts';
 import type { RulesetDeclarations } from './rulesetFields.ts';
+import type { QueryRuleset } from './incremental/query.ts';
 
 export interface RulesetInfo {
   /** Stable id used on the command line and in saved games, e.g. 'devil-to-pay'. */
@@ -31,7 +32,12 @@ export interface RulesSession {
 export interface Ruleset extends RulesetInfo, RulesetDeclarations {
   /** Pure: same state in, same evaluation out. No I/O, no clock, no randomness. */
   evaluate(state: TableState): Evaluation;
-  /** Optional incremental evaluator; the engine falls back to `evaluate` without one. */
+  /**
+   * The rule set as queries (engine/incremental/): the engine evaluates them once for `evaluate` and keeps
+   * them live for a changing table, recomputing only what a change meets. Use `defineQueryRuleset`.
+   */
+  readonly queries?: QueryRuleset<any, Evaluation>;
+  /** Optional hand-written incremental evaluator (being replaced by `queries`). */
   createSession?(): RulesSession;
   /**
    * Action decks, for rule sets whose turns run on cards or chits; the first is the default. Plain data: a

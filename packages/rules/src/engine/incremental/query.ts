@@ -1,0 +1,45 @@
+/**
+ * A query: one piece of a rule set's evaluation (a unit's formation, a fire pair, the army's morale...),
+ * written as a plain function of the table. It reads the table only through the reader the engine hands
+ * it (`TableReader`, tableReader.ts) and other queries through `reader.get`, so the engine knows what it
+ * read and can tell, when the table changes, whether its answer may have changed. A query never mentions a
+ * cache: the engine keeps its answers (memoGraph.ts).
+ */
+import { samePlainData } from '../samePlainData.ts';
+import type { TableReader } from './tableReader.ts';
+
+/** What a query computes: the rule set's context (made once per engine from the reader) and a key. */
+export type QueryFn<C, V> = (ctx: C, key: string) => V;
+
+export interface Query<C, V> {
+  /** For messages and debugging: 'wtdr/fire-pair'. Unique per rule set. */
+  readonly name: string;
+  readonly compute: QueryFn<C, V>;
+  /**
+   * When a recomputed answer counts as the same as the last one, so that what read it is not recomputed:
+   * by identity (the default), or structurally for answers that are plain data (`'plain'`).
+   */
+  readonly equal: (a: V, b: V) => boolean;
+}
+
+const identical = (a: unknown, b: unknown): boolean => a === b;
+
+/**
+ * Declare a query.
+ * @param name unique within the rule set, e.g. 'wtdr/fire-pair'
+ * @param compute the rule, as if it evaluated from scratch
+ * @param options.equal `'plain'` when the answer is plain JSON-like data (no Maps, no functions): then a
+ *   recomputed answer equal to the last one keeps the last one, and its readers stay as they are
+ * @example const formationOf = query('wtdr/formation', (ctx: WtdrContext, unitId) => readFormation(...))
+ */
+export function query<C, V>(name: string, compute: QueryFn<C, V>, options: { equal?: 'plain' | 'identity' } = {}): Query<C, V> {
+  return { name, compute, equal: options.equal === 'plain' ? samePlainData : identical };
+}
+
+/** The engine's side of a rule set built of queries: the context it reads through and the root query. */
+export interface QueryRuleset<C, V> {
+  /** Made once per engine (one-shot evaluation or live session) from the reader: plain getters, no state. */
+  readonly context: (reader: TableReader<C>) => C;
+  /** The whole answer, e.g. the rule set's Evaluation, under the key ''. */
+  readonly root: Query<C, V>;
+}

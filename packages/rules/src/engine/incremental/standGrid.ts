@@ -1,0 +1,111 @@
+/**
+ * Where the stands are: a uniform grid of the stands' footprint boxes, for `TableReader.standsIn`. A
+ * footprint box is the stand's centre plus half its diagonal each way (covers the base at any heading);
+ * the engine tests changes against the same boxes, so a stand it did not return cannot have mattered.
+ */
+import type { BoundingBoxIn } from '../../geometry/polygon.ts';
+import type { Stand } from '../../model/tableState.ts';
+
+/** Cell side, inches: a few bases across, so a cell holds a handful of stands. */
+const CELL_IN = 4;
+
+/** The footprint box of a stand, inches. */
+export function standFootprintBox(s: Stand): BoundingBoxIn {
+  const r = Math.sqrt(s.widthIn * s.widthIn + s.depthIn * s.depthIn) / 2;
+  return { minXIn: s.pose.xIn - r, minYIn: s.pose.yIn - r, maxXIn: s.pose.xIn + r, maxYIn: s.pose.yIn + r };
+}
+
+export class StandGrid {
+  readonly #stands: readonly Stand[];
+  /** Per stand, its footprint box: minX, minY, maxX, maxY. */
+  readonly #boxes: Float64Array;
+  readonly #originX: number;
+  readonly #originY: number;
+  readonly #cols: number;
+  readonly #rows: number;
+  /** Stands of cell k are #items[#start[k] .. #start[k + 1]), ascending. */
+  readonly #start: Int32Array;
+  readonly #items: Int32Array;
+  readonly #seen: Int32Array;
+  #stamp = 0;
+
+  constructor(stands: readonly Stand[]) {
+    this.#stands = stands;
+    const n = stands.length;
+    const boxes = (this.#boxes = new Float64Array(4 * n));
+    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const s = stands[i]!;
+      const r = Math.sqrt(s.widthIn * s.widthIn + s.depthIn * s.depthIn) / 2;
+      const x = s.pose.xIn, y = s.pose.yIn;
+      boxes[4 * i] = x - r;
+      boxes[4 * i + 1] = y - r;
+      boxes[4 * i + 2] = x + r;
+      boxes[4 * i + 3] = y + r;
+      if (x - r < minX) minX = x - r;
+      if (y - r < minY) minY = y - r;
+      if (x + r > maxX) maxX = x + r;
+      if (y + r > maxY) maxY = y + r;
+    }
+    if (!(minX <= maxX)) minX = maxX = minY = maxY = 0;
+    this.#originX = minX;
+    this.#originY = minY;
+    const cols = (this.#cols = Math.max(1, Math.ceil((maxX - minX) / CELL_IN) + 1));
+    const rows = (this.#rows = Math.max(1, Math.ceil((maxY - minY) / CELL_IN) + 1));
+    const counts = new Int32Array(cols * rows + 1);
+    const cell = (v: number, origin: number, size: number): number => Math.min(size - 1, Math.max(0, Math.floor((v - origin) / CELL_IN)));
+    for (let pass = 0; pass < 2; pass++) {
+      const fill = pass === 1 ? counts.slice() : undefined;
+      const items = pass === 1 ? new Int32Array(counts[cols * rows]!) : undefined;
+      for (let i = 0; i < n; i++) {
+        const c0 = cell(boxes[4 * i]!, minX, cols), c1 = cell(boxes[4 * i + 2]!, minX, cols);
+        const r0 = cell(boxes[4 * i + 1]!, minY, rows), r1 = cell(boxes[4 * i + 3]!, minY, rows);
+        for (let r = r0; r <= r1; r++) {
+          for (let c = c0; c <= c1; c++) {
+            const k = r * cols + c;
+            if (items) items[fill![k]!++] = i;
+            else counts[k + 1]!++;
+          }
+        }
+      }
+      if (pass === 0) for (let k = 0; k < cols * rows; k++) counts[k + 1]! += counts[k]!;
+      else {
+        this.#start = counts;
+        this.#items = items!;
+      }
+    }
+    this.#start ??= counts;
+    this.#items ??= new Int32Array(0);
+    this.#seen = new Int32Array(n);
+  }
+
+  /** The stands whose footprint box meets `box`, in the state's order. */
+  standsIn(box: BoundingBoxIn): Stand[] {
+    const out: Stand[] = [];
+    const n = this.#stands.length;
+    if (n === 0 || !(box.minXIn <= box.maxXIn && box.minYIn <= box.maxYIn)) return out;
+    const cols = this.#cols, rows = this.#rows;
+    const c0 = Math.max(0, Math.floor((box.minXIn - this.#originX) / CELL_IN));
+    const c1 = Math.min(cols - 1, Math.floor((box.maxXIn - this.#originX) / CELL_IN));
+    const r0 = Math.max(0, Math.floor((box.minYIn - this.#originY) / CELL_IN));
+    const r1 = Math.min(rows - 1, Math.floor((box.maxYIn - this.#originY) / CELL_IN));
+    if (c0 > c1 || r0 > r1) return out;
+    const stamp = ++this.#stamp;
+    const seen = this.#seen, items = this.#items, start = this.#start, boxes = this.#boxes;
+    const found: number[] = [];
+    for (let r = r0; r <= r1; r++) {
+      for (let c = c0; c <= c1; c++) {
+        const k = r * cols + c;
+        for (let j = start[k]!; j < start[k + 1]!; j++) {
+          const i = items[j]!;
+          if (seen[i] === stamp) continue;
+          seen[i] = stamp;
+          if (boxes[4 * i]! <= box.maxXIn && boxes[4 * i + 2]! >= box.minXIn && boxes[4 * i + 1]! <= box.maxYIn && boxes[4 * i + 3]! >= box.minYIn) found.push(i);
+        }
+      }
+    }
+    found.sort((a, b) => a - b);
+    for (const i of found) out.push(this.#stands[i]!);
+    return out;
+  }
+}

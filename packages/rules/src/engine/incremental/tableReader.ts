@@ -1,0 +1,58 @@
+/**
+ * The one way a rule set's queries read the table. Every method records what was read for the query
+ * running at the time, so the engine can recompute exactly the queries a change meets:
+ * - the table's globals (size, terrain, commanders, optional rules, parameters, the roll of units): a
+ *   change to one recomputes the queries that read it;
+ * - a unit or a stand by id: a change to that unit (its fields or any of its stands) or that stand;
+ * - the stands in a box (`standsIn`): a stand whose footprint box, before or after the change, meets it;
+ * - another query (`get`): its answer changing.
+ * Nothing here is a pixel: inches, degrees counter-clockwise.
+ */
+import type { BoundingBoxIn } from '../../geometry/polygon.ts';
+import type { Commander, OptionalRule, RulesetValues, Stand, TableState, Terrain, Unit } from '../../model/tableState.ts';
+import type { Query } from './query.ts';
+
+/** A channel for things queries report beside their answers (e.g. a parameter the table lacks). */
+export interface Accumulator<T> {
+  readonly name: string;
+  /** Only for typing: never set. */
+  readonly _item?: T;
+}
+
+export function accumulator<T>(name: string): Accumulator<T> {
+  return { name };
+}
+
+export interface TableReader<C> {
+  /** Table size, inches. */
+  table(): TableState['table'];
+  terrain(): Terrain;
+  commanders(): readonly Commander[];
+  optionalRules(): readonly OptionalRule[] | undefined;
+  rulesetParameters(): RulesetValues | undefined;
+  /** Ids of every unit, in the state's order (the same array while the roll of units is the same). */
+  unitIds(): readonly string[];
+  /** A unit's own fields (reads that unit: a change to it or to any of its stands). */
+  unit(id: string): Unit | undefined;
+  /** A unit's stands on the table, in `standIds` order (reads that unit). */
+  unitStands(id: string): readonly Stand[];
+  /** A stand by id (reads that stand). */
+  stand(id: string): Stand | undefined;
+  /**
+   * Every stand whose footprint box (its centre plus half its diagonal each way) meets `box`, in the
+   * state's order: units' stands and commanders' alike. Reads that box: the query is recomputed when a
+   * stand's footprint box meets it before or after a change. Test each stand exactly; this only culls.
+   */
+  standsIn(box: BoundingBoxIn): readonly Stand[];
+  /** Every stand, in the state's order (reads them all: prefer `standsIn`). */
+  allStands(): readonly Stand[];
+  /** Another query's answer for a key ('' by default), computed once and kept while its reads hold. */
+  get<V>(q: Query<C, V>, key?: string): V;
+  /** Report an item beside the running query's answer (collected by `reported`). */
+  report<T>(channel: Accumulator<T>, item: T): void;
+  /**
+   * Every item reported on a channel by a query and by all it read, in no set order (sort them). Reads
+   * that query.
+   */
+  reported<V, T>(channel: Accumulator<T>, q: Query<C, V>, key?: string): T[];
+}
