@@ -8,12 +8,18 @@
 import { samePlainData } from '../samePlainData.ts';
 import type { TableReader } from './tableReader.ts';
 
-/** What a query computes: the rule set's context (made once per engine from the reader) and a key. */
-export type QueryFn<C, V> = (ctx: C, key: string) => V;
+/**
+ * What a query computes, from the rule set's context (made once per engine from the reader) and its key:
+ * one string ('' for a query of the whole table, a unit id...), or two for a pair (a firer and a target:
+ * `key2`, '' when not given).
+ */
+export type QueryFn<C, V> = (ctx: C, key: string, key2: string) => V;
 
 export interface Query<C, V> {
   /** For messages and debugging: 'wtdr/fire-pair'. Unique per rule set. */
   readonly name: string;
+  /** A number unique to this query in the process, for the engine's tables. */
+  readonly serial: number;
   readonly compute: QueryFn<C, V>;
   /**
    * When a recomputed answer counts as the same as the last one, so that what read it is not recomputed:
@@ -24,6 +30,8 @@ export interface Query<C, V> {
 
 const identical = (a: unknown, b: unknown): boolean => a === b;
 
+let nextSerial = 0;
+
 /**
  * Declare a query.
  * @param name unique within the rule set, e.g. 'wtdr/fire-pair'
@@ -33,7 +41,7 @@ const identical = (a: unknown, b: unknown): boolean => a === b;
  * @example const formationOf = query('wtdr/formation', (ctx: WtdrContext, unitId) => readFormation(...))
  */
 export function query<C, V>(name: string, compute: QueryFn<C, V>, options: { equal?: 'plain' | 'identity' } = {}): Query<C, V> {
-  return { name, compute, equal: options.equal === 'plain' ? samePlainData : identical };
+  return { name, serial: nextSerial++, compute, equal: options.equal === 'plain' ? samePlainData : identical };
 }
 
 /** The engine's side of a rule set built of queries: the context it reads through and the root query. */

@@ -144,6 +144,28 @@ describe('query engine', () => {
     expect(session.update(s0).warnings).toEqual([]);
   });
 
+  it('drops what a query reported once nothing reads that query any more', () => {
+    const session = createQuerySession(toy);
+    const s0 = scene(3);
+    const bare = { ...s0, units: s0.units.map((u, i) => (i === 2 ? { ...u, standIds: [] } : u)), stands: s0.stands.filter((st) => st.unitId !== 'u2') };
+    expect(session.update(bare).warnings).toEqual(['u2']);
+    // u2 leaves the roll: the reaches no longer read its piece, whose report must go with it.
+    const gone = { ...bare, units: bare.units.filter((u) => u.id !== 'u2') };
+    expect(session.update(gone).warnings).toEqual([]);
+    expect(evaluateQueries(toy, gone).warnings).toEqual([]);
+  });
+
+  it('reads a pair of keys without building a key of its own', () => {
+    const gap = query('toy/gap', (ctx: Ctx, a, b) => Math.abs(ctx.t.unitStands(a)[0]!.pose.xIn - ctx.t.unitStands(b)[0]!.pose.xIn));
+    const pairs = query('toy/pairs', (ctx: Ctx) => ctx.t.get(gap, 'u0', 'u1') + ctx.t.get(gap, 'u1', 'u0'));
+    const rs = { context: (t: TableReader<Ctx>): Ctx => ({ t }), root: pairs };
+    const s0 = scene(3);
+    const session = createQuerySession(rs);
+    expect(session.update(s0)).toBeCloseTo(evaluateQueries(rs, s0), 12);
+    const s1 = { ...s0, stands: s0.stands.map((st) => (st.unitId === 'u1' ? { ...st, pose: { ...st.pose, xIn: st.pose.xIn + 2 } } : st)) };
+    expect(session.update(s1)).toBeCloseTo(evaluateQueries(rs, s1), 12);
+  });
+
   it('names a query that reads itself', () => {
     const loop = query('toy/loop', (ctx: Ctx): number => ctx.t.get(loop) + 1);
     expect(() => evaluateQueries({ context: (t: TableReader<Ctx>) => ({ t }), root: loop }, scene(1))).toThrow(/toy\/loop\(\) reads itself/);

@@ -17,7 +17,8 @@ import type { Stand, TableState, Unit } from '../../model/tableState.ts';
 import { samePlainData } from '../samePlainData.ts';
 import type { Query, QueryRuleset } from './query.ts';
 import type { Accumulator, TableReader } from './tableReader.ts';
-import { StandGrid } from './standGrid.ts';
+import { StandGrid, standFootprintBox } from './standGrid.ts';
+import { BoxReads } from './boxReads.ts';
 import {
   diffTables,
   GLOBAL_ALL_BOXES,
@@ -40,11 +41,17 @@ const MAYBE = 1;
 const STALE = 2;
 
 const NO_STANDS: readonly Stand[] = [];
+const NO_NODES: readonly MemoNode[] = [];
+const COMPUTING = Symbol('computing');
+const UNDEFINED = Symbol('undefined');
+
+type Report = [Accumulator<unknown>, unknown];
 
 /** One query's answer for one key, with what it read. */
 class MemoNode {
   readonly query: Query<unknown, unknown>;
   readonly key: string;
+  readonly key2: string;
   value: unknown = undefined;
   /** Never computed yet. */
   fresh = true;
@@ -53,25 +60,33 @@ class MemoNode {
   /** Revision at which the answer last changed, and at which it was last known good. */
   changedAt = 0;
   verifiedAt = 0;
-  /** Queries it read, in order (each once). */
-  deps: MemoNode[] = [];
-  units: string[] = [];
-  stands: string[] = [];
+  /** Queries it read, in order (each once). Unset until it reads one (a one-shot engine records nothing). */
+  deps: MemoNode[] | undefined = undefined;
+  units: string[] | undefined = undefined;
+  stands: string[] | undefined = undefined;
   globals = 0;
-  /** Its slots in the engine's box store. */
-  boxSlots: number[] = [];
+  /** Its slots in the engine's stand-box and unit-box stores. */
+  standBoxSlots: number[] | undefined = undefined;
+  unitBoxSlots: number[] | undefined = undefined;
+  /** Number of its current run; the run that last recorded reading it; scratch for settling reads. */
+  run = 0;
+  readBy = 0;
+  mark = 0;
   /** Queries that read it. */
-  readonly dependents = new Set<MemoNode>();
+  dependents: Set<MemoNode> | undefined = undefined;
   /** Items it reported itself, by channel. */
   items: [Accumulator<unknown>, unknown][] | undefined = undefined;
   /** Whether it or anything it read reported an item (so a walk for them can skip the rest). */
   itemsBelow = false;
   /** Revision at which the items it or anything it read reported last changed. */
   itemsChangedAt = 0;
+  /** The last walk for reported items from this node, kept until the items below it change. */
+  collected: { channel: Accumulator<unknown>; at: number; items: unknown[] } | undefined = undefined;
 
-  constructor(query: Query<unknown, unknown>, key: string) {
+  constructor(query: Query<unknown, unknown>, key: string, key2: string) {
     this.query = query;
     this.key = key;
+    this.key2 = key2;
   }
 }
 
@@ -85,6 +100,8 @@ export interface EngineStats {
   verified: number;
   /** Queries marked stale directly by a change. */
   invalidated: number;
+  /** When set (diagnostics), queries run per query name. */
+  byQuery?: Record<string, number>;
 }
 
 export class QueryEngine<C, V> {
@@ -96,18 +113,27 @@ export class QueryEngine<C, V> {
   #index: TableIndex | undefined;
   #grid: StandGrid | undefined;
   #unitStands = new Map<string, readonly Stand[]>();
-  readonly #nodes = new Map<Query<unknown, unknown>, Map<string, MemoNode>>();
+  /** A one-shot engine's answers per query (by its serial number), then per key, and its reports. */
+  readonly #answers: (Map<string, Map<string, unknown>> | undefined)[] = [];
+  readonly #answers1: (Map<string, unknown> | undefined)[] = [];
+  readonly #reports: Report[] = [];
+  /** Nodes per query (by its serial number), then per key and second key. */
+  readonly #nodes: (Map<string, Map<string, MemoNode>> | undefined)[] = [];
+  readonly #nodes1: (Map<string, MemoNode> | undefined)[] = [];
   #revision = 0;
   #current: MemoNode | undefined;
+  /** Runs of queries so far (each run's number marks what it read once). */
+  #runs = 0;
   // Reverse indexes: which nodes read a unit, a stand, a global.
   readonly #byUnit = new Map<string, Set<MemoNode>>();
   readonly #byStand = new Map<string, Set<MemoNode>>();
   readonly #byGlobal = new Map<number, Set<MemoNode>>();
-  // The box store: 4 numbers per slot, the node owning each slot, free slots.
-  #boxes = new Float64Array(256);
-  #boxOwners: (MemoNode | undefined)[] = [];
-  #freeSlots: number[] = [];
-  #slotCount = 0;
+  readonly #standBoxReads = new BoxReads<MemoNode>();
+  readonly #unitBoxReads = new BoxReads<MemoNode>();
+  /** Per unit, the union of its stands' footprint boxes in the current state (null: no stands). */
+  readonly #unitBoxes = new Map<string, BoundingBoxIn | null>();
+  /** The same in the state's order, made when first read after a change. */
+  #unitBoxArray: Float64Array | undefined;
   readonly stats: EngineStats = { computed: 0, verified: 0, invalidated: 0 };
   /** For the engine's own tests: record reads of boxes (off to prove the chains catch a missed read). */
   recordBoxReads = true;
@@ -121,18 +147,42 @@ export class QueryEngine<C, V> {
 
   /** The root's answer for `state`, recomputing only what the change from the last state meets. */
   evaluate(state: TableState): V {
-    this.#setState(state);
-    const root = this.#node(this.#ruleset.root as Query<unknown, unknown>, '');
+    this.load(state);
     const saved = this.#current;
     this.#current = undefined;
     try {
-      return this.#pull(root) as V;
+      if (!this.#tracking) return this.#getOnce(this.#ruleset.root as Query<unknown, unknown>, '', '') as V;
+      return this.#pull(this.#node(this.#ruleset.root as Query<unknown, unknown>, '')) as V;
     } finally {
       this.#current = saved;
     }
   }
 
-  #setState(state: TableState): void {
+  /**
+   * Drops every kept answer and the table (a one-shot engine when its evaluation is done): whatever still
+   * refers to the engine, such as a closure V8 keeps for its own bookkeeping, then holds nothing large.
+   */
+  release(): void {
+    this.#answers.length = 0;
+    this.#answers1.length = 0;
+    this.#reports.length = 0;
+    this.#nodes.length = 0;
+    this.#nodes1.length = 0;
+    this.#index = undefined;
+    this.#grid = undefined;
+    this.#unitStands.clear();
+    this.#unitBoxes.clear();
+    this.#unitBoxArray = undefined;
+  }
+
+  /** The rule set's context over `state`, for calling rule functions directly (tests, tools). */
+  contextFor(state: TableState): C {
+    this.load(state);
+    return this.#context;
+  }
+
+  /** Makes `state` the table the queries read, marking what its change from the last one meets. */
+  load(state: TableState): void {
     const prev = this.#index;
     if (prev?.state === state) return;
     this.#revision++;
@@ -142,14 +192,49 @@ export class QueryEngine<C, V> {
       return;
     }
     const { changes, index } = diffTables(prev, state);
+    // The boxes of changed units, before and after, for `unitsIn` reads.
+    const unitBoxes: number[] = [];
+    for (const id of changes.units) {
+      const before = this.#unitBoxes.has(id) ? this.#unitBoxes.get(id) : unitBoxOf(prev, id);
+      if (before) unitBoxes.push(before.minXIn, before.minYIn, before.maxXIn, before.maxYIn);
+    }
     this.#index = index;
     if (changes.stands.size > 0 || changes.globals & GLOBAL_ALL_STANDS) this.#grid = undefined;
-    for (const id of changes.units) this.#unitStands.delete(id);
-    if (changes.globals & GLOBAL_ROSTER) this.#unitStands.clear();
-    this.#invalidate(changes);
+    if (changes.units.size > 0 || changes.globals & GLOBAL_ROSTER) this.#unitBoxArray = undefined;
+    for (const id of changes.units) {
+      this.#unitStands.delete(id);
+      this.#unitBoxes.delete(id);
+      const after = this.#unitBox(id);
+      if (after) unitBoxes.push(after.minXIn, after.minYIn, after.maxXIn, after.maxYIn);
+    }
+    if (changes.globals & GLOBAL_ROSTER) {
+      this.#unitStands.clear();
+      this.#unitBoxes.clear();
+    }
+    this.#invalidate(changes, unitBoxes);
   }
 
-  #invalidate(changes: TableChanges): void {
+  /** Every unit's box in the state's order, 4 numbers each (an empty box for a unit with no stands). */
+  #unitBoxesInOrder(): Float64Array {
+    const ids = this.#index!.unitIds;
+    const out = new Float64Array(4 * ids.length);
+    for (let i = 0; i < ids.length; i++) {
+      const b = this.#unitBox(ids[i]!);
+      out[4 * i] = b ? b.minXIn : Infinity;
+      out[4 * i + 1] = b ? b.minYIn : Infinity;
+      out[4 * i + 2] = b ? b.maxXIn : -Infinity;
+      out[4 * i + 3] = b ? b.maxYIn : -Infinity;
+    }
+    return out;
+  }
+
+  #unitBox(id: string): BoundingBoxIn | null {
+    let box = this.#unitBoxes.get(id);
+    if (box === undefined) this.#unitBoxes.set(id, (box = unitBoxOf(this.#index!, id)));
+    return box;
+  }
+
+  #invalidate(changes: TableChanges, unitBoxes: readonly number[]): void {
     const stale: MemoNode[] = [];
     const mark = (set: Set<MemoNode> | undefined): void => {
       if (set) for (const n of set) if (n.state !== STALE) (n.state = STALE), stale.push(n);
@@ -157,53 +242,51 @@ export class QueryEngine<C, V> {
     for (const bit of GLOBAL_BITS) if (changes.globals & bit) mark(this.#byGlobal.get(bit));
     for (const id of changes.units) mark(this.#byUnit.get(id));
     for (const id of changes.stands) mark(this.#byStand.get(id));
-    const cb = changes.boxes;
     const all = (changes.globals & GLOBAL_ALL_BOXES) !== 0;
-    if (cb.length > 0 || all) {
-      // One test against the union of the changed boxes first: most slots are nowhere near a change.
-      let ux0 = Infinity, uy0 = Infinity, ux1 = -Infinity, uy1 = -Infinity;
-      for (let j = 0; j < cb.length; j += 4) {
-        if (cb[j]! < ux0) ux0 = cb[j]!;
-        if (cb[j + 1]! < uy0) uy0 = cb[j + 1]!;
-        if (cb[j + 2]! > ux1) ux1 = cb[j + 2]!;
-        if (cb[j + 3]! > uy1) uy1 = cb[j + 3]!;
-      }
-      const boxes = this.#boxes;
-      for (let s = 0; s < this.#slotCount; s++) {
-        const owner = this.#boxOwners[s];
-        if (owner === undefined || owner.state === STALE) continue;
-        const x0 = boxes[4 * s]!, y0 = boxes[4 * s + 1]!, x1 = boxes[4 * s + 2]!, y1 = boxes[4 * s + 3]!;
-        let hit = all;
-        if (!hit && x0 <= ux1 && x1 >= ux0 && y0 <= uy1 && y1 >= uy0) {
-          for (let j = 0; j < cb.length && !hit; j += 4) hit = x0 <= cb[j + 2]! && x1 >= cb[j]! && y0 <= cb[j + 3]! && y1 >= cb[j + 1]!;
-        }
-        if (hit) (owner.state = STALE), stale.push(owner);
-      }
-    }
+    const isStale = (n: MemoNode): boolean => n.state === STALE;
+    const hit = (n: MemoNode): void => {
+      if (n.state !== STALE) (n.state = STALE), stale.push(n);
+    };
+    this.#standBoxReads.meeting(changes.boxes, all, isStale, hit);
+    this.#unitBoxReads.meeting(unitBoxes, all || (changes.globals & GLOBAL_ROSTER) !== 0, isStale, hit);
     this.stats.invalidated += stale.length;
-    // Whatever read a stale node may be stale (a clean node's reads are all clean, so stop at a non-clean one).
+    for (const n of stale) this.#markDependents(n);
+  }
+
+  /** Whatever read `n` may be stale (a clean node's reads are all clean, so stop at a non-clean one). */
+  #markDependents(from: MemoNode): void {
+    if (!from.dependents) return;
     const queue: MemoNode[] = [];
-    for (const n of stale) for (const d of n.dependents) if (d.state === CLEAN) (d.state = MAYBE), queue.push(d);
+    for (const d of from.dependents) if (d.state === CLEAN) (d.state = MAYBE), queue.push(d);
     while (queue.length > 0) {
       const n = queue.pop()!;
-      for (const d of n.dependents) if (d.state === CLEAN) (d.state = MAYBE), queue.push(d);
+      if (n.dependents) for (const d of n.dependents) if (d.state === CLEAN) (d.state = MAYBE), queue.push(d);
     }
   }
 
-  #node(q: Query<unknown, unknown>, key: string): MemoNode {
-    let byKey = this.#nodes.get(q);
-    if (!byKey) this.#nodes.set(q, (byKey = new Map()));
-    let n = byKey.get(key);
-    if (!n) byKey.set(key, (n = new MemoNode(q, key)));
+  #node(q: Query<unknown, unknown>, key: string, key2 = ''): MemoNode {
+    if (key2 === '') {
+      let byKey1 = this.#nodes1[q.serial];
+      if (!byKey1) this.#nodes1[q.serial] = byKey1 = new Map();
+      let n1 = byKey1.get(key);
+      if (!n1) byKey1.set(key, (n1 = new MemoNode(q, key, '')));
+      return n1;
+    }
+    let byKey = this.#nodes[q.serial];
+    if (!byKey) this.#nodes[q.serial] = byKey = new Map();
+    let byKey2 = byKey.get(key);
+    if (!byKey2) byKey.set(key, (byKey2 = new Map()));
+    let n = byKey2.get(key2);
+    if (!n) byKey2.set(key2, (n = new MemoNode(q, key, key2)));
     return n;
   }
 
   #pull(n: MemoNode): unknown {
     if (n.state === CLEAN) return n.value;
-    if (n.computing) throw new Error(`query cycle: ${n.query.name}(${n.key}) reads itself`);
+    if (n.computing) throw new Error(`query cycle: ${n.query.name}(${[n.key, n.key2].filter((k) => k !== '').join(', ')}) reads itself`);
     if (n.state === MAYBE) {
       let changed = false;
-      for (const d of n.deps) {
+      for (const d of n.deps ?? NO_NODES) {
         this.#pull(d);
         if (d.changedAt > n.verifiedAt || d.itemsChangedAt > n.verifiedAt) {
           changed = true;
@@ -222,7 +305,13 @@ export class QueryEngine<C, V> {
   }
 
   #compute(n: MemoNode): void {
-    if (this.#tracking) this.#forgetReads(n);
+    const tracking = this.#tracking;
+    const oldDeps = n.deps;
+    const oldBelow = n.itemsBelow;
+    const old: Reads | undefined = tracking ? { units: n.units, stands: n.stands, globals: n.globals, standBoxSlots: n.standBoxSlots, unitBoxSlots: n.unitBoxSlots } : undefined;
+    n.deps = n.units = n.stands = n.standBoxSlots = n.unitBoxSlots = undefined;
+    n.globals = 0;
+    n.run = ++this.#runs;
     const saved = this.#current;
     this.#current = n;
     n.computing = true;
@@ -231,25 +320,37 @@ export class QueryEngine<C, V> {
     n.items = undefined;
     let value: unknown;
     try {
-      value = n.query.compute(this.#context, n.key);
+      value = n.query.compute(this.#context, n.key, n.key2);
     } catch (e) {
-      // Leave the node to run again next time (its reads may be half recorded).
+      // Leave the node to run again next time (its reads may be half recorded), and what read it to check.
       n.state = STALE;
       n.fresh = true;
+      this.#markDependents(n);
       throw e;
     } finally {
       n.computing = false;
       this.#current = saved;
+      if (old) this.#settleReads(n, oldDeps, old);
     }
     this.stats.computed++;
+    if (this.stats.byQuery) this.stats.byQuery[n.query.name] = (this.stats.byQuery[n.query.name] ?? 0) + 1;
+    if (!this.#tracking) {
+      n.value = value;
+      n.fresh = false;
+      n.state = CLEAN;
+      return;
+    }
     // Reported items count as part of the answer for whoever collects them: a change in its own, or in
     // those of anything it read, is passed up as a change of items.
+    const deps = n.deps ?? NO_NODES;
     let below = n.items !== undefined;
-    let itemsChanged = !samePlainData(oldItems, n.items);
-    for (const d of n.deps) {
+    let itemsChanged = (oldItems !== undefined || n.items !== undefined) && !samePlainData(oldItems, n.items);
+    for (const d of deps) {
       if (d.itemsBelow) below = true;
       if (d.itemsChangedAt > verifiedBefore) itemsChanged = true;
     }
+    // Reading other queries than before can leave out, or take in, what they reported.
+    if (!itemsChanged && (below || oldBelow) && !sameNodes(oldDeps ?? NO_NODES, deps)) itemsChanged = true;
     n.itemsBelow = below;
     if (itemsChanged) n.itemsChangedAt = this.#revision;
     if (n.fresh || !n.query.equal(n.value, value)) {
@@ -261,87 +362,126 @@ export class QueryEngine<C, V> {
     n.verifiedAt = this.#revision;
   }
 
-  #forgetReads(n: MemoNode): void {
-    for (const d of n.deps) d.dependents.delete(n);
-    for (const id of n.units) this.#byUnit.get(id)?.delete(n);
-    for (const id of n.stands) this.#byStand.get(id)?.delete(n);
-    if (n.globals !== 0) for (const bit of GLOBAL_BITS) if (n.globals & bit) this.#byGlobal.get(bit)?.delete(n);
-    for (const s of n.boxSlots) {
-      this.#boxOwners[s] = undefined;
-      this.#freeSlots.push(s);
+  /**
+   * Files what a node read this run in the reverse indexes, against what it read the run before: most
+   * runs read the same things, so only the differences touch the indexes.
+   */
+  #settleReads(n: MemoNode, oldDeps: MemoNode[] | undefined, old: Reads): void {
+    const deps = n.deps;
+    const seen = ++this.#runs;
+    if (oldDeps) for (const d of oldDeps) d.mark = seen;
+    if (deps) {
+      for (const d of deps) {
+        if (d.mark !== seen) (d.dependents ??= new Set()).add(n);
+        d.mark = -seen;
+      }
     }
-    n.deps = [];
-    n.units = [];
-    n.stands = [];
-    n.globals = 0;
-    n.boxSlots = [];
+    if (oldDeps) for (const d of oldDeps) if (d.mark === seen) d.dependents!.delete(n);
+    settleIds(this.#byUnit, n, old.units, n.units);
+    settleIds(this.#byStand, n, old.stands, n.stands);
+    if (old.globals !== n.globals) {
+      for (const bit of GLOBAL_BITS) {
+        if ((old.globals & bit) === (n.globals & bit)) continue;
+        let set = this.#byGlobal.get(bit);
+        if (!set) this.#byGlobal.set(bit, (set = new Set()));
+        if (n.globals & bit) set.add(n);
+        else set.delete(n);
+      }
+    }
+    if (old.standBoxSlots) for (const slot of old.standBoxSlots) this.#standBoxReads.remove(slot);
+    if (old.unitBoxSlots) for (const slot of old.unitBoxSlots) this.#unitBoxReads.remove(slot);
   }
 
   #readGlobal(bit: number): void {
     const n = this.#current;
-    if (!n || !this.#tracking || n.globals & bit) return;
-    n.globals |= bit;
-    let set = this.#byGlobal.get(bit);
-    if (!set) this.#byGlobal.set(bit, (set = new Set()));
-    set.add(n);
+    if (n && this.#tracking) n.globals |= bit;
   }
 
-  #readId(index: Map<string, Set<MemoNode>>, list: 'units' | 'stands', id: string): void {
+  #readId(list: 'units' | 'stands', id: string): void {
     const n = this.#current;
     if (!n || !this.#tracking) return;
-    let set = index.get(id);
-    if (!set) index.set(id, (set = new Set()));
-    if (set.has(n)) return;
-    set.add(n);
-    n[list].push(id);
+    const ids = n[list];
+    if (ids === undefined) n[list] = [id];
+    else if (!ids.includes(id)) ids.push(id);
   }
 
-  #readBox(box: BoundingBoxIn): void {
+  #readBox(kind: 'standBoxSlots' | 'unitBoxSlots', box: BoundingBoxIn): void {
     const n = this.#current;
     if (!n || !this.#tracking || !this.recordBoxReads) return;
-    const slot = this.#freeSlots.length > 0 ? this.#freeSlots.pop()! : this.#slotCount++;
-    if (4 * slot + 4 > this.#boxes.length) {
-      const grown = new Float64Array(this.#boxes.length * 2);
-      grown.set(this.#boxes);
-      this.#boxes = grown;
-    }
-    this.#boxes[4 * slot] = box.minXIn;
-    this.#boxes[4 * slot + 1] = box.minYIn;
-    this.#boxes[4 * slot + 2] = box.maxXIn;
-    this.#boxes[4 * slot + 3] = box.maxYIn;
-    this.#boxOwners[slot] = n;
-    n.boxSlots.push(slot);
+    const store = kind === 'standBoxSlots' ? this.#standBoxReads : this.#unitBoxReads;
+    (n[kind] ??= []).push(store.add(n, box));
   }
 
   #readNode(d: MemoNode): void {
     const n = this.#current;
-    if (!n || !this.#tracking) return;
-    if (d.dependents.has(n)) return;
-    d.dependents.add(n);
-    n.deps.push(d);
+    if (!n || !this.#tracking || d.readBy === n.run) return;
+    // A query read by a nested run in between is listed twice at worst: harmless.
+    d.readBy = n.run;
+    (n.deps ??= []).push(d);
   }
 
-  #get(q: Query<unknown, unknown>, key: string): unknown {
-    const d = this.#node(q, key);
-    const value = this.#pull(d);
+  #get(q: Query<unknown, unknown>, key: string, key2: string): unknown {
+    if (!this.#tracking) return this.#getOnce(q, key, key2);
+    const d = this.#node(q, key, key2);
+    const value = d.state === CLEAN ? d.value : this.#pull(d);
     this.#readNode(d);
     return value;
   }
 
+  /**
+   * A one-shot engine keeps bare answers (no node, no reads): each query runs once per key. `COMPUTING`
+   * marks a run under way, to name a query that reads itself.
+   */
+  #getOnce(q: Query<unknown, unknown>, key: string, key2: string): unknown {
+    let byKey2: Map<string, unknown> | undefined;
+    if (key2 === '') {
+      byKey2 = this.#answers1[q.serial];
+      if (!byKey2) this.#answers1[q.serial] = byKey2 = new Map();
+      key2 = key;
+    } else {
+      let byKey = this.#answers[q.serial];
+      if (!byKey) this.#answers[q.serial] = byKey = new Map();
+      byKey2 = byKey.get(key);
+      if (!byKey2) byKey.set(key, (byKey2 = new Map()));
+    }
+    const known = byKey2.get(key2);
+    if (known !== undefined) {
+      if (known === COMPUTING) throw new Error(`query cycle: ${q.name}(${[key, key2].filter((k) => k !== '').join(', ')}) reads itself`);
+      return known === UNDEFINED ? undefined : known;
+    }
+    byKey2.set(key2, COMPUTING);
+    let value: unknown;
+    try {
+      value = q.compute(this.#context, key, byKey2 === this.#answers1[q.serial] ? '' : key2);
+    } catch (e) {
+      byKey2.delete(key2);
+      throw e;
+    }
+    this.stats.computed++;
+    byKey2.set(key2, value === undefined ? UNDEFINED : value);
+    return value;
+  }
+
   #report(channel: Accumulator<unknown>, item: unknown): void {
+    if (!this.#tracking) {
+      this.#reports.push([channel, item]);
+      return;
+    }
     const n = this.#current;
-    if (!n) throw new Error(`report on "${channel.name}" outside a query`);
-    (n.items ??= []).push([channel, item]);
+    // Outside any query (a rule function called directly from a test) there is no one to collect it.
+    if (n) (n.items ??= []).push([channel, item]);
   }
 
   /** Every item on `channel` reported by `from` and what it read (each node once). */
   #reported(channel: Accumulator<unknown>, from: MemoNode): unknown[] {
     const out: unknown[] = [];
     if (!this.#tracking) {
-      // One-shot: every node computed was read by the root, so every node's items count.
-      for (const byKey of this.#nodes.values()) for (const n of byKey.values()) if (n.items) for (const [c, it] of n.items) if (c === channel) out.push(it);
+      // One-shot: every query run was read on the way to the root, so everything reported counts.
+      for (const [c, it] of this.#reports) if (c === channel) out.push(it);
       return out;
     }
+    const kept = from.collected;
+    if (kept && kept.channel === channel && kept.at >= from.itemsChangedAt) return kept.items;
     const seen = new Set<MemoNode>();
     const stack = [from];
     while (stack.length > 0) {
@@ -349,8 +489,9 @@ export class QueryEngine<C, V> {
       if (seen.has(n) || !n.itemsBelow) continue;
       seen.add(n);
       if (n.items) for (const [c, it] of n.items) if (c === channel) out.push(it);
-      for (const d of n.deps) stack.push(d);
+      if (n.deps) for (const d of n.deps) stack.push(d);
     }
+    from.collected = { channel, at: this.#revision, items: out };
     return out;
   }
 
@@ -381,22 +522,78 @@ export class QueryEngine<C, V> {
       optionalRules: () => (this.#readGlobal(GLOBAL_OPTIONAL_RULES), state().optionalRules),
       rulesetParameters: () => (this.#readGlobal(GLOBAL_PARAMETERS), state().rulesetParameters),
       unitIds: () => (this.#readGlobal(GLOBAL_ROSTER), this.#index!.unitIds),
-      unit: (id: string): Unit | undefined => (this.#readId(this.#byUnit, 'units', id), this.#index!.units.get(id)),
-      unitStands: (id: string) => (this.#readId(this.#byUnit, 'units', id), this.#standsOfUnit(id)),
-      stand: (id: string) => (this.#readId(this.#byStand, 'stands', id), this.#index!.stands.get(id)),
+      unit: (id: string): Unit | undefined => (this.#readId('units', id), this.#index!.units.get(id)),
+      unitStands: (id: string) => (this.#readId('units', id), this.#standsOfUnit(id)),
+      stand: (id: string) => (this.#readId('stands', id), this.#index!.stands.get(id)),
       standsIn: (box: BoundingBoxIn) => {
-        this.#readBox(box);
+        this.#readBox('standBoxSlots', box);
         return (this.#grid ??= new StandGrid(state().stands)).standsIn(box);
       },
+      unitsIn: (box: BoundingBoxIn) => {
+        this.#readBox('unitBoxSlots', box);
+        const ids = this.#index!.unitIds;
+        const boxes = (this.#unitBoxArray ??= this.#unitBoxesInOrder());
+        const out: string[] = [];
+        const x0 = box.minXIn, y0 = box.minYIn, x1 = box.maxXIn, y1 = box.maxYIn;
+        for (let i = 0; i < ids.length; i++) {
+          if (boxes[4 * i]! <= x1 && boxes[4 * i + 2]! >= x0 && boxes[4 * i + 1]! <= y1 && boxes[4 * i + 3]! >= y0) out.push(ids[i]!);
+        }
+        return out;
+      },
       allStands: () => (this.#readGlobal(GLOBAL_ALL_STANDS), state().stands),
-      get: <W>(q: Query<C, W>, key = '') => this.#get(q as Query<unknown, unknown>, key) as W,
+      get: <W>(q: Query<C, W>, key = '', key2 = '') => this.#get(q as Query<unknown, unknown>, key, key2) as W,
       report: <T>(channel: Accumulator<T>, item: T) => this.#report(channel as Accumulator<unknown>, item),
       reported: <W, T>(channel: Accumulator<T>, q: Query<C, W>, key = '') => {
+        if (!this.#tracking) {
+          this.#getOnce(q as Query<unknown, unknown>, key, '');
+          return this.#reported(channel as Accumulator<unknown>, undefined as unknown as MemoNode) as T[];
+        }
         const d = this.#node(q as Query<unknown, unknown>, key);
         this.#pull(d);
         this.#readNode(d);
         return this.#reported(channel as Accumulator<unknown>, d) as T[];
       },
     };
+  }
+}
+
+/** The union of a unit's stands' footprint boxes in a state, or null when it has none there. */
+function unitBoxOf(index: TableIndex, unitId: string): BoundingBoxIn | null {
+  const u = index.units.get(unitId);
+  if (!u) return null;
+  let box: BoundingBoxIn | null = null;
+  for (const sid of u.standIds) {
+    const s = index.stands.get(sid);
+    if (!s) continue;
+    const b = standFootprintBox(s);
+    box = box ? { minXIn: Math.min(box.minXIn, b.minXIn), minYIn: Math.min(box.minYIn, b.minYIn), maxXIn: Math.max(box.maxXIn, b.maxXIn), maxYIn: Math.max(box.maxYIn, b.maxYIn) } : b;
+  }
+  return box;
+}
+
+function sameNodes(a: readonly MemoNode[], b: readonly MemoNode[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** What a node read before a run, to settle against what it reads in the run. */
+interface Reads {
+  readonly units: string[] | undefined;
+  readonly stands: string[] | undefined;
+  readonly globals: number;
+  readonly standBoxSlots: number[] | undefined;
+  readonly unitBoxSlots: number[] | undefined;
+}
+
+function settleIds(index: Map<string, Set<MemoNode>>, n: MemoNode, before: readonly string[] | undefined, after: readonly string[] | undefined): void {
+  if (before) for (const id of before) if (!after?.includes(id)) index.get(id)?.delete(n);
+  if (after) {
+    for (const id of after) {
+      if (before?.includes(id)) continue;
+      let set = index.get(id);
+      if (!set) index.set(id, (set = new Set()));
+      set.add(n);
+    }
   }
 }

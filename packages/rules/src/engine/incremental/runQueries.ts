@@ -10,7 +10,20 @@ import { QueryEngine, type EngineStats } from './queryEngine.ts';
 
 /** The root's answer for one state, every query computed at most once and nothing kept. */
 export function evaluateQueries<C, V>(ruleset: QueryRuleset<C, V>, state: TableState): V {
-  return new QueryEngine(ruleset, { tracking: false }).evaluate(state);
+  const engine = new QueryEngine(ruleset, { tracking: false });
+  try {
+    return engine.evaluate(state);
+  } finally {
+    engine.release();
+  }
+}
+
+/**
+ * The rule set's context over one state, for calling its rule functions directly (tests, tools): reads
+ * go through a one-shot engine, so queries it reaches are computed once and kept for this state.
+ */
+export function queryContext<C, V>(ruleset: QueryRuleset<C, V>, state: TableState): C {
+  return new QueryEngine(ruleset, { tracking: false }).contextFor(state);
 }
 
 export interface QuerySession<V> {

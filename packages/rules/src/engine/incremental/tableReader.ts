@@ -4,7 +4,8 @@
  * - the table's globals (size, terrain, commanders, optional rules, parameters, the roll of units): a
  *   change to one recomputes the queries that read it;
  * - a unit or a stand by id: a change to that unit (its fields or any of its stands) or that stand;
- * - the stands in a box (`standsIn`): a stand whose footprint box, before or after the change, meets it;
+ * - the stands or units in a box (`standsIn`, `unitsIn`): a stand's footprint box, or a unit's box, that
+ *   meets it before or after the change;
  * - another query (`get`): its answer changing.
  * Nothing here is a pixel: inches, degrees counter-clockwise.
  */
@@ -44,10 +45,20 @@ export interface TableReader<C> {
    * stand's footprint box meets it before or after a change. Test each stand exactly; this only culls.
    */
   standsIn(box: BoundingBoxIn): readonly Stand[];
+  /**
+   * Ids of the units whose box (the union of their stands' footprint boxes) meets `box`, in the state's
+   * order; units with no stands on the table are never in it. Reads that box: recomputed when a unit's box
+   * meets it before or after a change. A unit's outline, and anything within `d` of it, lies inside its box
+   * grown by `d`: read the box you care about grown by how far a unit's effect reaches.
+   */
+  unitsIn(box: BoundingBoxIn): readonly string[];
   /** Every stand, in the state's order (reads them all: prefer `standsIn`). */
   allStands(): readonly Stand[];
-  /** Another query's answer for a key ('' by default), computed once and kept while its reads hold. */
-  get<V>(q: Query<C, V>, key?: string): V;
+  /**
+   * Another query's answer for a key ('' by default), or a pair of keys (a firer and a target), computed
+   * once and kept while its reads hold.
+   */
+  get<V>(q: Query<C, V>, key?: string, key2?: string): V;
   /** Report an item beside the running query's answer (collected by `reported`). */
   report<T>(channel: Accumulator<T>, item: T): void;
   /**
