@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { deepFreeze, LAYERS, nonFinite, STYLES } from './evaluationChecks.ts';
-import { installedRulesets, parseTableState, type TableState } from '@muster/rules';
+import { createEvaluator, installedRulesets, parseTableState, type TableState } from '@muster/rules';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const inDir = join(root, 'fixtures/rules/in');
@@ -64,12 +64,16 @@ describe.each(cases)('ruleset %s on %s', (rulesetId, name) => {
   });
 });
 
-describe.each(installedRulesets.filter((r) => r.createSession).map((r) => [r.id] as const))('ruleset %s session', (rulesetId) => {
+describe.each(installedRulesets.map((r) => [r.id] as const))('ruleset %s live evaluation', (rulesetId) => {
   const ruleset = installedRulesets.find((r) => r.id === rulesetId)!;
+
+  it('is incremental', () => {
+    expect(createEvaluator(ruleset).incremental).toBe(true);
+  });
 
   it('matches a fresh evaluate after every move, turn, hit and removal along a sequence of changes', () => {
     let state = parseTableState(JSON.parse(readFileSync(join(inDir, 'opening-battle.json'), 'utf8')));
-    const session = ruleset.createSession!();
+    const session = createEvaluator(ruleset);
     expect(JSON.stringify(session.update(state))).toBe(JSON.stringify(ruleset.evaluate(state)));
     const shiftUnit = (s: TableState, unitId: string, dx: number, dy: number, turnDeg = 0): TableState => {
       const ids = new Set(s.units.find((u) => u.id === unitId)!.standIds);

@@ -4,7 +4,7 @@
  * standing in meanwhile), or none (no rule set: evaluation null, a health warning says why). Keeps the
  * last rules failure and worker warning for health.
  */
-import type { Evaluation, Ruleset, RulesSession, TableState } from '@muster/rules';
+import { createEvaluator, type Evaluation, type Ruleset, type RulesSession, type TableState } from '@muster/rules';
 import type { EvaluatedStateRef } from '@muster/protocol';
 import { createRulesWorker, type RulesResult, type RulesWorker } from '../rules/rulesWorker.ts';
 import type { RulesWorkerData } from '../rules/rulesWorkerProtocol.ts';
@@ -50,7 +50,7 @@ export interface RulesStage {
 }
 
 function freshSession(ruleset: Ruleset): RulesSession {
-  return ruleset.createSession?.() ?? { update: (s) => ruleset.evaluate(s) };
+  return createEvaluator(ruleset);
 }
 
 export function createRulesStage(options: RulesStageOptions): RulesStage {

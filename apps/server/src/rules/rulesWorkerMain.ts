@@ -24,7 +24,9 @@ async function load(): Promise<Ruleset> {
 }
 
 const ruleset = await load();
-const fresh = (): RulesSession => ruleset.createSession?.() ?? { update: (s) => ruleset.evaluate(s) };
+const { createEvaluator } = await import('@muster/rules');
+// The engine keeps a rule set built of queries live (recomputing only what a change meets).
+const fresh = (): RulesSession => createEvaluator(ruleset);
 let session = fresh();
 // The last state, which each delta is applied to: unchanged stands, units and terrain stay its own
 // objects, so the session's identity tests and per-object caches hold from one state to the next.

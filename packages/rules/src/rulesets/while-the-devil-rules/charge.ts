@@ -7,14 +7,14 @@
  */
 import type { ChargeRefusal, ChargeTargetOption, DiceModifier } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
-import { ownedMemo } from '../../engine/ownedMemo.ts';
+import { query } from '../../engine/incremental/query.ts';
 import type { PointIn } from '../../model/units.ts';
 import { convexPolygonsMayOverlap } from '../../geometry/convexOverlap.ts';
 import { pointInPolygon } from '../../geometry/intersect.ts';
 import { polygonToPolygonDistanceIn } from '../../geometry/distance.ts';
 import { rotateAround } from '../../geometry/vec.ts';
 import { chargeSpec } from './declarations.ts';
-import { enemiesOf, engagedWith, frontZone, gapLowerBoundIn, type UnitInfo, type WtdrContext } from './context.ts';
+import { engagedWith, frontZone, gapLowerBoundIn, type UnitInfo, type WtdrContext } from './context.ts';
 import { along, aheadOf, clipConvex, frameOf, leftOfRay, rightOfRay } from './geom.ts';
 import { modifierBreakdown, type ModifierFactor } from './modifiers.ts';
 import { chargingFireLine, defensiveFireLine, passThroughFirers, passThroughLine } from './chargeFire.ts';
@@ -91,35 +91,20 @@ function obstacleOf(info: UnitInfo, polygon: readonly PointIn[], zone: boolean):
   return { unitId: info.unit.id, side: info.unit.side, zone, polygon, minX, minY, maxX, maxY };
 }
 
-/** A unit's outline and front zone as obstacles, once per unit's facts (a session reuses them across states). */
-const obstaclesByUnit = ownedMemo((other: UnitInfo): readonly Obstacle[] => {
-  const zone = frontZone(other, ENEMY_FRONT_ZONE_IN);
-  return zone.length > 0 ? [obstacleOf(other, other.hull, false), obstacleOf(other, zone, true)] : [obstacleOf(other, other.hull, false)];
-});
-/** Every unit's obstacles, once per context (units without bases and destroyed ones block nothing). */
-const obstaclesByContext = ownedMemo((ctx: WtdrContext): readonly Obstacle[] => {
-  const list: Obstacle[] = [];
-  for (const other of ctx.units.values()) {
-    if (other.stands.length === 0 || other.status === 'destroyed') continue;
-    for (const o of obstaclesByUnit.get(other)) list.push(o);
-  }
-  return list;
-});
-
-function allObstacles(ctx: WtdrContext): readonly Obstacle[] {
-  return obstaclesByContext.get(ctx);
-}
-
-/** A box around a path's sweep, to be told which changes can reach the answer (see session.ts). */
-export interface SweepBox {
-  minX: number;
-  minY: number;
-  maxX: number;
-  maxY: number;
-}
+/** A unit's outline and front zone as obstacles to a charge's sweep (units without bases and destroyed ones block nothing). */
+const obstaclesOf = query(
+  'wtdr/charge-obstacles',
+  (ctx: WtdrContext, unitId: string): readonly Obstacle[] => {
+    const other = ctx.units.get(unitId)!;
+    if (other.stands.length === 0 || other.status === 'destroyed') return [];
+    const zone = frontZone(other, ENEMY_FRONT_ZONE_IN);
+    return zone.length > 0 ? [obstacleOf(other, other.hull, false), obstacleOf(other, zone, true)] : [obstacleOf(other, other.hull, false)];
+  },
+  { equal: 'plain' },
+);
 
 /** Whether the sweep meets another unit's outline or another enemy's front zone (not the attacker's, not the target's). */
-function sweepBlocked(area: readonly PointIn[], obstacles: readonly Obstacle[], attacker: UnitInfo, targetId: string, looked: SweepBox | undefined): boolean {
+function sweepBlocked(ctx: WtdrContext, area: readonly PointIn[], attacker: UnitInfo, targetId: string): boolean {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (const p of area) {
     minX = Math.min(minX, p.xIn);
@@ -127,24 +112,23 @@ function sweepBlocked(area: readonly PointIn[], obstacles: readonly Obstacle[], 
     maxX = Math.max(maxX, p.xIn);
     maxY = Math.max(maxY, p.yIn);
   }
-  if (looked) {
-    looked.minX = Math.min(looked.minX, minX);
-    looked.minY = Math.min(looked.minY, minY);
-    looked.maxX = Math.max(looked.maxX, maxX);
-    looked.maxY = Math.max(looked.maxY, maxY);
-  }
   const selfId = attacker.unit.id;
   const side = attacker.unit.side;
-  for (const o of obstacles) {
-    if (o.unitId === targetId || o.unitId === selfId || (o.zone && o.side === side)) continue;
-    if (o.maxX < minX || o.minX > maxX || o.maxY < minY || o.minY > maxY) continue;
-    if (convexPolygonsMayOverlap(area, o.polygon, -1e-6)) return true;
+  // A unit's front zone reaches 1" beyond its bases: units whose box is further from the sweep cannot block it.
+  const m = ENEMY_FRONT_ZONE_IN + 0.01;
+  for (const unitId of ctx.t.unitsIn({ minXIn: minX - m, minYIn: minY - m, maxXIn: maxX + m, maxYIn: maxY + m })) {
+    if (unitId === targetId || unitId === selfId) continue;
+    for (const o of ctx.t.get(obstaclesOf, unitId)) {
+      if (o.zone && o.side === side) continue;
+      if (o.maxX < minX || o.minX > maxX || o.maxY < minY || o.minY > maxY) continue;
+      if (convexPolygonsMayOverlap(area, o.polygon, -1e-6)) return true;
+    }
   }
   return false;
 }
 
 /** The cheapest wheel-then-straight path whose sweep crosses no other unit and no other enemy's 1" front zone. */
-function bestPath(info: UnitInfo, target: UnitInfo, obstacles: readonly Obstacle[], looked: SweepBox | undefined): { path?: ChargePath; sweep?: PointIn[][]; anyContact: boolean } {
+function bestPath(ctx: WtdrContext, info: UnitInfo, target: UnitInfo): { path?: ChargePath; sweep?: PointIn[][]; anyContact: boolean } {
   const f = info.frame;
   const fl = { xIn: info.box.front * f.fx - info.box.left * f.fy, yIn: info.box.front * f.fy + info.box.left * f.fx };
   const frr = { xIn: info.box.front * f.fx - info.box.right * f.fy, yIn: info.box.front * f.fy + info.box.right * f.fx };
@@ -164,7 +148,7 @@ function bestPath(info: UnitInfo, target: UnitInfo, obstacles: readonly Obstacle
   paths.sort((a, b) => a.wheelCostIn + a.straightIn - (b.wheelCostIn + b.straightIn) || Math.abs(a.wheelDeg) - Math.abs(b.wheelDeg) || a.wheelDeg - b.wheelDeg);
   for (const path of paths) {
     const sweep = sweptAreas(start, path);
-    if (!sweep.some((area) => sweepBlocked(area, obstacles, info, target.unit.id, looked))) return { path, sweep, anyContact: true };
+    if (!sweep.some((area) => sweepBlocked(ctx, area, info, target.unit.id))) return { path, sweep, anyContact: true };
   }
   return { anyContact: paths.length > 0 };
 }
@@ -176,7 +160,7 @@ function hitsFront(target: UnitInfo, contact: PointIn): boolean {
 }
 
 function inOpen(ctx: WtdrContext, info: UnitInfo): boolean {
-  return !ctx.state.terrain.areas.some((a) => pointInPolygon(info.centre, a.vertices));
+  return !ctx.terrain.areas.some((a) => pointInPolygon(info.centre, a.vertices));
 }
 
 export interface ChargeResult {
@@ -208,63 +192,54 @@ export function chargePlan(ctx: WtdrContext, info: UnitInfo): ChargePlan {
   return { kind: 'charge', type, reach: ctx.param(spec, `Charge reach of ${type.label}`, info.unit.id), reachMissing: `enter "${spec.id}" from the app` };
 }
 
-/** One target's answer, the arrow for an option, and the box around every sweep tested (none when no path was sought). */
+/** One target's answer and the arrow for an option. */
 export interface ChargePair {
   readonly entry: ChargeTargetOption | ChargeRefusal;
   readonly shape?: Shape;
-  readonly looked?: SweepBox;
 }
-
-/** "over N\" away" texts per reach, made once: most enemies on a big table are out of reach. */
-const FAR_DETAILS = new Map<number, string[]>();
 
 function farDetail(reachIn: number, wholeInches: number): string {
-  let byInch = FAR_DETAILS.get(reachIn);
-  if (!byInch) FAR_DETAILS.set(reachIn, (byInch = []));
-  return (byInch[wholeInches] ??= `over ${wholeInches}" away; reach ${reachIn}"`);
+  return `over ${wholeInches}" away; reach ${reachIn}"`;
 }
 
-function refusal(targetUnitId: string, looked: SweepBox | undefined, reason: string, detail: string): ChargePair {
-  const entry: ChargeRefusal = { ok: false, reason, detail, targetUnitId };
-  return looked ? { entry, looked } : { entry };
+function refusal(targetUnitId: string, reason: string, detail: string): ChargePair {
+  return { entry: { ok: false, reason, detail, targetUnitId } };
 }
 
 export function chargeAtTarget(ctx: WtdrContext, info: UnitInfo, plan: ChargePlan & { kind: 'charge' }, target: UnitInfo): ChargePair {
   const { type, reach } = plan;
   const id = info.unit.id;
-  let looked: SweepBox | undefined;
   const tid = target.unit.id;
   const tFamily = target.type?.family;
   const lightTarget = tFamily === 'swarm' || tFamily === 'artillery';
   if (type.family === 'swarm' && inOpen(ctx, info) && !lightTarget) {
-    return refusal(tid, looked, 'charge/skirmishers-in-open', `Dragoons or Forlorn Hopes in the open charge only Dragoons, Forlorn Hopes or Artillery (${CHARGES})`);
+    return refusal(tid, 'charge/skirmishers-in-open', `Dragoons or Forlorn Hopes in the open charge only Dragoons, Forlorn Hopes or Artillery (${CHARGES})`);
   }
   // No path is shorter than the gap between the outlines: far targets need no path search.
   if (reach === undefined) {
-    return refusal(tid, looked, 'charge/reach-not-entered', plan.reachMissing);
+    return refusal(tid, 'charge/reach-not-entered', plan.reachMissing);
   }
   const gapIn = gapLowerBoundIn(info, target) > reach ? gapLowerBoundIn(info, target) : polygonToPolygonDistanceIn(info.hull, target.hull);
   if (gapIn > reach + 1e-9) {
-    return refusal(tid, looked, 'charge/out-of-reach', farDetail(reach, Math.floor(gapIn)));
+    return refusal(tid, 'charge/out-of-reach', farDetail(reach, Math.floor(gapIn)));
   }
-  looked = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
   // Sweep obstacles: every other unit's outline and every other enemy's 1" front zone (the target's are skipped).
-  const found = bestPath(info, target, allObstacles(ctx), looked);
+  const found = bestPath(ctx, info, target);
   if (!found.path) {
-    if (found.anyContact) return refusal(tid, looked, 'charge/path-blocked', `every wheel-then-straight path crosses another unit or another enemy's front within 1" (${CHARGES})`);
-    return refusal(tid, looked, 'charge/not-ahead', `no wheel of up to 90° brings the front straight onto the target (${CHARGES})`);
+    if (found.anyContact) return refusal(tid, 'charge/path-blocked', `every wheel-then-straight path crosses another unit or another enemy's front within 1" (${CHARGES})`);
+    return refusal(tid, 'charge/not-ahead', `no wheel of up to 90° brings the front straight onto the target (${CHARGES})`);
   }
   const path = found.path;
   const distanceIn = path.wheelCostIn + path.straightIn;
   const flanked = !hitsFront(target, path.contact);
   if (type.family === 'light-horse' && !(tFamily === 'light-horse' || lightTarget) && !flanked) {
-    return refusal(tid, looked, 'charge/light-horse-target', `Irregular Light Horse charge only light horse, skirmishers or guns unless in flank or rear (${CHARGES})`);
+    return refusal(tid, 'charge/light-horse-target', `Irregular Light Horse charge only light horse, skirmishers or guns unless in flank or rear (${CHARGES})`);
   }
   if (type.id === 'harquebusier' && target.status === 'ok' && !flanked) {
-    return refusal(tid, looked, 'charge/harquebusiers-refuse', `Harquebusiers will not charge an undisordered enemy's front (${CHARGES})`);
+    return refusal(tid, 'charge/harquebusiers-refuse', `Harquebusiers will not charge an undisordered enemy's front (${CHARGES})`);
   }
   if (distanceIn > reach + 1e-9) {
-    return refusal(tid, looked, 'charge/out-of-reach', `path ${distanceIn.toFixed(1)}" (wheel ${path.wheelCostIn.toFixed(1)}" + ${path.straightIn.toFixed(1)}"); reach ${reach}"`);
+    return refusal(tid, 'charge/out-of-reach', `path ${distanceIn.toFixed(1)}" (wheel ${path.wheelCostIn.toFixed(1)}" + ${path.straightIn.toFixed(1)}"); reach ${reach}"`);
   }
   const ratio = forceRatio(info.basesNow, target.basesNow);
   const attackerFactors: ModifierFactor[] = [
@@ -278,7 +253,7 @@ export function chargeAtTarget(ctx: WtdrContext, info: UnitInfo, plan: ChargePla
   if (target.attachedLeaderId !== undefined) defenderFactors.push({ id: 'melee-leader-with-actor', label: 'Leader with Target', section: 'Leaders and Command Control' });
   if (target.status !== 'ok') defenderFactors.push({ id: 'melee-actor-disordered', label: 'Target is Disordered/Demoralized', section: 'Actions (Melee)' });
   // The app's Cover/Ground for the melee: the rough or very rough ground where the fronts meet.
-  const disorderedBy = ctx.state.terrain.areas
+  const disorderedBy = ctx.terrain.areas
     .filter((a) => pointInPolygon(path.contact, a.vertices))
     .map((a) => `${AREA_CLASSES[a.kind].movement} ground: ${a.kind} (${a.id})`);
   const entry: ChargeTargetOption = {
@@ -294,7 +269,7 @@ export function chargeAtTarget(ctx: WtdrContext, info: UnitInfo, plan: ChargePla
   const r = (path.headingDeg * Math.PI) / 180;
   const end = { xIn: mid.xIn + Math.cos(r) * path.straightIn, yIn: mid.yIn + Math.sin(r) * path.straightIn };
   const startMid = { xIn: info.centre.xIn + (info.box.front - (info.box.front + info.box.rear) / 2) * info.frame.fx, yIn: info.centre.yIn + (info.box.front - (info.box.front + info.box.rear) / 2) * info.frame.fy };
-  return { entry, shape: { id: `wtdr/${id}/charge/${tid}`, kind: 'polyline', layer: 'charge', style: 'charge', unitId: id, side: info.unit.side, points: [startMid, mid, end], arrow: true }, looked };
+  return { entry, shape: { id: `wtdr/${id}/charge/${tid}`, kind: 'polyline', layer: 'charge', style: 'charge', unitId: id, side: info.unit.side, points: [startMid, mid, end], arrow: true } };
 }
 
 /** What fire the charge meets or makes before contact, in the order the guide takes it (Charges). */
@@ -306,16 +281,10 @@ function chargeFireLines(ctx: WtdrContext, info: UnitInfo, target: UnitInfo, fro
 }
 
 /** The unit's charge list from its plan and per-target answers (in enemy order). */
-export function chargeResult(plan: ChargePlan, enemies: readonly UnitInfo[], pairs: readonly ChargePair[]): ChargeResult {
+export function chargeResult(plan: ChargePlan, enemyIds: readonly string[], pairs: readonly ChargePair[]): ChargeResult {
   if (plan.kind === 'none') return { charge: [], shapes: [] };
-  if (plan.kind === 'refuse') return { charge: enemies.map((e) => ({ ok: false, reason: plan.reason, detail: plan.detail, targetUnitId: e.unit.id })), shapes: [] };
+  if (plan.kind === 'refuse') return { charge: enemyIds.map((targetUnitId) => ({ ok: false, reason: plan.reason, detail: plan.detail, targetUnitId })), shapes: [] };
   const shapes: Shape[] = [];
   for (const p of pairs) if (p.shape) shapes.push(p.shape);
   return { charge: pairs.map((p) => p.entry), shapes };
-}
-
-export function evaluateCharge(ctx: WtdrContext, info: UnitInfo): ChargeResult {
-  const plan = chargePlan(ctx, info);
-  const enemies = enemiesOf(ctx, info);
-  return chargeResult(plan, enemies, plan.kind === 'charge' ? enemies.map((t) => chargeAtTarget(ctx, info, plan, t)) : []);
 }

@@ -20,7 +20,7 @@
 import type { DiceModifier } from '../../engine/evaluation.ts';
 import type { PointIn } from '../../model/units.ts';
 import { convexPolygonsMayOverlap } from '../../geometry/convexOverlap.ts';
-import { enemiesOf, engagedWith, type UnitInfo, type WtdrContext } from './context.ts';
+import { enemiesNear, engagedWith, largestRadiusIn, type UnitInfo, type WtdrContext } from './context.ts';
 import { fireArcPolygons } from './fire.ts';
 import { fireWeapon } from './fireWeapon.ts';
 import { DEVASTATING_FIRE_LEVELS } from './tables/outcomeTables.ts';
@@ -82,8 +82,13 @@ export function defensiveFireLine(ctx: WtdrContext, target: UnitInfo, frontal: b
  */
 export function passThroughFirers(ctx: WtdrContext, attacker: UnitInfo, targetId: string, sweep: readonly (readonly PointIn[])[]): UnitInfo[] {
   const out: UnitInfo[] = [];
-  for (const u of enemiesOf(ctx, attacker)) {
-    if (u.unit.id === targetId) continue;
+  // The cull below passes a unit whose centre lies within its radius, its short range and 1" of the sweep,
+  // so every hull point of it within twice the largest radius more: units boxed further off are not read.
+  const points: PointIn[] = [];
+  for (const area of sweep) for (const p of area) points.push(p);
+  const reachIn = LONGEST_SHORT_RANGE_IN + 1 + 2 * largestRadiusIn(ctx) + 0.01;
+  for (const u of enemiesNear(ctx, attacker.unit.side, points, reachIn)) {
+    if (u.unit.id === targetId || u.stands.length === 0) continue;
     const weapon = fireWeapon(u);
     if (weapon === null) continue;
     const shortIn = rangeRow(weapon).shortIn;

@@ -12,6 +12,7 @@ import { ARMY_COMMANDER_BRIGADE, type Commander } from '../../model/tableState.t
 import type { PointIn } from '../../model/units.ts';
 import { closestPointsBetweenPolygons } from '../../geometry/distance.ts';
 import { offsetConvexPolygon } from '../../geometry/polygon.ts';
+import { standCorners } from '../../geometry/footprint.ts';
 import { rulesetValue } from '../../engine/rulesetFields.ts';
 import { LEADER_BONUS } from './declarations.ts';
 import type { UnitInfo, WtdrContext } from './context.ts';
@@ -23,14 +24,9 @@ export const COMMAND_RADIUS_IN = 12;
 /** The app's Command button gives "a number of activations (from 1 to 4)" (Turn Sequence). */
 export const APP_ACTIVATIONS = [1, 4] as const;
 
-export interface CommandResult {
-  readonly readings: ReadonlyMap<string, CommandReading>;
-  readonly shapes: readonly Shape[];
-}
-
 /** The leader's bonus (activations) for his quality, from the parameters (defaults: +1, 0, -1). */
 export function leaderBonus(ctx: WtdrContext, c: Commander): number {
-  const v = rulesetValue(LEADER_BONUS[c.quality], ctx.state.rulesetParameters);
+  const v = rulesetValue(LEADER_BONUS[c.quality], ctx.parameters);
   return typeof v === 'number' ? v : 0;
 }
 
@@ -44,9 +40,9 @@ export function leaderParts(ctx: WtdrContext): LeaderParts {
   const shapes: Shape[] = [];
   const polygons = new Map<string, readonly PointIn[]>();
   for (const c of ctx.commanders) {
-    const stand = c.standId !== undefined ? ctx.standsById.get(c.standId) : undefined;
+    const stand = c.standId !== undefined ? ctx.t.stand(c.standId) : undefined;
     if (!stand) continue;
-    const poly = ctx.corners.get(stand.id)!;
+    const poly = standCorners(stand);
     polygons.set(c.id, poly);
     const bonus = leaderBonus(ctx, c);
     const lo = Math.max(0, APP_ACTIVATIONS[0] + bonus);
@@ -84,7 +80,7 @@ export function unitCommand(ctx: WtdrContext, info: UnitInfo, leaders: LeaderPar
     const poly = leaders.polygons.get(c.id);
     if (!poly) continue;
     for (const s of info.stands) {
-      const cp = closestPointsBetweenPolygons(poly, ctx.corners.get(s.id)!);
+      const cp = closestPointsBetweenPolygons(poly, info.corners[s.id]!);
       if (!best || cp.distanceIn < best.d) best = { c, d: cp.distanceIn, a: cp.onA, b: cp.onB };
     }
   }
@@ -99,18 +95,6 @@ export function unitCommand(ctx: WtdrContext, info: UnitInfo, leaders: LeaderPar
   };
   if (!best) return { reading };
   return { reading, shape: { id: `wtdr/${u.id}/command/${best.c.id}`, kind: 'polyline', layer: 'command', style: inCommand ? 'link' : 'link-broken', unitId: u.id, side: u.side, points: [best.a, best.b] } };
-}
-
-export function evaluateCommand(ctx: WtdrContext): CommandResult {
-  const readings = new Map<string, CommandReading>();
-  const leaders = leaderParts(ctx);
-  const shapes: Shape[] = [...leaders.shapes];
-  for (const info of ctx.units.values()) {
-    const r = unitCommand(ctx, info, leaders);
-    readings.set(info.unit.id, r.reading);
-    if (r.shape) shapes.push(r.shape);
-  }
-  return { readings, shapes };
 }
 
 export const COMMAND_SOURCE = COMMAND;

@@ -1,16 +1,19 @@
 /**
- * Per-state facts every rule area reads: units with their troop type, stands, formation, frame and hull,
- * status and bases; enemies; leaders; the sight scene; parameter lookups that remember what was missing.
+ * What every rule area reads: the table through the engine's reader (`ctx.t`), each unit's facts (troop
+ * type, stands, formation, frame and outline, status and bases: the `unitInfo` query), the units of other
+ * sides, who is in contact with whom, the terrain's sight scene, and parameter lookups that report what
+ * was missing. Made once per engine: it holds no table state of its own.
  */
 import type { EvaluationWarning } from '../../engine/evaluation.ts';
-import { missingParameterWarning, numberParameter, rulesetValue, type RulesetFieldSpec } from '../../engine/rulesetFields.ts';
-import type { Commander, Stand, TableState, Unit } from '../../model/tableState.ts';
-import { memoSlots, type MemoSlots } from '../../engine/ownedMemo.ts';
+import { missingParameterWarning, rulesetValue, type RulesetFieldSpec } from '../../engine/rulesetFields.ts';
+import { query } from '../../engine/incremental/query.ts';
+import { accumulator, type TableReader } from '../../engine/incremental/tableReader.ts';
+import type { Commander, RulesetValues, Stand, TableState, Terrain, Unit } from '../../model/tableState.ts';
 import type { PointIn } from '../../model/units.ts';
 import { standCorners } from '../../geometry/footprint.ts';
 import { meanHeadingDeg } from '../../geometry/frontLine.ts';
-import { buildSightScene, sightBoxOf, type SightScene, type SightStand } from '../../geometry/lineOfSight.ts';
-import { convexHull } from '../../geometry/polygon.ts';
+import { buildSightScene, type SightScene } from '../../geometry/lineOfSight.ts';
+import { convexHull, type BoundingBoxIn } from '../../geometry/polygon.ts';
 import { polygonToPolygonDistanceIn } from '../../geometry/distance.ts';
 import { BASE_SCALE, BASES_LOST_FIELD, LEADER_LOST_FIELD, STATUS_FIELD, TROOP_TYPE_FIELD } from './declarations.ts';
 import { readFormation, type FormationResult } from './formation.ts';
@@ -25,6 +28,8 @@ export interface UnitInfo {
   readonly unit: Unit;
   readonly type: TroopType | undefined;
   readonly stands: readonly Stand[];
+  /** Corners of each of its stands, by stand id. */
+  readonly corners: Readonly<Record<string, readonly PointIn[]>>;
   readonly formation: FormationResult;
   readonly frame: UnitFrame;
   /** Extent of all the unit's bases in its frame. */
@@ -50,8 +55,6 @@ export interface UnitInfo {
   readonly zoneHull: readonly PointIn[];
   /** The outline turned half round about the centre (centre − p): grows others' outlines by this unit's. */
   readonly reflectedHull: readonly PointIn[];
-  /** What the parts derive from this unit's facts alone (charge's obstacles), kept on it for a session's reuse. */
-  readonly memos: MemoSlots;
 }
 
 /** A parameter the output needed but the table does not give, with who needed it for what. */
@@ -61,34 +64,31 @@ export interface MissingParameter {
   readonly unitId: string | undefined;
 }
 
+/** Where parameter lookups report what the table lacks (collected into warnings by the evaluation). */
+export const MISSING_PARAMETERS = accumulator<MissingParameter>('wtdr/missing-parameter');
+
+/** The units of the table, by id, as their facts. */
+export interface UnitsView {
+  get(id: string): UnitInfo | undefined;
+  has(id: string): boolean;
+  /** Ids in the state's order. */
+  keys(): readonly string[];
+  /** Every unit's facts in the state's order (reads every unit). */
+  values(): UnitInfo[];
+}
+
 export interface WtdrContext {
-  readonly state: TableState;
-  readonly units: ReadonlyMap<string, UnitInfo>;
-  readonly standsById: ReadonlyMap<string, Stand>;
+  /** The table, read through the engine (every read is recorded for the piece being worked out). */
+  readonly t: TableReader<WtdrContext>;
+  readonly units: UnitsView;
+  readonly terrain: Terrain;
+  readonly table: TableState['table'];
+  readonly parameters: RulesetValues | undefined;
   readonly commanders: readonly Commander[];
-  /**
-   * Terrain for sight lines (areas, linear pieces, hills), without stands: fire tests other units' bases
-   * itself (the 2" gap), so `lineOfSight` need not list the stands a line crosses. Built on first use.
-   */
+  /** Terrain for sight lines (areas, linear pieces, hills), without stands: fire tests other units' bases itself. */
   readonly sight: SightScene;
-  /** Every stand of the state prepared for sight-line tests, in state order; built on first use. */
-  readonly sightStands: readonly SightStand[];
-  /** Corners of every stand, by id. */
-  readonly corners: ReadonlyMap<string, readonly PointIn[]>;
-  /** A number parameter, or undefined with the request added to `missing.list`. */
+  /** A number parameter, or undefined with the request reported (`MISSING_PARAMETERS`). */
   param(spec: RulesetFieldSpec, needFor: string, unitId?: string): number | undefined;
-  /**
-   * Where missing-parameter requests go: one list for a full evaluation, swapped per cached part by the
-   * session (session.ts), so each part keeps the requests it made. `missingParameterWarnings` turns them
-   * into warnings.
-   */
-  readonly missing: { list: MissingParameter[] };
-  /** `engagedWith` answers, computed once per unit. */
-  readonly engagedMemo: Map<string, readonly string[]>;
-  /** `enemiesOf` answers, computed once per side. */
-  readonly enemiesMemo: Map<string, readonly UnitInfo[]>;
-  /** What the parts derive from this context (charge's obstacles), kept on it. */
-  readonly memos: MemoSlots;
 }
 
 function statusOf(unit: Unit, destroyed: boolean): StatusLevel {
@@ -104,40 +104,22 @@ function leaderLostOf(unit: Unit): 'wing' | 'army' | undefined {
   return v === 'wing' || v === 'army' ? v : undefined;
 }
 
-/** Hooks a session passes to reuse what an earlier state computed (session.ts). */
-export interface ContextReuse {
-  /** The corners of a stand, if the same stand was seen before. */
-  corners?(stand: Stand): readonly PointIn[] | undefined;
-  /** The earlier facts for a unit whose fields and stands are the same, if any. */
-  unit?(unit: Unit, stands: readonly Stand[]): UnitInfo | undefined;
-}
-
-export function buildContext(state: TableState, reuse: ContextReuse = {}): WtdrContext {
-  const standsById = new Map<string, Stand>();
-  const corners = new Map<string, readonly PointIn[]>();
-  for (const s of state.stands) {
-    standsById.set(s.id, s);
-    corners.set(s.id, reuse.corners?.(s) ?? standCorners(s));
-  }
-  const scale = rulesetValue(BASE_SCALE, state.rulesetParameters) === 'half' ? HALF_SCALE_FACTOR : 1;
-  const units = new Map<string, UnitInfo>();
-  for (const unit of state.units) {
-    const stands: Stand[] = [];
-    for (const id of unit.standIds) {
-      const s = standsById.get(id);
-      if (s !== undefined) stands.push(s);
-    }
-    const reused = reuse.unit?.(unit, stands);
-    if (reused) {
-      units.set(unit.id, reused);
-      continue;
-    }
+/** A unit's facts: its bases, troop type, formation, frame, outline and status. */
+export const unitInfo = query(
+  'wtdr/unit',
+  (ctx: WtdrContext, unitId: string): UnitInfo | undefined => {
+    const unit = ctx.t.unit(unitId);
+    if (!unit) return undefined;
+    const stands = ctx.t.unitStands(unitId);
+    const corners: Record<string, readonly PointIn[]> = {};
+    for (const s of stands) corners[s.id] = standCorners(s);
+    const scale = rulesetValue(BASE_SCALE, ctx.parameters) === 'half' ? HALF_SCALE_FACTOR : 1;
     const typeId = rulesetValue(TROOP_TYPE_FIELD, unit.rulesetFields);
     const type = troopType(typeof typeId === 'string' ? typeId : undefined);
     const formation = readFormation(type, stands, scale, unit.status?.formation);
     const frame = frameOf(meanHeadingDeg(stands));
     const pts: PointIn[] = [];
-    for (const s of stands) for (const p of corners.get(s.id)!) pts.push(p);
+    for (const s of stands) for (const p of corners[s.id]!) pts.push(p);
     const box = pts.length > 0 ? frameBox(frame, pts) : { front: 0, rear: 0, left: 0, right: 0 };
     const started = unit.rulesetFields?.['starting-bases'];
     // The field, else one for a swarm, else the army file's stands (a unit taken off the table keeps its
@@ -151,10 +133,12 @@ export function buildContext(state: TableState, reuse: ContextReuse = {}): WtdrC
     const zone = frontZone({ type, stands, box, frame }, ENEMY_FRONT_ZONE_IN);
     let radiusIn = 0;
     for (const p of hull) radiusIn = Math.max(radiusIn, Math.hypot(p.xIn - centre.xIn, p.yIn - centre.yIn));
-    units.set(unit.id, {
+    const attachedLeaderId = unit.status?.attachedCommanderId ?? ctx.commanders.find((c) => c.attachedToUnitId === unit.id)?.id;
+    return {
       unit,
       type,
       stands,
+      corners,
       formation,
       frame,
       box,
@@ -168,40 +152,51 @@ export function buildContext(state: TableState, reuse: ContextReuse = {}): WtdrC
       status: statusOf(unit, destroyed),
       leaderLost: leaderLostOf(unit),
       acted: unit.status?.rulesetStatus?.['acted'] === true,
-      attachedLeaderId: unit.status?.attachedCommanderId ?? state.commanders.find((c) => c.attachedToUnitId === unit.id)?.id,
+      attachedLeaderId,
       zoneHull: zone.length > 0 ? convexHull([...hull, ...zone]) : hull,
       reflectedHull: hull.map((p) => ({ xIn: centre.xIn - p.xIn, yIn: centre.yIn - p.yIn })),
-      memos: memoSlots(),
-    });
-  }
-  const missing = { list: [] as MissingParameter[] };
-  let sight: SightScene | undefined;
-  let sightStands: SightStand[] | undefined;
-  return {
-    state,
+    };
+  },
+  { equal: 'plain' },
+);
+
+/** The terrain's sight scene (no stands). */
+const sightScene = query('wtdr/sight-scene', (ctx: WtdrContext) => buildSightScene({ terrain: ctx.terrain, stands: [] }));
+
+/** The context the engine hands every query. */
+export function wtdrContext(t: TableReader<WtdrContext>): WtdrContext {
+  const units: UnitsView = {
+    get: (id) => t.get(unitInfo, id),
+    has: (id) => t.unit(id) !== undefined,
+    keys: () => t.unitIds(),
+    values: () => t.unitIds().map((id) => t.get(unitInfo, id)!),
+  };
+  const ctx: WtdrContext = {
+    t,
     units,
-    standsById,
-    commanders: state.commanders,
+    get terrain() {
+      return t.terrain();
+    },
+    get table() {
+      return t.table();
+    },
+    get parameters() {
+      return t.rulesetParameters();
+    },
+    get commanders() {
+      return t.commanders();
+    },
     get sight() {
-      return (sight ??= buildSightScene({ terrain: state.terrain, stands: [] }));
+      return t.get(sightScene);
     },
-    get sightStands() {
-      return (sightStands ??= state.stands.map((st): SightStand => {
-        const c = corners.get(st.id)!;
-        return { id: st.id, unitId: st.unitId, corners: c, box: sightBoxOf(c), cx: st.pose.xIn, cy: st.pose.yIn, radiusIn: Math.sqrt(st.widthIn * st.widthIn + st.depthIn * st.depthIn) / 2 };
-      }));
-    },
-    corners,
-    missing,
-    engagedMemo: new Map(),
-    enemiesMemo: new Map(),
-    memos: memoSlots(),
     param(spec, needFor, unitId) {
-      const v = numberParameter(state, spec);
-      if (v === undefined) missing.list.push({ spec, needFor, unitId });
-      return v;
+      const v = rulesetValue(spec, t.rulesetParameters());
+      if (typeof v === 'number') return v;
+      t.report(MISSING_PARAMETERS, { spec, needFor, unitId });
+      return undefined;
     },
   };
+  return ctx;
 }
 
 /**
@@ -228,16 +223,58 @@ export function missingParameterWarnings(lists: Iterable<readonly MissingParamet
   });
 }
 
+/** Ids of the units not of `side` on the table and not destroyed, in state order. */
+const enemyIds = query(
+  'wtdr/enemies',
+  (ctx: WtdrContext, side: string): readonly string[] => ctx.units.values().filter((u) => u.unit.side !== side && u.stands.length > 0 && u.status !== 'destroyed').map((u) => u.unit.id),
+  { equal: 'plain' },
+);
+
 /** Units of other sides on the table and not destroyed, in state order. */
 export function enemiesOf(ctx: WtdrContext, info: UnitInfo): readonly UnitInfo[] {
-  const side = info.unit.side;
-  let out = ctx.enemiesMemo.get(side);
-  if (!out) {
-    const list: UnitInfo[] = [];
-    for (const u of ctx.units.values()) if (u.unit.side !== side && u.stands.length > 0 && u.status !== 'destroyed') list.push(u);
-    ctx.enemiesMemo.set(side, (out = list));
+  return ctx.t.get(enemyIds, info.unit.side).map((id) => ctx.units.get(id)!);
+}
+
+/** Ids of the units of other sides on the table and not destroyed, in state order (without reading them). */
+export function enemyIdsOf(ctx: WtdrContext, side: string): readonly string[] {
+  return ctx.t.get(enemyIds, side);
+}
+
+/** The box of a list of points grown by `byIn`, inches. */
+export function grownBox(points: readonly PointIn[], byIn: number): BoundingBoxIn {
+  let minXIn = Infinity, minYIn = Infinity, maxXIn = -Infinity, maxYIn = -Infinity;
+  for (const p of points) {
+    if (p.xIn < minXIn) minXIn = p.xIn;
+    if (p.yIn < minYIn) minYIn = p.yIn;
+    if (p.xIn > maxXIn) maxXIn = p.xIn;
+    if (p.yIn > maxYIn) maxYIn = p.yIn;
+  }
+  return { minXIn: minXIn - byIn, minYIn: minYIn - byIn, maxXIn: maxXIn + byIn, maxYIn: maxYIn + byIn };
+}
+
+/**
+ * Units of other sides on the table and not destroyed whose outline (and anything within `reachIn` of it)
+ * may come within `reachIn` of the box of `points`, in state order: the only enemies a rule looking that
+ * far from those points can meet.
+ */
+export function enemiesNear(ctx: WtdrContext, side: string, points: readonly PointIn[], reachIn: number): UnitInfo[] {
+  const out: UnitInfo[] = [];
+  for (const id of ctx.t.unitsIn(grownBox(points, reachIn))) {
+    const u = ctx.units.get(id)!;
+    if (u.unit.side !== side && u.status !== 'destroyed') out.push(u);
   }
   return out;
+}
+
+/** The largest outline radius of any unit on the table, inches (how far a unit's centre may lie from its bases). */
+const largestRadius = query('wtdr/largest-radius', (ctx: WtdrContext): number => {
+  let largest = 0;
+  for (const u of ctx.units.values()) if (u.radiusIn > largest) largest = u.radiusIn;
+  return largest;
+});
+
+export function largestRadiusIn(ctx: WtdrContext): number {
+  return ctx.t.get(largestRadius);
 }
 
 /** A lower bound of the gap between two units' outlines, inches (centre distance less both radii). */
@@ -257,22 +294,28 @@ export const FRONT_CORNER_SLACK_IN = 0.25;
  * Enemies in contact with the unit in an ongoing combat: "any part of the front of either unit is in
  * contact with the enemy" (Combat: Melee). Swarms count all round (no flanks or rear).
  */
+const engaged = query(
+  'wtdr/engaged',
+  (ctx: WtdrContext, unitId: string): readonly string[] => {
+    const info = ctx.units.get(unitId)!;
+    const out: string[] = [];
+    if (info.stands.length === 0 || info.status === 'destroyed') return out;
+    for (const e of enemiesNear(ctx, info.unit.side, info.hull, CONTACT_IN)) {
+      if (gapLowerBoundIn(info, e) > CONTACT_IN) continue;
+      if (polygonToPolygonDistanceIn(info.hull, e.hull) > CONTACT_IN) continue;
+      const touchesFront = (a: UnitInfo, b: UnitInfo): boolean => {
+        const zone = frontZone(a, CONTACT_IN);
+        return zone.length === 0 || polygonToPolygonDistanceIn(zone, b.hull) <= 1e-9;
+      };
+      if (touchesFront(info, e) || touchesFront(e, info)) out.push(e.unit.id);
+    }
+    return out;
+  },
+  { equal: 'plain' },
+);
+
 export function engagedWith(ctx: WtdrContext, info: UnitInfo): readonly string[] {
-  const known = ctx.engagedMemo.get(info.unit.id);
-  if (known) return known;
-  const out: string[] = [];
-  ctx.engagedMemo.set(info.unit.id, out);
-  if (info.stands.length === 0 || info.status === 'destroyed') return out;
-  for (const e of enemiesOf(ctx, info)) {
-    if (gapLowerBoundIn(info, e) > CONTACT_IN) continue;
-    if (polygonToPolygonDistanceIn(info.hull, e.hull) > CONTACT_IN) continue;
-    const touchesFront = (a: UnitInfo, b: UnitInfo): boolean => {
-      const zone = frontZone(a, CONTACT_IN);
-      return zone.length === 0 || polygonToPolygonDistanceIn(zone, b.hull) <= 1e-9;
-    };
-    if (touchesFront(info, e) || touchesFront(e, info)) out.push(e.unit.id);
-  }
-  return out;
+  return ctx.t.get(engaged, info.unit.id);
 }
 
 /** The front zone of a unit: its front edge pushed `depthIn` forward (nothing for swarms, which have no front). */

@@ -5,11 +5,13 @@
 import type { ChargeRefusal, ChargeTargetOption, CommandReading, Evaluation, EvaluationWarning, MoraleReading, UnitEvaluation } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
 import type { TableState } from '../../model/tableState.ts';
-import { buildContext, frontZone, missingParameterWarnings, type UnitInfo, type WtdrContext } from './context.ts';
+import { query, type QueryRuleset } from '../../engine/incremental/query.ts';
+import { evaluateQueries, queryContext } from '../../engine/incremental/runQueries.ts';
+import { enemyIdsOf, frontZone, missingParameterWarnings, MISSING_PARAMETERS, wtdrContext, type UnitInfo, type WtdrContext } from './context.ts';
 import { ENEMY_FRONT_ZONE_IN } from './tables/movementTables.ts';
-import { evaluateCharge, type ChargeResult } from './charge.ts';
-import { evaluateCommand } from './command.ts';
-import { evaluateFire, type FireResult } from './fire.ts';
+import { chargeAtTarget, chargePlan, chargeResult, type ChargePair, type ChargeResult } from './charge.ts';
+import { leaderParts, unitCommand } from './command.ts';
+import { fireArcShapes, fireAtTarget, firePlan, fireResult, type FirePair, type FireResult } from './fire.ts';
 import { evaluateMovement, type MovementResult } from './movement.ts';
 import { evaluateArmies, unitMorale } from './morale.ts';
 import { evaluateMelees } from './melee.ts';
@@ -64,7 +66,7 @@ export function unitWarnings(info: UnitInfo): EvaluationWarning[] {
 
 export const RALLY_BY_APP = { ok: false, reason: 'rally/by-app', detail: 'a Regroup action is resolved by the app; the guide gives no modifiers (Actions: Rest/Regroup)' } as const;
 
-/** A unit's parts, as the full evaluation and the session (session.ts) both put them together. */
+/** A unit's parts, put together into its evaluation. */
 export interface UnitParts {
   readonly info: UnitInfo;
   readonly movement: MovementResult;
@@ -87,26 +89,134 @@ export function unitEvaluation(p: UnitParts): UnitEvaluation {
   };
 }
 
-/** Full evaluation of a table state. Pure. */
-export function evaluateWhileTheDevilRules(state: TableState): Evaluation {
-  const ctx = buildContext(state);
-  const command = evaluateCommand(ctx);
-  const armies = evaluateArmies(ctx);
+// The evaluation as queries: per unit (movement, fire and charge plans and lists, command, morale, the
+// unit's whole evaluation), per pair of units (a fire or charge answer), and per table (leaders, armies,
+// melees, the assembly). A pair's keys are the unit's id and the enemy's. Each reads the table only through `ctx`; the engine keeps what a change does not meet.
+
+const info = (ctx: WtdrContext, unitId: string): UnitInfo => ctx.units.get(unitId)!;
+
+const movementOf = query('wtdr/movement', (ctx: WtdrContext, unitId) => evaluateMovement(ctx, info(ctx, unitId)), { equal: 'plain' });
+
+const firePlanOf = query('wtdr/fire-plan', (ctx: WtdrContext, unitId) => firePlan(ctx, info(ctx, unitId)), { equal: 'plain' });
+
+const firePairOf = query(
+  'wtdr/fire-pair',
+  (ctx: WtdrContext, unitId, targetId): FirePair => {
+    const plan = ctx.t.get(firePlanOf, unitId);
+    if (plan.kind !== 'fire') throw new Error(`wtdr: fire pair ${unitId} -> ${targetId} asked of a unit that cannot fire`);
+    return fireAtTarget(ctx, info(ctx, unitId), plan, info(ctx, targetId));
+  },
+  { equal: 'plain' },
+);
+
+const fireOf = query(
+  'wtdr/fire',
+  (ctx: WtdrContext, unitId): FireResult => {
+    const me = info(ctx, unitId);
+    const plan = ctx.t.get(firePlanOf, unitId);
+    const enemies = enemyIdsOf(ctx, me.unit.side);
+    if (plan.kind !== 'fire') return fireResult(me, plan, enemies, [], []);
+    const pairs = enemies.map((e) => ctx.t.get(firePairOf, unitId, e));
+    return fireResult(me, plan, enemies, pairs, fireArcShapes(me, plan));
+  },
+  { equal: 'plain' },
+);
+
+const chargePlanOf = query('wtdr/charge-plan', (ctx: WtdrContext, unitId) => chargePlan(ctx, info(ctx, unitId)), { equal: 'plain' });
+
+const chargePairOf = query(
+  'wtdr/charge-pair',
+  (ctx: WtdrContext, unitId, targetId): ChargePair => {
+    const plan = ctx.t.get(chargePlanOf, unitId);
+    if (plan.kind !== 'charge') throw new Error(`wtdr: charge pair ${unitId} -> ${targetId} asked of a unit that cannot charge`);
+    return chargeAtTarget(ctx, info(ctx, unitId), plan, info(ctx, targetId));
+  },
+  { equal: 'plain' },
+);
+
+const chargeOf = query(
+  'wtdr/charge',
+  (ctx: WtdrContext, unitId): ChargeResult => {
+    const plan = ctx.t.get(chargePlanOf, unitId);
+    const enemies = enemyIdsOf(ctx, info(ctx, unitId).unit.side);
+    const pairs = plan.kind === 'charge' ? enemies.map((e) => ctx.t.get(chargePairOf, unitId, e)) : [];
+    return chargeResult(plan, enemies, pairs);
+  },
+  { equal: 'plain' },
+);
+
+const leadersOf = query('wtdr/leaders', (ctx: WtdrContext) => leaderParts(ctx));
+
+const commandOf = query('wtdr/command', (ctx: WtdrContext, unitId) => unitCommand(ctx, info(ctx, unitId), ctx.t.get(leadersOf)), { equal: 'plain' });
+
+const armiesOf = query('wtdr/armies', (ctx: WtdrContext) => evaluateArmies(ctx));
+
+/** One side's army morale (kept while its points and break point stay the same). */
+const armyOf = query('wtdr/army', (ctx: WtdrContext, side) => ctx.t.get(armiesOf).armies.get(side), { equal: 'plain' });
+
+const moraleOf = query('wtdr/morale', (ctx: WtdrContext, unitId) => unitMorale(info(ctx, unitId), ctx.t.get(armyOf, info(ctx, unitId).unit.side)), { equal: 'plain' });
+
+const meleesOf = query('wtdr/melees', (ctx: WtdrContext) => evaluateMelees(ctx), { equal: 'plain' });
+
+/** A unit's evaluation, the shapes it draws and the warnings about it, in the evaluation's order. */
+const unitPartsOf = query(
+  'wtdr/unit-evaluation',
+  (ctx: WtdrContext, unitId): { evaluation: UnitEvaluation; shapes: Shape[]; warnings: EvaluationWarning[]; commandShape: Shape | undefined } => {
+    const me = info(ctx, unitId);
+    const movement = ctx.t.get(movementOf, unitId);
+    const fire = ctx.t.get(fireOf, unitId);
+    const charge = ctx.t.get(chargeOf, unitId);
+    const command = ctx.t.get(commandOf, unitId);
+    const warnings = unitWarnings(me);
+    const impetuous = impetuousCharge(ctx, me, charge.charge);
+    if (impetuous) warnings.push(impetuous);
+    return {
+      evaluation: unitEvaluation({ info: me, movement, fire, charge, command: command.reading, morale: ctx.t.get(moraleOf, unitId) }),
+      shapes: [...formationShapes(me), ...movement.shapes, ...fire.shapes, ...charge.shapes],
+      warnings,
+      commandShape: command.shape,
+    };
+  },
+  { equal: 'plain' },
+);
+
+/** Everything but the missing-parameter warnings, which are collected from all of this. */
+const bodyOf = query('wtdr/body', (ctx: WtdrContext) => {
   const units: Record<string, UnitEvaluation> = {};
   const shapes: Shape[] = [];
   const warnings: EvaluationWarning[] = [];
-  for (const u of state.units) {
-    const info = ctx.units.get(u.id)!;
-    warnings.push(...unitWarnings(info));
-    const movement = evaluateMovement(ctx, info);
-    const fire = evaluateFire(ctx, info);
-    const charge = evaluateCharge(ctx, info);
-    const impetuous = impetuousCharge(ctx, info, charge.charge);
-    if (impetuous) warnings.push(impetuous);
-    units[u.id] = unitEvaluation({ info, movement, fire, charge, command: command.readings.get(u.id)!, morale: unitMorale(info, armies.armies.get(u.side)) });
-    shapes.push(...formationShapes(info), ...movement.shapes, ...fire.shapes, ...charge.shapes);
+  const commandShapes: Shape[] = [...ctx.t.get(leadersOf).shapes];
+  for (const id of ctx.t.unitIds()) {
+    const parts = ctx.t.get(unitPartsOf, id);
+    units[id] = parts.evaluation;
+    for (const w of parts.warnings) warnings.push(w);
+    for (const sh of parts.shapes) shapes.push(sh);
+    if (parts.commandShape) commandShapes.push(parts.commandShape);
   }
-  const melees = evaluateMelees(ctx);
-  shapes.push(...command.shapes, ...melees.shapes, ...armies.shapes);
-  return { rulesetId: WTDR_RULESET_ID, units, shapes, warnings: [...warnings, ...armies.warnings, ...missingParameterWarnings([ctx.missing.list])] };
+  const melees = ctx.t.get(meleesOf);
+  const armies = ctx.t.get(armiesOf);
+  for (const sh of commandShapes) shapes.push(sh);
+  for (const sh of melees.shapes) shapes.push(sh);
+  for (const sh of armies.shapes) shapes.push(sh);
+  for (const w of armies.warnings) warnings.push(w);
+  return { units, shapes, warnings };
+});
+
+const evaluationOf = query('wtdr/evaluation', (ctx: WtdrContext): Evaluation => {
+  const body = ctx.t.get(bodyOf);
+  const missing = missingParameterWarnings([ctx.t.reported(MISSING_PARAMETERS, bodyOf)]);
+  return { rulesetId: WTDR_RULESET_ID, units: body.units, shapes: body.shapes, warnings: missing.length > 0 ? [...body.warnings, ...missing] : body.warnings };
+});
+
+/** While the Devil Rules as queries, for the engine (engine/incremental). */
+export const WTDR_QUERIES: QueryRuleset<WtdrContext, Evaluation> = { context: wtdrContext, root: evaluationOf };
+
+/** Full evaluation of a table state. Pure. */
+export function evaluateWhileTheDevilRules(state: TableState): Evaluation {
+  return evaluateQueries(WTDR_QUERIES, state);
+}
+
+/** The rule set's context over one state, to call its rule functions directly (tests). */
+export function buildContext(state: TableState): WtdrContext {
+  return queryContext(WTDR_QUERIES, state);
 }

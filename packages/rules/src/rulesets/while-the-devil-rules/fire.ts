@@ -13,12 +13,14 @@ import type { PointIn } from '../../model/units.ts';
 import { polygonToPolygonDistanceIn, closestPointsBetweenPolygons } from '../../geometry/distance.ts';
 import { frontRankStands } from '../../geometry/frontLine.ts';
 import { pointInPolygon } from '../../geometry/intersect.ts';
-import { elevationLevelAt, lineOfSight, type SightStand } from '../../geometry/lineOfSight.ts';
+import { elevationLevelAt, lineOfSight, sightBoxOf, type SightStand } from '../../geometry/lineOfSight.ts';
+import { standCorners } from '../../geometry/footprint.ts';
 import { offsetConvexPolygon } from '../../geometry/polygon.ts';
-import { enemiesOf, engagedWith, gapLowerBoundIn, type UnitInfo, type WtdrContext } from './context.ts';
+import { engagedWith, gapLowerBoundIn, type UnitInfo, type WtdrContext } from './context.ts';
 import { aheadOf, clipConvex, fromFrame, leftOfRay, rightOfRay, segmentToPolygonDistanceIn } from './geom.ts';
 import { modifierBreakdown, type ModifierFactor } from './modifiers.ts';
 import { advancingFireLine } from './advancingFire.ts';
+import { query } from '../../engine/incremental/query.ts';
 import { fireWeapon } from './fireWeapon.ts';
 import {
   FIRE_ARC_HALF_DEG, FIRE_SOURCE, FORCE_RATIO_LABELS, OVERHEAD_CLEAR_OF_TARGET_IN, PIKE_AND_SHOT_FACE_CAPS, SIGHT_GAP_IN,
@@ -58,7 +60,7 @@ function shotStands(info: UnitInfo): Stand[] {
 function fireSources(ctx: WtdrContext, info: UnitInfo): FireSource[] {
   const family = info.type!.family;
   if (family === 'swarm') {
-    return info.stands.map((s) => ({ id: s.id, polygon: ctx.corners.get(s.id)!, headingDeg: 0, standIds: [s.id], cap: 1 }));
+    return info.stands.map((s) => ({ id: s.id, polygon: info.corners[s.id]!, headingDeg: 0, standIds: [s.id], cap: 1 }));
   }
   if (family === 'pike-and-shot') {
     const { front, rear, left, right } = info.box;
@@ -77,7 +79,7 @@ function fireSources(ctx: WtdrContext, info: UnitInfo): FireSource[] {
   }
   // Everything else: "Only the front rank of bases may fire", each from its own front edge.
   return frontRankStands(info.stands, info.frame.headingDeg).map((s) => {
-    const c = ctx.corners.get(s.id)!;
+    const c = info.corners[s.id]!;
     return { id: s.id, edge: [c[0]!, c[1]!] as const, headingDeg: s.pose.headingDeg, standIds: [s.id], cap: 1 };
   });
 }
@@ -86,7 +88,7 @@ function fireSources(ctx: WtdrContext, info: UnitInfo): FireSource[] {
 function inArc(ctx: WtdrContext, src: FireSource, target: UnitInfo): PointIn[][] {
   const out: PointIn[][] = [];
   for (const s of target.stands) {
-    const poly = ctx.corners.get(s.id)!;
+    const poly = target.corners[s.id]!;
     if (!src.edge) {
       out.push([...poly]);
       continue;
@@ -111,7 +113,16 @@ function centroid(points: readonly PointIn[]): PointIn {
   return { xIn: x / points.length, yIn: y / points.length };
 }
 
-/** True when one sight line from → to is clear for this firer and target. */
+/** A base prepared for sight-line tests: its corners, box and bounding circle. */
+const sightStandOf = query(
+  'wtdr/sight-stand',
+  (ctx: WtdrContext, standId: string): SightStand => {
+    const st = ctx.t.stand(standId)!;
+    const corners = standCorners(st);
+    return { id: st.id, unitId: st.unitId, corners, box: sightBoxOf(corners), cx: st.pose.xIn, cy: st.pose.yIn, radiusIn: Math.sqrt(st.widthIn * st.widthIn + st.depthIn * st.depthIn) / 2 };
+  },
+);
+
 /** Bases of other units near the firer and the target: the only ones that can stand in a sight line between them. */
 function blockersBetween(ctx: WtdrContext, firer: UnitInfo, target: UnitInfo): SightStand[] {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
@@ -122,9 +133,14 @@ function blockersBetween(ctx: WtdrContext, firer: UnitInfo, target: UnitInfo): S
     maxY = Math.max(maxY, p.yIn);
   }
   const m = SIGHT_GAP_IN / 2;
-  return ctx.sightStands.filter(
-    (s) => s.unitId !== firer.unit.id && s.unitId !== target.unit.id && ctx.units.has(s.unitId) && s.box.maxX >= minX - m && s.box.minX <= maxX + m && s.box.maxY >= minY - m && s.box.minY <= maxY + m,
-  );
+  const out: SightStand[] = [];
+  for (const st of ctx.t.standsIn({ minXIn: minX - m, minYIn: minY - m, maxXIn: maxX + m, maxYIn: maxY + m })) {
+    // Leaders' bases do not block ("Leaders may not be targeted"; only units block).
+    if (st.unitId === firer.unit.id || st.unitId === target.unit.id || !ctx.units.has(st.unitId)) continue;
+    const s = ctx.t.get(sightStandOf, st.id);
+    if (s.box.maxX >= minX - m && s.box.minX <= maxX + m && s.box.maxY >= minY - m && s.box.minY <= maxY + m) out.push(s);
+  }
+  return out;
 }
 
 function lineClear(ctx: WtdrContext, firer: UnitInfo, target: UnitInfo, blockers: readonly SightStand[], from: PointIn, to: PointIn): boolean {
@@ -142,7 +158,7 @@ function lineClear(ctx: WtdrContext, firer: UnitInfo, target: UnitInfo, blockers
   for (const s of blockers) {
     if (s.box.maxX < minX || s.box.minX > maxX || s.box.maxY < minY || s.box.minY > maxY) continue;
     if (segmentToPolygonDistanceIn(from, to, s.corners) >= half) continue;
-    const over = fromLevel >= elevationLevelAt({ xIn: s.cx, yIn: s.cy }, ctx.state.terrain) + 1;
+    const over = fromLevel >= elevationLevelAt({ xIn: s.cx, yIn: s.cy }, ctx.terrain) + 1;
     const clearOfTarget = Math.hypot(s.cx - to.xIn, s.cy - to.yIn) - s.radiusIn >= OVERHEAD_CLEAR_OF_TARGET_IN;
     if (!(over && clearOfTarget)) return false;
   }
@@ -193,7 +209,7 @@ export interface FireResult {
 
 function coverOf(ctx: WtdrContext, target: UnitInfo): 'none' | 'soft' | 'hard' {
   let cover: 'none' | 'soft' | 'hard' = 'none';
-  for (const a of ctx.state.terrain.areas) {
+  for (const a of ctx.terrain.areas) {
     if (!pointInPolygon(target.centre, a.vertices)) continue;
     const c = AREA_CLASSES[a.kind].cover;
     if (c === 'hard' || (c === 'soft' && cover === 'none')) cover = c;
@@ -237,21 +253,14 @@ export function firePlan(ctx: WtdrContext, info: UnitInfo): FirePlan {
   return { kind: 'fire', row: row as RangeRow & { maxIn: number; shortIn: number }, sources: fireSources(ctx, info), cannon: info.type!.family === 'artillery' };
 }
 
-/** "over N\" away" texts per range row, made once: most enemies on a big table are out of range. */
-const FAR_DETAILS = new Map<RangeRow, string[]>();
-
 function farDetail(row: RangeRow & { maxIn: number }, wholeInches: number): string {
-  let byInch = FAR_DETAILS.get(row);
-  if (!byInch) FAR_DETAILS.set(row, (byInch = []));
-  return (byInch[wholeInches] ??= `over ${wholeInches}" away; ${row.name} reach ${row.maxIn}" (${FIRE_SOURCE})`);
+  return `over ${wholeInches}" away; ${row.name} reach ${row.maxIn}" (${FIRE_SOURCE})`;
 }
 
-/** One target's answer, the arrow to draw for an option, and whether sight lines (other units' bases) were looked at. */
+/** One target's answer and the arrow to draw for an option. */
 export interface FirePair {
   readonly entry: FireTargetOption | FireRefusal;
   readonly line?: { readonly from: PointIn; readonly to: PointIn };
-  /** True when the answer went past the range cull, so other units' bases near both may change it. */
-  readonly looked: boolean;
 }
 
 export function fireAtTarget(ctx: WtdrContext, info: UnitInfo, plan: FirePlan & { kind: 'fire' }, target: UnitInfo): FirePair {
@@ -262,7 +271,7 @@ export function fireAtTarget(ctx: WtdrContext, info: UnitInfo, plan: FirePlan & 
   const bound = gapLowerBoundIn(info, target);
   const gapIn = bound > row.maxIn ? bound : polygonToPolygonDistanceIn(info.hull, target.hull);
   if (gapIn > row.maxIn + 1e-9) {
-    return { entry: { ok: false, reason: 'fire/out-of-range', detail: farDetail(row, Math.floor(gapIn)), targetUnitId: tid }, looked: false };
+    return { entry: { ok: false, reason: 'fire/out-of-range', detail: farDetail(row, Math.floor(gapIn)), targetUnitId: tid } };
   }
   const results: SourceResult[] = [];
   let near: readonly SightStand[] | undefined;
@@ -277,7 +286,7 @@ export function fireAtTarget(ctx: WtdrContext, info: UnitInfo, plan: FirePlan & 
     if (results.length === 0) entry = { ok: false, reason: 'fire/out-of-arc', detail: `no part of the target within 45° of a firing base's front (${FIRE_SOURCE})`, targetUnitId: tid };
     else if (results.every((r) => r.rangeIn > row.maxIn)) entry = { ok: false, reason: 'fire/out-of-range', detail: `${Math.min(...results.map((r) => r.rangeIn)).toFixed(1)}" in arc; ${row.name} reach ${row.maxIn}" (${FIRE_SOURCE})`, targetUnitId: tid };
     else entry = { ok: false, reason: 'fire/no-line-of-sight', detail: `no 2"-wide clear line, or more than 2" of woods, or a hill between (${FIRE_SOURCE})`, targetUnitId: tid };
-    return { entry, looked: true };
+    return { entry };
   }
   let firingBases: number;
   let standIds: string[];
@@ -290,7 +299,7 @@ export function fireAtTarget(ctx: WtdrContext, info: UnitInfo, plan: FirePlan & 
     firingBases = best.src.cap;
     const edge = best.src.edge!;
     standIds = shotStands(info)
-      .map((s) => ({ s, d: segmentToPolygonDistanceIn(edge[0], edge[1], ctx.corners.get(s.id)!) }))
+      .map((s) => ({ s, d: segmentToPolygonDistanceIn(edge[0], edge[1], info.corners[s.id]!) }))
       .sort((a, b) => a.d - b.d)
       .slice(0, firingBases)
       .map((x) => x.s.id);
@@ -326,7 +335,6 @@ export function fireAtTarget(ctx: WtdrContext, info: UnitInfo, plan: FirePlan & 
       priority: false,
     },
     line: { from: nearest.from, to: nearest.to },
-    looked: true,
   };
 }
 
@@ -349,9 +357,9 @@ export function fireArcShapes(info: UnitInfo, plan: FirePlan & { kind: 'fire' })
 }
 
 /** The unit's fire list from its plan and per-target answers (in enemy order): priority marks, arcs and arrows. */
-export function fireResult(info: UnitInfo, plan: FirePlan, enemies: readonly UnitInfo[], pairs: readonly FirePair[], arcs: readonly Shape[]): FireResult {
+export function fireResult(info: UnitInfo, plan: FirePlan, enemyIds: readonly string[], pairs: readonly FirePair[], arcs: readonly Shape[]): FireResult {
   if (plan.kind === 'none') return { fire: [], shapes: [] };
-  if (plan.kind === 'refuse') return { fire: enemies.map((e) => ({ ok: false, reason: plan.reason, detail: plan.detail, targetUnitId: e.unit.id })), shapes: [] };
+  if (plan.kind === 'refuse') return { fire: enemyIds.map((targetUnitId) => ({ ok: false, reason: plan.reason, detail: plan.detail, targetUnitId })), shapes: [] };
   const id = info.unit.id;
   const side = info.unit.side;
   const fire: (FireTargetOption | FireRefusal)[] = pairs.map((p) => p.entry);
@@ -372,12 +380,4 @@ export function fireResult(info: UnitInfo, plan: FirePlan, enemies: readonly Uni
     shapes.push({ id: `wtdr/${id}/fire/target/${f.targetUnitId}`, kind: 'polyline', layer: 'fire', style: f.ok && f.priority ? 'target-priority' : 'target', unitId: id, side, points: [l.from, l.to], arrow: true });
   }
   return { fire, shapes };
-}
-
-export function evaluateFire(ctx: WtdrContext, info: UnitInfo): FireResult {
-  const plan = firePlan(ctx, info);
-  if (plan.kind !== 'fire') return fireResult(info, plan, enemiesOf(ctx, info), [], []);
-  const enemies = enemiesOf(ctx, info);
-  const pairs = enemies.map((target) => fireAtTarget(ctx, info, plan, target));
-  return fireResult(info, plan, enemies, pairs, fireArcShapes(info, plan));
 }

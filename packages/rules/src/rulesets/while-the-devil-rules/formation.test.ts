@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseTableState, type TableState } from '../../index.ts';
-import { buildContext } from './context.ts';
+import { buildContext } from './evaluate.ts';
 import {
   WTDR_BASES, column, dutchSlots, mm, row, swarmSlots, swedishSlots, tercioDeepSlots, tercioExtendedSlots, wtdrScene, type Slot,
 } from '../../../../../fixtures/rules/while-the-devil-rules/wtdrScene.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LabelShape } from '../../engine/shapes.ts';
 import { parseTableState } from '../../index.ts';
-import { buildContext } from './context.ts';
+import { buildContext } from './evaluate.ts';
 import { evaluateWhileTheDevilRules } from './evaluate.ts';
 import { evaluateMelees } from './melee.ts';
 import { WTDR_BASES, row, wtdrScene, type WtdrUnitSpec } from '../../../../../fixtures/rules/while-the-devil-rules/wtdrScene.ts';

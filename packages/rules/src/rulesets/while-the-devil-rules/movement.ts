@@ -27,8 +27,6 @@ const RAY_STEP_DEG = 10;
 export interface MovementResult {
   readonly movement: MovementOption | Refusal;
   readonly shapes: readonly Shape[];
-  /** How far from the centre the rays looked, inches (0 for a refusal): other units further off cannot matter. */
-  readonly lookIn: number;
 }
 
 /** Friends that may be passed through: "friendly Forlorn Hope, Dragoons, and Irregular Light Horse". */
@@ -50,7 +48,11 @@ function forbiddenRegions(ctx: WtdrContext, info: UnitInfo, reachIn: number, ene
   const passesFriends = interpenetrable(info);
   const cx = info.centre.xIn;
   const cy = info.centre.yIn;
-  for (const other of ctx.units.values()) {
+  // A region can stop a ray only where it comes within the reach of the centre: units further off than the
+  // reach, the unit's own radius and a 1" front zone are not read.
+  const lookIn = reachIn + radius + 1 + 0.01;
+  for (const otherId of ctx.t.unitsIn({ minXIn: cx - lookIn, minYIn: cy - lookIn, maxXIn: cx + lookIn, maxYIn: cy + lookIn })) {
+    const other = ctx.units.get(otherId)!;
     if (other === info || other.stands.length === 0 || other.status === 'destroyed') continue;
     // Enemies as `enemiesOf` reads them: another side, on the table, not destroyed.
     const enemy = other.unit.side !== side;
@@ -227,7 +229,7 @@ function blockedAt(ctx: WtdrContext, from: PointIn, dirDeg: number, maxIn: numbe
   const dx = Math.cos(r);
   const dy = Math.sin(r);
   let t = maxIn;
-  const { widthIn, depthIn } = ctx.state.table;
+  const { widthIn, depthIn } = ctx.table;
   if (dx > 1e-12) t = Math.min(t, (widthIn - from.xIn) / dx);
   if (dx < -1e-12) t = Math.min(t, -from.xIn / dx);
   if (dy > 1e-12) t = Math.min(t, (depthIn - from.yIn) / dy);
@@ -293,7 +295,7 @@ function retireReach(ctx: WtdrContext, info: UnitInfo, type: TroopType, engaged:
   const inchesPerBase = march ? 1 / ROAD_COST_PER_IN : 1;
   const lookIn = allowance * inchesPerBase;
   const regions = forbiddenRegions(ctx, info, lookIn, false);
-  const near = terrainNear(ctx.state.terrain, info.centre, lookIn);
+  const near = terrainNear(ctx.terrain, info.centre, lookIn);
   const fan: PointIn[] = [info.centre];
   for (let rel = 180 - RETIRE_HALF_DEG; rel <= 180 + RETIRE_HALF_DEG; rel += RETIRE_STEP_DEG) {
     const dirDeg = info.frame.headingDeg + rel;
@@ -303,14 +305,13 @@ function retireReach(ctx: WtdrContext, info: UnitInfo, type: TroopType, engaged:
     fan.push({ xIn: info.centre.xIn + Math.cos(r) * d, yIn: info.centre.yIn + Math.sin(r) * d });
   }
   return {
-    lookIn,
     movement: { ok: false, reason: 'movement/in-combat', detail: `${head}; Retire: straight back up to 45° either side, ${allowance} base inches ("${spec.id}") less terrain, drawn (Movement)` },
     shapes: [{ id: `wtdr/${id}/movement/retire`, kind: 'polygon', layer: 'movement', style: 'reach', unitId: id, side: info.unit.side, vertices: fan }],
   };
 }
 
 function refuseMove(reason: string, detail: string): MovementResult {
-  return { movement: { ok: false, reason, detail }, shapes: [], lookIn: 0 };
+  return { movement: { ok: false, reason, detail }, shapes: [] };
 }
 
 export function evaluateMovement(ctx: WtdrContext, info: UnitInfo): MovementResult {
@@ -332,7 +333,7 @@ export function evaluateMovement(ctx: WtdrContext, info: UnitInfo): MovementResu
   const inchesPerBase = march ? 1 / ROAD_COST_PER_IN : 1;
   const lookIn = allowance * inchesPerBase;
   const regions = forbiddenRegions(ctx, info, lookIn);
-  const near = terrainNear(ctx.state.terrain, info.centre, lookIn);
+  const near = terrainNear(ctx.terrain, info.centre, lookIn);
   const reach: PointIn[] = [];
   for (let k = 0; k < 360 / RAY_STEP_DEG; k++) {
     const rel = k * RAY_STEP_DEG > 180 ? k * RAY_STEP_DEG - 360 : k * RAY_STEP_DEG;
@@ -354,7 +355,6 @@ export function evaluateMovement(ctx: WtdrContext, info: UnitInfo): MovementResu
     `not within ${ENEMY_FRONT_ZONE_IN}" of an enemy front except to charge or retire (${ENEMY_FRONT_ZONE_SOURCE})`,
   ];
   return {
-    lookIn,
     movement: { ok: true, allowanceIn: allowance, reach, notes },
     shapes: [{ id: `wtdr/${id}/movement/reach`, kind: 'polygon', layer: 'movement', style: march ? 'reach-road' : 'reach', unitId: id, side: info.unit.side, vertices: reach }],
   };
