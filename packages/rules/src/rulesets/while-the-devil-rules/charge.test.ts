@@ -93,4 +93,20 @@ describe('charges (Combat: Charges)', () => {
     const fh: Partial<WtdrUnitSpec> = { troopType: 'forlorn-hope', slots: swarmSlots(8, WTDR_BASES.figureFoot, 1.5) };
     expect(on(chargeOf([charger(fh), foot('t', 36, 16)], { 'charge-forlorn-hope': 12 }).charge)).toMatchObject({ reason: 'charge/skirmishers-in-open' });
   });
+
+  it('lets light horse charge the front of any target already in an ongoing combat (Charges)', () => {
+    // "Irregular Light Horse may not charge any but Irregular Light Horse, Dragoon, Forlorn Hope, or
+    // Artillery units unless the Target of the Charge is already engaged in an ongoing combat or is being
+    // charged in the flank or rear."
+    const ilh = { 'charge-light-horse': 12 };
+    const lightHorse = charger({ troopType: 'light-horse' });
+    // A friend of the light horse fights the target's rear: front to rear, 0.05" apart.
+    const friend: WtdrUnitSpec = { id: 'e', side: 'a', troopType: 'commanded-shot', slots: row(WTDR_BASES.shot, 1), at: { xIn: 36, yIn: 16 + WTDR_BASES.shot.d + 0.05 }, headingDeg: 270 };
+    const engaged = chargeOf([lightHorse, foot('t', 36, 16), friend], ilh);
+    expect(engaged.ev.units['t']!.movement).toMatchObject({ ok: false, reason: 'movement/in-combat' });
+    expect(on(engaged.charge)).toMatchObject({ ok: true, enemyFlanked: false });
+    // The same target out of combat: refused.
+    const apart: WtdrUnitSpec = { ...friend, at: { xIn: 36, yIn: 16 + WTDR_BASES.shot.d + 3 } };
+    expect(on(chargeOf([lightHorse, foot('t', 36, 16), apart], ilh).charge)).toMatchObject({ ok: false, reason: 'charge/light-horse-target' });
+  });
 });

@@ -232,8 +232,10 @@ export function chargeAtTarget(ctx: WtdrContext, info: UnitInfo, plan: ChargePla
   const path = found.path;
   const distanceIn = path.wheelCostIn + path.straightIn;
   const flanked = !hitsFront(target, path.contact);
-  if (type.family === 'light-horse' && !(tFamily === 'light-horse' || lightTarget) && !flanked) {
-    return refusal(tid, 'charge/light-horse-target', `Irregular Light Horse charge only light horse, skirmishers or guns unless in flank or rear (${CHARGES})`);
+  // "... unless the Target of the Charge is already engaged in an ongoing combat or is being charged in
+  // the flank or rear" (Charges).
+  if (type.family === 'light-horse' && !(tFamily === 'light-horse' || lightTarget) && !flanked && engagedWith(ctx, target).length === 0) {
+    return refusal(tid, 'charge/light-horse-target', `Irregular Light Horse charge only light horse, skirmishers or guns unless the target is already in an ongoing combat or in flank or rear (${CHARGES})`);
   }
   if (type.id === 'harquebusier' && target.status === 'ok' && !flanked) {
     return refusal(tid, 'charge/harquebusiers-refuse', `Harquebusiers will not charge an undisordered enemy's front (${CHARGES})`);
