@@ -55,4 +55,15 @@ describe('packages/rules layout', () => {
     const wrong = files.filter((f) => !f.endsWith('.test.ts') && keyedByContext.test(readFileSync(join(root, f), 'utf8'))).map(rel);
     expect(wrong).toEqual([]);
   });
+
+  it('keeps no cache in a rule set built of queries: incremental evaluation belongs to the engine', () => {
+    // A rule set built of queries: none of its modules imports a memo, a change test or a session type,
+    // nor keeps a weak map.
+    const cacheImports = /from '[./]*engine\/(ownedMemo|identityMemo|samePlainData|sameTableGlobals)\.ts'|\bRulesSession\b|new WeakMap\b/;
+    const rulesets = new Set(files.map(rulesetOf).filter((r): r is string => r !== undefined));
+    const built = [...rulesets].filter((r) => !files.includes(`${SRC}rulesets/${r}/session.ts`));
+    expect(built.length).toBeGreaterThan(0);
+    const wrong = files.filter((f) => !f.endsWith('.test.ts') && built.includes(rulesetOf(f) ?? '') && cacheImports.test(readFileSync(join(root, f), 'utf8'))).map(rel);
+    expect(wrong).toEqual([]);
+  });
 });

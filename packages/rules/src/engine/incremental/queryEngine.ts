@@ -189,27 +189,30 @@ export class QueryEngine<C, V> {
     if (!prev || !this.#tracking) {
       if (prev && !this.#tracking) throw new Error('a one-shot engine evaluates one state');
       this.#index = indexTable(state);
+      if (this.#tracking) for (const id of this.#index.unitIds) this.#unitBox(id);
       return;
     }
     const { changes, index } = diffTables(prev, state);
-    // The boxes of changed units, before and after, for `unitsIn` reads.
+    // The boxes of changed units before and after, for `unitsIn` reads. A live engine keeps every unit's
+    // box of the last state (the last state's maps are updated in place by the diff).
     const unitBoxes: number[] = [];
     for (const id of changes.units) {
-      const before = this.#unitBoxes.has(id) ? this.#unitBoxes.get(id) : unitBoxOf(prev, id);
+      const before = this.#unitBoxes.get(id);
       if (before) unitBoxes.push(before.minXIn, before.minYIn, before.maxXIn, before.maxYIn);
     }
     this.#index = index;
     if (changes.stands.size > 0 || changes.globals & GLOBAL_ALL_STANDS) this.#grid = undefined;
     if (changes.units.size > 0 || changes.globals & GLOBAL_ROSTER) this.#unitBoxArray = undefined;
-    for (const id of changes.units) {
-      this.#unitStands.delete(id);
-      this.#unitBoxes.delete(id);
-      const after = this.#unitBox(id);
-      if (after) unitBoxes.push(after.minXIn, after.minYIn, after.maxXIn, after.maxYIn);
-    }
     if (changes.globals & GLOBAL_ROSTER) {
       this.#unitStands.clear();
       this.#unitBoxes.clear();
+      for (const id of index.unitIds) this.#unitBox(id);
+    }
+    for (const id of changes.units) {
+      this.#unitStands.delete(id);
+      this.#unitBoxes.delete(id);
+      const after = index.units.has(id) ? this.#unitBox(id) : null;
+      if (after) unitBoxes.push(after.minXIn, after.minYIn, after.maxXIn, after.maxYIn);
     }
     this.#invalidate(changes, unitBoxes);
   }
@@ -421,7 +424,14 @@ export class QueryEngine<C, V> {
   }
 
   #get(q: Query<unknown, unknown>, key: string, key2: string): unknown {
-    if (!this.#tracking) return this.#getOnce(q, key, key2);
+    if (!this.#tracking) {
+      // A one-shot answer already made: one lookup.
+      if (key2 === '') {
+        const known = this.#answers1[q.serial]?.get(key);
+        if (known !== undefined && known !== COMPUTING) return known === UNDEFINED ? undefined : known;
+      }
+      return this.#getOnce(q, key, key2);
+    }
     const d = this.#node(q, key, key2);
     const value = d.state === CLEAN ? d.value : this.#pull(d);
     this.#readNode(d);

@@ -80,7 +80,7 @@ export function diffTables(prev: TableIndex, next: TableState): { changes: Table
       for (const u of next.units) units.set(u.id, u);
       unitIds = next.units.map((u) => u.id);
       for (const id of prev.units.keys()) if (!units.has(id)) changes.units.add(id);
-    } else units = new Map(prev.units);
+    } else units = prev.units; // the last state's index is dropped after this diff: its map is updated in place
     for (const u of next.units) {
       const old = prev.units.get(u.id);
       if (old !== u && (old === undefined || !samePlainData(old, u))) changes.units.add(u.id);
@@ -93,13 +93,21 @@ export function diffTables(prev: TableIndex, next: TableState): { changes: Table
   if (next.stands !== prev.state.stands) {
     const before = prev.state.stands;
     const after = next.stands;
-    stands = new Map();
+    let sameIds = before.length === after.length;
+    for (let i = 0; sameIds && i < after.length; i++) sameIds = after[i] === before[i] || after[i]!.id === before[i]!.id;
+    // The same stands in the same places (a tracker moving some of them): update the last map in place.
+    stands = sameIds ? prev.stands : new Map();
     let sameOrder = true;
     let kept = 0;
     for (let i = 0; i < after.length; i++) {
       const s = after[i]!;
-      stands.set(s.id, s);
       const old = before[i] === s ? s : prev.stands.get(s.id);
+      if (old === s) {
+        kept++;
+        if (!sameIds) stands.set(s.id, s);
+        continue;
+      }
+      stands.set(s.id, s);
       if (old === undefined) {
         changes.stands.add(s.id);
         changes.units.add(s.unitId);
@@ -107,7 +115,7 @@ export function diffTables(prev: TableIndex, next: TableState): { changes: Table
         continue;
       }
       kept++;
-      if (old !== s && !samePlainData(old, s)) {
+      if (!samePlainData(old, s)) {
         changes.stands.add(s.id);
         changes.units.add(s.unitId);
         changes.units.add(old.unitId);
@@ -115,11 +123,13 @@ export function diffTables(prev: TableIndex, next: TableState): { changes: Table
         pushBox(changes.boxes, standFootprintBox(s));
       }
     }
-    for (const s of before) {
-      if (stands.has(s.id)) continue;
-      changes.stands.add(s.id);
-      changes.units.add(s.unitId);
-      pushBox(changes.boxes, standFootprintBox(s));
+    if (!sameIds) {
+      for (const s of before) {
+        if (stands.has(s.id)) continue;
+        changes.stands.add(s.id);
+        changes.units.add(s.unitId);
+        pushBox(changes.boxes, standFootprintBox(s));
+      }
     }
     // The kept stands in the same relative order? Then a list of stands in a box changes only where a
     // changed stand's box meets it.
