@@ -49,8 +49,9 @@ export interface RulesStage {
   close(): void;
 }
 
+/** The engine keeps a rule set built of queries live; any other rule set is evaluated afresh each time. */
 function freshSession(ruleset: Ruleset): RulesSession {
-  return createEvaluator(ruleset);
+  return ruleset.queries || ruleset.createSession ? createEvaluator(ruleset) : { update: (s) => ruleset.evaluate(s) };
 }
 
 export function createRulesStage(options: RulesStageOptions): RulesStage {

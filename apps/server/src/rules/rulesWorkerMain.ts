@@ -25,8 +25,9 @@ async function load(): Promise<Ruleset> {
 
 const ruleset = await load();
 const { createEvaluator } = await import('@muster/rules');
-// The engine keeps a rule set built of queries live (recomputing only what a change meets).
-const fresh = (): RulesSession => createEvaluator(ruleset);
+// The engine keeps a rule set built of queries live (recomputing only what a change meets); any other
+// rule set is evaluated afresh each time.
+const fresh = (): RulesSession => (ruleset.queries || ruleset.createSession ? createEvaluator(ruleset) : { update: (s) => ruleset.evaluate(s) });
 let session = fresh();
 // The last state, which each delta is applied to: unchanged stands, units and terrain stay its own
 // objects, so the session's identity tests and per-object caches hold from one state to the next.
