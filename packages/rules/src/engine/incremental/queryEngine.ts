@@ -289,9 +289,13 @@ export class QueryEngine<C, V> {
     if (n.computing) throw new Error(`query cycle: ${n.query.name}(${[n.key, n.key2].filter((k) => k !== '').join(', ')}) reads itself`);
     if (n.state === MAYBE) {
       let changed = false;
-      for (const d of n.deps ?? NO_NODES) {
-        this.#pull(d);
-        if (d.changedAt > n.verifiedAt || d.itemsChangedAt > n.verifiedAt) {
+      const deps = n.deps ?? NO_NODES;
+      const verifiedAt = n.verifiedAt;
+      for (let i = 0; i < deps.length; i++) {
+        const d = deps[i]!;
+        // Most of what a node read is clean: checked here without a call.
+        if (d.state !== CLEAN) this.#pull(d);
+        if (d.changedAt > verifiedAt || d.itemsChangedAt > verifiedAt) {
           changed = true;
           break;
         }
