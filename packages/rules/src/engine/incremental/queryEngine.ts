@@ -1,15 +1,18 @@
 /**
  * The incremental engine: it runs a rule set's queries (query.ts) over a table state, records what each
  * one read (tableReader.ts), and when the table changes recomputes only the queries whose reads the change
- * meets. The pattern is dependency-tracked memoisation (Salsa's red-green revisions, Adapton's dirtying),
- * with spatial keys for this domain:
+ * meets. The pattern is dependency-tracked memoisation (Salsa, Adapton), pushed from the change the way
+ * Jane Street's Incremental pushes it, with spatial keys for this domain:
  * - a new state is compared with the last one (tableChanges.ts): changed globals, units, stands, and the
- *   footprint boxes the changed stands left and entered;
+ *   footprint boxes the changed stands and units left and entered;
  * - the queries that read a changed global, unit or stand, or a box one of those footprints meets, are
- *   stale; everything that read them, transitively, may be;
- * - the root is pulled: a query that may be stale checks what it read, in order; if none of those answers
- *   changed since it was last verified it is kept, otherwise it runs again. An answer that runs again to the
- *   same result (by the query's `equal`) counts as unchanged, so its readers are spared (early cut-off).
+ *   stale and run again, lowest first (a query is higher than everything it read);
+ * - a query that runs again to an answer its `equal` calls the same (early cut-off) stops there, so a
+ *   change travels only as far as answers really change; one whose answer changed makes the queries that
+ *   read it stale in turn; the root is then read.
+ * A query nothing reads any more is left stale until something asks for it. A query run early may meet a
+ * table its readers would no longer ask it about (a fire pair of a unit that can no longer fire): if it
+ * throws there, it is left stale and its readers run again, and they ask it again only if they need it.
  * A one-shot evaluation runs the same queries with recording off: each is computed once, nothing kept.
  */
 import type { BoundingBoxIn } from '../../geometry/polygon.ts';
@@ -35,9 +38,7 @@ import {
 } from './tableChanges.ts';
 
 const CLEAN = 0;
-/** Something it read may have changed: check its reads before using it. */
-const MAYBE = 1;
-/** Something it read directly did change: run it again. */
+/** Something it read changed: run it again before using its answer. */
 const STALE = 2;
 
 const NO_STANDS: readonly Stand[] = [];
@@ -57,9 +58,12 @@ class MemoNode {
   fresh = true;
   state = STALE;
   computing = false;
-  /** Revision at which the answer last changed, and at which it was last known good. */
-  changedAt = 0;
+  /** Revision at which it last ran. */
   verifiedAt = 0;
+  /** 1 + the highest of what it read (0 when it read no query): what it read runs again first. */
+  height = 0;
+  /** Waiting in the engine's queue of stale queries. */
+  queued = false;
   /** Queries it read, in order (each once). Unset until it reads one (a one-shot engine records nothing). */
   deps: MemoNode[] | undefined = undefined;
   units: string[] | undefined = undefined;
@@ -96,12 +100,51 @@ const GLOBAL_BITS = [GLOBAL_TABLE, GLOBAL_TERRAIN, GLOBAL_COMMANDERS, GLOBAL_OPT
 export interface EngineStats {
   /** Queries run since the engine started. */
   computed: number;
-  /** Queries checked and kept without running. */
-  verified: number;
   /** Queries marked stale directly by a change. */
   invalidated: number;
   /** When set (diagnostics), queries run per query name. */
   byQuery?: Record<string, number>;
+}
+
+/** Stale queries waiting to run, lowest first (a binary heap by height). */
+class HeightQueue {
+  readonly #items: MemoNode[] = [];
+
+  get size(): number {
+    return this.#items.length;
+  }
+
+  push(n: MemoNode): void {
+    const a = this.#items;
+    let i = a.length;
+    a.push(n);
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (a[p]!.height <= n.height) break;
+      a[i] = a[p]!;
+      i = p;
+    }
+    a[i] = n;
+  }
+
+  pop(): MemoNode {
+    const a = this.#items;
+    const top = a[0]!;
+    const last = a.pop()!;
+    if (a.length > 0) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= a.length) break;
+        const c = l + 1 < a.length && a[l + 1]!.height < a[l]!.height ? l + 1 : l;
+        if (a[c]!.height >= last.height) break;
+        a[i] = a[c]!;
+        i = c;
+      }
+      a[i] = last;
+    }
+    return top;
+  }
 }
 
 export class QueryEngine<C, V> {
@@ -122,6 +165,7 @@ export class QueryEngine<C, V> {
   readonly #nodes1: (Map<string, MemoNode> | undefined)[] = [];
   #revision = 0;
   #current: MemoNode | undefined;
+  readonly #queue = new HeightQueue();
   /** Runs of queries so far (each run's number marks what it read once). */
   #runs = 0;
   // Reverse indexes: which nodes read a unit, a stand, a global.
@@ -134,7 +178,7 @@ export class QueryEngine<C, V> {
   readonly #unitBoxes = new Map<string, BoundingBoxIn | null>();
   /** The same in the state's order, made when first read after a change. */
   #unitBoxArray: Float64Array | undefined;
-  readonly stats: EngineStats = { computed: 0, verified: 0, invalidated: 0 };
+  readonly stats: EngineStats = { computed: 0, invalidated: 0 };
   /** For the engine's own tests: record reads of boxes (off to prove the chains catch a missed read). */
   recordBoxReads = true;
 
@@ -152,7 +196,9 @@ export class QueryEngine<C, V> {
     this.#current = undefined;
     try {
       if (!this.#tracking) return this.#getOnce(this.#ruleset.root as Query<unknown, unknown>, '', '') as V;
-      return this.#pull(this.#node(this.#ruleset.root as Query<unknown, unknown>, '')) as V;
+      const root = this.#node(this.#ruleset.root as Query<unknown, unknown>, '');
+      this.#propagate(root);
+      return this.#pull(root) as V;
     } finally {
       this.#current = saved;
     }
@@ -238,32 +284,49 @@ export class QueryEngine<C, V> {
   }
 
   #invalidate(changes: TableChanges, unitBoxes: readonly number[]): void {
-    const stale: MemoNode[] = [];
+    const hit = (n: MemoNode): void => {
+      if (n.state !== STALE) this.stats.invalidated++;
+      this.#markStale(n);
+    };
     const mark = (set: Set<MemoNode> | undefined): void => {
-      if (set) for (const n of set) if (n.state !== STALE) (n.state = STALE), stale.push(n);
+      if (set) for (const n of set) hit(n);
     };
     for (const bit of GLOBAL_BITS) if (changes.globals & bit) mark(this.#byGlobal.get(bit));
     for (const id of changes.units) mark(this.#byUnit.get(id));
     for (const id of changes.stands) mark(this.#byStand.get(id));
     const all = (changes.globals & GLOBAL_ALL_BOXES) !== 0;
     const isStale = (n: MemoNode): boolean => n.state === STALE;
-    const hit = (n: MemoNode): void => {
-      if (n.state !== STALE) (n.state = STALE), stale.push(n);
-    };
     this.#standBoxReads.meeting(changes.boxes, all, isStale, hit);
     this.#unitBoxReads.meeting(unitBoxes, all || (changes.globals & GLOBAL_ROSTER) !== 0, isStale, hit);
-    this.stats.invalidated += stale.length;
-    for (const n of stale) this.#markDependents(n);
   }
 
-  /** Whatever read `n` may be stale (a clean node's reads are all clean, so stop at a non-clean one). */
-  #markDependents(from: MemoNode): void {
-    if (!from.dependents) return;
-    const queue: MemoNode[] = [];
-    for (const d of from.dependents) if (d.state === CLEAN) (d.state = MAYBE), queue.push(d);
-    while (queue.length > 0) {
-      const n = queue.pop()!;
-      if (n.dependents) for (const d of n.dependents) if (d.state === CLEAN) (d.state = MAYBE), queue.push(d);
+  #markStale(n: MemoNode): void {
+    n.state = STALE;
+    if (!n.queued) {
+      n.queued = true;
+      this.#queue.push(n);
+    }
+  }
+
+  #markDependentsStale(n: MemoNode): void {
+    if (n.dependents) for (const d of n.dependents) this.#markStale(d);
+  }
+
+  /** Runs the stale queries that something still reads, lowest first. */
+  #propagate(root: MemoNode): void {
+    const queue = this.#queue;
+    while (queue.size > 0) {
+      const n = queue.pop();
+      n.queued = false;
+      if (n.state !== STALE || n.computing) continue;
+      // Nothing reads it any more: left stale until something asks for it.
+      if (n !== root && (n.dependents === undefined || n.dependents.size === 0)) continue;
+      try {
+        this.#compute(n);
+      } catch {
+        // Run early, it met a table its readers may no longer ask it about: they run again (marked by
+        // #compute) and ask it again only if they need it; a real failure comes out of the root.
+      }
     }
   }
 
@@ -287,26 +350,6 @@ export class QueryEngine<C, V> {
   #pull(n: MemoNode): unknown {
     if (n.state === CLEAN) return n.value;
     if (n.computing) throw new Error(`query cycle: ${n.query.name}(${[n.key, n.key2].filter((k) => k !== '').join(', ')}) reads itself`);
-    if (n.state === MAYBE) {
-      let changed = false;
-      const deps = n.deps ?? NO_NODES;
-      const verifiedAt = n.verifiedAt;
-      for (let i = 0; i < deps.length; i++) {
-        const d = deps[i]!;
-        // Most of what a node read is clean: checked here without a call.
-        if (d.state !== CLEAN) this.#pull(d);
-        if (d.changedAt > verifiedAt || d.itemsChangedAt > verifiedAt) {
-          changed = true;
-          break;
-        }
-      }
-      if (!changed) {
-        n.state = CLEAN;
-        n.verifiedAt = this.#revision;
-        this.stats.verified++;
-        return n.value;
-      }
-    }
     this.#compute(n);
     return n.value;
   }
@@ -332,7 +375,7 @@ export class QueryEngine<C, V> {
       // Leave the node to run again next time (its reads may be half recorded), and what read it to check.
       n.state = STALE;
       n.fresh = true;
-      this.#markDependents(n);
+      this.#markDependentsStale(n);
       throw e;
     } finally {
       n.computing = false;
@@ -360,13 +403,15 @@ export class QueryEngine<C, V> {
     if (!itemsChanged && (below || oldBelow) && !sameNodes(oldDeps ?? NO_NODES, deps)) itemsChanged = true;
     n.itemsBelow = below;
     if (itemsChanged) n.itemsChangedAt = this.#revision;
-    if (n.fresh || !n.query.equal(n.value, value)) {
-      n.value = value;
-      n.changedAt = this.#revision;
-    }
+    let height = 0;
+    for (const d of deps) if (d.height >= height) height = d.height + 1;
+    n.height = height;
+    const changed = n.fresh || !n.query.equal(n.value, value);
+    if (changed) n.value = value;
     n.fresh = false;
     n.state = CLEAN;
     n.verifiedAt = this.#revision;
+    if (changed || itemsChanged) this.#markDependentsStale(n);
   }
 
   /**
