@@ -119,7 +119,7 @@ const fireOf = query(
     const pairs = enemies.map((e) => ctx.t.get(firePairOf, unitId, e));
     return fireResult(me, plan, enemies, pairs, fireArcShapes(me, plan));
   },
-  { equal: 'plain' },
+  { equal: 'identity' },
 );
 
 const chargePlanOf = query('wtdr/charge-plan', (ctx: WtdrContext, unitId) => chargePlan(ctx, info(ctx, unitId)), { equal: 'plain' });
@@ -142,7 +142,7 @@ const chargeOf = query(
     const pairs = plan.kind === 'charge' ? enemies.map((e) => ctx.t.get(chargePairOf, unitId, e)) : [];
     return chargeResult(plan, enemies, pairs);
   },
-  { equal: 'plain' },
+  { equal: 'identity' },
 );
 
 const leadersOf = query('wtdr/leaders', (ctx: WtdrContext) => leaderParts(ctx));
@@ -177,7 +177,7 @@ const unitPartsOf = query(
       commandShape: command.shape,
     };
   },
-  { equal: 'plain' },
+  { equal: 'identity' },
 );
 
 /** Everything but the missing-parameter warnings, which are collected from all of this. */
