@@ -230,7 +230,7 @@ describe('Regimental Fire and Fury session', () => {
 
   it('returns the same evaluation object for an unchanged table and after a change and its undoing', () => {
     const start = skirmishScene(true);
-    const session = ruleset.createSession!();
+    const session = createEvaluator(ruleset);
     const a = session.update(start);
     expect(session.update(start)).toBe(a);
     expect(session.update(resend(start, () => 0))).toBe(a);

@@ -12,10 +12,9 @@ import { standFrontCenter } from '../../geometry/footprint.ts';
 import { closestPointOnSegment, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
 import { headingToVector } from '../../geometry/angles.ts';
 import { pointInPolygon, segmentTouchesPolygonBoundary } from '../../geometry/intersect.ts';
-import { cornersOf, type FfrContext, type FfrUnitInfo } from './context.ts';
-import type { UnitCommand } from './command.ts';
+import { cornersOf, type FfrContext, type FfrUnitInfo, type UnitBox } from './context.ts';
 import type { Effectiveness } from './morale.ts';
-import { movementRowFor, reachPolygon } from './movement.ts';
+import { enemyStandsNearQuery, movementRowFor, reachPolygon } from './movement.ts';
 import { chargeSectorsFor } from './reachSectors.ts';
 import { MOVEMENT_RATES, type MovementRow } from './tables/movementRates.ts';
 import { pointsBoundingBox, type BoundingBoxIn } from '../../geometry/polygon.ts';
@@ -53,9 +52,11 @@ export function chargeOutcomes(netModifier: number): { effect: string; chance: n
   return CHARGE_BANDS.map((b) => ({ effect: b.effect, chance: counts.get(b.effect)! / (CHARGE_DIE_SIDES * CHARGE_DIE_SIDES) }));
 }
 
+/** What the charge reads of either side beyond its own facts. */
 export interface SideFacts {
-  readonly command: ReadonlyMap<string, UnitCommand>;
-  readonly effectiveness: ReadonlyMap<string, Effectiveness | undefined>;
+  /** Whether a leader is attached to the unit (its command). */
+  readonly attachedLeader: (unitId: string) => boolean;
+  readonly effectiveness: (unitId: string) => Effectiveness | undefined;
 }
 
 
@@ -71,13 +72,13 @@ function sideModifiers(ctx: FfrContext, facts: SideFacts, me: FfrUnitInfo, them:
   const unit = me.unit;
   const out: DiceModifier[] = [];
   out.push({ label: `${unit.quality[0]!.toUpperCase()}${unit.quality.slice(1)} unit`, dice: CHARGE_QUALITY_MODIFIER[unit.quality], source: CHARGE_QUALITY_MODIFIER.source });
-  const eff = facts.effectiveness.get(unit.id);
+  const eff = facts.effectiveness(unit.id);
   if (eff) out.push({ label: `${eff[0]!.toUpperCase()}${eff.slice(1)} troops`, dice: CHARGE_EFFECTIVENESS_MODIFIER[eff], source: CHARGE_EFFECTIVENESS_MODIFIER.source });
   const f = me.formation;
   if (f.id === 'extended-line') out.push(mod(CHARGE_MODIFIERS.extendedLine));
   if (f.id === 'broken' || f.id === 'march-column' || f.limbered || ctx.statusField(unit, 'outflanked') === true) out.push(mod(CHARGE_MODIFIERS.outflankedBrokenMarchColumnOrLimbered));
   if (unit.status?.disordered === true || ctx.statusField(unit, 'silenced') === true) out.push(mod(CHARGE_MODIFIERS.disorderedOrSilenced));
-  if (facts.command.get(unit.id)?.attachedLeader || ctx.unitField(unit, 'braveColonel') === true) out.push(mod(CHARGE_MODIFIERS.attachedLeaderOrBraveColonel));
+  if (facts.attachedLeader(unit.id) || ctx.unitField(unit, 'braveColonel') === true) out.push(mod(CHARGE_MODIFIERS.attachedLeaderOrBraveColonel));
   const mine = charged.isMe ? charged.counted : troopStandCount(me);
   const theirs = charged.isMe ? troopStandCount(them) : charged.counted;
   const outnumbered = OUTNUMBERED_MODIFIERS.find((o) => theirs >= o.ratio * mine);
@@ -169,24 +170,20 @@ function axisGapIn(a: BoundingBoxIn, b: BoundingBoxIn): number {
   return Math.max(b.minXIn - a.maxXIn, a.minXIn - b.maxXIn, b.minYIn - a.maxYIn, a.minYIn - b.maxYIn, 0);
 }
 
-/**
- * One unit's charge at one enemy: the option or refusal, its arrow, and how far it looked: 'units' when the
- * two units alone decide it (their command and effectiveness aside), 'path' when the straight way between
- * them was traced (another enemy there can block it).
- */
+/** One unit's charge at one enemy: the option or refusal, and its arrow. */
 export function chargeAtTarget(
   ctx: FfrContext,
   facts: SideFacts,
   setup: ChargeSetup,
   info: FfrUnitInfo,
   target: FfrUnitInfo,
-): { result: FfrChargeOption | ChargeRefusal; shape?: Shape; looked: 'units' | 'path' } {
+): { result: FfrChargeOption | ChargeRefusal; shape?: Shape } {
   const unit = info.unit;
-  const far = chargeBeyondReach(setup, info, target);
+  const far = chargeBeyondReach(setup, info, { id: target.unit.id, box: target.box });
   // A unit that cannot charge at all is refused there too (`far` is set whenever `setup.refusal` is).
-  if (far || setup.refusal) return { result: far!, looked: 'units' };
+  if (far || setup.refusal) return { result: far! };
   const { row, rates, fronts } = setup;
-  if (fronts.length === 0) return { result: chargeRefusal(target, 'charge/out-of-reach', 'no front rank'), looked: 'units' };
+  if (fronts.length === 0) return { result: chargeRefusal(target.unit.id, 'charge/out-of-reach', 'no front rank') };
   let bestD = Infinity;
   let bestFront = fronts[0]!;
   let bestPoly = target.polygons[0]!;
@@ -208,26 +205,24 @@ export function chargeAtTarget(
   const best = { from: bestFront.centre, to: nearestOn(bestFront.centre, bestPoly), d: bestD };
   const h = setup.heading;
   const ahead = target.polygons.some((poly) => poly.some((p) => p.xIn * h.x + p.yIn * h.y >= setup.frontAlong - 1e-6));
-  if (!ahead) return { result: chargeRefusal(target, 'charge/not-ahead', `${target.unit.name} is not in front of the charging unit's front line`), looked: 'units' };
+  if (!ahead) return { result: chargeRefusal(target.unit.id, 'charge/not-ahead', `${target.unit.name} is not in front of the charging unit's front line`) };
   // Slowest ground on the straight path.
   let ground: TerrainClass = ctx.classAt(best.from);
   const disorderedBy: string[] = [];
-  for (const a of ctx.areas) {
+  for (const a of ctx.areas()) {
     if (a.cls === 'open') continue;
     if (segmentTouchesPolygonBoundary(best.from, best.to, a.vertices) || pointInPolygon(best.from, a.vertices) || pointInPolygon(best.to, a.vertices)) {
       if (classRank(a.cls) > classRank(ground)) ground = a.cls;
       if (a.cls === 'broken' || a.cls === 'rough') disorderedBy.push(`${a.kind} ${a.id}`);
     }
   }
-  if (ground === 'impassable') return { result: chargeRefusal(target, 'charge/impassable', 'impassable ground lies on the way'), looked: 'units' };
+  if (ground === 'impassable') return { result: chargeRefusal(target.unit.id, 'charge/impassable', 'impassable ground lies on the way') };
   const pathBox = pointsBoundingBox([best.from, best.to]);
-  const blocker = ctx
-    .enemiesOf(unit.side)
-    .find((o) => o !== target && axisGapIn(o.box, pathBox) <= 1e-6 && o.polygons.some((poly, k) => axisGapIn(o.polygonBoxes[k]!, pathBox) <= 1e-6 && segmentTouchesPolygonBoundary(best.from, best.to, poly)));
-  if (blocker) return { result: chargeRefusal(target, 'charge/path-blocked', `${blocker.unit.name} stands in the way; a charge does not pass through an enemy unit`), looked: 'path' };
+  const blocker = pathBlocker(ctx, unit.side, target, best.from, best.to, pathBox);
+  if (blocker) return { result: chargeRefusal(target.unit.id, 'charge/path-blocked', `${blocker.unit.name} stands in the way; a charge does not pass through an enemy unit`) };
   const rateIn = rates[ground];
   if (best.d > rateIn + 1e-9) {
-    return { result: chargeRefusal(target, 'charge/out-of-reach', `${inchesText(best.d)}" away; ${row.label} moves at most ${rateIn}" over ${ground} ground (${row.source})`), looked: 'path' };
+    return { result: chargeRefusal(target.unit.id, 'charge/out-of-reach', `${inchesText(best.d)}" away; ${row.label} moves at most ${rateIn}" over ${ground} ground (${row.source})`) };
   }
   const charged = chargedStandsCounted(target, { left: fronts[0]!.fl, right: fronts[fronts.length - 1]!.fr }, setup.heading);
   const att = sideModifiers(ctx, facts, info, target, { ...charged, isMe: false });
@@ -266,23 +261,37 @@ export function chargeAtTarget(
     outcomes: chargeOutcomes(attacker.dice - defender.dice),
   };
   const shape: Shape = { kind: 'polyline', id: `charge/${unit.id}/${target.unit.id}`, layer: 'charge', style: 'charge', unitId: unit.id, side: unit.side, points: [best.from, best.to], arrow: true };
-  return { result, shape, looked: 'path' };
+  return { result, shape };
+}
+
+/**
+ * The first enemy unit (in id order) other than the target with a stand across the straight way from `from`
+ * to `to` (whose box is `pathBox`), if any: only one with a stand near that box can be.
+ */
+function pathBlocker(ctx: FfrContext, side: string, target: FfrUnitInfo, from: PointIn, to: PointIn, pathBox: BoundingBoxIn): FfrUnitInfo | undefined {
+  const m = 1e-5;
+  const near = ctx.unitStandsIn({ minXIn: pathBox.minXIn - m, minYIn: pathBox.minYIn - m, maxXIn: pathBox.maxXIn + m, maxYIn: pathBox.maxYIn + m }, side, true);
+  if (near.length === 0) return undefined;
+  const units = [...new Set(near.map((r) => r.info))].sort((a, b) => (a.unit.id < b.unit.id ? -1 : 1));
+  return units.find(
+    (o) => o.unit.id !== target.unit.id && axisGapIn(o.box, pathBox) <= 1e-6 && o.polygons.some((poly, k) => axisGapIn(o.polygonBoxes[k]!, pathBox) <= 1e-6 && segmentTouchesPolygonBoundary(from, to, poly)),
+  );
 }
 
 /**
  * The refusal of a charge the unit cannot make at all, or of a target whose box is farther from the unit's
  * than its fastest rate, else undefined: the first tests of `chargeAtTarget`, and the whole answer for those.
  */
-export function chargeBeyondReach(setup: ChargeSetup, info: FfrUnitInfo, target: FfrUnitInfo): ChargeRefusal | undefined {
-  if (setup.refusal) return chargeRefusal(target, setup.refusal[0], setup.refusal[1]);
+export function chargeBeyondReach(setup: ChargeSetup, info: FfrUnitInfo, target: UnitBox): ChargeRefusal | undefined {
+  if (setup.refusal) return chargeRefusal(target.id, setup.refusal[0], setup.refusal[1]);
   const gapIn = axisGapIn(info.box, target.box);
   if (gapIn <= setup.maxRateIn) return undefined;
-  return chargeRefusal(target, 'charge/out-of-reach', 'more than ' + inchesText(gapIn) + setup.beyondText);
+  return chargeRefusal(target.id, 'charge/out-of-reach', 'more than ' + inchesText(gapIn) + setup.beyondText);
 }
 
 // Module level, not a closure per pair: the dev loader names every inner function, at a cost per call.
-function chargeRefusal(target: FfrUnitInfo, reason: string, detail: string): ChargeRefusal {
-  return { ok: false, reason, detail, targetUnitId: target.unit.id };
+function chargeRefusal(targetId: string, reason: string, detail: string): ChargeRefusal {
+  return { ok: false, reason, detail, targetUnitId: targetId };
 }
 
 /**
@@ -292,28 +301,6 @@ function chargeRefusal(target: FfrUnitInfo, reason: string, detail: string): Cha
 export function chargeReachShape(ctx: FfrContext, info: FfrUnitInfo, setup: ChargeSetup): Shape | undefined {
   if (setup.refusal) return undefined;
   const unit = info.unit;
-  const vertices = reachPolygon(ctx, unit.side, setup.origin, setup.rates, chargeSectorsFor(info));
+  const vertices = reachPolygon(ctx, ctx.t.get(enemyStandsNearQuery, unit.id), setup.origin, setup.rates, chargeSectorsFor(info));
   return { kind: 'polygon', id: `charge/${unit.id}/reach`, layer: 'charge', style: 'charge', unitId: unit.id, side: unit.side, vertices };
-}
-
-export function evaluateCharge(ctx: FfrContext, facts: SideFacts, info: FfrUnitInfo): { charge: (FfrChargeOption | ChargeRefusal)[]; shapes: Shape[] } {
-  const setup = chargeSetup(info);
-  const charge: (FfrChargeOption | ChargeRefusal)[] = [];
-  const shapes: Shape[] = [];
-  for (const target of ctx.enemiesOf(info.unit.side)) {
-    // Cannot charge at all, or out of reach by the boxes: the refusal alone, without the pair's wrapper.
-    const far = chargeBeyondReach(setup, info, target);
-    if (far) {
-      charge.push(far);
-      continue;
-    }
-    const r = chargeAtTarget(ctx, facts, setup, info, target);
-    charge.push(r.result);
-    if (r.shape) shapes.push(r.shape);
-  }
-  if (charge.some((c) => c.ok)) {
-    const reach = chargeReachShape(ctx, info, setup);
-    if (reach) shapes.push(reach);
-  }
-  return { charge, shapes };
 }

@@ -15,6 +15,7 @@ import { closestPointsBetweenPolygons, polygonToPolygonDistanceIn } from '../../
 import { pointInPolygon, segmentTouchesPolygonBoundary } from '../../geometry/intersect.ts';
 import { boxesGapIn, pointsBoundingBox, type BoundingBoxIn } from '../../geometry/polygon.ts';
 import type { FfrContext, FfrUnitInfo } from './context.ts';
+import { query } from '../../engine/incremental/query.ts';
 import { COMMAND_RADIUS } from './tables/commandTable.ts';
 import { DENSE_WOODS } from './tables/terrainClasses.ts';
 import { inchesText } from './inchesText.ts';
@@ -44,26 +45,51 @@ export interface LeaderPlace {
   readonly attachedToUnitId?: string;
 }
 
+/** The commander a unit's status says is attached to it (`status.attachedCommanderId`), if any. */
+const attachedCommanderQuery = query('ffr/attached-commander', (ctx: FfrContext, unitId): string | undefined => ctx.t.unit(unitId)?.status?.attachedCommanderId);
+
+/** Which unit each commander is attached to by the units' statuses, the last one winning. */
+export const attachmentsQuery = query(
+  'ffr/attachments',
+  (ctx: FfrContext): [commanderId: string, unitId: string][] => {
+    const out: [string, string][] = [];
+    for (const id of ctx.t.unitIds()) {
+      const c = ctx.t.get(attachedCommanderQuery, id);
+      if (c) out.push([c, id]);
+    }
+    return out;
+  },
+  { equal: 'plain' },
+);
+
 /** Where each commander is: its own stand, else the reference stand of the unit it is attached to. */
-export function leaderPlaces(ctx: FfrContext): LeaderPlace[] {
-  const attachedBy = new Map<string, string>();
-  for (const u of ctx.state.units) if (u.status?.attachedCommanderId) attachedBy.set(u.status.attachedCommanderId, u.id);
-  const out: LeaderPlace[] = [];
-  for (const c of ctx.commanders) {
-    const attachedToUnitId = c.attachedToUnitId ?? attachedBy.get(c.id);
-    const stand = c.standId ? ctx.standById.get(c.standId) : undefined;
-    const host = attachedToUnitId ? ctx.units.get(attachedToUnitId) : undefined;
-    const at = stand ?? host?.formation.reference;
-    if (!at) continue;
-    const polygon = standPolygon(at);
-    out.push({ commander: c, polygon, box: pointsBoundingBox(polygon), centre: standCenter(at), ...(attachedToUnitId ? { attachedToUnitId } : {}) });
-  }
-  return out;
-}
+export const leaderPlacesQuery = query(
+  'ffr/leader-places',
+  (ctx: FfrContext): LeaderPlace[] => {
+    const attachedBy = new Map(ctx.t.get(attachmentsQuery));
+    const out: LeaderPlace[] = [];
+    for (const c of ctx.t.commanders()) {
+      const attachedToUnitId = c.attachedToUnitId ?? attachedBy.get(c.id);
+      const stand = c.standId ? ctx.t.stand(c.standId) : undefined;
+      const host = attachedToUnitId ? ctx.unit(attachedToUnitId) : undefined;
+      const at = stand ?? host?.formation.reference;
+      if (!at) continue;
+      const polygon = standPolygon(at);
+      out.push({ commander: c, polygon, box: pointsBoundingBox(polygon), centre: standCenter(at), ...(attachedToUnitId ? { attachedToUnitId } : {}) });
+    }
+    return out;
+  },
+  { equal: 'plain' },
+);
+
+/** One commander's place (undefined when he is nowhere on the table). */
+export const leaderPlaceQuery = query('ffr/leader-place', (ctx: FfrContext, commanderId): LeaderPlace | undefined => ctx.t.get(leaderPlacesQuery).find((l) => l.commander.id === commanderId), {
+  equal: 'plain',
+});
 
 function throughDenseWoods(ctx: FfrContext, a: PointIn, b: PointIn): boolean {
   const minX = Math.min(a.xIn, b.xIn), maxX = Math.max(a.xIn, b.xIn), minY = Math.min(a.yIn, b.yIn), maxY = Math.max(a.yIn, b.yIn);
-  return ctx.areas.some(
+  return ctx.areas().some(
     (ar) =>
       DENSE_WOODS.includes(ar.kind) &&
       // A line whose box misses the area's neither starts, ends nor passes in it.
@@ -72,13 +98,6 @@ function throughDenseWoods(ctx: FfrContext, a: PointIn, b: PointIn): boolean {
   );
 }
 
-
-export interface CommandResult {
-  readonly byUnit: ReadonlyMap<string, UnitCommand>;
-  readonly shapes: readonly Shape[];
-  /** Where each leader is (for the leaders' own moves). */
-  readonly leaders: readonly LeaderPlace[];
-}
 
 /** Each leader's command radius circle. */
 export function commandCircles(ctx: FfrContext, leaders: readonly LeaderPlace[]): Shape[] {
@@ -200,16 +219,4 @@ export function unitCommand(ctx: FfrContext, leaders: readonly LeaderPlace[], in
     why,
   };
   return link ? { command, link } : { command };
-}
-
-export function evaluateCommand(ctx: FfrContext): CommandResult {
-  const leaders = leaderPlaces(ctx);
-  const byUnit = new Map<string, UnitCommand>();
-  const shapes: Shape[] = commandCircles(ctx, leaders);
-  for (const info of ctx.units.values()) {
-    const r = unitCommand(ctx, leaders, info);
-    if (r.link) shapes.push(r.link);
-    byUnit.set(info.unit.id, r.command);
-  }
-  return { byUnit, shapes, leaders };
 }

@@ -1,10 +1,14 @@
 /**
- * Per-state facts every rule area reads: units with their stands and formation, sides, terrain classes
- * (parameters applied), parameter look-ups, and a warning collector that names each missing value once.
+ * The facts every rule area reads, as queries over the table reader: a unit with its stands, footprints and
+ * formation; the units on the table and their sides; terrain classes (parameters applied); parameters; the
+ * commanders' stands. The context (`makeContext`) is the plain helpers over them, and the warning collector
+ * that names each missing value once.
  */
 import type { EvaluationWarning } from '../../engine/evaluation.ts';
 import { missingParameterWarning, rulesetValue, type RulesetFieldSpec } from '../../engine/rulesetFields.ts';
-import type { AreaTerrainKind, Commander, Stand, TableState, Unit } from '../../model/tableState.ts';
+import type { AreaTerrainKind, Commander, Stand, TableState, Terrain, Unit } from '../../model/tableState.ts';
+import { query } from '../../engine/incremental/query.ts';
+import type { TableReader } from '../../engine/incremental/tableReader.ts';
 import type { PointIn } from '../../model/units.ts';
 import { pointInPolygon } from '../../geometry/intersect.ts';
 import { standPolygon } from '../../geometry/footprint.ts';
@@ -32,13 +36,6 @@ export interface PolygonBox extends BoundingBoxIn {
   readonly polygon: readonly PointIn[];
 }
 
-/** A commander's stand on the table, with its footprint and box. */
-export interface CommanderStand {
-  readonly commander: Commander;
-  readonly polygon: readonly PointIn[];
-  readonly box: BoundingBoxIn;
-}
-
 export interface ClassedArea {
   readonly id: string;
   readonly kind: AreaTerrainKind;
@@ -49,27 +46,58 @@ export interface ClassedArea {
   readonly box: BoundingBoxIn;
 }
 
-export interface FfrContext {
-  readonly state: TableState;
-  /** Units with at least one stand on the table, by id. */
-  readonly units: ReadonlyMap<string, FfrUnitInfo>;
+/** A unit's id and box (the box of its stands' corners). */
+export interface UnitBox {
+  readonly id: string;
+  readonly box: BoundingBoxIn;
+}
+
+/** A stand of a unit, with the unit's facts and the stand's place in them (its polygon and box). */
+export interface UnitStandRef {
+  readonly info: FfrUnitInfo;
+  /** Index into `info.stands`, `info.polygons` and `info.polygonBoxes`. */
+  readonly k: number;
+}
+
+/** A commander's stand found in a box: the commander(s) whose stand it is. */
+export interface CommanderStandRef {
   readonly commanders: readonly Commander[];
-  readonly standById: ReadonlyMap<string, Stand>;
-  readonly areas: readonly ClassedArea[];
-  /** Units with stands not of `side`, by id (the order every per-enemy list uses). */
-  enemiesOf(side: string): readonly FfrUnitInfo[];
-  /** Commanders whose own stand is on the table, in `commanders` order. */
-  commanderStands(): readonly CommanderStand[];
-  /** What `make` gives, made once per state under `key` (values every unit would work out alike). */
-  memo<T>(key: string, make: () => T): T;
+  readonly stand: Stand;
+}
+
+/**
+ * What every rule area reads the table through: the reader (`t`) and plain helpers over it. Made once per
+ * engine; everything derived from the table is a query (below), so the engine knows what each piece read.
+ */
+export interface FfrContext {
+  readonly t: TableReader<FfrContext>;
+  /** A unit's facts, undefined for a unit with no stands on the table (or no such unit). */
+  unit(id: string): FfrUnitInfo | undefined;
+  /**
+   * The units with stands on the table not of `side`, with their boxes, in id order (the order every
+   * per-enemy list uses).
+   */
+  enemyBoxesOf(side: string): readonly UnitBox[];
+  /**
+   * Stands of units with stands on the table whose footprint box (centre plus half the diagonal each way)
+   * meets `box`, with their unit's facts: those of another side than `side` (`enemies: true`) or of `side`
+   * itself, in the state's order of stands.
+   */
+  unitStandsIn(box: BoundingBoxIn, side: string, enemies: boolean): UnitStandRef[];
+  /** Commanders' stands whose footprint meets `box` (in the state's order of stands). */
+  commanderStandsIn(box: BoundingBoxIn): CommanderStandRef[];
   /** A parameter's value (entered, or its default), or undefined. */
   param(id: string): number | string | boolean | undefined;
   spec(id: string): RulesetFieldSpec;
   /** A unit field's value or its default. */
   unitField(unit: Unit, id: string): number | string | boolean | undefined;
   statusField(unit: Unit, id: string): number | string | boolean | undefined;
+  /** Area terrain with its class after the parameters. */
+  areas(): readonly ClassedArea[];
   /** Ground class at a point: the worst class of the areas containing it, open outside every area. */
   classAt(p: PointIn): TerrainClass;
+  terrain(): Terrain;
+  table(): TableState['table'];
 }
 
 const UNIT_FIELD = new Map(FFR_UNIT_FIELDS.map((f) => [f.id, f]));
@@ -89,8 +117,7 @@ export function cornersOf(info: FfrUnitInfo, stand: Stand): readonly PointIn[] {
 }
 
 /** The facts of one unit from its stands on the table (undefined without any). */
-export function unitInfoOf(unit: Unit, standById: ReadonlyMap<string, Stand>): FfrUnitInfo | undefined {
-  const stands = unit.standIds.map((id) => standById.get(id)).filter((s): s is Stand => s !== undefined);
+export function unitInfoOf(unit: Unit, stands: readonly Stand[]): FfrUnitInfo | undefined {
   if (stands.length === 0) return undefined;
   const polygons = stands.map((s) => standPolygon(s));
   let minXIn = Infinity, minYIn = Infinity, maxXIn = -Infinity, maxYIn = -Infinity;
@@ -118,7 +145,7 @@ export function unitInfoOf(unit: Unit, standById: ReadonlyMap<string, Stand>): F
 
 /**
  * The worst ground class at `p` among `areas` (open where none holds it). The areas' ranks are worked out
- * once per state: this runs at every sampled point of a move.
+ * with the areas: this runs at every sampled point of a move.
  */
 export function worstClassAt(areas: readonly ClassedArea[], p: PointIn): TerrainClass {
   let worst: TerrainClass = 'open';
@@ -133,101 +160,150 @@ export function worstClassAt(areas: readonly ClassedArea[], p: PointIn): Terrain
   return worst;
 }
 
-/**
- * `reuseUnit` (a session's) may hand back the facts of an unchanged unit instead of working them out again;
- * it must return exactly what `unitInfoOf` would. `standsById`, when given, is the state's stands by id.
- */
-export function buildContext(
-  state: TableState,
-  reuseUnit?: (unit: Unit) => FfrUnitInfo | undefined | null,
-  standsById?: ReadonlyMap<string, Stand>,
-): FfrContext {
-  const standById = standsById ?? new Map(state.stands.map((s) => [s.id, s]));
-  // Parameters are read per unit and per pair: each is worked out once per state.
-  const paramCache = new Map<string, number | string | boolean | undefined>();
-  const param = (id: string) => {
-    if (paramCache.has(id)) return paramCache.get(id);
-    const spec = PARAM_BY_ID.get(id);
-    if (!spec) throw new Error(`fire-and-fury-regimental: no parameter "${id}"`);
-    const v = scalar(rulesetValue(spec, state.rulesetParameters));
-    paramCache.set(id, v);
-    return v;
-  };
-  const unitField = (unit: Unit, id: string) => scalar(rulesetValue(UNIT_FIELD.get(id)!, unit.rulesetFields));
-  const statusField = (unit: Unit, id: string) => scalar(rulesetValue(STATUS_FIELD.get(id)!, unit.status?.rulesetStatus));
-  const units = new Map<string, FfrUnitInfo>();
-  for (const unit of state.units) {
-    // null from reuseUnit: known to have no stands on the table.
-    const reused = reuseUnit?.(unit);
-    const info = reused === null ? undefined : (reused ?? unitInfoOf(unit, standById));
-    if (info) units.set(unit.id, info);
-  }
-  const memos = new Map<string, unknown>();
-  const enemies = new Map<string, FfrUnitInfo[]>();
-  const enemiesOf = (side: string): readonly FfrUnitInfo[] => {
-    let list = enemies.get(side);
-    if (!list) {
-      list = [];
-      for (const info of units.values()) if (info.unit.side !== side) list.push(info);
-      list.sort((a, b) => (a.unit.id < b.unit.id ? -1 : 1));
-      enemies.set(side, list);
+// The table's facts as queries: each piece is worked out once and again only when what it read changes.
+
+/** A unit's facts from its own fields and stands. */
+export const unitInfoQuery = query('ffr/unit', (ctx: FfrContext, unitId): FfrUnitInfo | undefined => {
+  const unit = ctx.t.unit(unitId);
+  return unit ? unitInfoOf(unit, ctx.t.unitStands(unitId)) : undefined;
+});
+
+/** A unit's side, when it has stands on the table. */
+const sideOnTableQuery = query('ffr/side-on-table', (ctx: FfrContext, unitId): string | undefined => {
+  const unit = ctx.t.unit(unitId);
+  return unit && ctx.t.unitStands(unitId).length > 0 ? unit.side : undefined;
+});
+
+/** Each unit with stands on the table and its side, in the state's order. */
+export const rosterQuery = query(
+  'ffr/roster',
+  (ctx: FfrContext): { id: string; side: string }[] => {
+    const out: { id: string; side: string }[] = [];
+    for (const id of ctx.t.unitIds()) {
+      const side = ctx.t.get(sideOnTableQuery, id);
+      if (side !== undefined) out.push({ id, side });
     }
-    return list;
-  };
-  let commanderStandList: CommanderStand[] | undefined;
-  const commanderStands = (): readonly CommanderStand[] => {
-    if (!commanderStandList) {
-      commanderStandList = [];
-      for (const c of state.commanders) {
-        const stand = c.standId ? standById.get(c.standId) : undefined;
-        if (!stand) continue;
-        const polygon = standPolygon(stand);
-        commanderStandList.push({ commander: c, polygon, box: pointsBoundingBox(polygon) });
-      }
-    }
-    return commanderStandList;
-  };
-  const areas: ClassedArea[] = state.terrain.areas.map((a) => {
-    const chosen = param(terrainParamId(a.kind));
+    return out;
+  },
+  { equal: 'plain' },
+);
+
+/** The units (with stands on the table) not of the side `key`, in id order. */
+export const enemyIdsQuery = query(
+  'ffr/enemies',
+  (ctx: FfrContext, side): string[] => {
+    const ids: string[] = [];
+    for (const u of ctx.t.get(rosterQuery)) if (u.side !== side) ids.push(u.id);
+    return ids.sort((a, b) => (a < b ? -1 : 1));
+  },
+  { equal: 'plain' },
+);
+
+/** The units (with stands on the table) not of the side `key`, in id order, with their boxes. */
+export const enemyBoxesQuery = query(
+  'ffr/enemy-boxes',
+  (ctx: FfrContext, side): UnitBox[] => ctx.t.get(enemyIdsQuery, side).map((id) => ({ id, box: ctx.t.get(unitInfoQuery, id)!.box })),
+  { equal: 'plain' },
+);
+
+/** Every parameter's value (entered, or its default). */
+export const parametersQuery = query('ffr/parameters', (ctx: FfrContext): ReadonlyMap<string, number | string | boolean | undefined> => {
+  const values = ctx.t.rulesetParameters();
+  const out = new Map<string, number | string | boolean | undefined>();
+  for (const [id, spec] of PARAM_BY_ID) out.set(id, scalar(rulesetValue(spec, values)));
+  return out;
+});
+
+/** Area terrain classed by the parameters. */
+export const areasQuery = query('ffr/areas', (ctx: FfrContext): ClassedArea[] =>
+  ctx.t.terrain().areas.map((a) => {
+    const chosen = ctx.param(terrainParamId(a.kind));
     const cls = (typeof chosen === 'string' ? chosen : DEFAULT_AREA_CLASS[a.kind]) as TerrainClass;
     return { id: a.id, kind: a.kind, cls, rank: classRank(cls), vertices: a.vertices, box: boundingBox(a.vertices) };
-  });
-  const classAt = (p: PointIn): TerrainClass => worstClassAt(areas, p);
-  return {
-    state,
-    units,
-    commanders: state.commanders,
-    standById,
-    areas,
-    enemiesOf,
-    commanderStands,
-    memo: <T>(key: string, make: () => T): T => {
-      if (!memos.has(key)) memos.set(key, make());
-      return memos.get(key) as T;
+  }),
+);
+
+/** Which commanders stand on each stand id. */
+export const commandersByStandQuery = query('ffr/commanders-by-stand', (ctx: FfrContext): ReadonlyMap<string, readonly Commander[]> => {
+  const out = new Map<string, Commander[]>();
+  for (const c of ctx.t.commanders()) {
+    if (!c.standId) continue;
+    const list = out.get(c.standId);
+    if (list) list.push(c);
+    else out.set(c.standId, [c]);
+  }
+  return out;
+});
+
+/** The context over a reader: plain helpers, every table fact read through `t`. */
+export function makeContext(t: TableReader<FfrContext>): FfrContext {
+  const ctx: FfrContext = {
+    t,
+    unit: (id) => t.get(unitInfoQuery, id),
+    enemyBoxesOf: (side) => t.get(enemyBoxesQuery, side),
+    unitStandsIn: (box, side, enemies) => {
+      const out: UnitStandRef[] = [];
+      // A unit's stands mostly come together in the state's order: its facts are read once per run of them.
+      let unitId: string | undefined;
+      let info: FfrUnitInfo | undefined;
+      for (const s of t.standsIn(box)) {
+        if (s.unitId !== unitId) {
+          unitId = s.unitId;
+          info = t.get(unitInfoQuery, unitId);
+        }
+        if (!info || (info.unit.side !== side) !== enemies) continue;
+        // By id: a unit unchanged since an earlier state keeps that state's stand objects.
+        let k = info.stands.indexOf(s);
+        if (k < 0) k = info.stands.findIndex((x) => x.id === s.id);
+        if (k >= 0) out.push({ info, k });
+      }
+      return out;
     },
-    param,
+    commanderStandsIn: (box) => {
+      const out: CommanderStandRef[] = [];
+      const byStand = t.get(commandersByStandQuery);
+      for (const s of t.standsIn(box)) {
+        const commanders = byStand.get(s.id);
+        if (commanders) out.push({ commanders, stand: s });
+      }
+      return out;
+    },
+    param: (id) => {
+      const values = t.get(parametersQuery);
+      if (!values.has(id)) throw new Error(`fire-and-fury-regimental: no parameter "${id}"`);
+      return values.get(id);
+    },
     spec: (id) => PARAM_BY_ID.get(id)!,
-    unitField,
-    statusField,
-    classAt,
+    unitField: (unit, id) => scalar(rulesetValue(UNIT_FIELD.get(id)!, unit.rulesetFields)),
+    statusField: (unit, id) => scalar(rulesetValue(STATUS_FIELD.get(id)!, unit.status?.rulesetStatus)),
+    areas: () => t.get(areasQuery),
+    classAt: (p) => worstClassAt(t.get(areasQuery), p),
+    terrain: () => t.terrain(),
+    table: () => t.table(),
   };
+  return ctx;
+}
+
+/** A warning with the key it is told apart by (a code and its text, or a missing parameter's id). */
+export interface KeyedWarning {
+  readonly key: string;
+  readonly warning: EvaluationWarning;
 }
 
 /** Collects warnings for one unit, each (code, parameter) once. */
 export class WarningSink {
-  /** Made on the first warning: a session keeps a sink per pair, and most pairs raise none. */
-  private seen: Set<string> | undefined;
+  private readonly seen = new Set<string>();
   readonly list: EvaluationWarning[] = [];
-  /** The key each warning of `list` was told apart by, same order (a session replays them). */
-  private readonly keys: string[] = [];
+  /** Each warning of `list` with its key, same order: pieces hand these on as plain data. */
+  readonly keyed: KeyedWarning[] = [];
   constructor(private readonly unitId?: string) {}
 
   private push(key: string, warning: () => EvaluationWarning): void {
-    this.seen ??= new Set<string>();
     if (this.seen.has(key)) return;
     this.seen.add(key);
-    this.list.push(warning());
-    this.keys.push(key);
+    const w = warning();
+    this.list.push(w);
+    this.keyed.push({ key, warning: w });
   }
 
   missing(spec: RulesetFieldSpec, needFor: string): void {
@@ -238,11 +314,8 @@ export class WarningSink {
     this.push(`${code}|${message}`, () => ({ code, message, ...(this.unitId !== undefined ? { unitId: this.unitId } : {}) }));
   }
 
-  /** Adds what another sink (of the same unit) collected, in its order, each key still once. */
-  replay(from: WarningSink): void {
-    for (let i = 0; i < from.list.length; i++) {
-      const w = from.list[i]!;
-      this.push(from.keys[i]!, () => w);
-    }
+  /** Adds warnings another piece of the same unit collected, in their order, each key still once. */
+  addAll(from: readonly KeyedWarning[]): void {
+    for (const { key, warning } of from) this.push(key, () => warning);
   }
 }

@@ -12,17 +12,18 @@ import type { DiceBreakdown, DiceModifier, FireRefusal, FireTargetOption } from 
 import type { Shape } from '../../engine/shapes.ts';
 import type { Stand } from '../../model/tableState.ts';
 import type { PointIn } from '../../model/units.ts';
-import { standFrontCenter } from '../../geometry/footprint.ts';
+import { standCorners, standFrontCenter, standPolygon } from '../../geometry/footprint.ts';
 import { pointsBoundingBox, type BoundingBoxIn } from '../../geometry/polygon.ts';
 import { closestPointOnSegment, polygonToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
 import { pointInPolygon, segmentTouchesPolygonBoundary } from '../../geometry/intersect.ts';
 import { headingToVector, normalizeDeg } from '../../geometry/angles.ts';
-import { lineOfSight, type SightScene } from '../../geometry/lineOfSight.ts';
+import { buildSightScene, lineOfSight, sightBoxOf, type SightScene, type SightStand } from '../../geometry/lineOfSight.ts';
+import { query } from '../../engine/incremental/query.ts';
 import { polygonOverlapsWedge, wedgePolygon, type Wedge } from '../../geometry/wedge.ts';
 import { qrs } from './tables/source.ts';
 import { chargeModeFireBar, chargeModeOf } from './chargeMode.ts';
 import { inchesText } from './inchesText.ts';
-import { cornersOf, type FfrContext, type FfrUnitInfo, type WarningSink } from './context.ts';
+import { cornersOf, type FfrContext, type FfrUnitInfo, type UnitBox, type WarningSink } from './context.ts';
 import type { Effectiveness } from './morale.ts';
 import { BASIC_FIRE_MODIFIER_PARAMS, FIRE_ARC_PARAM, WOODS_SIGHT_PARAM, fireEffectParamId, firePointsParamId, weaponParamId } from './fields.ts';
 import { FIRE_DIE_SIDES, FIRE_EFFECTS, FIRE_MODIFIERS, FIRE_POINTS_GIVEN, FALLEN_LEADER_WITHIN_IN, FIRE_POINTS_SOURCE, MASSED_TARGET_BEHIND_IN, WEAPON_BY_CODE, type WeaponDef } from './tables/fireTables.ts';
@@ -69,6 +70,9 @@ function bandsOf(ctx: FfrContext, w: WeaponDef): Band[] {
     return { name, inId, pointsId, maxIn: typeof maxIn === 'number' ? maxIn : undefined, points: typeof points === 'number' ? points : undefined };
   });
 }
+
+/** A weapon's bands with their ranges and fire points from the parameters (key: the weapon's code). */
+const fireBandsQuery = query('ffr/fire-bands', (ctx: FfrContext, code): Band[] => bandsOf(ctx, WEAPON_BY_CODE.get(code)!));
 
 /** A firing stand's front edge, its box and its arc of fire, worked out once per unit. */
 interface FiringStand {
@@ -132,14 +136,29 @@ function pointsModifier(ctx: FfrContext, points: number, need: (id: string) => v
 }
 
 export interface FireInputs {
-  /** The sight scene of the state (a session builds it only when a pair needs a sight line). */
-  readonly sight: () => SightScene;
-  readonly effectiveness: ReadonlyMap<string, Effectiveness | undefined>;
+  /** A unit's fresh / worn / spent, when known. */
+  readonly effectiveness: (unitId: string) => Effectiveness | undefined;
 }
 
-export interface UnitFireResult {
-  readonly fire: (FfrFireOption | FireRefusal)[];
-  readonly shapes: Shape[];
+/** The terrain of the table prepared for sight lines (no stands: a pair adds those between its units). */
+export const sightTerrainQuery = query('ffr/sight-terrain', (ctx: FfrContext): SightScene => buildSightScene({ terrain: ctx.terrain(), stands: [] }));
+
+/**
+ * The sight scene for lines between two units: the terrain, and the stands of other units (and commanders)
+ * in the box of both units, where every such line lies, in the state's order.
+ */
+function corridorScene(ctx: FfrContext, info: FfrUnitInfo, target: FfrUnitInfo): SightScene {
+  const a = info.box;
+  const b = target.box;
+  const box = { minXIn: Math.min(a.minXIn, b.minXIn), minYIn: Math.min(a.minYIn, b.minYIn), maxXIn: Math.max(a.maxXIn, b.maxXIn), maxYIn: Math.max(a.maxYIn, b.maxYIn) };
+  const stands: SightStand[] = [];
+  for (const s of ctx.t.standsIn(box)) {
+    // The firer's and the target's own stands never block (`ignoreUnitIds` below).
+    if (s.unitId === info.unit.id || s.unitId === target.unit.id) continue;
+    const corners = standCorners(s);
+    stands.push({ id: s.id, unitId: s.unitId, corners, box: sightBoxOf(corners), cx: s.pose.xIn, cy: s.pose.yIn, radiusIn: Math.sqrt(s.widthIn * s.widthIn + s.depthIn * s.depthIn) / 2 });
+  }
+  return { ...ctx.t.get(sightTerrainQuery), stands };
 }
 
 /** What one unit fires with, worked out once before its targets. */
@@ -169,7 +188,7 @@ export function fireSetup(ctx: FfrContext, info: FfrUnitInfo, sink: WarningSink)
     sink.add('fire/unknown-weapon', `${unit.name}: weapon "${unit.weapon}" is not a Regimental Fire and Fury weapon (${[...WEAPON_BY_CODE.keys()].join(', ')}); no fire evaluated.`);
     return undefined;
   }
-  const bands = ctx.memo(`fire-bands|${weapon.code}`, () => bandsOf(ctx, weapon));
+  const bands = ctx.t.get(fireBandsQuery, weapon.code);
   const known = bands.filter((b) => b.maxIn !== undefined && b.maxIn > 0);
   const firstMissing = bands.find((b) => b.maxIn === undefined);
   // The farthest this weapon certainly reaches; a missing band beyond it leaves farther targets unknown.
@@ -197,12 +216,7 @@ export function fireSetup(ctx: FfrContext, info: FfrUnitInfo, sink: WarningSink)
   return { weapon, bands, usable, ...(firstMissing ? { firstMissing } : {}), reachIn, halfDeg: typeof halfDeg === 'number' ? halfDeg : undefined, woodsIn, firers, ...(cannot ? { cannot } : {}), beyondText };
 }
 
-/**
- * One unit's fire at one enemy unit: the option or the refusal, its arrow, and how far the answer looked:
- * 'units' when the two units alone decide it (out of range by their boxes, or a firer that does not fire:
- * limbered, silenced, charging), 'corridor' when sight lines between them were traced (other stands between
- * can change it), 'option' when it is an option (the target's massed friends and nearby leaders also count).
- */
+/** One unit's fire at one enemy unit: the option or the refusal, and its arrow. */
 export function fireAtTarget(
   ctx: FfrContext,
   inputs: FireInputs,
@@ -210,12 +224,13 @@ export function fireAtTarget(
   info: FfrUnitInfo,
   target: FfrUnitInfo,
   sink: WarningSink,
-): { result: FfrFireOption | FireRefusal; shape?: Shape; looked: 'units' | 'corridor' | 'option' } {
+): { result: FfrFireOption | FireRefusal; shape?: Shape } {
   const unit = info.unit;
   const { weapon, firstMissing, reachIn, halfDeg, woodsIn } = setup;
-  const far = fireBeyondReach(setup, info, target);
-  if (far) return { result: far, looked: 'units' };
-  if (setup.cannot) return { result: fireRefusal(target, setup.cannot[0], setup.cannot[1]), looked: 'units' };
+  const far = fireBeyondReach(setup, info, { id: target.unit.id, box: target.box });
+  if (far) return { result: far };
+  if (setup.cannot) return { result: fireRefusal(target.unit.id, setup.cannot[0], setup.cannot[1]) };
+  let sight: SightScene | undefined;
   type Eligible = { stand: Stand; rangeIn: number; band: Band; to: PointIn };
   const eligible: Eligible[] = [];
   let nearestIn = Infinity;
@@ -245,7 +260,7 @@ export function fireAtTarget(
     }
     const from = standFrontCenter(s.stand);
     const to = nearestPointOf(from, nearestPoly);
-    const report = lineOfSight(inputs.sight(), from, to, { ignoreUnitIds: [unit.id, target.unit.id] });
+    const report = lineOfSight((sight ??= corridorScene(ctx, info, target)), from, to, { ignoreUnitIds: [unit.id, target.unit.id] });
     if (report.stands.length > 0) {
       why ??= ['fire/no-line-of-sight', `stands of ${report.stands[0]!.unitId} are in the way`];
       continue;
@@ -266,7 +281,7 @@ export function fireAtTarget(
   }
   if (eligible.length === 0) {
     const [reason, detail] = why ?? ['fire/out-of-range', `${inchesText(nearestIn)}" is beyond ${weapon.label}'s ${reachIn}"`];
-    return { result: fireRefusal(target, firstMissing && reason === 'fire/out-of-range' ? 'fire/range-unknown' : reason, detail), looked: 'corridor' };
+    return { result: fireRefusal(target.unit.id, firstMissing && reason === 'fire/out-of-range' ? 'fire/range-unknown' : reason, detail) };
   }
   const result = fireOption(ctx, inputs, info, target, weapon, eligible, sink);
   const closest = eligible.reduce((a, b) => (b.rangeIn < a.rangeIn ? b : a));
@@ -280,24 +295,24 @@ export function fireAtTarget(
     points: [standFrontCenter(closest.stand), closest.to],
     arrow: true,
   };
-  return { result, shape, looked: 'option' };
+  return { result, shape };
 }
 
 /**
  * The refusal of a target whose box is farther from the firer's than the weapon reaches (most enemies on a
  * big table), else undefined: the first test of `fireAtTarget`, and the whole answer for those targets.
  */
-export function fireBeyondReach(setup: FireSetup, info: FfrUnitInfo, target: FfrUnitInfo): FireRefusal | undefined {
+export function fireBeyondReach(setup: FireSetup, info: FfrUnitInfo, target: UnitBox): FireRefusal | undefined {
   const gapIn = axisGapIn(info.box, target.box);
   if (gapIn <= setup.reachIn) return undefined;
   return setup.firstMissing
-    ? fireRefusal(target, 'fire/range-unknown', setup.beyondText)
-    : fireRefusal(target, 'fire/out-of-range', 'more than ' + inchesText(gapIn) + setup.beyondText);
+    ? fireRefusal(target.id, 'fire/range-unknown', setup.beyondText)
+    : fireRefusal(target.id, 'fire/out-of-range', 'more than ' + inchesText(gapIn) + setup.beyondText);
 }
 
 // Module level, not a closure per pair: the dev loader names every inner function, at a cost per call.
-function fireRefusal(target: FfrUnitInfo, reason: string, detail: string): FireRefusal {
-  return { ok: false, reason, detail, targetUnitId: target.unit.id };
+function fireRefusal(targetId: string, reason: string, detail: string): FireRefusal {
+  return { ok: false, reason, detail, targetUnitId: targetId };
 }
 
 /** The unit's arc of fire out to its weapon's reach (when the arc is known). */
@@ -317,27 +332,6 @@ export function fireArcShape(info: FfrUnitInfo, setup: FireSetup): Shape | undef
     side: unit.side,
     vertices: wedgePolygon({ leftOrigin: fl!, leftDirDeg: normalizeDeg(formation.headingDeg + halfDeg), rightOrigin: fr!, rightDirDeg: normalizeDeg(formation.headingDeg - halfDeg) }, reachIn),
   };
-}
-
-export function evaluateFire(ctx: FfrContext, inputs: FireInputs, info: FfrUnitInfo, sink: WarningSink): UnitFireResult {
-  const setup = fireSetup(ctx, info, sink);
-  if (!setup) return { fire: [], shapes: [] };
-  const fire: (FfrFireOption | FireRefusal)[] = [];
-  const shapes: Shape[] = [];
-  for (const target of ctx.enemiesOf(info.unit.side)) {
-    // Out of reach by the boxes: the refusal alone, without the pair's wrapper.
-    const far = fireBeyondReach(setup, info, target);
-    if (far) {
-      fire.push(far);
-      continue;
-    }
-    const r = fireAtTarget(ctx, inputs, setup, info, target, sink);
-    fire.push(r.result);
-    if (r.shape) shapes.push(r.shape);
-  }
-  const arc = fireArcShape(info, setup);
-  if (arc) shapes.push(arc);
-  return { fire, shapes };
 }
 
 function fireOption(
@@ -382,7 +376,7 @@ function fireOption(
   // Every firing stand is of this one unit, so "half or more of the fire points" is the whole unit's rating.
   if (unit.quality === 'green') mods.push({ label: FIRE_MODIFIERS.green.label, dice: FIRE_MODIFIERS.green.value, source: FIRE_MODIFIERS.green.source });
   if (unit.sharpshooters) mods.push({ label: FIRE_MODIFIERS.sharpshooters.label, dice: FIRE_MODIFIERS.sharpshooters.value, source: FIRE_MODIFIERS.sharpshooters.source });
-  const abatis = ctx.state.terrain.linear.filter((l) => l.kind === 'abatis');
+  const abatis = ctx.terrain().linear.filter((l) => l.kind === 'abatis');
   const crossing = abatis.some((l) => target.polygons.some((poly) => l.points.some((_, k) => k + 1 < l.points.length && crossesPolygon(l.points[k]!, l.points[k + 1]!, poly))));
   if (crossing) mods.push({ label: FIRE_MODIFIERS.abatis.label, dice: FIRE_MODIFIERS.abatis.value, source: FIRE_MODIFIERS.abatis.source });
   const basic = (key: keyof typeof BASIC_FIRE_MODIFIER_PARAMS, holds: boolean) => {
@@ -392,7 +386,7 @@ function fireOption(
     if (typeof v !== 'number') return need(spec.id, spec.label);
     mods.push({ label: spec.label.replace('Fire die modifier: ', ''), dice: v, source: `${ctx.spec(spec.id).source} (parameter)` });
   };
-  const eff = inputs.effectiveness.get(unit.id);
+  const eff = inputs.effectiveness(unit.id);
   basic('firerDisordered', unit.status?.disordered === true);
   basic('firerWorn', eff === 'worn');
   basic('firerSpent', eff === 'spent');
@@ -443,14 +437,22 @@ function crossesPolygon(a: PointIn, b: PointIn, poly: readonly PointIn[]): boole
 /** The closest leader of the target's side within 4" of it (Figure 3, Fallen Leader). */
 function fallenLeader(ctx: FfrContext, target: FfrUnitInfo): { fallenLeaderCheckId?: string } {
   let best: { id: string; d: number } | undefined;
-  for (const { commander: c, polygon, box } of ctx.commanderStands()) {
-    if (c.side !== target.unit.side || axisGapIn(box, target.box) > FALLEN_LEADER_WITHIN_IN + 1e-9) continue;
-    let d = Infinity;
-    for (let k = 0; k < target.polygons.length; k++) {
-      if (axisGapIn(box, target.polygonBoxes[k]!) > FALLEN_LEADER_WITHIN_IN + 1e-9) continue;
-      d = Math.min(d, polygonToPolygonDistanceIn(polygon, target.polygons[k]!));
+  // Only a leader's stand within 4" of the target's box can be within 4" of the target.
+  const within = FALLEN_LEADER_WITHIN_IN + 1e-6;
+  const near = { minXIn: target.box.minXIn - within, minYIn: target.box.minYIn - within, maxXIn: target.box.maxXIn + within, maxYIn: target.box.maxYIn + within };
+  for (const { commanders, stand } of ctx.commanderStandsIn(near)) {
+    const polygon = standPolygon(stand);
+    const box = pointsBoundingBox(polygon);
+    if (axisGapIn(box, target.box) > FALLEN_LEADER_WITHIN_IN + 1e-9) continue;
+    for (const c of commanders) {
+      if (c.side !== target.unit.side) continue;
+      let d = Infinity;
+      for (let k = 0; k < target.polygons.length; k++) {
+        if (axisGapIn(box, target.polygonBoxes[k]!) > FALLEN_LEADER_WITHIN_IN + 1e-9) continue;
+        d = Math.min(d, polygonToPolygonDistanceIn(polygon, target.polygons[k]!));
+      }
+      if (d <= FALLEN_LEADER_WITHIN_IN + 1e-9 && (!best || d < best.d || (d === best.d && c.id < best.id))) best = { id: c.id, d };
     }
-    if (d <= FALLEN_LEADER_WITHIN_IN + 1e-9 && (!best || d < best.d || (d === best.d && c.id < best.id))) best = { id: c.id, d };
   }
   return best ? { fallenLeaderCheckId: best.id } : {};
 }
@@ -459,7 +461,7 @@ function fallenLeader(ctx: FfrContext, target: FfrUnitInfo): { fallenLeaderCheck
  * Where a stand of the target's friends must have a corner to count as massed behind it (see
  * `massedBehind`): up to 2" behind its rear, across its frontage widened by 2" each way, as a box.
  */
-export function massedLookBox(target: FfrUnitInfo): BoundingBoxIn {
+function massedLookBox(target: FfrUnitInfo): BoundingBoxIn {
   const f = headingToVector(target.formation.headingDeg);
   // Along the facing a = p·f, across it l = p·(f.y, -f.x); back to the table: p = a f + l (f.y, -f.x).
   let rear = Infinity;
@@ -489,8 +491,12 @@ function massedBehind(ctx: FfrContext, target: FfrUnitInfo): string[] {
   for (const poly of target.polygons) for (const p of poly) rear = Math.min(rear, p.xIn * f.x + p.yIn * f.y);
   const look = massedLookBox(target);
   const out: string[] = [];
-  for (const other of ctx.units.values()) {
-    if (other.unit.side !== target.unit.side || other.unit.id === target.unit.id || axisGapIn(look, other.box) > 0) continue;
+  // Only a unit with a stand in the look box can have a corner there.
+  const seen = new Set<string>();
+  for (const { info: other } of ctx.unitStandsIn(look, target.unit.side, false)) {
+    if (seen.has(other.unit.id)) continue;
+    seen.add(other.unit.id);
+    if (other.unit.id === target.unit.id || axisGapIn(look, other.box) > 0) continue;
     const behind = other.polygons.some((poly) =>
       poly.some((p) => {
         const along = p.xIn * f.x + p.yIn * f.y;

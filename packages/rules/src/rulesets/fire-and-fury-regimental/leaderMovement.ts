@@ -6,29 +6,30 @@
  * leader is dismounted, so the mounted row is used; the Road column is not drawn for leaders.
  */
 import type { Shape } from '../../engine/shapes.ts';
-import type { BoundingBoxIn } from '../../geometry/polygon.ts';
-import type { FfrContext } from './context.ts';
-import type { LeaderPlace } from './command.ts';
-import { lookBoxOf, reachPolygon } from './movement.ts';
+import type { FfrContext, PolygonBox } from './context.ts';
+import { leaderPlaceQuery, type LeaderPlace } from './command.ts';
+import { enemyStandsNear, reachPolygon } from './movement.ts';
+import { query } from '../../engine/incremental/query.ts';
 import { MOVEMENT_RATES } from './tables/movementRates.ts';
 
 const LEADER_ROW = MOVEMENT_RATES['leader-mounted'];
 const LEADER_RATES = { open: LEADER_ROW.open.full, broken: LEADER_ROW.broken.full, rough: LEADER_ROW.rough.full };
 const LEADER_MOVE_MAX_IN = Math.max(LEADER_RATES.open, LEADER_RATES.broken, LEADER_RATES.rough);
 
-export interface LeaderReach {
-  readonly shape: Shape;
-  /** The leader's box grown by his longest move: only an enemy there can change the reach. */
-  readonly lookBox: BoundingBoxIn;
-}
+/** The enemy stands within a leader's move of his place (undefined for a leader not on the table). */
+export const leaderEnemyStandsQuery = query(
+  'ffr/leader-enemy-stands',
+  (ctx: FfrContext, commanderId): PolygonBox[] | undefined => {
+    const place = ctx.t.get(leaderPlaceQuery, commanderId);
+    return place ? enemyStandsNear(ctx, place.box, place.commander.side, LEADER_MOVE_MAX_IN) : undefined;
+  },
+  { equal: 'plain' },
+);
 
 /** The reach of a leader on his own stand, or undefined for one attached to a unit. */
-export function leaderReach(ctx: FfrContext, place: LeaderPlace): LeaderReach | undefined {
+export function leaderReach(ctx: FfrContext, place: LeaderPlace): Shape | undefined {
   const c = place.commander;
   if (place.attachedToUnitId !== undefined || c.standId === undefined) return undefined;
-  const vertices = reachPolygon(ctx, c.side, place.centre, LEADER_RATES);
-  return {
-    shape: { kind: 'polygon', id: `movement/leader/${c.id}/reach`, layer: 'movement', style: 'reach', side: c.side, vertices },
-    lookBox: lookBoxOf(place.box, LEADER_MOVE_MAX_IN),
-  };
+  const vertices = reachPolygon(ctx, ctx.t.get(leaderEnemyStandsQuery, c.id) ?? [], place.centre, LEADER_RATES);
+  return { kind: 'polygon', id: `movement/leader/${c.id}/reach`, layer: 'movement', style: 'reach', side: c.side, vertices };
 }

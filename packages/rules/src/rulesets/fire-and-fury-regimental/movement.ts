@@ -19,7 +19,8 @@ import type { BoundingBoxIn } from '../../geometry/polygon.ts';
 import { standCenter } from '../../geometry/footprint.ts';
 import { segmentInsideIntervals, segmentIntersectionT } from '../../geometry/intersect.ts';
 import { closestPointOnSegment, segmentToSegmentDistanceIn } from '../../geometry/distance.ts';
-import type { FfrContext, FfrUnitInfo, WarningSink } from './context.ts';
+import type { FfrContext, FfrUnitInfo, PolygonBox } from './context.ts';
+import { query } from '../../engine/incremental/query.ts';
 import { HAND_HAUL_IN, HEAVY_GUN_WEAPONS, MOVEMENT_RATES, ROAD_BONUS, type MovementRow, type MovementRowId } from './tables/movementRates.ts';
 import { IMPASSABLE_LINEAR, classRank, type TerrainClass } from './tables/terrainClasses.ts';
 import { qrs } from './tables/source.ts';
@@ -33,17 +34,6 @@ export interface MovementResult {
   readonly row?: MovementRow;
   /** Ground class at the unit's reference stand. */
   readonly startClass: TerrainClass;
-  /**
-   * Where the reach looked at other units: the unit's box grown by its longest move (a session redoes the
-   * movement when a unit changes there); absent when the unit alone decided it.
-   */
-  readonly lookBox?: BoundingBoxIn;
-}
-
-/** A unit's (or leader's) box grown by `moveIn` each way (and a hair): nothing of it gets farther in one move. */
-export function lookBoxOf(box: BoundingBoxIn, moveIn: number): BoundingBoxIn {
-  const m = moveIn + 1e-6;
-  return { minXIn: box.minXIn - m, minYIn: box.minYIn - m, maxXIn: box.maxXIn + m, maxYIn: box.maxYIn + m };
 }
 
 const RAYS = 48;
@@ -135,13 +125,13 @@ function rayEnd(o: PointIn, i: number, lengthIn: number): PointIn {
 }
 
 /** Distance from o along ray i to the table edge. */
-function edgeDistanceIn(ctx: FfrContext, o: PointIn, i: number): number {
+function edgeDistanceIn(table: { readonly widthIn: number; readonly depthIn: number }, o: PointIn, i: number): number {
   const dx = DIR_COS[i]!;
   const dy = DIR_SIN[i]!;
   let t = Infinity;
-  if (dx > 1e-12) t = Math.min(t, (ctx.state.table.widthIn - o.xIn) / dx);
+  if (dx > 1e-12) t = Math.min(t, (table.widthIn - o.xIn) / dx);
   if (dx < -1e-12) t = Math.min(t, -o.xIn / dx);
-  if (dy > 1e-12) t = Math.min(t, (ctx.state.table.depthIn - o.yIn) / dy);
+  if (dy > 1e-12) t = Math.min(t, (table.depthIn - o.yIn) / dy);
   if (dy < -1e-12) t = Math.min(t, -o.yIn / dy);
   return Math.max(0, t);
 }
@@ -227,34 +217,68 @@ function rayReachIn(startRank: number, rates: Readonly<Record<(typeof GROUNDS)[n
 }
 
 /**
+ * How far beyond its box a unit's own moves (its reach, its charge reach from its front, its change front)
+ * can go, inches: its chart row's fastest rate (or its hand haul), or the change front's reach.
+ */
+export function moveLookIn(info: FfrUnitInfo): number {
+  let m = changeFrontLookIn(info);
+  const choice = movementRowFor(info);
+  if ('ok' in choice) return m;
+  if (choice.kind === 'haul') return Math.max(m, choice.inches);
+  const row = MOVEMENT_RATES[choice.id];
+  for (const g of GROUNDS) m = Math.max(m, row[g].full, row[g].doubleQuick ?? 0);
+  return m;
+}
+
+/** The stands of units not of `side` (their polygons with their boxes) whose box comes within `byIn` of `box`. */
+export function enemyStandsNear(ctx: FfrContext, box: BoundingBoxIn, side: string, byIn: number): PolygonBox[] {
+  const m = byIn + 1e-6;
+  const x0 = box.minXIn - m, y0 = box.minYIn - m, x1 = box.maxXIn + m, y1 = box.maxYIn + m;
+  const out: PolygonBox[] = [];
+  for (const e of ctx.enemyBoxesOf(side)) {
+    if (e.box.minXIn > x1 || e.box.maxXIn < x0 || e.box.minYIn > y1 || e.box.maxYIn < y0) continue;
+    for (const b of ctx.unit(e.id)!.polygonBoxes) if (b.minXIn <= x1 && b.maxXIn >= x0 && b.minYIn <= y1 && b.maxYIn >= y0) out.push(b);
+  }
+  return out;
+}
+
+/** The enemy stands a unit's own moves can meet (`moveLookIn`): what stops its reaches and its wheels. */
+export const enemyStandsNearQuery = query(
+  'ffr/enemy-stands-near',
+  (ctx: FfrContext, unitId): PolygonBox[] => {
+    const info = ctx.unit(unitId)!;
+    return enemyStandsNear(ctx, info.box, info.unit.side, moveLookIn(info));
+  },
+  { equal: 'plain' },
+);
+
+/**
  * The star polygon a unit at `origin` reaches with these rates per ground class: every direction alike, or,
  * given `sectors`, the full rates within 45° of the front (and of the rear), the flank factor beyond. Where a
- * sector gets nothing the outline runs through the origin (a charge's cone). Exported for the charge reach
+ * sector gets nothing the outline runs through the origin (a charge's cone). `enemies`: enemy stands that
+ * may be in the way (at least those within the fastest rate of the origin). Exported for the charge reach
  * and the leaders' own moves.
  */
-export function reachPolygon(ctx: FfrContext, side: string, origin: PointIn, rates: Readonly<Record<(typeof GROUNDS)[number], number>>, sectors?: ReachSectors): PointIn[] {
+export function reachPolygon(ctx: FfrContext, enemyStands: readonly PolygonBox[], origin: PointIn, rates: Readonly<Record<(typeof GROUNDS)[number], number>>, sectors?: ReachSectors): PointIn[] {
   const maxIn = Math.max(rates.open, rates.broken, rates.rough);
   const startRank = classRank(ctx.classAt(origin));
   const offsetRad = sectors ? (sectors.headingDeg * Math.PI) / 180 : 0;
   turnRays(offsetRad);
   const areas: { readonly rank: number; readonly box: Boxed }[] = [];
-  for (const a of ctx.areas) if (a.cls !== 'open' && nearOrigin(a.box, origin, maxIn)) areas.push({ rank: a.rank, box: { polygon: a.vertices, minXIn: a.box.minXIn, minYIn: a.box.minYIn, maxXIn: a.box.maxXIn, maxYIn: a.box.maxYIn } });
-  // Enemy stands with the rays that can meet them (first ray, how many): a stand off to one side is tested
-  // by the few rays toward it.
+  for (const a of ctx.areas()) if (a.cls !== 'open' && nearOrigin(a.box, origin, maxIn)) areas.push({ rank: a.rank, box: { polygon: a.vertices, minXIn: a.box.minXIn, minYIn: a.box.minYIn, maxXIn: a.box.maxXIn, maxYIn: a.box.maxYIn } });
+  // Enemy stands within a move (their footprints meet the square the move can reach), with the rays that can
+  // meet them (first ray, how many): a stand off to one side is tested by the few rays toward it.
   const enemies: { readonly box: Boxed; readonly first: number; readonly count: number }[] = [];
-  for (const other of ctx.enemiesOf(side)) {
-    if (!nearOrigin(other.box, origin, maxIn)) continue;
-    for (let k = 0; k < other.polygons.length; k++) {
-      const b = other.polygonBoxes[k]!;
-      if (!nearOrigin(b, origin, maxIn)) continue;
-      raysToward(origin, b, offsetRad, RAYS_TOWARD);
-      const { first, count } = RAYS_TOWARD;
-      if (count > 0) enemies.push({ box: b, first: (((first % RAYS) + RAYS) % RAYS), count });
-    }
+  for (const b of enemyStands) {
+    if (!nearOrigin(b, origin, maxIn)) continue;
+    raysToward(origin, b, offsetRad, RAYS_TOWARD);
+    const { first, count } = RAYS_TOWARD;
+    if (count > 0) enemies.push({ box: b, first: (((first % RAYS) + RAYS) % RAYS), count });
   }
   // River segments near enough to stop a move.
   const riverSegments: [PointIn, PointIn][] = [];
-  for (const l of ctx.state.terrain.linear) {
+  const table = ctx.table();
+  for (const l of ctx.terrain().linear) {
     if (!IMPASSABLE_LINEAR.includes(l.kind)) continue;
     for (let k = 0; k + 1 < l.points.length; k++) {
       const a = l.points[k]!;
@@ -277,7 +301,7 @@ export function reachPolygon(ctx: FfrContext, side: string, origin: PointIn, rat
     // The ray's far end, in one object reused for every ray (the tests below keep no point).
     end.xIn = origin.xIn + DIR_COS[i]! * maxIn;
     end.yIn = origin.yIn + DIR_SIN[i]! * maxIn;
-    let stop = Math.min(maxIn, edgeDistanceIn(ctx, origin, i));
+    let stop = Math.min(maxIn, edgeDistanceIn(table, origin, i));
     for (const e of enemies) {
       // Ray i is one of the stand's when it lies within `count` rays on from `first`, round past the last.
       if ((i - e.first + RAYS) % RAYS < e.count) stop = Math.min(stop, firstEntryIn(origin, end, maxIn, e.box));
@@ -315,7 +339,7 @@ export function reachPolygon(ctx: FfrContext, side: string, origin: PointIn, rat
 function roadReach(ctx: FfrContext, info: FfrUnitInfo, allowanceIn: number): PointIn[][] {
   const out: PointIn[][] = [];
   const centre = standCenter(info.formation.reference);
-  for (const road of ctx.state.terrain.roads) {
+  for (const road of ctx.terrain().roads) {
     const half = (road.widthIn ?? 1) / 2;
     let touching = false;
     for (let k = 0; k + 1 < road.points.length && !touching; k++) {
@@ -371,7 +395,7 @@ function roadReach(ctx: FfrContext, info: FfrUnitInfo, allowanceIn: number): Poi
   return out;
 }
 
-export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo, sink: WarningSink): MovementResult {
+export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo): MovementResult {
   const unit = info.unit;
   const origin = standCenter(info.formation.reference);
   const startClass = ctx.classAt(origin);
@@ -379,36 +403,32 @@ export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo, sink: Warni
   if ('ok' in choice) return { movement: choice, shapes: [], startClass };
   const base = { layer: 'movement' as const, unitId: unit.id, side: unit.side };
   if (choice.kind === 'haul') {
-    const reach = reachPolygon(ctx, unit.side, origin, { open: choice.inches, broken: choice.inches, rough: choice.inches });
+    const reach = reachPolygon(ctx, ctx.t.get(enemyStandsNearQuery, unit.id), origin, { open: choice.inches, broken: choice.inches, rough: choice.inches });
     return {
       movement: { ok: true, allowanceIn: choice.inches, reach, notes: [`Hand haul ${choice.inches}" unlimbered, over open, broken or rough ground (${HAND_HAUL_IN.source}); no offensive fire after.`] },
       shapes: [{ ...base, kind: 'polygon', id: `movement/${unit.id}/reach`, style: 'reach', vertices: reach }],
       startClass,
-      lookBox: lookBoxOf(info.box, choice.inches),
     };
   }
   const row = MOVEMENT_RATES[choice.id];
   const rates = { open: row.open.full, broken: row.broken.full, rough: row.rough.full };
   const sectors = movementSectorsFor(info);
-  const reach = reachPolygon(ctx, unit.side, origin, rates, sectors);
+  const enemyStands = ctx.t.get(enemyStandsNearQuery, unit.id);
+  const reach = reachPolygon(ctx, enemyStands, origin, rates, sectors);
   const allowanceIn = row[startClass === 'impassable' ? 'rough' : startClass].full;
   const heavy = unit.arm === 'artillery' && HEAVY_GUN_WEAPONS.includes(unit.weapon);
-  // The chart row's notes read the row (and a heavy gun's weapon) only: written once per state.
-  const rowNotes = ctx.memo(`movement-notes|${choice.id}|${heavy ? unit.weapon : ''}`, () => {
-    const out = [`${row.label}: full move ${row.open.full}" open, ${row.broken.full}" broken, ${row.rough.full}" rough ground; the slowest ground crossed sets the rate for the whole move (${row.source}; ${qrs('Road Movement')}).`];
-    if (row.open.doubleQuick !== undefined) {
-      out.push(
-        heavy
-          ? `No double quick for ${unit.weapon} guns (${qrs('Gun Maneuver Changes 9')}).`
-          : `Double quick (Double Quick effect): ${row.open.doubleQuick}" open, ${row.broken.doubleQuick}" broken, ${row.rough.doubleQuick}" rough ground (${row.source}).`,
-      );
-    }
-    return out;
-  });
-  const notes = [...rowNotes];
+  // The chart row's notes read the row (and a heavy gun's weapon) only.
+  const notes = [`${row.label}: full move ${row.open.full}" open, ${row.broken.full}" broken, ${row.rough.full}" rough ground; the slowest ground crossed sets the rate for the whole move (${row.source}; ${qrs('Road Movement')}).`];
+  if (row.open.doubleQuick !== undefined) {
+    notes.push(
+      heavy
+        ? `No double quick for ${unit.weapon} guns (${qrs('Gun Maneuver Changes 9')}).`
+        : `Double quick (Double Quick effect): ${row.open.doubleQuick}" open, ${row.broken.doubleQuick}" broken, ${row.rough.doubleQuick}" rough ground (${row.source}).`,
+    );
+  }
   if (sectors) notes.push(SECTORS_NOTE);
   const shapes: Shape[] = [{ ...base, kind: 'polygon', id: `movement/${unit.id}/reach`, style: 'reach', vertices: reach }];
-  const changeFront = changeFrontFor(ctx, info, row);
+  const changeFront = changeFrontFor(ctx, info, row, enemyStands);
   if (changeFront.note) notes.push(changeFront.note);
   shapes.push(...changeFront.shapes);
   if (row.road) {
@@ -426,6 +446,5 @@ export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo, sink: Warni
       );
     }
   }
-  void sink;
-  return { movement: { ok: true, allowanceIn, reach, notes }, shapes, row, startClass, lookBox: lookBoxOf(info.box, Math.max(rates.open, rates.broken, rates.rough, changeFrontLookIn(info))) };
+  return { movement: { ok: true, allowanceIn, reach, notes }, shapes, row, startClass };
 }

@@ -15,7 +15,7 @@ import type { Shape } from '../../engine/shapes.ts';
 import type { PointIn } from '../../model/units.ts';
 import type { Stand } from '../../model/tableState.ts';
 import type { BoundingBoxIn } from '../../geometry/polygon.ts';
-import { worstClassAt, type FfrContext, type FfrUnitInfo } from './context.ts';
+import { worstClassAt, type FfrContext, type FfrUnitInfo, type PolygonBox } from './context.ts';
 import type { MovementRow } from './tables/movementRates.ts';
 import { standCorners } from '../../geometry/footprint.ts';
 import { pointToSegmentDistanceIn } from '../../geometry/distance.ts';
@@ -300,23 +300,22 @@ function wheelText(w: ChangeFrontWheel): string {
  * `row` is the unit's chart row: the full move for Well Handled, the double quick for a Double Quick effect
  * ("Well handled maneuver at the double quick rate", Figure 5).
  */
-export function changeFrontFor(ctx: FfrContext, info: FfrUnitInfo, row: MovementRow): { note?: string; shapes: Shape[] } {
+export function changeFrontFor(ctx: FfrContext, info: FfrUnitInfo, row: MovementRow, enemyStands: readonly PolygonBox[]): { note?: string; shapes: Shape[] } {
   const f = info.formation;
   if (info.unit.arm === 'artillery' || (f.id !== 'line' && f.id !== 'extended-line')) return { shapes: [] };
   // Only what the wheel can reach matters: within the unit's box grown by its own diagonal.
   const b = info.box;
   const reachIn = changeFrontLookIn(info);
   const blockers: { polygon: readonly PointIn[]; box: BoundingBoxIn }[] = [];
-  for (const other of ctx.enemiesOf(info.unit.side)) {
-    const ob = other.box;
-    if (ob.minXIn > b.maxXIn + reachIn || ob.maxXIn < b.minXIn - reachIn || ob.minYIn > b.maxYIn + reachIn || ob.maxYIn < b.minYIn - reachIn) continue;
-    other.polygons.forEach((polygon, i) => blockers.push({ polygon, box: other.polygonBoxes[i]! }));
+  for (const e of enemyStands) {
+    if (e.minXIn > b.maxXIn + reachIn || e.maxXIn < b.minXIn - reachIn || e.minYIn > b.maxYIn + reachIn || e.maxYIn < b.minYIn - reachIn) continue;
+    blockers.push({ polygon: e.polygon, box: e });
   }
   // Ground: only areas near enough to be swept; none near (the usual case) means open ground throughout.
-  const near = ctx.areas.filter((a) => a.cls !== 'open' && !(a.box.minXIn > b.maxXIn + reachIn || a.box.maxXIn < b.minXIn - reachIn || a.box.minYIn > b.maxYIn + reachIn || a.box.maxYIn < b.minYIn - reachIn));
+  const near = ctx.areas().filter((a) => a.cls !== 'open' && !(a.box.minXIn > b.maxXIn + reachIn || a.box.maxXIn < b.minXIn - reachIn || a.box.minYIn > b.maxYIn + reachIn || a.box.maxYIn < b.minYIn - reachIn));
   const classAt = (p: PointIn): TerrainClass => worstClassAt(near, p);
   const walls: (readonly [PointIn, PointIn])[] = [];
-  for (const l of ctx.state.terrain.linear) {
+  for (const l of ctx.terrain().linear) {
     if (!IMPASSABLE_LINEAR.includes(l.kind)) continue;
     for (let k = 0; k + 1 < l.points.length; k++) {
       const p = l.points[k]!;
