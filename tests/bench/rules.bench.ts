@@ -8,8 +8,8 @@
  *   (the issue's targets are for the shared table below), for comparison with a denser table,
  * - `sameTable`: every installed rule set on that same seeded 300-stand table (fixtures/rules/rulesetAdapters.ts
  *   fills each rule set's unit fields and parameters with bench values): full `evaluate` (target <= 5 ms)
- *   and the update after one unit moves (target <= 1 ms), through the rule set's session where it has one,
- *   else a full re-evaluation (`sessionIsIncremental` says which),
+ *   and the update after one unit moves (target <= 1 ms), through `createEvaluator` (the engine keeps a rule
+ *   set built of queries live; `sessionIsIncremental` says so),
  * - `megaGame`: The Devil to Pay on the 1,000-stand, 200-unit table (fixtures/rules/megaScene.ts): full
  *   `evaluate` (target <= 15 ms) and a session update after one unit moves (target <= 1 ms),
  *   (`otherRulesets`, `sameTable` and `megaGame` each run on a worker thread with the service's rules-worker

@@ -6,7 +6,7 @@ import type { TableState } from '../model/tableState.ts';
 import type { Evaluation } from './evaluation.ts';
 import type { ActionDeckDefinition } from './actionDeck.ts';
 import type { RulesetDeclarations } from './rulesetFields.ts';
-import type { QueryRuleset } from './incremental/query.ts';
+import type { QueryRuleset } from './incremental/tableReader.ts';
 
 export interface RulesetInfo {
   /** Stable id used on the command line and in saved games, e.g. 'devil-to-pay'. */

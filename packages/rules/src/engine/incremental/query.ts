@@ -6,7 +6,6 @@
  * cache: the engine keeps its answers (memoGraph.ts).
  */
 import { samePlainData } from '../samePlainData.ts';
-import type { TableReader } from './tableReader.ts';
 
 /**
  * What a query computes, from the rule set's context (made once per engine from the reader) and its key:
@@ -42,12 +41,4 @@ let nextSerial = 0;
  */
 export function query<C, V>(name: string, compute: QueryFn<C, V>, options: { equal?: 'plain' | 'identity' } = {}): Query<C, V> {
   return { name, serial: nextSerial++, compute, equal: options.equal === 'plain' ? samePlainData : identical };
-}
-
-/** The engine's side of a rule set built of queries: the context it reads through and the root query. */
-export interface QueryRuleset<C, V> {
-  /** Made once per engine (one-shot evaluation or live session) from the reader: plain getters, no state. */
-  readonly context: (reader: TableReader<C>) => C;
-  /** The whole answer, e.g. the rule set's Evaluation, under the key ''. */
-  readonly root: Query<C, V>;
 }

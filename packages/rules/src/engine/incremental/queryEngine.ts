@@ -18,7 +18,8 @@
 import type { BoundingBoxIn } from '../../geometry/polygon.ts';
 import type { Stand, TableState, Unit } from '../../model/tableState.ts';
 import { samePlainData } from '../samePlainData.ts';
-import type { Query, QueryRuleset } from './query.ts';
+import type { Query } from './query.ts';
+import type { QueryRuleset } from './tableReader.ts';
 import type { Accumulator, TableReader } from './tableReader.ts';
 import { StandGrid, standFootprintBox } from './standGrid.ts';
 import { BoxReads } from './boxReads.ts';

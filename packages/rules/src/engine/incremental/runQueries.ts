@@ -5,7 +5,7 @@
 import type { TableState } from '../../model/tableState.ts';
 import type { Evaluation } from '../evaluation.ts';
 import type { Ruleset } from '../ruleset.ts';
-import type { QueryRuleset } from './query.ts';
+import type { QueryRuleset } from './tableReader.ts';
 import { QueryEngine, type EngineStats } from './queryEngine.ts';
 
 /** The root's answer for one state, every query computed at most once and nothing kept. */

@@ -67,3 +67,11 @@ export interface TableReader<C> {
    */
   reported<V, T>(channel: Accumulator<T>, q: Query<C, V>, key?: string): T[];
 }
+
+/** The engine's side of a rule set built of queries: the context it reads through and the root query. */
+export interface QueryRuleset<C, V> {
+  /** Made once per engine (one-shot evaluation or live session) from the reader: plain getters, no state. */
+  readonly context: (reader: TableReader<C>) => C;
+  /** The whole answer, e.g. the rule set's Evaluation, under the key ''. */
+  readonly root: Query<C, V>;
+}

@@ -5,7 +5,8 @@
 import type { ChargeRefusal, ChargeTargetOption, CommandReading, Evaluation, EvaluationWarning, MoraleReading, UnitEvaluation } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
 import type { TableState } from '../../model/tableState.ts';
-import { query, type QueryRuleset } from '../../engine/incremental/query.ts';
+import { query } from '../../engine/incremental/query.ts';
+import type { QueryRuleset } from '../../engine/incremental/tableReader.ts';
 import { evaluateQueries, queryContext } from '../../engine/incremental/runQueries.ts';
 import { enemyIdsOf, frontZone, missingParameterWarnings, MISSING_PARAMETERS, wtdrContext, type UnitInfo, type WtdrContext } from './context.ts';
 import { ENEMY_FRONT_ZONE_IN } from './tables/movementTables.ts';
