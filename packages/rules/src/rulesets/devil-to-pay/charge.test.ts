@@ -4,6 +4,7 @@ import type { Formation, TableState } from '../../model/tableState.ts';
 import { buildContext } from './context.ts';
 import { canReinforce, chargeOptions, chargeReadOnlyEnemies, combinedCharges, meleeDice, meleeOutcome, meleeParticipantOf } from './charge.ts';
 import { devilToPay } from './index.ts';
+import { createEvaluator } from '../../engine/evaluate.ts';
 import { ARTILLERY_BASE, CAVALRY_BASE, INFANTRY_BASE, grid, stateOf, unitAt } from '../../../../../fixtures/rules/devil-to-pay/movementChargeTestScenes.ts';
 import type { UnitSpec } from '../../../../../fixtures/rules/devil-to-pay/movementChargeTestScenes.ts';
 
@@ -83,7 +84,7 @@ describe('chargeOptions: the rulebook melee examples (Charge: Melee)', () => {
     const ctx = buildContext(stateOf([a1, a2, CS(), reinforcer]));
     expect(combined!.attacker.dice).toBe(meleeDice([meleeParticipantOf(ctx, 'a1'), meleeParticipantOf(ctx, 'a2')], { chargeOrder: true }).dice);
     // A session says the same, and drops the pool when a2 falls back out of reach.
-    const session = devilToPay.createSession!();
+    const session = createEvaluator(devilToPay);
     const state = stateOf([a1, a2, CS(), reinforcer]);
     expect(session.update(state)).toEqual(ev);
     const back = { ...state, stands: state.stands.map((st) => (st.unitId === 'a2' ? { ...st, pose: { ...st.pose, yIn: st.pose.yIn - 10 } } : st)) };
@@ -250,7 +251,7 @@ describe('charge reach, arc and disorder (Charge: Charge Move)', () => {
     // Frames as a tracker sends them (new objects each time): the session keeps a charge reading while no
     // changed friend comes within 8" (the 6" path + 1" box slack + 1") and no changed enemy within 14".
     const friendAt = (xIn: number, yIn: number) => unitAt({ id: 'friend', side: 'union' }, { xIn, yIn, headingDeg: 90 }, grid(2, 2, INFANTRY_BASE));
-    const session = devilToPay.createSession!();
+    const session = createEvaluator(devilToPay);
     const disorder = (xIn: number, yIn: number): readonly string[] => {
       const state = stateOf([US({}, 12), friendAt(xIn, yIn), CS({}, 19)]);
       const got = session.update(state);

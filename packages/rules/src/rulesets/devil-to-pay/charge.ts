@@ -12,7 +12,7 @@ import { standFrontCenter } from '../../geometry/footprint.ts';
 import { pointToPolygonDistanceIn } from '../../geometry/distance.ts';
 import { pointInPolygon, polylineCrossesSegment, segmentIntersection, segmentPolygonCrossings } from '../../geometry/intersect.ts';
 import { closestPointInArc } from '../../geometry/wedge.ts';
-import { boxGapIn, type DtpContext, type UnitInfo } from './context.ts';
+import { boxGapIn, grownBox, type DtpContext, type UnitInfo } from './context.ts';
 import type { DtpFormationReading } from './formation.ts';
 import { universalModifiers } from './universalModifiers.ts';
 import {
@@ -241,8 +241,12 @@ export function chargeOptions(ctx: DtpContext, unitId: string, params: ChargeOpt
   ];
   const prone = info.unit.status?.prone === true;
 
-  for (const enemy of ctx.enemiesOf(unitId)) {
-    if (enemy.stands.length === 0) continue;
+  // An enemy none of whose stands comes within the reported distance of the front centre gives nothing:
+  // only units with a stand in that box are looked at.
+  const c = front.center;
+  const lookIn = reportIn + 0.01;
+  for (const enemy of ctx.near({ minXIn: c.xIn - lookIn, minYIn: c.yIn - lookIn, maxXIn: c.xIn + lookIn, maxYIn: c.yIn + lookIn }, side)) {
+    if (enemy.unit.side === side || enemy.stands.length === 0) continue;
     if (boxGapIn(info.box, enemy.box) > reportIn + 1) continue;
     let nearestIn = Number.POSITIVE_INFINITY;
     let inArc: PointIn | undefined;
@@ -318,8 +322,8 @@ export function chargeOptions(ctx: DtpContext, unitId: string, params: ChargeOpt
       }
     }
     // Charge: Charge Move: friendly units in the path disorder the charging regiment.
-    for (const friend of ctx.unitsBySide.get(side) ?? []) {
-      if (friend === info || friend.stands.length === 0) continue;
+    for (const friend of ctx.near(grownBox(info.box, CHARGE_REACH_IN + 1), side)) {
+      if (friend.unit.side !== side || friend.unit.id === unitId || friend.stands.length === 0) continue;
       if (boxGapIn(friend.box, info.box) > CHARGE_REACH_IN + 1) continue;
       if (friend.stands.some((s) => paths.some(([a, b]) => segmentTouchesPolygon(a, b, s.corners)))) {
         disorderedBy.push(`friendly unit '${friend.unit.id}'`);
@@ -334,8 +338,8 @@ export function chargeOptions(ctx: DtpContext, unitId: string, params: ChargeOpt
     const defender = meleeDice([meleeParticipantOf(ctx, enemy.unit.id)], { chargeOrder: false });
     // Reinforce a Defense: friends of the target with the attacker within 6" and 45° of their front centre.
     const possible: UnitInfo[] = [];
-    for (const friend of ctx.unitsBySide.get(enemy.unit.side) ?? []) {
-      if (friend === enemy || friend.stands.length === 0 || boxGapIn(friend.box, info.box) > REINFORCE_REACH_IN + 1) continue;
+    for (const friend of ctx.near(grownBox(info.box, REINFORCE_REACH_IN + 1), enemy.unit.side)) {
+      if (friend.unit.side !== enemy.unit.side || friend.unit.id === targetUnitId || friend.stands.length === 0 || boxGapIn(friend.box, info.box) > REINFORCE_REACH_IN + 1) continue;
       if (canReinforce(ctx, friend.unit.id, unitId)) possible.push(friend);
     }
     // Once the defender's side has declared for one of them, only the units declared reinforcing join.
@@ -371,7 +375,7 @@ const REFUSED_BEFORE_PATH: ReadonlySet<string> = new Set(['charge/target-out-of-
 /**
  * Whether `chargeOptions` read no unit of the charging unit's own side for this result: no option got as
  * far as a charge path (only there are friends read: in the path, and the target's reinforcers' view of
- * the attacker). A session then need not look again when a friend moves.
+ * the attacker): the friends' box is read only then, so a friend moving does not touch such a result.
  */
 export function chargeReadOnlyEnemies(result: ChargeOptionsResult): boolean {
   for (const o of result.charge) if (o.ok || !REFUSED_BEFORE_PATH.has(o.reason)) return false;
@@ -387,8 +391,8 @@ const PATH_END_CLEARANCE_IN = 0.5;
 /** Another enemy unit (not the target) whose stands meet one of the charge paths, short of their ends. */
 function enemyOnPath(ctx: DtpContext, attacker: UnitInfo, target: UnitInfo, paths: readonly (readonly [PointIn, PointIn])[]): UnitInfo | undefined {
   let shortened: [PointIn, PointIn][] | undefined;
-  for (const other of ctx.enemiesOf(attacker.unit.id)) {
-    if (other === target || other.stands.length === 0 || boxGapIn(other.box, attacker.box) > CHARGE_REACH_IN + 1) continue;
+  for (const other of ctx.near(grownBox(attacker.box, CHARGE_REACH_IN + 1), attacker.unit.side)) {
+    if (other.unit.side === attacker.unit.side || other.unit.id === target.unit.id || other.stands.length === 0 || boxGapIn(other.box, attacker.box) > CHARGE_REACH_IN + 1) continue;
     shortened ??= paths.map(([a, b]): [PointIn, PointIn] => {
       const len = hypot2(b.xIn - a.xIn, b.yIn - a.yIn);
       const k = len > PATH_END_CLEARANCE_IN ? (len - PATH_END_CLEARANCE_IN) / len : 0;

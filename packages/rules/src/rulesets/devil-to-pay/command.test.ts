@@ -3,6 +3,7 @@ import type { Commander, Stand } from '../../model/tableState.ts';
 import { buildContext } from './context.ts';
 import { evaluateCommand, commanderOrdersPerTurn, unitOrdersPerTurn } from './command.ts';
 import { devilToPay } from './index.ts';
+import { createEvaluator } from '../../engine/evaluate.ts';
 import { scene, type SceneUnit } from '../../../../../fixtures/rules/devil-to-pay/fireTestScene.ts';
 
 function commanderAt(xIn: number, yIn: number, extra: Partial<Commander> = {}): { commander: Commander; stand: Stand } {
@@ -65,7 +66,7 @@ describe('command', () => {
     const capable = { ...withOff, commanders: [{ ...superb.commander, quality: 'capable' as const }] };
     expect(devilToPay.evaluate(capable).commanders?.cdr?.ordersPerTurn).toBe(2);
     // The session says the same, and a table without commanders has no commanders field.
-    const session = devilToPay.createSession!();
+    const session = createEvaluator(devilToPay);
     expect(session.update(withOff)).toEqual(ev);
     expect(session.update(capable)).toEqual(devilToPay.evaluate(capable));
     expect('commanders' in devilToPay.evaluate(scene([u('a', 10)]))).toBe(false);

@@ -6,7 +6,8 @@ import type { CommandReading, CommanderReading } from '../../engine/evaluation.t
 import type { Shape } from '../../engine/shapes.ts';
 import type { Commander, CommanderQuality, Unit } from '../../model/tableState.ts';
 import { closestPointsBetweenPolygons, polygonToPolygonDistanceIn } from '../../geometry/distance.ts';
-import { boxGapExceeds, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
+import { boxGapExceeds, unitRollQuery, type DtpContext, type StandInfo, type UnitInfo } from './context.ts';
+import { query } from '../../engine/incremental/query.ts';
 
 /** A commander orders units of his brigade within 1½" of his stand (Commanders, Orders and Brigade Formation). */
 export const ORDER_RADIUS_IN = 1.5;
@@ -33,23 +34,16 @@ export function commanderOrdersPerTurn(quality: CommanderQuality): number {
 
 const SRC_COMMANDER_ORDERS = 'Commanders, Orders and Brigade Formation (p. 6)';
 
-/** The same list of commanders gives the same readings object (a session re-assembles often). Weak: no leak. */
-const COMMANDER_READINGS = new WeakMap<readonly Commander[], Readonly<Record<string, CommanderReading>>>();
-
 /**
  * Each commander's orders per turn by quality (Commanders: Superb 3, Capable 2, Weak 1), by commander id.
  * Whether he is on the table does not matter: a commander off the table still holds his orders.
  */
 export function commanderReadings(commanders: readonly Commander[]): Readonly<Record<string, CommanderReading>> {
-  let r = COMMANDER_READINGS.get(commanders);
-  if (!r) {
-    const out: Record<string, CommanderReading> = {};
-    for (const c of commanders) {
-      out[c.id] = { commanderId: c.id, ordersPerTurn: commanderOrdersPerTurn(c.quality), quality: c.quality, source: SRC_COMMANDER_ORDERS };
-    }
-    COMMANDER_READINGS.set(commanders, (r = out));
+  const out: Record<string, CommanderReading> = {};
+  for (const c of commanders) {
+    out[c.id] = { commanderId: c.id, ordersPerTurn: commanderOrdersPerTurn(c.quality), quality: c.quality, source: SRC_COMMANDER_ORDERS };
   }
-  return r;
+  return out;
 }
 
 interface StandPair {
@@ -93,23 +87,85 @@ interface Node {
 /** One brigade's part of the command pass: formation groups, units in the order radius, link shapes. */
 export interface BrigadeCommand {
   /** Unit id → every unit id of its brigade formation (itself included), for groups of two or more. */
-  readonly groupOf: ReadonlyMap<string, readonly string[]>;
+  readonly groupOf: Readonly<Record<string, readonly string[]>>;
   /** Unit id → commander id, for units the commander may order. */
-  readonly inRange: ReadonlyMap<string, string>;
+  readonly inRange: Readonly<Record<string, string>>;
   readonly shapes: readonly Shape[];
 }
 
+/** Brigade ids in unit order, each with the ids of its units on the table (independent units left out). */
+export const brigadesQuery = query(
+  'dtp/brigades',
+  (ctx: DtpContext): [string, string[]][] => {
+    const byBrigade = new Map<string, string[]>();
+    for (const id of ctx.t.unitIds()) {
+      const roll = ctx.t.get(unitRollQuery, id);
+      const b = roll.brigadeId;
+      if (b === undefined || roll.independent || !roll.onTable) continue;
+      if (!byBrigade.has(b)) byBrigade.set(b, []);
+      byBrigade.get(b)!.push(id);
+    }
+    return [...byBrigade];
+  },
+  { equal: 'plain' },
+);
+
 /** Brigade ids in unit order, each with its units on the table (independent units left out). */
 export function brigadesOf(ctx: DtpContext): Map<string, UnitInfo[]> {
-  const byBrigade = new Map<string, UnitInfo[]>();
-  for (const info of ctx.units.values()) {
-    const b = info.unit.brigadeId;
-    if (b === undefined || info.unit.independent || info.stands.length === 0) continue;
-    if (!byBrigade.has(b)) byBrigade.set(b, []);
-    byBrigade.get(b)!.push(info);
-  }
-  return byBrigade;
+  return new Map(ctx.t.get(brigadesQuery).map(([b, ids]) => [b, ids.map((id) => ctx.units.get(id)!)]));
 }
+
+/** The commander a unit is attached to, if any (null for none: plain data). */
+const attachedOfUnit = query('dtp/attached-of-unit', (ctx: DtpContext, unitId): string | null => ctx.units.get(unitId)!.attachedCommanderId ?? null, { equal: 'plain' });
+
+/** Commander id → the first unit (in state order) claiming him as attached. */
+const attachedClaims = query(
+  'dtp/attached-claims',
+  (ctx: DtpContext): Record<string, string> => {
+    const out: Record<string, string> = Object.create(null);
+    for (const id of ctx.t.unitIds()) {
+      const c = ctx.t.get(attachedOfUnit, id);
+      if (c !== null && out[c] === undefined) out[c] = id;
+    }
+    return out;
+  },
+  { equal: 'plain' },
+);
+
+/** The command pass of one brigade (`evaluateBrigade`), by brigade id. */
+export const brigadeQuery = query('dtp/brigade', (ctx: DtpContext, brigadeId): BrigadeCommand => {
+  const entry = ctx.t.get(brigadesQuery).find(([b]) => b === brigadeId);
+  return evaluateBrigade(ctx, brigadeId, (entry?.[1] ?? []).map((id) => ctx.units.get(id)!));
+});
+
+/** Which units of a brigade are in formation together and in their commander's order radius (no shapes). */
+const brigadeMembershipQuery = query(
+  'dtp/brigade-membership',
+  (ctx: DtpContext, brigadeId): Omit<BrigadeCommand, 'shapes'> => {
+    const { groupOf, inRange } = ctx.t.get(brigadeQuery, brigadeId);
+    return { groupOf, inRange };
+  },
+  { equal: 'plain' },
+);
+
+/** A unit's command reading: from its brigade's pass when it is in one. */
+export const commandReadingQuery = query(
+  'dtp/command-reading',
+  (ctx: DtpContext, unitId): CommandReading => {
+    const info = ctx.units.get(unitId)!;
+    const roll = ctx.t.get(unitRollQuery, unitId);
+    const pass = roll.brigadeId !== undefined && !roll.independent && roll.onTable ? ctx.t.get(brigadeMembershipQuery, roll.brigadeId) : undefined;
+    return commandReading(info, pass);
+  },
+  { equal: 'plain' },
+);
+
+/** The command links of every brigade, in brigade order. */
+export const commandShapesQuery = query('dtp/command-shapes', (ctx: DtpContext): Shape[] => {
+  const shapes: Shape[] = [];
+  for (const [b] of ctx.t.get(brigadesQuery)) for (const sh of ctx.t.get(brigadeQuery, b).shapes) shapes.push(sh);
+  return shapes;
+});
 
 /**
  * The command pass for one brigade. Depends on the brigade's units, its commander, and which unit claims
@@ -117,19 +173,20 @@ export function brigadesOf(ctx: DtpContext): Map<string, UnitInfo[]> {
  */
 export function evaluateBrigade(ctx: DtpContext, brigadeId: string, members: readonly UnitInfo[]): BrigadeCommand {
   const shapes: Shape[] = [];
-  const groupOf = new Map<string, string[]>();
-  const inRange = new Map<string, string>();
+  // No prototype: any unit id is a plain key.
+  const groupOf: Record<string, string[]> = Object.create(null);
+  const inRange: Record<string, string> = Object.create(null);
   const units: Node[] = members.map((info) => ({ id: info.unit.id, kind: 'unit', stands: info.stands, side: info.unit.side }));
   const ci = ctx.commanderOfBrigade(brigadeId);
   const nodes = [...units];
   const cmdStand = ci?.stand;
-  const attachedTo = ci?.commander.attachedToUnitId ?? [...ctx.units.values()].find((u) => u.attachedCommanderId === ci?.commander.id)?.unit.id;
+  const attachedTo = ci?.commander.attachedToUnitId ?? (ci ? ctx.t.get(attachedClaims)[ci.commander.id] : undefined);
   if (ci && cmdStand) {
     // Order radius: units within 1½" of the commander's stand; an attached commander only his own unit.
     for (const u of units) {
       const pair = closestPair([cmdStand], u.stands, attachedTo === u.id ? Infinity : ORDER_RADIUS_IN);
       if (pair && (attachedTo === undefined || attachedTo === u.id)) {
-        inRange.set(u.id, ci.commander.id);
+        inRange[u.id] = ci.commander.id;
         shapes.push({ kind: 'polyline', id: `command/order/${ci.commander.id}/${u.id}`, layer: 'command', style: 'link', unitId: u.id, side: u.side, points: linkPoints(pair) });
       }
     }
@@ -168,58 +225,31 @@ export function evaluateBrigade(ctx: DtpContext, brigadeId: string, members: rea
     groups.get(r)!.push(n.id);
   });
   // "A brigade formation consists of at least two units from a brigade" (Brigades, Structure).
-  for (const g of groups.values()) if (g.length >= 2) for (const id of g) groupOf.set(id, g);
+  for (const g of groups.values()) if (g.length >= 2) for (const id of g) groupOf[id] = g;
   return { groupOf, inRange, shapes };
+}
+
+/** A unit's command reading from its brigade's pass (none for a unit outside every brigade formation). */
+function commandReading(info: UnitInfo, pass: Omit<BrigadeCommand, 'shapes'> | undefined): CommandReading {
+  const id = info.unit.id;
+  const commanderInRangeId = pass?.inRange[id];
+  return {
+    brigadeFormationUnitIds: (pass?.groupOf[id] ?? []).filter((x) => x !== id),
+    ...(commanderInRangeId !== undefined ? { commanderInRangeId } : {}),
+    ...(info.attachedCommanderId !== undefined ? { attachedCommanderId: info.attachedCommanderId } : {}),
+    ...(info.unit.status?.ordersLeft !== undefined ? { ordersLeft: info.unit.status.ordersLeft } : {}),
+    // Reported only where an optional rule changes it, so tables without one read as before.
+    ...(info.unit.sharpshooters ? { ordersPerTurn: unitOrdersPerTurn(info.unit) } : {}),
+  };
 }
 
 /**
  * Command readings for every unit and the links to draw. Independent units are outside brigade formation
  * and cannot use commander orders (Actions and Orders). An attached commander orders only his unit and does
  * not chain others into formation (Attached Commander Benefits).
- *
- * @param brigade computes one brigade (a session passes a cached version)
- * @param readingsFor the units to build readings for, asked once every brigade pass is done (a session's:
- *   the units that changed and those of brigades computed again, the others reading as before); every unit
- *   when not given. `readings` holds only the readings built (walking every unit, and a map of them all,
- *   per update were a measurable share of a session's time and allocation on a big table).
  */
-export function evaluateCommand(
-  ctx: DtpContext,
-  brigade: (brigadeId: string, members: readonly UnitInfo[]) => BrigadeCommand = (b, m) => evaluateBrigade(ctx, b, m),
-  readingsFor?: () => Iterable<UnitInfo>,
-): CommandResult {
-  const shapes: Shape[] = [];
-  const passes: BrigadeCommand[] = [];
-  // forEach, not for-of with destructuring: no [key, value] array per entry on every session update.
-  brigadesOf(ctx).forEach((members, brigadeId) => {
-    const r = brigade(brigadeId, members);
-    passes.push(r);
-    for (const sh of r.shapes) shapes.push(sh);
-  });
-  // The brigades' groups and commanders in range by unit, merged on the first reading built (a session
-  // keeps nearly every reading: then no unit's entries are copied).
-  let groupOf: Map<string, readonly string[]> | undefined;
-  let inRange: Map<string, string> | undefined;
+export function evaluateCommand(ctx: DtpContext): CommandResult {
   const readings = new Map<string, CommandReading>();
-  for (const info of readingsFor ? readingsFor() : ctx.units.values()) {
-    const id = info.unit.id;
-    if (groupOf === undefined || inRange === undefined) {
-      const g = (groupOf = new Map());
-      const r = (inRange = new Map());
-      for (const pass of passes) {
-        pass.groupOf.forEach((v, k) => g.set(k, v));
-        pass.inRange.forEach((v, k) => r.set(k, v));
-      }
-    }
-    const reading: CommandReading = {
-      brigadeFormationUnitIds: (groupOf.get(id) ?? []).filter((x) => x !== id),
-      ...(inRange.has(id) ? { commanderInRangeId: inRange.get(id)! } : {}),
-      ...(info.attachedCommanderId !== undefined ? { attachedCommanderId: info.attachedCommanderId } : {}),
-      ...(info.unit.status?.ordersLeft !== undefined ? { ordersLeft: info.unit.status.ordersLeft } : {}),
-      // Reported only where an optional rule changes it, so tables without one read as before.
-      ...(info.unit.sharpshooters ? { ordersPerTurn: unitOrdersPerTurn(info.unit) } : {}),
-    };
-    readings.set(id, reading);
-  }
-  return { readings, shapes };
+  for (const id of ctx.t.unitIds()) readings.set(id, ctx.t.get(commandReadingQuery, id));
+  return { readings, shapes: ctx.t.get(commandShapesQuery) };
 }

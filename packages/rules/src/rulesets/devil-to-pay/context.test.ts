@@ -54,34 +54,4 @@ describe('buildContext', () => {
   it('throws an actionable error for an unknown unit id', () => {
     expect(() => ctx.formationOf('nope')).toThrow(/no unit with id 'nope'/);
   });
-  it('keeps a previous unit info only while its unit, stand infos and attached commander are the same', () => {
-    const state = scene();
-    const ctx = buildContext(state);
-    // Stand infos reused by id, as a session hands them in.
-    const reuseStand = (stand: TableState['stands'][number]) => {
-      const prev = ctx.stands.get(stand.id);
-      return prev && prev.stand === stand ? prev : undefined;
-    };
-    const again = buildContext(state, { reuseStand, previousUnits: ctx.units });
-    expect(again.units.get('a')).toBe(ctx.units.get('a'));
-    expect(again.units.get('b')).toBe(ctx.units.get('b'));
-    // One stand of 'a' moved (same unit object): a new info, equal to one built from scratch.
-    const moved: TableState = { ...state, stands: state.stands.map((st) => (st.id === 'a-s2' ? { ...st, pose: { ...st.pose, xIn: st.pose.xIn + 1 } } : st)) };
-    const afterMove = buildContext(moved, { reuseStand, previousUnits: ctx.units });
-    expect(afterMove.units.get('a')).not.toBe(ctx.units.get('a'));
-    expect(afterMove.units.get('a')!.box).toEqual(buildContext(moved).units.get('a')!.box);
-    expect(afterMove.units.get('b')).toBe(ctx.units.get('b'));
-    // A stand of 'a' off the table: the info lists one stand fewer.
-    const lastOfA = state.units[0]!.standIds.at(-1);
-    const gone: TableState = { ...state, stands: state.stands.filter((st) => st.id !== lastOfA) };
-    expect(buildContext(gone, { reuseStand, previousUnits: ctx.units }).units.get('a')!.stands).toHaveLength(3);
-    // The commander attached elsewhere (the same unit objects): the unit info follows.
-    const detached: TableState = { ...state, commanders: state.commanders.map((c) => ({ ...c, attachedToUnitId: 'b' })) };
-    const afterDetach = buildContext(detached, { reuseStand, previousUnits: ctx.units });
-    expect(afterDetach.units.get('a')!.attachedCommanderId).toBeUndefined();
-    expect(afterDetach.units.get('b')!.attachedCommanderId).toBe('c1');
-    // A new unit object (as a tracker sends every frame): a new info, however alike.
-    const renewed: TableState = { ...state, units: state.units.map((u) => ({ ...u })) };
-    expect(buildContext(renewed, { reuseStand, previousUnits: ctx.units }).units.get('b')).not.toBe(ctx.units.get('b'));
-  });
 });

@@ -1,25 +1,22 @@
 /**
- * A per-state context shared by every Devil to Pay part (formation, movement, fire, charge, rally, command):
- * units and stands by id, footprints, hits, sides and enemies, commanders, and lazily memoised per-unit
- * readings (formation, area terrain, elevation). Building it is O(stands); the lazy parts are computed once
- * on first use, so a part that never asks never pays.
+ * What every Devil to Pay part (formation, movement, fire, charge, rally, command) reads of the table, as
+ * queries of the incremental engine (`engine/incremental/`): a stand's footprint and hits, a unit's stands
+ * and box, its formation, area terrain and elevation, the sides and who is whose enemy, the commanders. The
+ * context (`DtpContext`) is made once per engine: plain getters that read those queries through the
+ * engine's reader (`ctx.t`), so whatever a part reads is recorded and nothing is kept here. A part that
+ * looks at the units around a place asks `ctx.near(box, side)`: a spatial read of the units in the box, so a
+ * unit moving elsewhere does not touch it.
  */
-import { memoSlots, type MemoSlots } from '../../engine/ownedMemo.ts';
 import type { PointIn } from '../../model/units.ts';
-import type {
-  AreaTerrain,
-  Arm,
-  Commander,
-  SideId,
-  Stand,
-  TableState,
-  Unit,
-} from '../../model/tableState.ts';
+import type { AreaTerrain, Arm, Commander, SideId, Stand, TableState, Unit } from '../../model/tableState.ts';
 import { standCorners, type StandCorners } from '../../geometry/footprint.ts';
 import { pointInPolygon } from '../../geometry/intersect.ts';
 import { emptyBox, extendBox, pointsBoundingBox } from '../../geometry/polygon.ts';
 import type { SightStand } from '../../geometry/lineOfSight.ts';
 import type { PreparedWedge, Wedge } from '../../geometry/wedge.ts';
+import { query } from '../../engine/incremental/query.ts';
+import type { TableReader } from '../../engine/incremental/tableReader.ts';
+import { queryContext } from '../../engine/incremental/runQueries.ts';
 import { recognizeFormation, type DtpFormationReading } from './formation.ts';
 import { hypot2 } from '../../geometry/hypot.ts';
 
@@ -39,14 +36,12 @@ export interface StandInfo {
   readonly box: BoxIn;
   /** Hits on this stand (0 or 1 on the table). */
   readonly hits: number;
-  /** The stand as sight lines see it (same corners), for fire's sight scenes. */
+  /** The stand as sight lines see it (same corners), for fire's sight lines. */
   readonly sight: SightStand;
-  /** Fire's memo of this stand's arc (fire.ts), filled on first use; survives with the info in a session. */
-  arcMemo: FireArcMemo | undefined;
 }
 
-/** A stand's arc of fire for its unit's arm, with what the arc tests need prepared once. */
-export interface FireArcMemo {
+/** A stand's arc of fire for its unit's arm, with what the arc tests need prepared once (fireArc.ts). */
+export interface StandArc {
   readonly arm: Arm;
   readonly wedge: Wedge;
   /** Bounding half-planes for a cheap reject (fire.ts `arcHalfPlanes`), when sound. */
@@ -76,27 +71,43 @@ export interface CommanderInfo {
   readonly stand: StandInfo | undefined;
 }
 
-/** Recognises a unit's formation from its stands on the table (`recognizeFormation` by default). */
-export type FormationRecognizer = (unit: Unit, stands: readonly Stand[]) => DtpFormationReading;
+/** The table's globals, each read through the reader when asked. */
+export interface TableGlobals {
+  readonly terrain: TableState['terrain'];
+  readonly table: TableState['table'];
+  readonly optionalRules: TableState['optionalRules'];
+  readonly commanders: TableState['commanders'];
+}
 
 export interface DtpContext {
-  readonly state: TableState;
-  /**
-   * Built by a session from the last state's context (`previousUnits` given): unchanged units keep their
-   * unit info objects, so a per-context cache of what depends on a unit info alone may carry over
-   * (movement's piece buffer, `obstacleBuffer.ts`).
-   */
-  readonly incremental: boolean;
-  readonly units: ReadonlyMap<string, UnitInfo>;
-  readonly stands: ReadonlyMap<string, StandInfo>;
-  readonly commanders: ReadonlyMap<string, CommanderInfo>;
-  /** Units per side, in state order. */
-  readonly unitsBySide: ReadonlyMap<SideId, readonly UnitInfo[]>;
+  /** The engine's reader: every read of the table goes through it. */
+  readonly t: TableReader<DtpContext>;
+  /** Terrain, table size, optional rules and commanders (each a read of that global). */
+  readonly state: TableGlobals;
+  readonly units: {
+    get(unitId: string): UnitInfo | undefined;
+    has(unitId: string): boolean;
+    /** Every unit in state order (reads them all: for whole-table passes only). */
+    values(): readonly UnitInfo[];
+  };
+  readonly stands: { get(standId: string): StandInfo | undefined };
+  readonly commanders: { get(commanderId: string): CommanderInfo | undefined };
+  /** Units per side, in state order (reads every unit of the side: prefer `near`). */
+  readonly unitsBySide: { get(side: SideId): readonly UnitInfo[] | undefined };
   /** Every side present (units or commanders), in order of first appearance. */
   readonly sides: readonly SideId[];
-  /** Units of every other side. */
+  /** Units of every other side (reads every one of them: prefer `near`). */
   enemiesOf(unitId: string): readonly UnitInfo[];
-  /** Formation reading (with front rank, mounted, limbered), memoised. */
+  /** Ids of the units of every other side than `side`, in `enemiesOf` order, and whether each has stands on the table. */
+  enemyIdsOf(side: SideId): EnemyRoll;
+  /**
+   * Every unit whose box (its stands' footprints) meets the box, in state order, the units of sides other
+   * than `side` in `sides` order: filtered by side, the order of `unitsBySide` and `enemiesOf`. A spatial
+   * read: only a unit moving in or out of the box touches the caller. A unit within d of a box meets the box
+   * grown by d.
+   */
+  near(box: BoxIn, side: SideId): readonly UnitInfo[];
+  /** Formation reading (with front rank, mounted, limbered). */
   formationOf(unitId: string): DtpFormationReading;
   /** Area terrain the unit is in: the one holding most of its stand centres ("Area Terrain", Fire p. 22). */
   areaOf(unitId: string): AreaTerrain | undefined;
@@ -110,13 +121,15 @@ export interface DtpContext {
   isMounted(unitId: string): boolean;
   /** Limbered artillery (from the formation reading). */
   isLimbered(unitId: string): boolean;
-  /** What fire and movement derive from this context (firing stands, movement's piece cache), kept on it. */
-  readonly memos: MemoSlots;
+}
+
+export interface EnemyRoll {
+  readonly ids: readonly string[];
+  readonly onTable: readonly boolean[];
 }
 
 /** Throws with an actionable message when a unit id is not in the state. */
-function need<T>(map: ReadonlyMap<string, T>, id: string, what: string): T {
-  const v = map.get(id);
+function need<T>(v: T | undefined, id: string, what: string): T {
   if (v === undefined) throw new Error(`Devil to Pay context: no ${what} with id '${id}' in the table state`);
   return v;
 }
@@ -128,6 +141,11 @@ export function unionBoxes(boxes: readonly BoxIn[]): BoxIn {
   const acc = emptyBox();
   for (const b of boxes) extendBox(acc, b);
   return acc;
+}
+
+/** A box grown by `byIn` each way. */
+export function grownBox(b: BoxIn, byIn: number): BoxIn {
+  return { minXIn: b.minXIn - byIn, minYIn: b.minYIn - byIn, maxXIn: b.maxXIn + byIn, maxYIn: b.maxYIn + byIn };
 }
 
 /** Gap between two boxes, inches (0 when they overlap): a cheap lower bound on any distance between contents. */
@@ -153,7 +171,7 @@ export function boxGapExceeds(a: BoxIn, b: BoxIn, limitIn: number): boolean {
   return boxGapIn(a, b) > limitIn;
 }
 
-/** Builds a stand's derived info. Exported so a session can reuse it for unchanged stands. */
+/** Builds a stand's derived info. */
 export function standInfoOf(stand: Stand, hits: number): StandInfo {
   const corners = standCorners(stand);
   const box = boxOfPoints(corners);
@@ -166,7 +184,7 @@ export function standInfoOf(stand: Stand, hits: number): StandInfo {
     cy: stand.pose.yIn,
     radiusIn: Math.sqrt(stand.widthIn * stand.widthIn + stand.depthIn * stand.depthIn) / 2,
   };
-  return { stand, corners, center: { xIn: stand.pose.xIn, yIn: stand.pose.yIn }, box, hits, sight, arcMemo: undefined };
+  return { stand, corners, center: { xIn: stand.pose.xIn, yIn: stand.pose.yIn }, box, hits, sight };
 }
 
 /**
@@ -175,12 +193,7 @@ export function standInfoOf(stand: Stand, hits: number): StandInfo {
  * below the box has no edge straddling its row; one left or right of it by more than the slack has every
  * straddling edge's crossing on one side, and a closed polygon has an even number of them.
  */
-interface PolygonRejectBox {
-  readonly minXIn: number;
-  readonly minYIn: number;
-  readonly maxXIn: number;
-  readonly maxYIn: number;
-}
+type PolygonRejectBox = BoxIn;
 
 /** Far beyond the rounding of pointInPolygon's edge crossing (coordinates of a few hundred inches). */
 const REJECT_SLACK_IN = 1e-6;
@@ -209,231 +222,259 @@ function noStandsReading(unit: Unit): DtpFormationReading {
   };
 }
 
-export interface BuildContextOptions {
-  /** How formations are recognised; default `recognizeFormation` (sessions wrap it with a cache). */
-  readonly recognizeFormation?: FormationRecognizer;
-  /**
-   * A reading already known for the unit (a session's, for a unit that did not change), asked before
-   * `recognizeFormation`: spares listing the unit's stands for it.
-   */
-  readonly knownFormation?: (unitId: string) => DtpFormationReading | undefined;
-  /**
-   * Stand infos to reuse when the stand object and its hits are unchanged (sessions). `index` is the stand's
-   * place in `state.stands`: a session can try the info it made for the same place last time before any
-   * lookup by id.
-   */
-  readonly reuseStand?: (stand: Stand, hits: number, index: number) => StandInfo | undefined;
-  /**
-   * A session's unit infos from the last state: one is kept (the same object) when its unit object, its
-   * stand infos in `standIds` order and its attached commander are all the same ones, which is everything
-   * a unit info is made from.
-   */
-  readonly previousUnits?: ReadonlyMap<string, UnitInfo>;
-  /**
-   * The state's stand infos by id, ready made by a session (what `reuseStand` would have handed out for
-   * every stand, under the same ids in the same order): the stands are then not listed here.
-   */
-  readonly standInfos?: ReadonlyMap<string, StandInfo>;
-  /**
-   * With `standInfos`: whether one of the unit's stands may have changed. A unit it says no for keeps its
-   * `previousUnits` info (same unit object and attached commander) without its stands being looked up.
-   */
-  readonly unitMayHaveChanged?: (unit: Unit) => boolean;
-}
+// ---------------------------------------------------------------------------------------------------------
+// The queries of the table's facts.
 
-/** Hits per stand id from the units' status, as every context reads them (a later unit's entry wins). */
-export function standHitsOf(state: TableState): ReadonlyMap<string, number> {
-  const hitsOf = new Map<string, number>();
-  for (const unit of state.units) {
-    const hitsByStand = unit.status?.hitsByStand;
-    if (hitsByStand) for (const standId in hitsByStand) hitsOf.set(standId, hitsByStand[standId]!);
-  }
-  return hitsOf;
-}
+/** Unit id → the commander whose `attachedToUnitId` names it (a later commander wins). */
+const attachedByCommander = query(
+  'dtp/attached-by-commander',
+  (ctx: DtpContext) => {
+    const out: Record<string, string> = Object.create(null);
+    for (const c of ctx.t.commanders()) if (c.attachedToUnitId) out[c.attachedToUnitId] = c.id;
+    return out;
+  },
+  { equal: 'plain' },
+);
 
-/** Whether `prev` is exactly the info `buildContext` would make for `unit` from `stands` (no allocation). */
-function unitInfoStillHolds(prev: UnitInfo, unit: Unit, stands: ReadonlyMap<string, StandInfo>, attachedCommanderId: string | undefined): boolean {
-  if (prev.unit !== unit || prev.attachedCommanderId !== attachedCommanderId) return false;
-  let k = 0;
+/** A unit's stands on the table, box, command stand and attached commander. */
+export const unitInfoQuery = query('dtp/unit', (ctx: DtpContext, unitId): UnitInfo | undefined => {
+  const unit = ctx.t.unit(unitId);
+  if (unit === undefined) return undefined;
+  // Hits from the unit's status (a valid table lists hits only for a unit's own stands: parseTableState).
+  const hits = unit.status?.hitsByStand;
+  const own: StandInfo[] = [];
+  // Each stand read by id: a stand changes this unit's info even when it names another unit.
   for (const id of unit.standIds) {
-    const s = stands.get(id);
-    if (s === undefined) continue;
-    if (prev.stands[k] !== s) return false;
-    k++;
+    const s = ctx.t.stand(id);
+    if (s !== undefined) own.push(standInfoOf(s, hits !== undefined && Object.hasOwn(hits, id) ? hits[id]! : 0)); // a stand id without a stand is off the table
   }
-  return k === prev.stands.length;
+  const command = own.find((s) => s.stand.role === 'command') ?? own[0];
+  const attachedCommanderId = unit.status?.attachedCommanderId ?? ctx.t.get(attachedByCommander)[unit.id];
+  return { unit, stands: own, command, box: unionBoxes(own.map((s) => s.box)), attachedCommanderId };
+});
+
+/** A unit's formation read from its stands (or its status). */
+export const formationQuery = query(
+  'dtp/formation',
+  (ctx: DtpContext, unitId): DtpFormationReading => {
+    const info = need(ctx.units.get(unitId), unitId, 'unit');
+    return info.stands.length === 0 ? noStandsReading(info.unit) : recognizeFormation(info.unit, info.stands.map((s) => s.stand));
+  },
+  { equal: 'plain' },
+);
+
+/** The terrain's elevation and area boxes for cheap rejects. */
+const terrainBoxes = query('dtp/terrain-boxes', (ctx: DtpContext) => {
+  const terrain = ctx.t.terrain();
+  return {
+    elevations: terrain.elevations,
+    elevationBoxes: terrain.elevations.map((e) => polygonRejectBox(e.vertices)),
+    areas: terrain.areas,
+    areaBoxes: terrain.areas.map((a) => polygonRejectBox(a.vertices)),
+  };
+});
+
+function elevationLevelAt(ctx: DtpContext, p: PointIn): number {
+  const { elevations, elevationBoxes } = ctx.t.get(terrainBoxes);
+  let level = 0;
+  for (let i = 0; i < elevations.length; i++) {
+    const e = elevations[i]!;
+    if (e.level > level && mayContain(elevationBoxes[i], p) && pointInPolygon(p, e.vertices)) level = e.level;
+  }
+  return level;
 }
+
+/** The area terrain holding a strict majority of the unit's stand centres. */
+const areaQuery = query('dtp/area', (ctx: DtpContext, unitId): AreaTerrain | undefined => {
+  const info = need(ctx.units.get(unitId), unitId, 'unit');
+  const { areas, areaBoxes } = ctx.t.get(terrainBoxes);
+  for (let i = 0; i < areas.length; i++) {
+    const area = areas[i]!;
+    const box = areaBoxes[i];
+    let inside = 0;
+    for (const s of info.stands) if (mayContain(box, s.center) && pointInPolygon(s.center, area.vertices)) inside++;
+    // "Most of its stands": a strict majority.
+    if (inside * 2 > info.stands.length) return area;
+  }
+  return undefined;
+});
+
+/** The level most of the unit's stand centres are on (ties go to the lower). */
+const elevationQuery = query(
+  'dtp/elevation',
+  (ctx: DtpContext, unitId): number => {
+    const info = need(ctx.units.get(unitId), unitId, 'unit');
+    const counts = new Map<number, number>();
+    for (const s of info.stands) {
+      const l = elevationLevelAt(ctx, s.center);
+      counts.set(l, (counts.get(l) ?? 0) + 1);
+    }
+    let best = 0, bestCount = -1;
+    for (const [l, c] of [...counts].sort((a, b) => a[0] - b[0])) {
+      if (c > bestCount) {
+        best = l;
+        bestCount = c;
+      }
+    }
+    return best;
+  },
+  { equal: 'plain' },
+);
 
 /**
- * Builds the context for one table state. Throws when the state references stands that do not exist,
- * because every part below relies on those links.
+ * What the whole-table lists need of a unit: its side, whether it has stands on the table, its brigade.
  */
-export function buildContext(state: TableState, options: BuildContextOptions = {}): DtpContext {
-  const recognize = options.recognizeFormation ?? recognizeFormation;
-  const known = options.knownFormation;
-  let stands: ReadonlyMap<string, StandInfo>;
-  if (options.standInfos !== undefined) stands = options.standInfos;
-  else {
-    const hitsOf = standHitsOf(state);
-    const built = new Map<string, StandInfo>();
-    const reuse = options.reuseStand;
-    for (let i = 0; i < state.stands.length; i++) {
-      const stand = state.stands[i]!;
-      // No hits anywhere (the usual table) needs no lookup per stand.
-      const hits = hitsOf.size === 0 ? 0 : (hitsOf.get(stand.id) ?? 0);
-      built.set(stand.id, reuse?.(stand, hits, i) ?? standInfoOf(stand, hits));
+export interface UnitRoll {
+  readonly side: SideId;
+  readonly onTable: boolean;
+  readonly brigadeId: string | undefined;
+  readonly independent: boolean;
+}
+
+export const unitRollQuery = query(
+  'dtp/unit-roll',
+  (ctx: DtpContext, unitId): UnitRoll => {
+    const unit = ctx.t.unit(unitId)!;
+    return { side: unit.side, onTable: unit.standIds.some((id) => ctx.t.stand(id) !== undefined), brigadeId: unit.brigadeId, independent: unit.independent === true };
+  },
+  { equal: 'plain' },
+);
+
+/** Every side present (units, then commanders), in order of first appearance. */
+const sidesQuery = query(
+  'dtp/sides',
+  (ctx: DtpContext): SideId[] => {
+    const sides: SideId[] = [];
+    for (const id of ctx.t.unitIds()) {
+      const side = ctx.t.get(unitRollQuery, id).side;
+      if (!sides.includes(side)) sides.push(side);
     }
-    stands = built;
+    for (const c of ctx.t.commanders()) if (!sides.includes(c.side)) sides.push(c.side);
+    return sides;
+  },
+  { equal: 'plain' },
+);
+
+/** The enemies of a side, in `enemiesOf` order (sides in order, each in state order). */
+const enemyRollQuery = query(
+  'dtp/enemy-roll',
+  (ctx: DtpContext, side): EnemyRoll => {
+    const sides = ctx.t.get(sidesQuery);
+    const ids: string[] = [];
+    const onTable: boolean[] = [];
+    for (const other of sides) {
+      if (other === side) continue;
+      for (const id of ctx.t.unitIds()) {
+        const roll = ctx.t.get(unitRollQuery, id);
+        if (roll.side !== other) continue;
+        ids.push(id);
+        onTable.push(roll.onTable);
+      }
+    }
+    return { ids, onTable };
+  },
+  { equal: 'plain' },
+);
+
+/** Units by side, in state order (for the whole-table passes). */
+const sideIdsQuery = query(
+  'dtp/side-units',
+  (ctx: DtpContext, side): string[] => ctx.t.unitIds().filter((id) => ctx.t.get(unitRollQuery, id).side === side),
+  { equal: 'plain' },
+);
+
+/** The commanders by id and the first commander of each brigade. */
+const commandersQuery = query('dtp/commanders', (ctx: DtpContext) => {
+  const byId = new Map<string, Commander>();
+  const byBrigade = new Map<string, Commander>();
+  for (const c of ctx.t.commanders()) {
+    byId.set(c.id, c);
+    if (!byBrigade.has(c.brigadeId)) byBrigade.set(c.brigadeId, c);
   }
+  return { byId, byBrigade };
+});
 
-  const attachedByCommander = new Map<string, string>();
-  for (const c of state.commanders) if (c.attachedToUnitId) attachedByCommander.set(c.attachedToUnitId, c.id);
+function commanderInfo(ctx: DtpContext, commander: Commander | undefined): CommanderInfo | undefined {
+  if (commander === undefined) return undefined;
+  return { commander, stand: commander.standId ? ctx.stands.get(commander.standId) : undefined };
+}
 
-  const units = new Map<string, UnitInfo>();
-  const unitsBySide = new Map<SideId, UnitInfo[]>();
-  const sides: SideId[] = [];
-  const addSide = (side: SideId): void => {
-    if (!unitsBySide.has(side)) {
-      unitsBySide.set(side, []);
-      sides.push(side);
-    }
-  };
-  const previousUnits = options.previousUnits;
-  const mayHaveChanged = options.standInfos !== undefined ? options.unitMayHaveChanged : undefined;
-  for (const unit of state.units) {
-    const attachedCommanderId = unit.status?.attachedCommanderId ?? attachedByCommander.get(unit.id);
-    const prev = previousUnits?.get(unit.id);
-    // A session that knows which units' stands changed vouches for the others' stand infos.
-    const kept =
-      prev !== undefined &&
-      (mayHaveChanged !== undefined && !mayHaveChanged(unit)
-        ? prev.unit === unit && prev.attachedCommanderId === attachedCommanderId
-        : unitInfoStillHolds(prev, unit, stands, attachedCommanderId));
-    if (kept) {
-      units.set(unit.id, prev);
-      addSide(unit.side);
-      unitsBySide.get(unit.side)!.push(prev);
-      continue;
-    }
-    const own: StandInfo[] = [];
-    for (const id of unit.standIds) {
-      const s = stands.get(id);
-      if (s) own.push(s); // a stand id without a stand is off the table (removed or not seen)
-    }
-    const command = own.find((s) => s.stand.role === 'command') ?? own[0];
-    const info: UnitInfo = {
-      unit,
-      stands: own,
-      command,
-      box: unionBoxes(own.map((s) => s.box)),
-      attachedCommanderId,
-    };
-    units.set(unit.id, info);
-    addSide(unit.side);
-    unitsBySide.get(unit.side)!.push(info);
-  }
-
-  const commanders = new Map<string, CommanderInfo>();
-  const commanderByBrigade = new Map<string, CommanderInfo>();
-  for (const commander of state.commanders) {
-    const ci: CommanderInfo = { commander, stand: commander.standId ? stands.get(commander.standId) : undefined };
-    commanders.set(commander.id, ci);
-    if (!commanderByBrigade.has(commander.brigadeId)) commanderByBrigade.set(commander.brigadeId, ci);
-    addSide(commander.side);
-  }
-
-  const enemiesBySide = new Map<SideId, UnitInfo[]>();
-  for (const side of sides) {
-    const list: UnitInfo[] = [];
-    unitsBySide.forEach((us, other) => {
-      if (other !== side) list.push(...us);
-    });
-    enemiesBySide.set(side, list);
-  }
-
-  const formations = new Map<string, DtpFormationReading>();
-  const areas = new Map<string, AreaTerrain | undefined>();
-  const levels = new Map<string, number>();
-  const elevations = state.terrain.elevations;
-
-  // Boxes of the elevations and areas, made on first use: most points asked about are outside most of them.
-  let elevationBoxes: (PolygonRejectBox | undefined)[] | undefined;
-  let areaBoxes: (PolygonRejectBox | undefined)[] | undefined;
-  const elevationLevelAt = (p: PointIn): number => {
-    const boxes = (elevationBoxes ??= elevations.map((e) => polygonRejectBox(e.vertices)));
-    let level = 0;
-    for (let i = 0; i < elevations.length; i++) {
-      const e = elevations[i]!;
-      if (e.level > level && mayContain(boxes[i], p) && pointInPolygon(p, e.vertices)) level = e.level;
-    }
-    return level;
-  };
-
+/** The context of an engine: getters over the queries above, nothing kept. */
+export function dtpContext(t: TableReader<DtpContext>): DtpContext {
+  const infosOf = (ids: readonly string[]): UnitInfo[] => ids.map((id) => t.get(unitInfoQuery, id)!);
   const ctx: DtpContext = {
-    state,
-    incremental: previousUnits !== undefined,
-    memos: memoSlots(),
-    units,
-    stands,
-    commanders,
-    unitsBySide,
-    sides,
-    enemiesOf: (unitId) => enemiesBySide.get(need(units, unitId, 'unit').unit.side) ?? [],
-    formationOf(unitId) {
-      let f = formations.get(unitId);
-      if (!f) {
-        f = known?.(unitId);
-        if (!f) {
-          const info = need(units, unitId, 'unit');
-          f = info.stands.length === 0 ? noStandsReading(info.unit) : recognize(info.unit, info.stands.map((s) => s.stand));
-        }
-        formations.set(unitId, f);
-      }
-      return f;
+    t,
+    state: {
+      get terrain() {
+        return t.terrain();
+      },
+      get table() {
+        return t.table();
+      },
+      get optionalRules() {
+        return t.optionalRules();
+      },
+      get commanders() {
+        return t.commanders();
+      },
     },
-    areaOf(unitId) {
-      if (areas.has(unitId)) return areas.get(unitId);
-      const info = need(units, unitId, 'unit');
-      let found: AreaTerrain | undefined;
-      const areaList = state.terrain.areas;
-      const boxes = (areaBoxes ??= areaList.map((a) => polygonRejectBox(a.vertices)));
-      for (let i = 0; i < areaList.length; i++) {
-        const area = areaList[i]!;
-        const box = boxes[i];
-        let inside = 0;
-        for (const s of info.stands) if (mayContain(box, s.center) && pointInPolygon(s.center, area.vertices)) inside++;
-        // "Most of its stands": a strict majority.
-        if (inside * 2 > info.stands.length) {
-          found = area;
-          break;
-        }
-      }
-      areas.set(unitId, found);
-      return found;
+    units: {
+      get: (id) => t.get(unitInfoQuery, id),
+      has: (id) => t.unit(id) !== undefined,
+      values: () => infosOf(t.unitIds()),
     },
-    elevationLevelAt,
-    elevationOf(unitId) {
-      const cached = levels.get(unitId);
-      if (cached !== undefined) return cached;
-      const info = need(units, unitId, 'unit');
-      const counts = new Map<number, number>();
-      for (const s of info.stands) {
-        const l = elevationLevelAt(s.center);
-        counts.set(l, (counts.get(l) ?? 0) + 1);
-      }
-      let best = 0, bestCount = -1;
-      for (const [l, c] of [...counts].sort((a, b) => a[0] - b[0])) {
-        if (c > bestCount) {
-          best = l;
-          bestCount = c;
+    stands: {
+      // A unit's stand from its unit's info; any other (a commander's, a stray one) made afresh, no hits.
+      get: (id) => {
+        const stand = t.stand(id);
+        if (stand === undefined) return undefined;
+        const info = t.get(unitInfoQuery, stand.unitId);
+        if (info !== undefined) for (const s of info.stands) if (s.stand === stand) return s;
+        return standInfoOf(stand, 0);
+      },
+    },
+    commanders: { get: (id) => commanderInfo(ctx, t.get(commandersQuery).byId.get(id)) },
+    unitsBySide: {
+      get: (side) => (t.get(sidesQuery).includes(side) ? infosOf(t.get(sideIdsQuery, side)) : undefined),
+    },
+    get sides() {
+      return t.get(sidesQuery);
+    },
+    enemiesOf: (unitId) => infosOf(t.get(enemyRollQuery, need(t.unit(unitId), unitId, 'unit').side).ids),
+    enemyIdsOf: (side) => t.get(enemyRollQuery, side),
+    near(box, side) {
+      const infos = t.unitsIn(box).map((id) => t.get(unitInfoQuery, id)!);
+      // Units of one side are in state order already; when units of two other sides or more are among
+      // them, the sides follow in `sides` order (a stable sort of the state's order).
+      let other: SideId | undefined;
+      for (const u of infos) {
+        const s = u.unit.side;
+        if (s === side || s === other) continue;
+        if (other === undefined) other = s;
+        else {
+          const sides = t.get(sidesQuery);
+          return infos.sort((a, b) => sides.indexOf(a.unit.side) - sides.indexOf(b.unit.side));
         }
       }
-      levels.set(unitId, best);
-      return best;
+      return infos;
     },
-    commanderOfBrigade: (brigadeId) => commanderByBrigade.get(brigadeId),
+    formationOf: (unitId) => t.get(formationQuery, unitId),
+    areaOf: (unitId) => t.get(areaQuery, unitId),
+    elevationLevelAt: (p) => elevationLevelAt(ctx, p),
+    elevationOf: (unitId) => t.get(elevationQuery, unitId),
+    commanderOfBrigade: (brigadeId) => commanderInfo(ctx, t.get(commandersQuery).byBrigade.get(brigadeId)),
     isMounted: (unitId) => ctx.formationOf(unitId).mounted,
     isLimbered: (unitId) => ctx.formationOf(unitId).limbered === true,
   };
   return ctx;
+}
+
+const contextQuery = query('dtp/context', (ctx: DtpContext) => ctx);
+
+/**
+ * A context over one table state, outside any evaluation (tests and tools): the queries run on first use,
+ * each once. Throws, when asked, for unit ids the state does not hold.
+ */
+export function buildContext(state: TableState): DtpContext {
+  return queryContext({ context: dtpContext, root: contextQuery }, state);
 }

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Commander, TableState, UnitStatus } from '../../model/tableState.ts';
 import { parseTableStateFor } from '../../validate/parseTableState.ts';
 import { devilToPay } from './index.ts';
+import { createEvaluator } from '../../engine/evaluate.ts';
 import type { DtpChargeTargetOption } from './charge.ts';
 import { INFANTRY_BASE, grid, stateOf, unitAt } from '../../../../../fixtures/rules/devil-to-pay/movementChargeTestScenes.ts';
 
@@ -95,7 +96,7 @@ describe('which units reinforce a defence (Charge: Reinforce a Defense)', () => 
   });
 
   it('a session follows the declarations being set and cleared', () => {
-    const session = devilToPay.createSession!();
+    const session = createEvaluator(devilToPay);
     for (const state of [example3(), example3({ rulesetStatus: { reinforcing: false } }), example3({ rulesetStatus: { reinforcing: true } }), example3()]) {
       expect(session.update(state)).toEqual(devilToPay.evaluate(state));
     }

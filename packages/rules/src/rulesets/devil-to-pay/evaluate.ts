@@ -1,21 +1,29 @@
 /**
- * The Devil to Pay (2018) evaluation of a whole table: builds the per-state context once, then per unit reads
- * its formation and evaluates movement, fire, charge, rally and command, collecting shapes and warnings.
- * `evaluateUnit` and `assemble` are shared with the incremental session (`session.ts`), which hands in
- * cached part sources that return exactly what `directSources` would.
+ * The Devil to Pay (2018) evaluation of a whole table, as queries of the incremental engine
+ * (`engine/incremental/`). Each piece is written as if it evaluated from scratch and reads the table only
+ * through the context (`context.ts`):
+ * - per unit: its facts and formation (`context.ts`), movement, fire list, charge, rally, command reading,
+ *   and its evaluation (those parts put together with its fire shapes and warnings);
+ * - per pair: fire of one unit at one enemy (`firePairQuery`, fire/fire.ts);
+ * - per brigade: the command pass (`brigadeQuery`, command.ts);
+ * - the whole table: combined charges, command shapes, and the root, which lists every unit's evaluation
+ *   in state order.
+ * `evaluate` runs them once; a live evaluator (`createEvaluator`) keeps them and recomputes only what a
+ * change meets.
  */
-import type { CombinedChargeReading, DiceBreakdown, Evaluation, EvaluationWarning, FireRefusal, FireTargetOption, Refusal, UnitEvaluation } from '../../engine/evaluation.ts';
+import type { Evaluation, EvaluationWarning, UnitEvaluation } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
 import type { TableState } from '../../model/tableState.ts';
-import { buildContext, type DtpContext } from './context.ts';
-import { evaluateFire, fireAtTarget } from './fire/fire.ts';
-import { buildFireScene, type FireScene } from './fire/fireScene.ts';
-import { fireShapes } from './fire/fireShapes.ts';
-import { chargeOptions, combinedCharges, type ChargeOptionsResult } from './charge.ts';
+import { query } from '../../engine/incremental/query.ts';
+import type { QueryRuleset } from '../../engine/incremental/tableReader.ts';
+import { evaluateQueries } from '../../engine/incremental/runQueries.ts';
+import { dtpContext, type DtpContext } from './context.ts';
+import { fireListQuery } from './fire/fire.ts';
+import { fireShapesQuery } from './fire/fireShapes.ts';
+import { chargeOptions, combinedCharges } from './charge.ts';
 import { movementOptions } from './movement/movementOptions.ts';
-import type { MovementResult } from './movement/movementResult.ts';
 import { evaluateRally } from './rally.ts';
-import { commanderReadings, evaluateCommand } from './command.ts';
+import { commanderReadings, commandReadingQuery, commandShapesQuery } from './command.ts';
 import { optionalRuleParts } from './optionalRules.ts';
 import { declarationWarnings } from './declarations.ts';
 import { weaponRow } from './tables/fireTables.ts';
@@ -26,44 +34,24 @@ export const DTP_RULESET_ID = 'devil-to-pay';
 /** Below this formation confidence a warning asks the players to dress the stands or set the formation. */
 export const FORMATION_WARNING_CONFIDENCE = 0.5;
 
-/** Everything evaluated for one unit, before being put together. Sessions cache these per unit. */
+/** Everything evaluated for one unit, before being put together. */
 export interface UnitParts {
   readonly evaluation: UnitEvaluation;
   readonly shapes: readonly Shape[];
   readonly warnings: readonly EvaluationWarning[];
 }
 
-/** Fire of one unit at one target, injected so a session can serve it from a cache. */
-export type PairFire = (firerId: string, targetId: string) => FireTargetOption | FireRefusal;
+/** A unit's movement options and shapes (movement/). */
+export const movementQuery = query('dtp/movement', (ctx: DtpContext, unitId) => movementOptions(ctx, unitId), { equal: 'plain' });
 
-/**
- * Where the per-unit parts come from. `directSources` computes everything; a session substitutes cached
- * versions that return exactly what the direct ones would.
- */
-export interface UnitPartSources {
-  movement(unitId: string): MovementResult;
-  charge(unitId: string): ChargeOptionsResult;
-  rally(unitId: string): DiceBreakdown | Refusal;
-  pair: PairFire;
-  /** Every fire option of a unit (`evaluateFire` through `pair`). */
-  fire(unitId: string): (FireTargetOption | FireRefusal)[];
-  fireShapes(unitId: string, options: readonly (FireTargetOption | FireRefusal)[]): readonly Shape[];
-}
+/** A unit's charge options and shapes (charge.ts). */
+export const chargeQuery = query('dtp/charge', (ctx: DtpContext, unitId) => chargeOptions(ctx, unitId), { equal: 'plain' });
 
-export function directSources(ctx: DtpContext, scene: FireScene): UnitPartSources {
-  const pair: PairFire = (f, t) => fireAtTarget(ctx, scene, f, t);
-  return {
-    movement: (id) => movementOptions(ctx, id),
-    charge: (id) => chargeOptions(ctx, id),
-    rally: (id) => evaluateRally(ctx, id),
-    pair,
-    fire: (id) => evaluateFire(ctx, scene, id, pair),
-    fireShapes: (id, options) => fireShapes(ctx, id, options),
-  };
-}
+/** A unit's rally dice or refusal (rally.ts). */
+export const rallyQuery = query('dtp/rally', (ctx: DtpContext, unitId) => evaluateRally(ctx, unitId), { equal: 'plain' });
 
-/** Evaluates one unit; the command reading comes from the brigade-wide pass. */
-export function evaluateUnit(ctx: DtpContext, unitId: string, command: UnitEvaluation['command'], sources: UnitPartSources): UnitParts {
+/** Evaluates one unit: its parts put together, its shapes (movement, fire, charge) and its warnings. */
+export function evaluateUnit(ctx: DtpContext, unitId: string): UnitParts {
   const info = ctx.units.get(unitId)!;
   const reading = ctx.formationOf(unitId);
   const warnings: EvaluationWarning[] = [];
@@ -76,11 +64,11 @@ export function evaluateUnit(ctx: DtpContext, unitId: string, command: UnitEvalu
       unitId,
     });
   }
-  const movement = sources.movement(unitId);
-  const fire = sources.fire(unitId);
+  const movement = ctx.t.get(movementQuery, unitId);
+  const fire = ctx.t.get(fireListQuery, unitId);
   const unknownWeapon = fire.find((f) => !f.ok && f.reason === 'fire/unknown-weapon');
   if (unknownWeapon && !unknownWeapon.ok) warnings.push({ code: 'fire/unknown-weapon', message: `${info.unit.name}: ${unknownWeapon.detail ?? ''}`, unitId });
-  const charge = sources.charge(unitId);
+  const charge = ctx.t.get(chargeQuery, unitId);
   const optional = optionalRuleParts(ctx, unitId, fire);
   warnings.push(...optional.warnings);
   warnings.push(...declarationWarnings(info));
@@ -90,13 +78,13 @@ export function evaluateUnit(ctx: DtpContext, unitId: string, command: UnitEvalu
     movement: movement.movement,
     fire,
     charge: charge.charge,
-    rally: sources.rally(unitId),
-    command,
+    rally: ctx.t.get(rallyQuery, unitId),
+    command: ctx.t.get(commandReadingQuery, unitId),
     ...optional.fields,
     // The weapon's bands for the views' tape measure; none for a weapon no fire table lists.
     ...weaponRangeField(info.unit.weapon),
   };
-  return { evaluation, shapes: [...movement.shapes, ...sources.fireShapes(unitId, fire), ...charge.shapes], warnings };
+  return { evaluation, shapes: [...movement.shapes, ...ctx.t.get(fireShapesQuery, unitId), ...charge.shapes], warnings };
 }
 
 function weaponRangeField(weapon: string): Pick<UnitEvaluation, 'weaponRange'> {
@@ -104,117 +92,52 @@ function weaponRangeField(weapon: string): Pick<UnitEvaluation, 'weaponRange'> {
   return row ? { weaponRange: weaponRangeReading(row) } : {};
 }
 
-/** Puts per-unit parts and the command shapes together in state order. */
-export function assemble(state: TableState, parts: ReadonlyMap<string, UnitParts>, commandShapes: readonly Shape[]): Evaluation {
-  return assembleAfter(state, (place) => parts.get(state.units[place]!.id)!, commandShapes, undefined).evaluation;
-}
+/** One unit's evaluation (`evaluateUnit`). */
+export const unitPartsQuery = query('dtp/unit-evaluation', (ctx: DtpContext, unitId) => evaluateUnit(ctx, unitId));
 
-/**
- * What an assembly keeps for the next one (sessions): the parts it was put together from, in state order,
- * the units' shapes in one list with each unit's end in it, and the combined charges.
- */
-export interface AssemblyMemo {
-  readonly parts: readonly UnitParts[];
-  readonly unitShapes: readonly Shape[];
-  readonly shapeEnds: Int32Array;
-  readonly combined: readonly CombinedChargeReading[];
-}
+/** The combined charges of every unit's charge options (charge.ts), in state order. */
+const combinedChargesQuery = query(
+  'dtp/combined-charges',
+  (ctx: DtpContext) => combinedCharges(ctx.t.unitIds().map((unitId) => ({ unitId, charge: ctx.t.get(chargeQuery, unitId).charge }))),
+  { equal: 'plain' },
+);
 
-/**
- * `assemble` from each unit's parts (`partsOf`, by place in `state.units`), reusing what the last assembly
- * (`memo`) put together: the units' shapes before the first and after the last unit whose parts are not the
- * same objects are kept as whole runs, and the combined charges are kept when every unit's charge list (and
- * unit) is the same. Every list returned is new; the memo's list of unit shapes is its own (written in place
- * by the next assembly when the counts allow).
- */
-export function assembleAfter(
-  state: TableState,
-  partsOf: (place: number) => UnitParts,
-  commandShapes: readonly Shape[],
-  memo: AssemblyMemo | undefined,
-): { evaluation: Evaluation; memo: AssemblyMemo } {
-  const n = state.units.length;
-  const list: UnitParts[] = new Array<UnitParts>(n);
+/** The whole evaluation: every unit's in state order, then the command links; shapes in the same order. */
+const evaluationQuery = query('dtp/evaluation', (ctx: DtpContext): Evaluation => {
+  const ids = ctx.t.unitIds();
+  const parts = ids.map((id) => ctx.t.get(unitPartsQuery, id));
   const units: Record<string, UnitEvaluation> = {};
   const warnings: EvaluationWarning[] = [];
-  for (let i = 0; i < n; i++) {
-    const id = state.units[i]!.id;
-    const p = partsOf(i);
-    list[i] = p;
-    units[id] = p.evaluation;
+  const commandShapes = ctx.t.get(commandShapesQuery);
+  // The shapes in one list of its final length (a few thousand on a big table).
+  let count = commandShapes.length;
+  for (const p of parts) count += p.shapes.length;
+  const shapes = new Array<Shape>(count);
+  let k = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const p = parts[i]!;
+    units[ids[i]!] = p.evaluation;
+    for (const sh of p.shapes) shapes[k++] = sh;
     for (const w of p.warnings) warnings.push(w);
   }
-  const old = memo !== undefined && memo.parts.length === n ? memo : undefined;
-  // The run of units whose parts changed: [first, last]; none when first > last.
-  let first = 0;
-  let last = n - 1;
-  if (old) {
-    while (first < n && list[first] === old.parts[first]) first++;
-    while (last >= first && list[last] === old.parts[last]) last--;
-  }
-  const shapeEnds = new Int32Array(n);
-  let unitShapes: Shape[];
-  if (!old) {
-    unitShapes = [];
-    for (let i = 0; i < n; i++) {
-      for (const sh of list[i]!.shapes) unitShapes.push(sh);
-      shapeEnds[i] = unitShapes.length;
-    }
-  } else if (first > last) {
-    unitShapes = old.unitShapes as Shape[];
-    shapeEnds.set(old.shapeEnds);
-  } else {
-    // Before `first` and after `last` the shapes are the last assembly's, kept as whole runs.
-    const start = first > 0 ? old.shapeEnds[first - 1]! : 0;
-    const oldEnd = old.shapeEnds[last]!;
-    let middleCount = 0;
-    shapeEnds.set(old.shapeEnds.subarray(0, first));
-    for (let i = first; i <= last; i++) {
-      middleCount += list[i]!.shapes.length;
-      shapeEnds[i] = start + middleCount;
-    }
-    const shift = start + middleCount - oldEnd;
-    for (let i = last + 1; i < n; i++) shapeEnds[i] = old.shapeEnds[i]! + shift;
-    const before = old.unitShapes as Shape[];
-    // The same count in the changed run (the usual case): the memo's own list (never handed out) is written
-    // in place. Otherwise one list at its final length, the runs around copied in.
-    unitShapes = shift === 0 ? before : new Array<Shape>(before.length + shift);
-    if (shift !== 0) {
-      for (let i = 0; i < start; i++) unitShapes[i] = before[i]!;
-      for (let i = oldEnd, k = start + middleCount; i < before.length; i++) unitShapes[k++] = before[i]!;
-    }
-    let k = start;
-    for (let i = first; i <= last; i++) for (const sh of list[i]!.shapes) unitShapes[k++] = sh;
-  }
-  const shapes = new Array<Shape>(unitShapes.length + commandShapes.length);
-  for (let i = 0; i < unitShapes.length; i++) shapes[i] = unitShapes[i]!;
-  for (let i = 0; i < commandShapes.length; i++) shapes[unitShapes.length + i] = commandShapes[i]!;
-  let sameCharges = old !== undefined;
-  for (let i = first; sameCharges && i <= last; i++) {
-    const a = list[i]!.evaluation;
-    const b = old!.parts[i]!.evaluation;
-    sameCharges = a.unitId === b.unitId && a.charge === b.charge;
-  }
-  const combined = sameCharges ? old!.combined : combinedCharges(list.map((p) => p.evaluation));
-  const evaluation: Evaluation = {
+  for (const sh of commandShapes) shapes[k++] = sh;
+  const commanders = ctx.state.commanders;
+  const combined = ctx.t.get(combinedChargesQuery);
+  return {
     rulesetId: DTP_RULESET_ID,
     units,
     shapes,
     warnings,
     // Commanders hold orders of their own (Commanders, p. 6): listed when the table has any.
-    ...(state.commanders.length > 0 ? { commanders: commanderReadings(state.commanders) } : {}),
+    ...(commanders.length > 0 ? { commanders: commanderReadings(commanders) } : {}),
     ...(combined.length > 0 ? { combinedCharges: combined.slice() } : {}),
   };
-  return { evaluation, memo: { parts: list, unitShapes, shapeEnds, combined } };
-}
+});
+
+/** The Devil to Pay as queries: the context and the root. */
+export const dtpQueries: QueryRuleset<DtpContext, Evaluation> = { context: dtpContext, root: evaluationQuery };
 
 /** Full evaluation of a table state. Pure. */
 export function evaluateDevilToPay(state: TableState): Evaluation {
-  const ctx = buildContext(state);
-  const scene = buildFireScene(ctx);
-  const command = evaluateCommand(ctx);
-  const sources = directSources(ctx, scene);
-  const parts = new Map<string, UnitParts>();
-  for (const u of state.units) parts.set(u.id, evaluateUnit(ctx, u.id, command.readings.get(u.id)!, sources));
-  return assemble(state, parts, command.shapes);
+  return evaluateQueries(dtpQueries, state);
 }

@@ -12,6 +12,7 @@ import { fireShapes } from './fire/fireShapes.ts';
 import { facingPair, fireOn, fireOption, modifierLabels, rect, scene } from '../../../../../fixtures/rules/devil-to-pay/fireTestScene.ts';
 import { unitOrdersPerTurn } from './command.ts';
 import { devilToPay } from './index.ts';
+import { createEvaluator } from '../../engine/evaluate.ts';
 import { evaluateDevilToPay } from './evaluate.ts';
 import { createRng } from '../../dice/rng.ts';
 import { moveRandomUnit, randomTable } from '../../../../../fixtures/rules/devil-to-pay/sessionTestTable.ts';
@@ -211,7 +212,7 @@ describe('optional rules in a session', () => {
       optionalRules: ['trained-veteran', 'split-fire', 'hasty-works'],
       units: plain.units.map((u, i) => (i % 3 === 0 ? { ...u, sharpshooters: true } : i % 3 === 1 ? { ...u, quality: 'trained' as const } : u)),
     };
-    const session = devilToPay.createSession!();
+    const session = createEvaluator(devilToPay);
     const first = session.update(state);
     expect(first).toEqual(devilToPay.evaluate(state));
     expect(Object.values(first.units).some((u) => (u.splitFire?.length ?? 0) > 0)).toBe(true);

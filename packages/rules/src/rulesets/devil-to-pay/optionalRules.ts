@@ -4,8 +4,7 @@
  * pools, and the MOVE actions Constructing Hasty Works would take. Sharpshooters' range and orders live in
  * `fire.ts` and `command.ts`; Trained and Veteran Troops in `universalModifiers.ts`.
  *
- * Everything here is a pure function of the context and the unit's (already prioritised) fire options, so a
- * session that re-assembles every unit on each update gets the same result as `evaluate`.
+ * Everything here is a pure function of the context and the unit's (already prioritised) fire options.
  */
 import type { EvaluationWarning, FireRefusal, FireTargetOption, HastyWorksReading, SplitFireOption } from '../../engine/evaluation.ts';
 import type { AreaTerrainKind, Formation } from '../../model/tableState.ts';

@@ -3,7 +3,7 @@
  */
 import type { DiceBreakdown, DiceModifier, Refusal } from '../../engine/evaluation.ts';
 import { polygonToPolygonDistanceIn } from '../../geometry/distance.ts';
-import { boxGapIn, type DtpContext } from './context.ts';
+import { boxGapIn, grownBox, type DtpContext, type UnitInfo } from './context.ts';
 import { universalModifiers } from './universalModifiers.ts';
 import { HIT_ON } from './tables/diceTables.ts';
 
@@ -19,15 +19,30 @@ export const RALLY_DISTANCE_BANDS: readonly { readonly beyondIn: number; readonl
 /** Prone troops suffer -2 Die (Rally, Prone; Optional Rules, Going Prone). */
 export const RALLY_PRONE_DICE = -2;
 
+/** The reaches tried in turn for the nearest enemy, inches (beyond the last, every enemy is looked at). */
+const NEAREST_SEARCH_IN = [6, 14, 26, 60];
+
 /**
  * Edge-to-edge distance from the unit to the nearest enemy stand, inches; Infinity with no enemy on the
- * table. Box gaps prune pairs that cannot beat the best so far.
+ * table. Looked for in growing boxes around the unit (a spatial read: enemies further than the nearest one
+ * do not touch it): an enemy found within a reach is nearer than any enemy outside it. Box gaps prune
+ * pairs that cannot beat the best so far.
  */
 export function nearestEnemyDistanceIn(ctx: DtpContext, unitId: string): number {
   const me = ctx.units.get(unitId)!;
+  if (me.stands.length > 0) {
+    for (const reachIn of NEAREST_SEARCH_IN) {
+      const best = nearestAmong(me, ctx.near(grownBox(me.box, reachIn), me.unit.side).filter((e) => e.unit.side !== me.unit.side));
+      if (best <= reachIn) return best;
+    }
+  }
+  return nearestAmong(me, ctx.enemiesOf(unitId));
+}
+
+function nearestAmong(me: UnitInfo, candidates: readonly UnitInfo[]): number {
   let best = Infinity;
   // Gaps computed once (not in the sort comparator); the sort is stable, so the order is the same.
-  const enemies = ctx.enemiesOf(unitId)
+  const enemies = candidates
     .filter((e) => e.stands.length > 0)
     .map((e) => ({ e, gap: boxGapIn(me.box, e.box) }))
     .sort((a, b) => a.gap - b.gap);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../dice/rng.ts';
 import { devilToPay } from './index.ts';
+import { createEvaluator } from '../../engine/evaluate.ts';
 import { moveRandomUnit, randomTable } from '../../../../../fixtures/rules/devil-to-pay/sessionTestTable.ts';
 import { scene } from '../../../../../fixtures/rules/devil-to-pay/fireTestScene.ts';
 import { megaScene } from '../../../../../fixtures/rules/megaScene.ts';
@@ -11,7 +12,7 @@ describe('devil to pay session', () => {
   it('returns exactly what evaluate returns, after every random move', () => {
     const rng = createRng(20261122);
     let state = randomTable(rng, 10);
-    const session = devilToPay.createSession!();
+    const session = createEvaluator(devilToPay);
     expect(session.update(state)).toEqual(devilToPay.evaluate(state));
     // The same table re-sent as new objects (as a tracker does every frame).
     expect(session.update(JSON.parse(JSON.stringify(state)))).toEqual(devilToPay.evaluate(state));
@@ -26,7 +27,7 @@ describe('devil to pay session', () => {
     // and the lines found clear are untouched, and fire lists are patched entry by entry.
     const rng = createRng(20261124);
     let state = megaScene(1);
-    const session = devilToPay.createSession!();
+    const session = createEvaluator(devilToPay);
     expect(firstDifference(session.update(state), devilToPay.evaluate(state))).toBeUndefined();
     const artillery = state.units.filter((u) => u.arm === 'artillery');
     for (let i = 0; i < 14; i++) {
@@ -48,7 +49,7 @@ describe('devil to pay session', () => {
     // kept for unchanged units, and a neighbour's movement is kept unless one of the mover's stands (not
     // just its box) comes near its paths: each of these, got wrong, leaves a stale part behind.
     let state = megaScene(2);
-    const session = devilToPay.createSession!();
+    const session = createEvaluator(devilToPay);
     expect(firstDifference(session.update(state), devilToPay.evaluate(state))).toBeUndefined();
     const ids = state.units.map((u) => u.id);
     const shift = (s: typeof state, unitIds: readonly string[], dxIn: number, dyIn: number): typeof state => ({
@@ -100,7 +101,7 @@ describe('devil to pay session', () => {
       {},
       [{ commander: { id: 'c', name: 'C', side: 'a', brigadeId: 'a-b', quality: 'capable', standId: 'c-stand' }, stand: cdrStand }],
     );
-    const session = devilToPay.createSession!();
+    const session = createEvaluator(devilToPay);
     expect(session.update(withCdr)).toEqual(devilToPay.evaluate(withCdr));
     const between = { ...withCdr, stands: withCdr.stands.map((st) => (st.id === 'c-stand' ? { ...st, pose: { ...st.pose, xIn: 40 } } : st)) };
     const blocked = devilToPay.evaluate(between);
@@ -111,7 +112,7 @@ describe('devil to pay session', () => {
   it('follows units leaving and re-entering the table, and a change of attached commander', () => {
     const rng = createRng(11);
     const state = randomTable(rng, 6);
-    const session = devilToPay.createSession!();
+    const session = createEvaluator(devilToPay);
     session.update(state);
     const gone = state.units[3]!;
     const without = { ...state, units: state.units.filter((u) => u !== gone), stands: state.stands.filter((s) => s.unitId !== gone.id) };
@@ -142,7 +143,7 @@ describe('devil to pay session', () => {
           return u;
         }),
       };
-      const session = devilToPay.createSession!();
+      const session = createEvaluator(devilToPay);
       for (let i = 0; i < 4; i++) {
         expect(session.update(state)).toEqual(devilToPay.evaluate(state));
         state = moveRandomUnit(state, rng, 8).state;
@@ -153,7 +154,7 @@ describe('devil to pay session', () => {
   it('follows a brigade commander riding along the line', () => {
     const rng = createRng(5);
     let state = randomTable(rng, 10);
-    const session = devilToPay.createSession!();
+    const session = createEvaluator(devilToPay);
     session.update(state);
     const standId = state.commanders[0]!.standId!;
     for (const dx of [3, 3, -9]) {
@@ -168,7 +169,7 @@ describe('devil to pay session', () => {
     // must all read as evaluate reads them.
     const rng = createRng(77);
     let state = randomTable(rng, 10);
-    const session = devilToPay.createSession!();
+    const session = createEvaluator(devilToPay);
     expect(session.update(state)).toEqual(devilToPay.evaluate(state));
     // The same stand objects, in reverse order (the units and commanders arrays unchanged).
     state = { ...state, stands: [...state.stands].reverse() };
@@ -206,7 +207,7 @@ describe('devil to pay session', () => {
       expect(right.units.f!.fire[0]!.ok).toBe(true);
       expect(right.units.f!.fire).toEqual(left.units.f!.fire);
       expect(right.shapes.find((s) => s.id === 'fire/target/f/t')).not.toEqual(left.shapes.find((s) => s.id === 'fire/target/f/t'));
-      const session = devilToPay.createSession!();
+      const session = createEvaluator(devilToPay);
       session.update(at(37));
       expect(session.update(at(43))).toEqual(right);
     }
@@ -219,7 +220,7 @@ describe('devil to pay session', () => {
       { id: 'f', side: 'a', xIn: 10, yIn: 10, headingDeg: 90 },
       { id: 't', side: 'b', xIn: 80, yIn: 50, headingDeg: 270, stands: 2 },
     ]);
-    const session = devilToPay.createSession!();
+    const session = createEvaluator(devilToPay);
     const ev0 = session.update(base);
     expect(ev0).toEqual(devilToPay.evaluate(base));
     expect(ev0.units.f!.fire).toEqual([expect.objectContaining({ ok: false, targetUnitId: 't', reason: 'fire/target-out-of-range' })]);
@@ -257,7 +258,7 @@ describe('devil to pay session', () => {
     const at = (dIn: number) =>
       scene([line, { id: 'e', side: 'b', arm: 'artillery', stands: 1, xIn: cornerX + nx * dIn, yIn: cornerY + ny * dIn, headingDeg: 90 }]);
     const far = JSON.stringify(devilToPay.evaluate(at(3.3)).units.u!.movement);
-    const session = devilToPay.createSession!();
+    const session = createEvaluator(devilToPay);
     let shortened = false;
     for (let dIn = 3.3; dIn > 2.6; dIn -= 0.02) {
       const state = at(dIn);
@@ -282,7 +283,7 @@ describe('devil to pay session', () => {
       ...state,
       stands: state.stands.map((st) => (st.id === standId ? { ...st, unitId, pose: { ...st.pose, xIn: st.pose.xIn + dxIn } } : st)),
     });
-    const session = devilToPay.createSession!();
+    const session = createEvaluator(devilToPay);
     expect(firstDifference(session.update(base), devilToPay.evaluate(base))).toBeUndefined();
     const warm = edit(base, 'v-s2', 0.5, 'v');
     expect(firstDifference(session.update(warm), devilToPay.evaluate(warm))).toBeUndefined();
@@ -300,7 +301,7 @@ describe('devil to pay session', () => {
   it('starts afresh when the terrain changes', () => {
     const rng = createRng(7);
     const state = randomTable(rng, 6);
-    const session = devilToPay.createSession!();
+    const session = createEvaluator(devilToPay);
     session.update(state);
     const wooded = { ...state, terrain: { ...state.terrain, areas: [...state.terrain.areas, { id: 'new-woods', kind: 'thick-woods' as const, vertices: [{ xIn: 0, yIn: 21 }, { xIn: 96, yIn: 21 }, { xIn: 96, yIn: 39 }, { xIn: 0, yIn: 39 }] }] } };
     expect(session.update(wooded)).toEqual(devilToPay.evaluate(wooded));

@@ -3,29 +3,35 @@
  * stands each has in its arc and within range (nearest first), and whether it sees any of them.
  */
 import type { PointIn } from '../../../model/units.ts';
-import { ownedMemo } from '../../../engine/ownedMemo.ts';
+import { query } from '../../../engine/incremental/query.ts';
 import { pointToPolygonDistanceIn } from '../../../geometry/distance.ts';
 import { hypot2 } from '../../../geometry/hypot.ts';
 import { polygonsOverlap } from '../../../geometry/intersect.ts';
 import { levelLineObstructed, lineOfSight, standCrossingFraction, type SightBox, type SightReport, type SightScene, type SightStand } from '../../../geometry/lineOfSight.ts';
 import { polygonOverlapsPreparedWedge } from '../../../geometry/wedge.ts';
-import type { DtpContext, FireArcMemo, StandInfo, UnitInfo } from '../context.ts';
-import { boxOutsideArc, outsideArc } from './fireArc.ts';
+import type { DtpContext, StandArc, StandInfo, UnitInfo } from '../context.ts';
+import type { Stand } from '../../../model/tableState.ts';
+import { boxOutsideArc, outsideArc, standArc } from './fireArc.ts';
 import { AREA_BLOCK_DEPTH_IN, sightBlocker, type FireScene } from './fireScene.ts';
 
-/** Stands of the unit that may fire at all: front rank (Formation Modifiers "1st Rank"), no hits (Eligible Stands). */
-export function firingStands(ctx: DtpContext, unitId: string): readonly StandInfo[] {
-  // Asked once per (firer, target) pair: memoised per context.
-  const memo = FIRING_STANDS.get(ctx);
-  let list = memo.get(unitId);
-  if (!list) {
-    const front = new Set(ctx.formationOf(unitId).frontRankStandIds);
-    list = ctx.units.get(unitId)!.stands.filter((s) => front.has(s.stand.id) && s.hits === 0);
-    memo.set(unitId, list);
-  }
-  return list;
+/** The stands of a unit that may fire at all, with each one's arc of fire for the unit's arm. */
+export interface FiringStands {
+  readonly stands: readonly StandInfo[];
+  readonly arcs: readonly StandArc[];
 }
-const FIRING_STANDS = ownedMemo((_ctx: DtpContext) => new Map<string, readonly StandInfo[]>());
+
+/** Stands of the unit that may fire at all: front rank (Formation Modifiers "1st Rank"), no hits (Eligible Stands). */
+export const firingStandsQuery = query('dtp/firing-stands', (ctx: DtpContext, unitId): FiringStands => {
+  const info = ctx.units.get(unitId)!;
+  const front = new Set(ctx.formationOf(unitId).frontRankStandIds);
+  const stands = info.stands.filter((s) => front.has(s.stand.id) && s.hits === 0);
+  return { stands, arcs: stands.map((s) => standArc(s, info.unit.arm)) };
+});
+
+/** Stands of the unit that may fire at all (see `firingStandsQuery`). */
+export function firingStands(ctx: DtpContext, unitId: string): readonly StandInfo[] {
+  return ctx.t.get(firingStandsQuery, unitId).stands;
+}
 
 /** Closest point of a polygon to p (closestPointOnSegment per edge, allocating only the answer). */
 export function closestPointOnPolygon(p: PointIn, polygon: readonly PointIn[]): PointIn {
@@ -92,9 +98,9 @@ const RANGED_T: (StandInfo | undefined)[] = [];
 const RANGED_D: number[] = [];
 
 /** Target stands in a firing stand's arc and within the weapon's longest range, nearest first. */
-export function inArcAndRange(stand: StandInfo, standArc: FireArcMemo, target: UnitInfo, maxIn: number, needArc: boolean): { readonly inArc: boolean; readonly ranged: readonly StandInfo[] } {
+export function inArcAndRange(stand: StandInfo, standArc: StandArc, target: UnitInfo, maxIn: number, needArc: boolean): { readonly inArc: boolean; readonly ranged: readonly StandInfo[] } {
   // Every arc lies ahead of the stand's front edge: a target wholly behind that line is out of arc.
-  // The facing and the front edge's place along it, memoised with the arc (fireArc.ts).
+  // The facing and the front edge's place along it, prepared with the arc (fireArc.ts).
   const fx = standArc.facingX;
   const fy = standArc.facingY;
   const frontAt = standArc.frontAt;
@@ -140,133 +146,78 @@ const NO_TERRAIN: SightScene['terrain'] = { areas: [], linear: [], roads: [], el
 const NO_BOXES: readonly SightBox[] = [];
 const NO_STANDS: readonly SightStand[] = [];
 
-/**
- * What a traced pair's answer rests on besides the two units and the terrain, for a session deciding what
- * to trace again. A line found clear stays clear unless a stand comes onto it; a blocked line stays
- * blocked while the stand that blocked it stays (more stands never clear a line; terrain does not move),
- * or while the blocking unit, moved, still has a stand on it by the same test.
- */
-export interface SightTrace {
-  /** The clear lines found, as x0, y0, x1, y1 in turn. */
-  readonly clear: number[];
-  /** Units one of whose stands blocked a line (no duplicates). */
-  readonly blockers: string[];
-  /**
-   * The lines blocked by those units, BLOCKED_STRIDE numbers each: x0, y0, x1, y1, how the stand blocked it
-   * (BLOCK_MEETS, BLOCK_CROSSES, or BLOCK_SEEN_OVER for a line with a raised end), and the blocker's place in
-   * `blockers`.
-   */
-  readonly blocked: number[];
-}
-
-/** Numbers per blocked line in `SightTrace.blocked`. */
-export const BLOCKED_STRIDE = 6;
-/** Blocked on level ground with no terrain near: the stand overlaps the line (`lineMeetsStand`). */
-export const BLOCK_MEETS = 0;
-/** Blocked on level ground near terrain: the stand crosses the line (`standCrossingFraction` >= 0). */
-export const BLOCK_CROSSES = 1;
-/** Blocked where an end is raised: whether a moved stand still blocks depends on more than the line. */
-export const BLOCK_SEEN_OVER = 2;
-
-function blockedBy(trace: SightTrace | undefined, unitId: string, how: number, from: PointIn, to: PointIn): void {
-  if (!trace) return;
-  let k = trace.blockers.indexOf(unitId);
-  if (k < 0) k = trace.blockers.push(unitId) - 1;
-  trace.blocked.push(from.xIn, from.yIn, to.xIn, to.yIn, how, k);
-}
-
-/** Scratch ends and line for `standStillBlocks`. */
-const CHECK_FROM = { xIn: 0, yIn: 0 };
-const CHECK_TO = { xIn: 0, yIn: 0 };
-const CHECK_LINE: readonly PointIn[] = [CHECK_FROM, CHECK_TO];
+/** Room around a firing stand's sight lines in which the stands that may meet them are read (rounding). */
+const SIGHT_READ_SLACK_IN = 0.01;
 
 /**
- * Whether the troop stand blocks the line (x0, y0) → (x1, y1) by the test `how` that blocked it when traced
- * (BLOCK_MEETS or BLOCK_CROSSES; never for BLOCK_SEEN_OVER): the same answer seesAny would give for it.
+ * A sight line is read in pieces of about this extent across, inches: a long diagonal line's own box holds
+ * the neighbours of both ends, which it never meets.
  */
-export function standStillBlocks(how: number, st: SightStand, x0: number, y0: number, x1: number, y1: number): boolean {
-  CHECK_FROM.xIn = x0;
-  CHECK_FROM.yIn = y0;
-  CHECK_TO.xIn = x1;
-  CHECK_TO.yIn = y1;
-  if (how === BLOCK_MEETS) return lineMeetsStand(CHECK_LINE, st);
-  if (how === BLOCK_CROSSES) return standCrossingFraction(st, CHECK_FROM, CHECK_TO) >= 0;
-  return false;
-}
-
-function clearLine(trace: SightTrace | undefined, from: PointIn, to: PointIn): true {
-  trace?.clear.push(from.xIn, from.yIn, to.xIn, to.yIn);
-  return true;
-}
+const SIGHT_READ_PIECE_IN = 4;
 
 /**
- * Walk state of one sight line through the stand grid (module level: no closure per line). The walk
- * visits stands nearest the line's start first, skipping the firer's and the target's own and stale ones.
+ * Whether the stand's disc (centre and half diagonal, with room for rounding) comes near the segment: a
+ * stand whose footprint meets a line does, so the exact tests need only these (a cull, never a decision).
  */
-const walk = {
-  stands: NO_STANDS as readonly SightStand[],
-  stale: undefined as ReadonlySet<string> | undefined,
-  firerId: '',
-  targetId: '',
-  from: { xIn: 0, yIn: 0 } as PointIn,
-  to: { xIn: 0, yIn: 0 } as PointIn,
-  line: [] as readonly PointIn[],
-  found: undefined as SightStand | undefined,
-  collected: [] as SightStand[],
-};
-/** Whether the stand can block this walk's line at all: not the firer's or the target's, not stale. */
-function other(st: SightStand): boolean {
-  return st.unitId !== walk.firerId && st.unitId !== walk.targetId && (walk.stale === undefined || !walk.stale.has(st.unitId));
+function discNearSegment(st: Stand, from: PointIn, to: PointIn): boolean {
+  const dx = to.xIn - from.xIn;
+  const dy = to.yIn - from.yIn;
+  const len2 = dx * dx + dy * dy;
+  const tc = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((st.pose.xIn - from.xIn) * dx + (st.pose.yIn - from.yIn) * dy) / len2));
+  const ex = from.xIn + dx * tc - st.pose.xIn;
+  const ey = from.yIn + dy * tc - st.pose.yIn;
+  const r = Math.sqrt(st.widthIn * st.widthIn + st.depthIn * st.depthIn) / 2 + 1e-6;
+  return ex * ex + ey * ey <= r * r;
 }
-/** A stand on the line by the level-ground test of the open-ground path (`lineMeetsStand`). */
-const meetsLine = (st: SightStand): boolean => {
-  if (!other(st) || !lineMeetsStand(walk.line, st)) return false;
-  walk.found = st;
-  return true;
-};
-/** A stand on the line by `standCrossingFraction` (the terrain path's level-line test). */
-const crossesLine = (st: SightStand): boolean => {
-  if (!other(st) || standCrossingFraction(st, walk.from, walk.to) < 0) return false;
-  walk.found = st;
-  return true;
-};
-/** Every other unit's stand near the line (candidates for a full sight report). */
-const collect = (st: SightStand): boolean => {
-  if (other(st)) walk.collected.push(st);
-  return false;
-};
-const meetsLineAt = (i: number): boolean => meetsLine(walk.stands[i]!);
-const crossesLineAt = (i: number): boolean => crossesLine(walk.stands[i]!);
-const collectAt = (i: number): boolean => collect(walk.stands[i]!);
+
+/** Which test `standOnLine` applies: the open-ground overlap (`lineMeetsStand`) or the crossing (`standCrossingFraction`). */
+const MEETS = 0;
+const CROSSES = 1;
+const PIECE_BOX = { minXIn: 0, minYIn: 0, maxXIn: 0, maxYIn: 0 };
+/** The line `standOnLine` tests, as a two-point polygon (module scratch). */
+const SEGMENT: PointIn[] = [{ xIn: 0, yIn: 0 }, { xIn: 0, yIn: 0 }];
 
 /**
- * Offers the scene's stands near the segment to `test` (grid cells first, then the stale units' stands
- * now), until it says stop; whether it did.
+ * The first troop stand of another unit than firer and target (commanders are individuals, not troop
+ * formations, and do not block) that comes near the line from `from` to `to` and passes `test` (MEETS or
+ * CROSSES), if any;
+ * with `all`, every such stand is collected there instead. The stands are read in pieces along the line
+ * from its start, and no further than the first that passes: only a stand moving near the traced part of
+ * a line touches the pair.
  */
-function someNearLine(scene: FireScene, from: PointIn, to: PointIn, inGrid: (i: number) => boolean, test: (st: SightStand) => boolean): boolean {
-  if (scene.standGrid.someAlongSegment(from.xIn, from.yIn, to.xIn, to.yIn, inGrid)) return true;
-  const extra = scene.extraStands;
-  if (extra.length === 0) return false;
-  // Stale units' stands are skipped in the grid; their stands now are tested here, ruled out by box first.
-  walk.stale = undefined;
-  let stop = false;
-  const minX = Math.min(from.xIn, to.xIn), maxX = Math.max(from.xIn, to.xIn), minY = Math.min(from.yIn, to.yIn), maxY = Math.max(from.yIn, to.yIn);
-  for (let i = 0; !stop && i < extra.length; i++) {
-    const b = extra[i]!.box;
-    if (b.maxX < minX - 0.01 || b.minX > maxX + 0.01 || b.maxY < minY - 0.01 || b.minY > maxY + 0.01) continue;
-    stop = test(extra[i]!);
+function standOnLine(ctx: DtpContext, from: PointIn, to: PointIn, firerId: string, targetId: string, test: number, all?: SightStand[]): SightStand | undefined {
+  const dx = to.xIn - from.xIn;
+  const dy = to.yIn - from.yIn;
+  const pieces = Math.max(1, Math.ceil(Math.min(Math.abs(dx), Math.abs(dy)) / SIGHT_READ_PIECE_IN));
+  SEGMENT[0] = from;
+  SEGMENT[1] = to;
+  for (let k = 0; k < pieces; k++) {
+    const x0 = from.xIn + (dx * k) / pieces, y0 = from.yIn + (dy * k) / pieces;
+    const x1 = k + 1 === pieces ? to.xIn : from.xIn + (dx * (k + 1)) / pieces, y1 = k + 1 === pieces ? to.yIn : from.yIn + (dy * (k + 1)) / pieces;
+    // Module scratch: the reader takes the numbers at once.
+    const box = PIECE_BOX;
+    box.minXIn = Math.min(x0, x1) - SIGHT_READ_SLACK_IN;
+    box.minYIn = Math.min(y0, y1) - SIGHT_READ_SLACK_IN;
+    box.maxXIn = Math.max(x0, x1) + SIGHT_READ_SLACK_IN;
+    box.maxYIn = Math.max(y0, y1) + SIGHT_READ_SLACK_IN;
+    for (const st of ctx.t.standsIn(box)) {
+      if (st.role === 'commander' || st.unitId === firerId || st.unitId === targetId || !discNearSegment(st, from, to)) continue;
+      const sight = ctx.stands.get(st.id)!.sight;
+      if (all !== undefined) {
+        if (!all.some((x) => x.id === sight.id)) all.push(sight);
+      } else if (test === MEETS ? lineMeetsStand(SEGMENT, sight) : standCrossingFraction(sight, from, to) >= 0) return sight;
+    }
   }
-  walk.stale = scene.staleUnits.size > 0 ? scene.staleUnits : undefined;
-  return stop;
+  return undefined;
 }
 
 /**
- * Whether a firing stand sees any of the (in-arc, in-range) target stands, nearest first. Only stands in
- * the grid cells a line crosses can touch it, and only terrain meeting the box around the stand's
- * front-edge centre and the target can block it. The firer's and the target's own stands never block.
- * `trace`, when given, collects the clear line found or, when none is, what blocked each line.
+ * Whether a firing stand sees any of the (in-arc, in-range) target stands, nearest first. Only stands of
+ * other units in a line's box can touch it (read line by line, and not at all for a line the stand that
+ * blocked the last one blocks too), and only terrain meeting the box around the stand's front-edge centre
+ * and the target can block it. The firer's and the target's own stands never block.
  */
-export function seesAny(ctx: DtpContext, scene: FireScene, stand: StandInfo, firerId: string, target: UnitInfo, ranged: readonly StandInfo[], trace?: SightTrace): boolean {
+export function seesAny(ctx: DtpContext, scene: FireScene, stand: StandInfo, firerId: string, target: UnitInfo, ranged: readonly StandInfo[]): boolean {
   const fromX = (stand.corners[0].xIn + stand.corners[1].xIn) / 2;
   const fromY = (stand.corners[0].yIn + stand.corners[1].yIn) / 2;
   // The box around the front-edge centre and the target, as numbers (sightBoxMeets' test written out).
@@ -275,10 +226,6 @@ export function seesAny(ctx: DtpContext, scene: FireScene, stand: StandInfo, fir
   const minY = Math.min(fromY, tb.minYIn);
   const maxX = Math.max(fromX, tb.maxXIn);
   const maxY = Math.max(fromY, tb.maxYIn);
-  walk.stands = scene.sight.stands;
-  walk.stale = scene.staleUnits.size > 0 ? scene.staleUnits : undefined;
-  walk.firerId = firerId;
-  walk.targetId = target.unit.id;
   // `visibility` holds the elevations and the blocking (non-rough) areas.
   const sight = scene.visibility;
   let terrainMayBlock = false;
@@ -288,67 +235,40 @@ export function seesAny(ctx: DtpContext, scene: FireScene, stand: StandInfo, fir
     // No elevation or blocking area anywhere near: both ends are on level ground (an elevation under either
     // end would meet the box), so a line is clear exactly when it touches no stand.
     // The stand that blocked one line usually blocks the next (the same friendly line in front): try it first.
-    let witness = lastBlockerOf(scene, stand, firerId, target.unit.id);
-    // Module scratch ends and line for every line of this loop (nothing keeps them past a test).
-    const from = LEVEL_FROM;
-    const to = LEVEL_TO;
-    const line = LEVEL_LINE;
-    from.xIn = fromX;
-    from.yIn = fromY;
+    let witness: SightStand | undefined;
+    const from = { xIn: fromX, yIn: fromY };
+    const to = { xIn: 0, yIn: 0 };
+    const line: readonly PointIn[] = [from, to];
     for (const t of ranged) {
       closestPointOnPolygonInto(from, t.corners, to);
-      if (witness !== undefined && lineMeetsStand(line, witness)) {
-        blockedBy(trace, witness.unitId, BLOCK_MEETS, from, to);
-        continue;
-      }
-      walk.line = line;
-      if (!someNearLine(scene, from, to, meetsLineAt, meetsLine)) return clearLine(trace, from, to);
-      witness = walk.found!;
-      scene.lastBlocker.set(stand, witness);
-      blockedBy(trace, witness.unitId, BLOCK_MEETS, from, to);
+      if (witness !== undefined && lineMeetsStand(line, witness)) continue;
+      witness = standOnLine(ctx, from, to, firerId, target.unit.id, MEETS);
+      if (witness === undefined) return true;
     }
     return false;
   }
-  // Scratch ends again (the sight functions below read them and keep nothing).
-  const from = TERRAIN_FROM;
-  from.xIn = fromX;
-  from.yIn = fromY;
-  walk.from = from;
+  const from = { xIn: fromX, yIn: fromY };
   // Stands and terrain are traced apart (lineOfSight's parts are independent): with both ends on level
   // ground the first stand on the line blocks whatever the terrain, so most blocked lines skip the terrain.
   const narrowTerrain: SightScene = { stands: NO_STANDS, terrain: sight.terrain, areaBoxes: sight.areaBoxes, linearBoxes: sight.linearBoxes, elevationBoxes: sight.elevationBoxes };
   const fromFlat = ctx.elevationLevelAt(from) === 0;
-  // As above: the stand that blocked the last level line is tried first.
-  let witness = lastBlockerOf(scene, stand, firerId, target.unit.id);
-  const to = TERRAIN_TO;
+  let witness: SightStand | undefined;
   for (const t of ranged) {
-    closestPointOnPolygonInto(from, t.corners, to);
+    const to = closestPointOnPolygonInto(from, t.corners, { xIn: 0, yIn: 0 });
     if (fromFlat && ctx.elevationLevelAt(to) === 0) {
       // Both ends on level ground: nothing is seen over, so any stand, a hill between, or more than 6" of a
       // blocking area blocks the line (sightBlocker's answer for level ends, without building a report).
-      if (witness !== undefined && standCrossingFraction(witness, from, to) >= 0) {
-        blockedBy(trace, witness.unitId, BLOCK_CROSSES, from, to);
-        continue;
-      }
-      walk.to = to;
-      if (someNearLine(scene, from, to, crossesLineAt, crossesLine)) {
-        witness = walk.found!;
-        scene.lastBlocker.set(stand, witness);
-        blockedBy(trace, witness.unitId, BLOCK_CROSSES, from, to);
-        continue;
-      }
-      witness = undefined;
-      if (!levelLineObstructed(narrowTerrain, from, to, AREA_BLOCK_DEPTH_IN)) return clearLine(trace, from, to);
+      if (witness !== undefined && standCrossingFraction(witness, from, to) >= 0) continue;
+      witness = standOnLine(ctx, from, to, firerId, target.unit.id, CROSSES);
+      if (witness !== undefined) continue;
+      if (!levelLineObstructed(narrowTerrain, from, to, AREA_BLOCK_DEPTH_IN)) return true;
       continue;
     }
-    walk.collected = [];
-    someNearLine(scene, from, to, collectAt, collect);
-    const near = walk.collected;
-    const crossing = near.length > 0 ? lineOfSight({ stands: near, terrain: NO_TERRAIN, areaBoxes: NO_BOXES, linearBoxes: NO_BOXES, elevationBoxes: NO_BOXES }, from, to).stands : [];
+    const onLine: SightStand[] = [];
+    standOnLine(ctx, from, to, firerId, target.unit.id, CROSSES, onLine);
+    const crossing = onLine.length > 0 ? lineOfSight({ stands: onLine, terrain: NO_TERRAIN, areaBoxes: NO_BOXES, linearBoxes: NO_BOXES, elevationBoxes: NO_BOXES }, from, to).stands : [];
     const report: SightReport = { ...lineOfSight(narrowTerrain, from, to), stands: crossing };
-    const blocker = sightBlocker(ctx, scene, from, to, report);
-    if (blocker === undefined) return clearLine(trace, from, to);
-    if (blocker.startsWith('troops:')) blockedBy(trace, blocker.slice('troops:'.length), BLOCK_SEEN_OVER, from, to);
+    if (sightBlocker(ctx, scene, from, to, report) === undefined) return true;
   }
   return false;
 }
@@ -356,20 +276,6 @@ export function seesAny(ctx: DtpContext, scene: FireScene, stand: StandInfo, fir
 /** `sightBoxMeets(b, box)` with the box as numbers (no object per call). */
 function boxMeetsXY(b: SightBox, minX: number, minY: number, maxX: number, maxY: number): boolean {
   return !(b.maxX < minX || b.minX > maxX || b.maxY < minY || b.minY > maxY);
-}
-
-/** seesAny's level-ground scratch: the line's ends and the line itself, rewritten for every line. */
-const LEVEL_FROM = { xIn: 0, yIn: 0 };
-const LEVEL_TO = { xIn: 0, yIn: 0 };
-const LEVEL_LINE: readonly PointIn[] = [LEVEL_FROM, LEVEL_TO];
-/** The same for the lines near terrain. */
-const TERRAIN_FROM = { xIn: 0, yIn: 0 };
-const TERRAIN_TO = { xIn: 0, yIn: 0 };
-
-/** The stand that last blocked a line from this firing stand, unless it belongs to the firer or the target. */
-function lastBlockerOf(scene: FireScene, stand: StandInfo, firerId: string, targetId: string): SightStand | undefined {
-  const w = scene.lastBlocker.get(stand);
-  return w === undefined || w.unitId === firerId || w.unitId === targetId ? undefined : w;
 }
 
 /** Whether the sight line [from, to] touches the stand (box first, then the exact overlap test). */

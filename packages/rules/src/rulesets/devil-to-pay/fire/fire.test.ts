@@ -198,8 +198,9 @@ describe('fire: unit refusals and target priority', () => {
     const ctx = buildContext(state);
     const opts = evaluateFire(ctx, buildFireScene(ctx), 'f');
     expect(opts).toEqual([expect.objectContaining({ ok: false, targetUnitId: 'gone', reason: 'fire/target-out-of-range' })]);
-    // The same refusal object for the same weapon and target, wherever the target stands out of range.
+    // The same refusal for the same weapon and target, wherever the target stands out of range (so a live
+    // evaluator's firer list comes out equal and is kept).
     const moved = buildContext(scene([f, { id: 'gone', side: 'confederate', xIn: 10, yIn: 10 + longestIn + 35, headingDeg: 270, stands: 2 }]));
-    expect(evaluateFire(moved, buildFireScene(moved), 'f')[0]).toBe(opts[0]);
+    expect(evaluateFire(moved, buildFireScene(moved), 'f')[0]).toStrictEqual(opts[0]);
   });
 });

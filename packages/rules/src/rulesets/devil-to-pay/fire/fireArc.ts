@@ -1,6 +1,6 @@
 /**
  * The Devil to Pay arcs of fire (FIRE, Eligible Stands: Arc of Fire, p. 20): the wedge from a stand's
- * front corners, and its prepared form with bounding half-planes, memoised on the stand info, for the
+ * front corners, and its prepared form with bounding half-planes (made once per firer by the firing-stands query), for the
  * many stand-in-arc tests of a table.
  */
 import type { Arm } from '../../../model/tableState.ts';
@@ -9,7 +9,7 @@ import { headingToVector, normalizeDeg } from '../../../geometry/angles.ts';
 import type { StandCorners, StandShape } from '../../../geometry/footprint.ts';
 import { hypot2 } from '../../../geometry/hypot.ts';
 import { diagonalWedgeOfCorners, prepareWedge, type PreparedWedge, type Wedge } from '../../../geometry/wedge.ts';
-import type { FireArcMemo, StandInfo } from '../context.ts';
+import type { StandArc, StandInfo } from '../context.ts';
 
 /**
  * Half-opening of the artillery arc, degrees. "Artillery measures from the rear corner of the crew stand to
@@ -68,22 +68,18 @@ function arcHalfPlanes(w: PreparedWedge): readonly number[] | undefined {
   return planes;
 }
 
-/** A stand's arc of fire (`fireArc`), kept with its stand info. */
+/** A stand's arc of fire (`fireArc`). */
 export function arcOfStand(stand: StandInfo, arm: Arm): Wedge {
-  return standArc(stand, arm).wedge;
+  return fireArc(stand.stand, stand.corners, arm);
 }
 
-/** The stand's arc with its half-planes and prepared form, memoised on the stand info (no weak map). */
-export function standArc(stand: StandInfo, arm: Arm): FireArcMemo {
-  const kept = stand.arcMemo;
-  if (kept?.arm === arm) return kept;
+/** The stand's arc with its half-planes and prepared form (firingStandsQuery makes them once per firer). */
+export function standArc(stand: StandInfo, arm: Arm): StandArc {
   const wedge = fireArc(stand.stand, stand.corners, arm);
   const prepared = prepareWedge(wedge);
   const f = headingToVector(stand.stand.pose.headingDeg);
   const frontAt = stand.corners[0].xIn * f.x + stand.corners[0].yIn * f.y;
-  const memo: FireArcMemo = { arm, wedge, planes: arcHalfPlanes(prepared), prepared, facingX: f.x, facingY: f.y, frontAt };
-  stand.arcMemo = memo;
-  return memo;
+  return { arm, wedge, planes: arcHalfPlanes(prepared), prepared, facingX: f.x, facingY: f.y, frontAt };
 }
 
 /** Whether the polygon lies wholly outside one of the arc's half-planes (so it cannot meet the arc). */

@@ -7,8 +7,9 @@ import type { Shape } from '../../../engine/shapes.ts';
 import { wedgePolygon } from '../../../geometry/wedge.ts';
 import type { PointIn } from '../../../model/units.ts';
 import type { DtpContext, StandInfo } from '../context.ts';
-import { firingStands, nearerOnEdges, type NearestSoFar } from './eligibleStands.ts';
-import { arcOfStand } from './fireArc.ts';
+import { query } from '../../../engine/incremental/query.ts';
+import { fireListQuery } from './fire.ts';
+import { firingStandsQuery, nearerOnEdges, type NearestSoFar } from './eligibleStands.ts';
 import { maxRangeIn, weaponRow } from '../tables/fireTables.ts';
 
 /**
@@ -34,7 +35,8 @@ export function fireShapes(ctx: DtpContext, unitId: string, options: readonly (F
   const side = info.unit.side;
   const rangeIn = maxRangeIn(row);
   const out: Shape[] = [];
-  for (const s of firingStands(ctx, unitId)) {
+  const firing = ctx.t.get(firingStandsQuery, unitId);
+  firing.stands.forEach((s, i) => {
     out.push({
       kind: 'polygon',
       id: `fire/arc/${s.stand.id}`,
@@ -42,9 +44,9 @@ export function fireShapes(ctx: DtpContext, unitId: string, options: readonly (F
       style: info.unit.arm === 'artillery' ? 'arc-artillery' : 'arc',
       unitId,
       side,
-      vertices: wedgePolygon(arcOfStand(s, info.unit.arm), rangeIn),
+      vertices: wedgePolygon(firing.arcs[i]!.wedge, rangeIn),
     });
-  }
+  });
   for (const o of options) {
     if (!o.ok) continue;
     // The centre of the eligible stands: summed in order from 0, as a reduce would.
@@ -72,3 +74,6 @@ export function fireShapes(ctx: DtpContext, unitId: string, options: readonly (F
   }
   return out;
 }
+
+/** A unit's fire shapes (`fireShapes` of its fire list). */
+export const fireShapesQuery = query('dtp/fire-shapes', (ctx: DtpContext, unitId): Shape[] => fireShapes(ctx, unitId, ctx.t.get(fireListQuery, unitId)), { equal: 'plain' });

@@ -10,7 +10,7 @@ import { hypot2 } from '../../../geometry/hypot.ts';
 import { pointInPolygon } from '../../../geometry/intersect.ts';
 import type { BoxIn, DtpContext, UnitInfo } from '../context.ts';
 import { BLOCKS_ARTILLERY_AND_MOUNTED, PASSAGE_OF_LINES_PENALTY_IN } from '../tables/movementTables.ts';
-import { boxesOfList, boxMeets, contextCache, groupsOfList, inBox, unitGroup } from './obstacleBuffer.ts';
+import { boxMeets, callPieces, inBox, movementTerrainQuery, startPieces, terrainGroup, unitGroup } from './obstacleBuffer.ts';
 import * as keys from './obstacleKeys.ts';
 import { KEY_AREA, KEY_ENEMY, KEY_FRIEND, KEY_LINEAR, pushKey, pushStartArea, resetBins, resetKeys, usePieces } from './obstacleKeys.ts';
 import * as openReachModule from './openReach.ts';
@@ -33,6 +33,7 @@ export function collectObstacles(
   info: UnitInfo,
   unitId: string,
   reachBox: BoxIn,
+  unitsBox: BoxIn,
   cannotCrossObstacles: boolean,
   ref: PointIn,
   unitRadiusIn: number,
@@ -40,22 +41,24 @@ export function collectObstacles(
   headingDeg: number,
   open: OpenReach,
 ): number {
-  const cache = contextCache(ctx);
+  const terrain = ctx.t.get(movementTerrainQuery);
   const minX = reachBox.minXIn;
   const minY = reachBox.minYIn;
   const maxX = reachBox.maxXIn;
   const maxY = reachBox.maxYIn;
   resetKeys();
-  for (const l of cache.linear) {
-    if (!boxMeets(l.box, minX, minY, maxX, maxY)) continue;
+  startPieces();
+  for (const l of terrain.linear) {
+    if (!boxMeets(l.pieces.box, minX, minY, maxX, maxY)) continue;
     const penalty = l.penaltyIn;
     const stop = penalty === undefined || (cannotCrossObstacles && BLOCKS_ARTILLERY_AND_MOUNTED.has(l.feature.kind));
-    pushKey(l.group, penalty ?? 0, stop, 0, KEY_LINEAR, l.feature);
+    pushKey(terrainGroup(l.pieces), penalty ?? 0, stop, 0, KEY_LINEAR, l.feature);
   }
-  for (const a of cache.areas) {
-    if (!boxMeets(a.box, minX, minY, maxX, maxY)) continue;
+  for (const a of terrain.areas) {
+    const box = a.pieces.box;
+    if (!boxMeets(box, minX, minY, maxX, maxY)) continue;
     const vertices = a.feature.vertices;
-    if (inBox(ref.xIn, ref.yIn, a.box) && pointInPolygon(ref, vertices)) {
+    if (inBox(ref.xIn, ref.yIn, box) && pointInPolygon(ref, vertices)) {
       // Starting inside area terrain: the penalty is met at once.
       pushStartArea(a.penaltyIn, a.feature);
       continue;
@@ -66,33 +69,22 @@ export function collectObstacles(
     for (let i = 0; i < 8; i += 2) {
       PROBE.xIn = OUTLINE[2 * i]!;
       PROBE.yIn = OUTLINE[2 * i + 1]!;
-      if (inBox(PROBE.xIn, PROBE.yIn, a.box) && pointInPolygon(PROBE, vertices)) insideMask |= 1 << i;
+      if (inBox(PROBE.xIn, PROBE.yIn, box) && pointInPolygon(PROBE, vertices)) insideMask |= 1 << i;
     }
-    pushKey(a.group, a.penaltyIn, false, insideMask, KEY_AREA, a.feature);
+    pushKey(terrainGroup(a.pieces), a.penaltyIn, false, insideMask, KEY_AREA, a.feature);
   }
-  const unit = info.unit;
-  const friends = ctx.unitsBySide.get(unit.side);
-  if (friends !== undefined) {
-    const groups = groupsOfList(cache.friendGroups, friends);
-    const fb = boxesOfList(cache, friends);
-    for (let i = 0; i < friends.length; i++) {
-      // boxMeets on the list's packed boxes first: most of a big table is nowhere near.
-      if (fb[4 * i + 2]! < minX || fb[4 * i]! > maxX || fb[4 * i + 3]! < minY || fb[4 * i + 1]! > maxY) continue;
-      const friend = friends[i]!;
-      if (friend === info || friend.stands.length === 0) continue;
-      const g = groups[i] ?? (groups[i] = unitGroup(cache, friend, false));
-      pushKey(g, PASSAGE_OF_LINES_PENALTY_IN, false, 0, KEY_FRIEND, friend);
-    }
+  // The units in the box the outline sweeps (within the reach box): friends first (passage of lines), then
+  // enemies grown by the 1" clearance, each in the order of its list (`near`).
+  const side = info.unit.side;
+  const ux0 = unitsBox.minXIn, uy0 = unitsBox.minYIn, ux1 = unitsBox.maxXIn, uy1 = unitsBox.maxYIn;
+  const near = ctx.near(unitsBox, side);
+  for (const friend of near) {
+    if (friend.unit.side !== side || friend.unit.id === unitId || friend.stands.length === 0 || !boxMeets(friend.box, ux0, uy0, ux1, uy1)) continue;
+    pushKey(unitGroup(friend, false), PASSAGE_OF_LINES_PENALTY_IN, false, 0, KEY_FRIEND, friend);
   }
-  const enemies = ctx.enemiesOf(unitId);
-  const enemyGroups = groupsOfList(cache.enemyGroups, enemies);
-  const eb = boxesOfList(cache, enemies);
-  for (let i = 0; i < enemies.length; i++) {
-    if (eb[4 * i + 2]! < minX || eb[4 * i]! > maxX || eb[4 * i + 3]! < minY || eb[4 * i + 1]! > maxY) continue;
-    const enemy = enemies[i]!;
-    if (enemy.stands.length === 0) continue;
-    const g = enemyGroups[i] ?? (enemyGroups[i] = unitGroup(cache, enemy, true));
-    pushKey(g, 0, true, 0, KEY_ENEMY, enemy);
+  for (const enemy of near) {
+    if (enemy.unit.side === side || enemy.stands.length === 0 || !boxMeets(enemy.box, ux0, uy0, ux1, uy1)) continue;
+    pushKey(unitGroup(enemy, true), 0, true, 0, KEY_ENEMY, enemy);
   }
 
   // Which directions each group can matter for: its disc grown by the unit's radius, seen from the
@@ -100,7 +92,7 @@ export function collectObstacles(
   const headingRad = (headingDeg * Math.PI) / 180;
   const radiusIn = open.radiusIn;
   const nKeys = keys.keyCount;
-  usePieces(cache.buf);
+  usePieces(callPieces());
   resetBins(nKeys);
   const { keyGroup, binGroups, binCount, binCapacity } = keys;
   const cap = binCapacity;

@@ -18,7 +18,7 @@ import type { Formation } from '../../../model/tableState.ts';
 import type { PointIn } from '../../../model/units.ts';
 import { headingToVector } from '../../../geometry/angles.ts';
 import { hypot2 } from '../../../geometry/hypot.ts';
-import type { BoxIn, DtpContext } from '../context.ts';
+import type { BoxIn, DtpContext, UnitInfo } from '../context.ts';
 import {
   AREA_TERRAIN_SOURCE,
   ENEMY_CLEARANCE_IN,
@@ -33,12 +33,151 @@ import {
 } from '../tables/movementTables.ts';
 import { collectObstacles } from './collectObstacles.ts';
 import { fudgeWalk } from './fudgeWalk.ts';
-import { DEPENDENCY_SLACK_IN, DependentMovementResult, sweepBoxOf, type DtpMovementOption, type MovementResult } from './movementResult.ts';
+import type { DtpMovementOption, MovementResult } from './movementResult.ts';
 import { KEY_AREA, KEY_LINEAR, keyKind, startCount } from './obstacleKeys.ts';
-import { openReach, originMasks } from './openReach.ts';
+import { BIN_COS, BIN_SIN, REACH_BINS, openReach, originMasks, type OpenReach } from './openReach.ts';
+import { query } from '../../../engine/incremental/query.ts';
+import type { DtpFormationReading } from '../formation.ts';
 import { straightAheadInOut, straightAheadStoppedByOut, walkReach } from './reachWalk.ts';
 import { nearestEnemyIn, roadReach } from './roadMove.ts';
 import { OUR_FRAME, OUTLINE, setOutline } from './unitOutline.ts';
+
+/** Room for rounding around the swept outline, inches. */
+const SWEEP_SLACK_IN = 0.05;
+
+/**
+ * Where other units can matter to the move, within the reach box: the box of the unit's outline carried
+ * along every direction as far as its open reach (and the 3" fudge move) goes, grown by an enemy's 1"
+ * clearance at a grown corner (√2"). Both walks move the outline without turning and count only what it
+ * meets on the way (reachWalk.ts, fudgeWalk.ts), and no reach is longer than the open reach, so a unit
+ * outside this box is met by neither. Needs the outline set (`setOutline`).
+ */
+function sweptBox(reachBox: BoxIn, open: OpenReach, fx: number, fy: number): BoxIn {
+  let lowX = 0, lowY = 0, highX = 0, highY = 0;
+  for (let b = 0; b < REACH_BINS; b++) {
+    const lx = BIN_COS[b]!;
+    const ly = BIN_SIN[b]!;
+    const dx = lx * fx - ly * fy;
+    const dy = lx * fy + ly * fx;
+    const r = open.radiusIn[b]! > 1e-9 ? Math.max(open.radiusIn[b]! + 0.01, FUDGE_MOVE_IN) : FUDGE_MOVE_IN;
+    lowX = Math.min(lowX, dx * r);
+    highX = Math.max(highX, dx * r);
+    lowY = Math.min(lowY, dy * r);
+    highY = Math.max(highY, dy * r);
+  }
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (let i = 0; i < 8; i++) {
+    const x = OUTLINE[2 * i]!, y = OUTLINE[2 * i + 1]!;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  const grow = Math.SQRT2 * ENEMY_CLEARANCE_IN + SWEEP_SLACK_IN;
+  return {
+    minXIn: Math.max(reachBox.minXIn, minX + lowX - grow),
+    minYIn: Math.max(reachBox.minYIn, minY + lowY - grow),
+    maxXIn: Math.min(reachBox.maxXIn, maxX + highX + grow),
+    maxYIn: Math.min(reachBox.maxYIn, maxY + highY + grow),
+  };
+}
+
+/** The unit's frame: reference point (command stand centre), heading, and its extent around them. */
+interface UnitFrame {
+  readonly ref: PointIn;
+  readonly headingDeg: number;
+  readonly fx: number;
+  readonly fy: number;
+  /** Extent of the unit around the reference point: forward (x') and left (y') of every corner. */
+  readonly frontX: number;
+  readonly backX: number;
+  readonly leftY: number;
+  readonly rightY: number;
+  /** Everything that could matter lies within the open reach plus this of the reference point. */
+  readonly unitRadiusIn: number;
+}
+
+function unitFrame(ctx: DtpContext, info: UnitInfo, reading: DtpFormationReading): UnitFrame {
+  const refStand = ctx.stands.get(reading.referenceStandId) ?? info.command ?? info.stands[0]!;
+  const ref = refStand.center;
+  const headingDeg = reading.headingDeg;
+  const f = headingToVector(headingDeg);
+  const fx = f.x;
+  const fy = f.y;
+  let frontX = -Infinity;
+  let backX = Infinity;
+  let leftY = -Infinity;
+  let rightY = Infinity;
+  let unitRadiusIn = 0;
+  for (const s of info.stands) {
+    if (s.stand.role === 'limber' && !reading.limbered) continue;
+    for (const c of s.corners) {
+      const dx = c.xIn - ref.xIn;
+      const dy = c.yIn - ref.yIn;
+      const x = dx * fx + dy * fy;
+      const y = -dx * fy + dy * fx;
+      unitRadiusIn = Math.max(unitRadiusIn, hypot2(x, y));
+      if (x > frontX) frontX = x;
+      if (x < backX) backX = x;
+      if (y > leftY) leftY = y;
+      if (y < rightY) rightY = y;
+    }
+  }
+  return { ref, headingDeg, fx, fy, frontX, backX, leftY, rightY, unitRadiusIn };
+}
+
+/** The formation, allowance and path family a unit moves with (undefined when it cannot move at all). */
+function moveBasics(ctx: DtpContext, unitId: string): { info: UnitInfo; reading: DtpFormationReading; allowanceIn: number; oblique: boolean; prolong: boolean } | undefined {
+  const info = ctx.units.get(unitId);
+  if (!info || info.stands.length === 0 || info.unit.status?.prone) return undefined;
+  const reading = ctx.formationOf(unitId);
+  const formation = reading.formation === 'unknown' ? 'line' : reading.formation;
+  const allowanceIn = movementAllowanceIn(formation, { mounted: reading.mounted, horseArtillery: info.unit.horseArtillery === true })!;
+  const prolong = info.unit.arm === 'artillery' && formation === 'unlimbered';
+  return { info, reading, allowanceIn, oblique: info.unit.quality !== 'green', prolong };
+}
+
+/**
+ * The open reach of one formation shape is sampled once and shared by every unit of the same shape: the
+ * shape is its numbers to two decimals (`openReachKey`), sampled from the exact numbers of the first unit in
+ * state order that has it. These are each unit's shape's key and exact numbers (null when it cannot move).
+ */
+const openReachArgsQuery = query(
+  'dtp/open-reach-args',
+  (ctx: DtpContext, unitId): { key: string; args: number[] } | null => {
+    const basics = moveBasics(ctx, unitId);
+    if (!basics) return null;
+    const { frontX, leftY, rightY } = unitFrame(ctx, basics.info, basics.reading);
+    const { allowanceIn, oblique, prolong } = basics;
+    return { key: openReachKey(allowanceIn, frontX, leftY, rightY, oblique, prolong), args: [allowanceIn, frontX, leftY, rightY, oblique ? 1 : 0, prolong ? 1 : 0] };
+  },
+  { equal: 'plain' },
+);
+
+/** Each formation shape's numbers: those of the first unit in state order with that shape. */
+const openReachShapesQuery = query(
+  'dtp/open-reach-shapes',
+  (ctx: DtpContext): Record<string, number[]> => {
+    const out: Record<string, number[]> = {};
+    for (const id of ctx.t.unitIds()) {
+      const a = ctx.t.get(openReachArgsQuery, id);
+      if (a !== null && out[a.key] === undefined) out[a.key] = a.args;
+    }
+    return out;
+  },
+  { equal: 'plain' },
+);
+
+/** The open reach of one formation shape (by `openReachKey`). */
+const openReachQuery = query('dtp/open-reach', (ctx: DtpContext, key): OpenReach => {
+  const [allowanceIn, frontX, leftY, rightY, oblique, prolong] = ctx.t.get(openReachShapesQuery)[key]!;
+  return openReach(allowanceIn!, frontX!, leftY!, rightY!, oblique === 1, prolong === 1);
+}, { equal: 'plain' });
+
+/** A formation shape: the open reach's numbers to two decimals and its two flags. */
+function openReachKey(allowanceIn: number, frontX: number, leftY: number, rightY: number, oblique: boolean, prolong: boolean): string {
+  return `${oblique ? 1 : 0}${prolong ? 1 : 0} ${allowanceIn.toFixed(2)} ${frontX.toFixed(2)} ${leftY.toFixed(2)} ${rightY.toFixed(2)}`;
+}
 
 /**
  * Movement options for one unit on a MOVE order.
@@ -79,35 +218,8 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
   if (formation === 'attack-column' && info.stands.length < 5) notes.push('An attack column needs at least five stands (Armies, Infantry: Attack Column)');
   const cannotCrossObstacles = isArtillery || mounted;
 
-  // The unit's frame: reference point (command stand centre) and heading.
-  const refStand = ctx.stands.get(reading.referenceStandId) ?? info.command ?? info.stands[0]!;
-  const ref = refStand.center;
-  const headingDeg = reading.headingDeg;
-  const f = headingToVector(headingDeg);
-  const fx = f.x;
-  const fy = f.y;
-  // Extent of the unit around the reference point: forward (x') and left (y') of every corner.
-  let frontX = -Infinity;
-  let backX = Infinity;
-  let leftY = -Infinity;
-  let rightY = Infinity;
-  let unitRadiusIn = 0;
-  for (const s of info.stands) {
-    if (s.stand.role === 'limber' && !reading.limbered) continue;
-    for (const c of s.corners) {
-      const dx = c.xIn - ref.xIn;
-      const dy = c.yIn - ref.yIn;
-      const x = dx * fx + dy * fy;
-      const y = -dx * fy + dy * fx;
-      // Everything that could matter lies within the open reach plus the unit's size of the reference point.
-      unitRadiusIn = Math.max(unitRadiusIn, hypot2(x, y));
-      if (x > frontX) frontX = x;
-      if (x < backX) backX = x;
-      if (y > leftY) leftY = y;
-      if (y < rightY) rightY = y;
-    }
-  }
-  const open = openReach(allowanceIn, frontX, leftY, rightY, oblique, prolong);
+  const { ref, headingDeg, fx, fy, frontX, backX, leftY, rightY, unitRadiusIn } = unitFrame(ctx, info, reading);
+  const open = ctx.t.get(openReachQuery, openReachKey(allowanceIn, frontX, leftY, rightY, oblique, prolong));
 
   // Rays leave from points on the unit's outline: its bounding rectangle's corners and edge midpoints.
   const midX = (frontX + backX) / 2;
@@ -125,7 +237,7 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
   const horizonIn = maxOpenIn + unitRadiusIn + ENEMY_CLEARANCE_IN + 0.01;
   const reachBox: BoxIn = { minXIn: ref.xIn - horizonIn, minYIn: ref.yIn - horizonIn, maxXIn: ref.xIn + horizonIn, maxYIn: ref.yIn + horizonIn };
 
-  const nKeys = collectObstacles(ctx, info, unitId, reachBox, cannotCrossObstacles, ref, unitRadiusIn, maxOpenIn, headingDeg, open);
+  const nKeys = collectObstacles(ctx, info, unitId, reachBox, sweptBox(reachBox, open, fx, fy), cannotCrossObstacles, ref, unitRadiusIn, maxOpenIn, headingDeg, open);
 
   const table = ctx.state.table;
   const masks = originMasks((frontX - backX) / 2, (leftY - rightY) / 2);
@@ -192,16 +304,5 @@ export function movementOptions(ctx: DtpContext, unitId: string): MovementResult
     ...(roadAllowanceIn !== undefined ? { roadAllowanceIn, roadReach: roadLines! } : {}),
     ...(face ? { face } : {}),
   };
-  // Other units and terrain are only read within the reach box unless the road move looked at enemies
-  // further away (nearest enemy, stands along the road): then no box is recorded.
-  if (roadLooked) return { movement, shapes };
-  return new DependentMovementResult(movement, shapes, {
-    box: reachBox,
-    refX: ref.xIn,
-    refY: ref.yIn,
-    reachIn: maxOpenIn + 0.01 + ENEMY_CLEARANCE_IN + unitRadiusIn + DEPENDENCY_SLACK_IN,
-    fudgeIn: FUDGE_MOVE_IN + 0.01 + ENEMY_CLEARANCE_IN + unitRadiusIn + DEPENDENCY_SLACK_IN,
-    frame: Array.from(OUR_FRAME),
-    sweepBox: sweepBoxOf(OUTLINE, ref.xIn, ref.yIn, polygon, fudgeReach),
-  });
+  return { movement, shapes };
 }

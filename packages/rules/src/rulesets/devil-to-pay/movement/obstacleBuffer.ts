@@ -1,13 +1,13 @@
 /**
  * What a move can meet, as groups of pieces: a terrain feature's segments or a unit's stand rectangles
  * (friends as they stand, enemies grown by the 1" clearance). Every group's pieces sit back to back in one
- * Float64Array per context (struct of arrays, PIECE_STRIDE numbers per piece), so the ray loops
+ * Float64Array per call (struct of arrays, PIECE_STRIDE numbers per piece), so the ray loops
  * (`reachWalk.ts`, `fudgeWalk.ts`) read packed numbers instead of chasing per-stand objects and typed
- * arrays. Built once per context (`contextCache`), a unit's group on first use; a session's next context
- * keeps the last one's pieces and its groups of the unit infos both share. The layout is `PIECE`.
+ * arrays. The terrain's pieces are made once per terrain (`movementTerrainQuery`) and copied in; a unit's
+ * are written from its stands. The layout is `PIECE`.
  */
 import type { AreaTerrain, LinearTerrain } from '../../../model/tableState.ts';
-import { ownedSlot } from '../../../engine/ownedMemo.ts';
+import { query } from '../../../engine/incremental/query.ts';
 import type { PointIn } from '../../../model/units.ts';
 import { hypot2 } from '../../../geometry/hypot.ts';
 import { pointsBoundingBox } from '../../../geometry/polygon.ts';
@@ -117,37 +117,42 @@ export function writeRectPiece(p: Float64Array, at: number, corners: readonly Po
   p[at + P_CORNERS + 7] = cy - uyh + nyh;
 }
 
-/** Room for n more pieces in the context's buffer; returns where they start. */
-function reservePieces(c: MovementContextCache, n: number): number {
-  const off = c.used;
+/**
+ * The pieces of one `movementOptions` call, back to back (module scratch, written over by the next call:
+ * movementOptions is synchronous and never re-entered, and no piece outlives the call). One buffer keeps
+ * the ray loops' data together and their bounds checks on one array.
+ */
+let buf = new Float64Array(64 * PIECE_STRIDE);
+let used = 0;
+
+/** Starts a call's pieces: none yet. */
+export function startPieces(): void {
+  used = 0;
+}
+
+/** The buffer the call's groups point into (read once every group is made: it may have grown). */
+export function callPieces(): Float64Array {
+  return buf;
+}
+
+/** Room for n more pieces in the call's buffer; returns where they start. */
+function reservePieces(n: number): number {
+  const off = used;
   const need = off + n * PIECE_STRIDE;
-  if (need > c.buf.length) {
-    const grown = new Float64Array(Math.max(need, c.buf.length * 2));
-    grown.set(c.buf.subarray(0, off));
-    c.buf = grown;
-    if (lent.owner === c) lent = { buf: grown, owner: c };
+  if (need > buf.length) {
+    const grown = new Float64Array(Math.max(need, buf.length * 2));
+    grown.set(buf.subarray(0, off));
+    buf = grown;
   }
-  c.used = need;
+  used = need;
   return off;
 }
 
-/**
- * A unit's stands as one group; its disc comes from the unit's box (grown like the stands). Everything in
- * it comes from the unit info and `enemy`: one made for the same info object is reused (see contextCache).
- */
-export function unitGroup(c: MovementContextCache, info: UnitInfo, enemy: boolean): Group {
-  const byInfo = enemy ? c.enemyByInfo : c.friendByInfo;
-  const kept = byInfo.get(info);
-  if (kept !== undefined) return kept;
-  const g = newUnitGroup(c, info, enemy);
-  byInfo.set(info, g);
-  return g;
-}
-
-function newUnitGroup(c: MovementContextCache, info: UnitInfo, enemy: boolean): Group {
+/** A unit's stands as one group in the call's buffer; its disc comes from the unit's box (grown like the stands). */
+export function unitGroup(info: UnitInfo, enemy: boolean): Group {
   const n = info.stands.length;
-  const off = reservePieces(c, n);
-  const p = c.buf;
+  const off = reservePieces(n);
+  const p = buf;
   const growIn = enemy ? ENEMY_CLEARANCE_IN : 0;
   for (let i = 0; i < n; i++) writeRectPiece(p, off + i * PIECE_STRIDE, info.stands[i]!.corners, growIn);
   const b = info.box;
@@ -157,7 +162,7 @@ function newUnitGroup(c: MovementContextCache, info: UnitInfo, enemy: boolean): 
 }
 
 /** A terrain feature's segments (PIECE_STRIDE numbers each) with the group's disc, and its box. */
-interface Pieces {
+export interface Pieces {
   readonly box: BoxIn;
   readonly p: Float64Array;
   readonly n: number;
@@ -168,19 +173,15 @@ interface Pieces {
   readonly reach: number;
 }
 
-/** A terrain feature's segments copied into the context's buffer. */
-function terrainGroup(c: MovementContextCache, pieces: Pieces): Group {
-  const off = reservePieces(c, pieces.n);
-  c.buf.set(pieces.p, off);
+/** A terrain feature's segments copied into the call's buffer. */
+export function terrainGroup(pieces: Pieces): Group {
+  const off = reservePieces(pieces.n);
+  buf.set(pieces.p, off);
   return { off, n: pieces.n, seg: true, cx: pieces.cx, cy: pieces.cy, r: pieces.r, spread: pieces.spread, reach: pieces.reach };
 }
 
-/** A terrain feature's box and segments, kept while the feature object lives (sessions reuse states' terrain). */
-const terrainPieces = new WeakMap<object, Pieces>();
-
-function piecesOf(feature: object, points: readonly PointIn[], closed: boolean): Pieces {
-  const hit = terrainPieces.get(feature);
-  if (hit) return hit;
+/** A terrain feature's box and segments. */
+function piecesOf(points: readonly PointIn[], closed: boolean): Pieces {
   const n = Math.max(0, points.length - 1) + (closed && points.length > 2 ? 1 : 0);
   const p = new Float64Array(n * PIECE_STRIDE);
   for (let i = 0; i < n; i++) {
@@ -208,151 +209,27 @@ function piecesOf(feature: object, points: readonly PointIn[], closed: boolean):
     const at = i * PIECE_STRIDE;
     r = Math.max(r, hypot2(p[at + P_CX]! - cx, p[at + P_CY]! - cy) + p[at + P_R]!);
   }
-  const pieces: Pieces = { box: pointsBoundingBox(points), p, n, cx, cy, r, spread: discReachOf(p, 0, n, cx, cy, P_R), reach: discReachOf(p, 0, n, cx, cy, P_RC) };
-  terrainPieces.set(feature, pieces);
-  return pieces;
+  return { box: pointsBoundingBox(points), p, n, cx, cy, r, spread: discReachOf(p, 0, n, cx, cy, P_R), reach: discReachOf(p, 0, n, cx, cy, P_RC) };
 }
 
-/**
- * Per context (one table state, one evaluation): the terrain features that can matter with their pieces,
- * and each unit's group as a friend and as an enemy. Every unit's movement looks at most of the same
- * neighbours, so this is built once per context instead of once per call; nothing outlives the context.
- */
-export interface MovementContextCache {
-  readonly linear: readonly { readonly feature: LinearTerrain; readonly penaltyIn: number | undefined; readonly box: BoxIn; readonly group: Group }[];
-  readonly areas: readonly { readonly feature: AreaTerrain; readonly penaltyIn: number; readonly box: BoxIn; readonly group: Group }[];
-  /**
-   * Unit groups as friends and as enemies, per list of units the context hands out (its side lists and
-   * enemy lists, one array each per context) and index in it: one lookup per list per call, not per unit.
-   */
-  readonly friendGroups: Map<readonly UnitInfo[], (Group | undefined)[]>;
-  readonly enemyGroups: Map<readonly UnitInfo[], (Group | undefined)[]>;
-  /** Per list of units the context hands out, their boxes packed as minX, minY, maxX, maxY (`boxesOfList`). */
-  readonly listBoxes: Map<readonly UnitInfo[], Float64Array>;
-  /**
-   * Every group's pieces, back to back: one buffer keeps the ray loops' data together and their bounds
-   * checks on one array (a Float64Array per unit cost an allocation each and scattered the data).
-   */
-  buf: Float64Array;
-  /** Numbers of buf in use. */
-  used: number;
-  /** The terrain lists `linear` and `areas` were made from. */
-  readonly linearTerrain: readonly LinearTerrain[];
-  readonly areaTerrain: readonly AreaTerrain[];
-  /**
-   * Unit groups by unit info object, as a friend and as an enemy (`unitGroup`): kept from one context to
-   * the next of a session, whose unchanged units keep their infos, with the pieces where they were.
-   */
-  readonly friendByInfo: Map<UnitInfo, Group>;
-  readonly enemyByInfo: Map<UnitInfo, Group>;
+/** What a move can meet of the terrain: each linear feature that costs or stops, and each area, with its pieces. */
+export interface MovementTerrain {
+  readonly linear: readonly { readonly feature: LinearTerrain; readonly penaltyIn: number | undefined; readonly pieces: Pieces }[];
+  readonly areas: readonly { readonly feature: AreaTerrain; readonly penaltyIn: number; readonly pieces: Pieces }[];
 }
 
-/**
- * A session's contexts carry the last context's pieces over (`contextCache`) while the buffer holds fewer
- * numbers than this; beyond it, the next context starts afresh (old units' groups are never asked again,
- * so without a bound the buffer and the by-info maps would only grow).
- */
-const CARRY_LIMIT_NUMBERS = 1 << 17;
-const contextCaches = ownedSlot<DtpContext, MovementContextCache>();
-
-/**
- * One piece buffer lent to the context that last asked (contexts are used one after another: a session
- * builds one per update). A context whose buffer was lent on builds its cache again when asked next, so
- * interleaved contexts stay correct, only slower. Reusing the buffer spares zeroing (and collecting) room
- * for a 1,000-stand table on every update.
- */
-let lent: { buf: Float64Array; owner: MovementContextCache | undefined } = { buf: new Float64Array(64 * PIECE.PIECE_STRIDE), owner: undefined };
-
-export function contextCache(ctx: DtpContext): MovementContextCache {
-  let c = contextCaches.peek(ctx);
-  if (c !== undefined && lent.owner === c) return c;
+/** The terrain's pieces for movement, made once per terrain. */
+export const movementTerrainQuery = query('dtp/movement-terrain', (ctx: DtpContext): MovementTerrain => {
   const terrain = ctx.state.terrain;
-  const prev = lent.owner;
-  if (ctx.incremental && prev !== undefined && prev.used <= CARRY_LIMIT_NUMBERS) {
-    // A session's next context: keep the last owner's pieces where they are and append only what is new
-    // (a group is a function of its unit info, and unchanged units keep theirs; infos of another context
-    // are other objects, never matched). The same terrain lists keep their groups too.
-    const sameTerrain = prev.linearTerrain === terrain.linear && prev.areaTerrain === terrain.areas;
-    c = {
-      linear: sameTerrain ? prev.linear : [],
-      areas: sameTerrain ? prev.areas : [],
-      friendGroups: new Map(),
-      enemyGroups: new Map(),
-      listBoxes: new Map(),
-      buf: lent.buf,
-      used: prev.used,
-      linearTerrain: terrain.linear,
-      areaTerrain: terrain.areas,
-      friendByInfo: prev.friendByInfo,
-      enemyByInfo: prev.enemyByInfo,
-    };
-    lent = { buf: lent.buf, owner: c };
-    if (!sameTerrain) addTerrainGroups(c, ctx);
-    contextCaches.set(ctx, c);
-    return c;
-  }
-  // The lent buffer grows as needed (reservePieces); what it held for the previous owner is written over.
-  c = {
-    linear: [],
-    areas: [],
-    friendGroups: new Map(),
-    enemyGroups: new Map(),
-    listBoxes: new Map(),
-    buf: lent.buf,
-    used: 0,
-    linearTerrain: terrain.linear,
-    areaTerrain: terrain.areas,
-    friendByInfo: new Map(),
-    enemyByInfo: new Map(),
-  };
-  lent = { buf: lent.buf, owner: c };
-  addTerrainGroups(c, ctx);
-  contextCaches.set(ctx, c);
-  return c;
-}
-
-/** The terrain features' groups, appended to the cache's buffer and lists. */
-function addTerrainGroups(c: MovementContextCache, ctx: DtpContext): void {
-  const linear = c.linear as { feature: LinearTerrain; penaltyIn: number | undefined; box: BoxIn; group: Group }[];
-  const areas = c.areas as { feature: AreaTerrain; penaltyIn: number; box: BoxIn; group: Group }[];
-  for (const line of ctx.state.terrain.linear) {
+  const linear: MovementTerrain['linear'][number][] = [];
+  for (const line of terrain.linear) {
     const penaltyIn = LINEAR_TERRAIN_PENALTY_IN[line.kind];
     if (penaltyIn === 0) continue;
-    const pieces = piecesOf(line, line.points, false);
-    linear.push({ feature: line, penaltyIn, box: pieces.box, group: terrainGroup(c, pieces) });
+    linear.push({ feature: line, penaltyIn, pieces: piecesOf(line.points, false) });
   }
-  for (const area of ctx.state.terrain.areas) {
-    const pieces = piecesOf(area, area.vertices, true);
-    areas.push({ feature: area, penaltyIn: AREA_TERRAIN_PENALTY_IN[area.kind], box: pieces.box, group: terrainGroup(c, pieces) });
-  }
-}
-
-/**
- * The boxes of the units of `list`, packed (minX, minY, maxX, maxY per unit, in list order), built once per
- * context: every unit's move scans its side and its enemies, so on a big table the scan reads one array.
- */
-export function boxesOfList(c: MovementContextCache, list: readonly UnitInfo[]): Float64Array {
-  let boxes = c.listBoxes.get(list);
-  if (boxes === undefined) {
-    boxes = new Float64Array(4 * list.length);
-    for (let i = 0; i < list.length; i++) {
-      const b = list[i]!.box;
-      boxes[4 * i] = b.minXIn;
-      boxes[4 * i + 1] = b.minYIn;
-      boxes[4 * i + 2] = b.maxXIn;
-      boxes[4 * i + 3] = b.maxYIn;
-    }
-    c.listBoxes.set(list, boxes);
-  }
-  return boxes;
-}
-
-/** The groups built so far for the units of `list` (by index), created empty on first use. */
-export function groupsOfList(byList: Map<readonly UnitInfo[], (Group | undefined)[]>, list: readonly UnitInfo[]): (Group | undefined)[] {
-  let groups = byList.get(list);
-  if (groups === undefined) byList.set(list, (groups = new Array<Group | undefined>(list.length).fill(undefined)));
-  return groups;
-}
+  const areas = terrain.areas.map((area) => ({ feature: area, penaltyIn: AREA_TERRAIN_PENALTY_IN[area.kind], pieces: piecesOf(area.vertices, true) }));
+  return { linear, areas };
+});
 
 /**
  * Whether (x, y) is in the box grown by a hair. Outside it pointInPolygon is false (no edge straddles the

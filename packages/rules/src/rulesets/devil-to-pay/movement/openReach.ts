@@ -1,12 +1,12 @@
 /**
  * The Devil to Pay (2018), MOVE: how far a unit's reference point gets in each of REACH_BINS directions on
  * open ground, from forward and oblique moves, wheels then moves, and moves then wheels (Move: Movement;
- * Wheel: measure the outside of the arc). Sampled once per formation shape and cached; which corners of the
- * unit's outline lead in each direction (`originMasks`) likewise.
+ * Wheel: measure the outside of the arc), sampled per formation shape (movementOptions.ts shares one
+ * sampling between the units of one shape); and which corners of the unit's outline lead in each direction
+ * (`originMasks`).
  */
 import { hypot2 } from '../../../geometry/hypot.ts';
 import { OBLIQUE_DEG } from '../tables/movementTables.ts';
-import { NumberKeyCache, fixed2Class } from './numberKeyCache.ts';
 
 /** Directions sampled around the reference point (11.25° apart: the 45° oblique limit falls on a bin). */
 export const REACH_BINS = 32;
@@ -20,37 +20,33 @@ export interface OpenReach {
   readonly maxIn: number;
 }
 
-const openReachCache = new NumberKeyCache<OpenReach>();
-
 /** Unit vectors of the directions (bin 0 straight ahead, counter-clockwise), in the unit's frame. */
 export const BIN_COS = Float64Array.from({ length: REACH_BINS }, (_, b) => Math.cos((b * 2 * Math.PI) / REACH_BINS));
 export const BIN_SIN = Float64Array.from({ length: REACH_BINS }, (_, b) => Math.sin((b * 2 * Math.PI) / REACH_BINS));
-
-const originMaskCache = new NumberKeyCache<Int32Array>();
 
 /**
  * For each direction, which of the outline's 8 points (corners and edge midpoints of the unit's bounding
  * rectangle, half-size hx forward and hy sideways) rays leave from: the corners that lead that way.
  */
 export function originMasks(hx: number, hy: number): Int32Array {
-  const kx = fixed2Class(hx);
-  const ky = fixed2Class(hy);
-  const hit = originMaskCache.get(kx, ky, 0, 0, 0);
-  if (hit) return hit;
-  const offsets = [[hx, hy], [hx, 0], [hx, -hy], [0, -hy], [-hx, -hy], [-hx, 0], [-hx, hy], [0, hy]] as const;
-  const masks = new Int32Array(REACH_BINS);
+  // Module scratch, written over by the next call (movementOptions reads it within its own call).
+  const masks = ORIGIN_MASKS;
   for (let b = 0; b < REACH_BINS; b++) {
     // The leading corners suffice: contact between two convex outlines under translation happens at a
-    // corner of one of them, and the obstacles' corners are cast back separately.
-    for (const i of [0, 2, 4, 6]) {
-      const [x, y] = offsets[i]!;
-      if (x * BIN_COS[b]! + y * BIN_SIN[b]! > 1e-9) masks[b] = masks[b]! | (1 << i);
-    }
+    // corner of one of them, and the obstacles' corners are cast back separately. Corners 0, 2, 4, 6 of
+    // the outline: (hx, hy), (hx, -hy), (-hx, -hy), (-hx, hy).
+    const c = BIN_COS[b]!;
+    const sn = BIN_SIN[b]!;
+    let m = 0;
+    if (hx * c + hy * sn > 1e-9) m |= 1 << 0;
+    if (hx * c + -hy * sn > 1e-9) m |= 1 << 2;
+    if (-hx * c + -hy * sn > 1e-9) m |= 1 << 4;
+    if (-hx * c + hy * sn > 1e-9) m |= 1 << 6;
+    masks[b] = m;
   }
-  originMaskCache.add(kx, ky, 0, 0, 0, masks);
   return masks;
 }
-
+const ORIGIN_MASKS = new Int32Array(REACH_BINS);
 
 /**
  * Open-ground reach for a unit whose reference point is at the origin facing +x, with front corners at
@@ -58,14 +54,6 @@ export function originMasks(hx: number, hy: number): Int32Array {
  * either front corner costing frontage × angle (Move: Movement, Wheel: measure the outside of the arc).
  */
 export function openReach(allowanceIn: number, frontXIn: number, leftYIn: number, rightYIn: number, oblique: boolean, anyDirection: boolean): OpenReach {
-  // Keyed as toFixed(2) of each number (see fixed2Class) and the two flags.
-  const flags = (oblique ? 1 : 0) + (anyDirection ? 2 : 0);
-  const ka = fixed2Class(allowanceIn);
-  const kf = fixed2Class(frontXIn);
-  const kl = fixed2Class(leftYIn);
-  const kr = fixed2Class(rightYIn);
-  const hit = openReachCache.get(flags, ka, kf, kl, kr);
-  if (hit) return hit;
   const radiusIn = new Float64Array(REACH_BINS);
   if (anyDirection) {
     radiusIn.fill(allowanceIn);
@@ -114,6 +102,5 @@ export function openReach(allowanceIn: number, frontXIn: number, leftYIn: number
   let maxIn = 0;
   for (let b = 0; b < REACH_BINS; b++) maxIn = Math.max(maxIn, radiusIn[b]!);
   const out = { radiusIn, maxIn };
-  openReachCache.add(flags, ka, kf, kl, kr, out);
   return out;
 }
