@@ -1,5 +1,5 @@
 /**
- * Volley & Bayonet's incremental session (packages/rules/src/rulesets/volley-and-bayonet/session.ts) against
+ * Volley & Bayonet's live evaluator (`createEvaluator`: its queries kept by the incremental engine) against
  * the full evaluation: seeded chains of changes (a stand moved or turned, a unit's whole line stepped, a
  * unit's status changed, a stand carried into an enemy's range or arc or next to a commander, a superior
  * commander moved, terrain edited, a unit removed and put back, a parameter changed), and after every step
@@ -7,7 +7,7 @@
  * shared 300-stand bench table as the rules bench adapts it (fixtures/rules/rulesetAdapters.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { evaluate, getRuleset, parseTableStateFor, type RulesetValues, type Stand, type TableState, type Unit } from '@muster/rules';
+import { createEvaluator, evaluate, getRuleset, parseTableStateFor, type RulesetValues, type Stand, type TableState, type Unit } from '@muster/rules';
 import { seededRandom } from '../../../fixtures/seededRandom.ts';
 import { vbBenchScene } from '../../../fixtures/rules/volley-and-bayonet/benchScene.ts';
 import { largeScene } from '../../../fixtures/rules/largeScene.ts';
@@ -128,7 +128,7 @@ function removeUnit(state: TableState, id: string): { state: TableState; unit: U
 
 function walk(start: TableState, seed: number, steps: number): void {
   const rand = seededRandom(seed);
-  const session = ruleset.createSession!();
+  const session = createEvaluator(ruleset);
   let state = start;
   expect(session.update(state)).toEqual(evaluate(state, ruleset));
   let removed: ReturnType<typeof removeUnit> | undefined;
@@ -163,7 +163,7 @@ function walk(start: TableState, seed: number, steps: number): void {
 
 describe('volley-and-bayonet session', () => {
   it('is incremental', () => {
-    expect(ruleset.createSession).toBeDefined();
+    expect(createEvaluator(ruleset).incremental).toBe(true);
   });
 
   it.each([1, 2, 3])('matches the full evaluation along a chain of changes on the 96-stand table (seed %i)', (seed) => {
@@ -194,7 +194,7 @@ describe('volley-and-bayonet session', () => {
     const exhausted = withUnit(state, far.id, (u) => ({ ...u, status: { ...(u.status ?? {}), rulesetStatus: { ...(u.status?.rulesetStatus ?? {}), 'strength-points-lost': 99 } } }));
     const after = evaluate(exhausted, ruleset);
     expect(after.units[found!.attacker]!.charge).not.toEqual(before.units[found!.attacker]!.charge);
-    const session = ruleset.createSession!();
+    const session = createEvaluator(ruleset);
     expect(session.update(state)).toEqual(before);
     expect(session.update(exhausted)).toEqual(after);
   });
@@ -247,7 +247,7 @@ describe('volley-and-bayonet session', () => {
     expect(expected[8]!.units['gun']!.fire).toEqual(expected[6]!.units['gun']!.fire);
     const inDanger = (e: (typeof expected)[number]): boolean => e.warnings.some((w) => w.code === 'morale/danger-zone' && w.unitId === 'att');
     expect([inDanger(expected[8]!), inDanger(expected[9]!), inDanger(expected[10]!)]).toEqual([true, false, true]);
-    const session = ruleset.createSession!();
+    const session = createEvaluator(ruleset);
     states.forEach((s, i) => expect({ step: i, evaluation: session.update(s) }).toEqual({ step: i, evaluation: expected[i] }));
   });
 
@@ -281,14 +281,14 @@ describe('volley-and-bayonet session', () => {
     const reasons = (e: (typeof expected)[number]) => e.units['bat']!.fire.map((f) => (f.ok ? 'ok' : f.reason));
     expect(reasons(expected[0]!)).toEqual(['ok']);
     expect(reasons(expected[1]!)).toEqual(['fire/no-line-of-sight']);
-    const session = ruleset.createSession!();
+    const session = createEvaluator(ruleset);
     expect(session.update(base)).toEqual(expected[0]);
     expect(session.update(screened)).toEqual(expected[1]);
   });
 
   it('gives back the previous answers when a state is re-sent as new objects', () => {
     const state = parseTableStateFor(vbBenchScene(), ruleset);
-    const session = ruleset.createSession!();
+    const session = createEvaluator(ruleset);
     const first = session.update(state);
     const copy = JSON.parse(JSON.stringify(state)) as TableState;
     const again = session.update(copy);

@@ -51,7 +51,7 @@ export interface RulesStage {
 
 /** The engine keeps a rule set built of queries live; any other rule set is evaluated afresh each time. */
 function freshSession(ruleset: Ruleset): RulesSession {
-  return ruleset.queries || ruleset.createSession ? createEvaluator(ruleset) : { update: (s) => ruleset.evaluate(s) };
+  return ruleset.queries ? createEvaluator(ruleset) : { update: (s) => ruleset.evaluate(s) };
 }
 
 export function createRulesStage(options: RulesStageOptions): RulesStage {

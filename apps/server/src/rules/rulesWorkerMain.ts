@@ -1,5 +1,5 @@
 /**
- * Worker thread body of `rulesWorker.ts`: one RulesSession (with its caches) lives here, so evaluating
+ * Worker thread body of `rulesWorker.ts`: one live evaluator (the engine's kept queries) lives here, so evaluating
  * the rules never blocks the frame loop. State in (whole, then as deltas from the last: tableStateDelta.ts),
  * evaluation out (both structured-cloned).
  */
@@ -27,7 +27,7 @@ const ruleset = await load();
 const { createEvaluator } = await import('@muster/rules');
 // The engine keeps a rule set built of queries live (recomputing only what a change meets); any other
 // rule set is evaluated afresh each time.
-const fresh = (): RulesSession => (ruleset.queries || ruleset.createSession ? createEvaluator(ruleset) : { update: (s) => ruleset.evaluate(s) });
+const fresh = (): RulesSession => (ruleset.queries ? createEvaluator(ruleset) : { update: (s) => ruleset.evaluate(s) });
 let session = fresh();
 // The last state, which each delta is applied to: unchanged stands, units and terrain stay its own
 // objects, so the session's identity tests and per-object caches hold from one state to the next.

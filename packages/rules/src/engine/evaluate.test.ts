@@ -3,6 +3,9 @@ import type { TableState } from '../model/tableState.ts';
 import type { Evaluation } from './evaluation.ts';
 import type { Ruleset } from './ruleset.ts';
 import { createEvaluator, evaluate } from './evaluate.ts';
+import { query } from './incremental/query.ts';
+import { queryRuleset } from './incremental/runQueries.ts';
+import type { TableReader } from './incremental/tableReader.ts';
 
 /** A tiny real rule set: every unit may move its stand count in inches. Counts how often it runs. */
 function countingRuleset(id = 'count'): Ruleset & { calls: number } {
@@ -62,23 +65,22 @@ describe('engine', () => {
     expect(rs.calls).toBe(2);
   });
 
-  it('uses the rule set session when there is one', () => {
-    const rs = countingRuleset();
-    let sessionCalls = 0;
-    const withSession: Ruleset = {
-      ...rs,
-      evaluate: (s) => rs.evaluate(s),
-      createSession: () => ({
-        update: (s) => {
-          sessionCalls++;
-          return rs.evaluate(s);
-        },
-      }),
-    };
-    const ev = createEvaluator(withSession);
+  it('keeps a rule set built of queries live: a new state runs only what it changed', () => {
+    // One query per unit reads its stands; the root reads those.
+    type Ctx = TableReader<unknown>;
+    const unitMove = query('count/move', (t: Ctx, id) => t.unitStands(id).length);
+    const root = query('count/root', (t: Ctx): Evaluation => {
+      const units: Record<string, Evaluation['units'][string]> = {};
+      for (const id of t.unitIds()) {
+        const allowanceIn = t.get(unitMove as never, id) as number;
+        units[id] = { unitId: id, formation: { formation: 'unknown', confidence: 0, source: 'geometry' }, movement: { ok: true, allowanceIn, reach: [], notes: [] }, fire: [], charge: [], rally: { ok: false, reason: 'rally/none' }, command: { brigadeFormationUnitIds: [] } };
+      }
+      return { rulesetId: 'count-q', units, shapes: [], warnings: [] };
+    });
+    const rs = queryRuleset({ id: 'count-q', name: 'Counting', source: 'test' }, { context: (t: Ctx) => t, root });
+    const ev = createEvaluator(rs);
     expect(ev.incremental).toBe(true);
-    ev.update(state(2));
-    ev.update(state(3));
-    expect(sessionCalls).toBe(2);
+    expect(ev.update(state(2))).toEqual(rs.evaluate(state(2)));
+    expect(ev.update(state(5)).units.u?.movement).toMatchObject({ allowanceIn: 5 });
   });
 });

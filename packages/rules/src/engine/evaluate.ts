@@ -28,7 +28,7 @@ export function evaluate(state: TableState, ruleset: Ruleset): Evaluation {
  * evaluation without work (a still table re-published every frame costs nothing).
  */
 export function createEvaluator(ruleset: Ruleset): RulesSession & { readonly ruleset: Ruleset; readonly incremental: boolean } {
-  const session = ruleset.queries ? createQuerySession(ruleset.queries) : ruleset.createSession?.();
+  const session = ruleset.queries ? createQuerySession(ruleset.queries) : undefined;
   let lastState: TableState | undefined;
   let lastEvaluation: Evaluation | undefined;
   return {

@@ -17,8 +17,8 @@ export interface RulesetInfo {
 }
 
 /**
- * A live evaluator for a changing table: it keeps derived data (footprints, formations, pairwise fire and
- * charge results) between calls and recomputes only what a change touches. Same result as `evaluate`.
+ * A live evaluator for a changing table (`createEvaluator`): the engine keeps a rule set's queries between
+ * calls and recomputes only what a change meets. Same result as `evaluate`.
  */
 export interface RulesSession {
   update(state: TableState): Evaluation;
@@ -37,8 +37,6 @@ export interface Ruleset extends RulesetInfo, RulesetDeclarations {
    * them live for a changing table, recomputing only what a change meets. Use `defineQueryRuleset`.
    */
   readonly queries?: QueryRuleset<any, Evaluation>;
-  /** Optional hand-written incremental evaluator (being replaced by `queries`). */
-  createSession?(): RulesSession;
   /**
    * Action decks, for rule sets whose turns run on cards or chits; the first is the default. Plain data: a
    * service shuffles and draws them with `shuffleActionDeck` / `drawActionCard` (`engine/actionDeck.ts`).

@@ -50,6 +50,6 @@ export function createQuerySession<C, V>(ruleset: QueryRuleset<C, V>): QuerySess
  * A `Ruleset` from its queries: `evaluate` runs them once, `createEvaluator` (engine/evaluate.ts) keeps them
  * live. The root must label its evaluation with the rule set's id.
  */
-export function queryRuleset<C>(info: Omit<Ruleset, 'evaluate' | 'queries' | 'createSession'>, queries: QueryRuleset<C, Evaluation>): Ruleset {
+export function queryRuleset<C>(info: Omit<Ruleset, 'evaluate' | 'queries'>, queries: QueryRuleset<C, Evaluation>): Ruleset {
   return { ...info, queries, evaluate: (state) => evaluateQueries(queries, state) };
 }

@@ -17,9 +17,8 @@ import { elevationLevelAt } from '../../geometry/lineOfSight.ts';
 import { pointInPolygon } from '../../geometry/intersect.ts';
 import { ARTILLERY_SUPPORT_PARAM, MOUNTED_MELEE_HIT_PARAM, SAVE_PARAMS } from './declarations.ts';
 import { countsStationary, standDice, weaponRow } from './combat.ts';
-import { boxesApart, type Blocker, type VbContext, type VbStand, type VbUnit } from './context.ts';
+import { boxesApart, type Blocker, type TargetUnits, type VbContext, type VbStand, type VbUnit } from './context.ts';
 import { walkCost } from './movement/costWalk.ts';
-import { blockersFor } from './movement/movement.ts';
 import { moverProfile, standRate, type StandRate } from './movement/standMovement.ts';
 import { terrainNear, type VbTerrain } from './movement/terrainScene.ts';
 import {
@@ -120,7 +119,8 @@ function saveLines(ctx: VbContext, conds: readonly SaveCondition[], who: string)
  * the parameter `artillery-support-in`).
  */
 export function artillerySupported(ctx: VbContext, gun: VbStand, supportIn: number): boolean {
-  for (const s of ctx.allStands) {
+  const b = gun.box;
+  for (const s of ctx.standsIn({ minXIn: b.minXIn - supportIn, minYIn: b.minYIn - supportIn, maxXIn: b.maxXIn + supportIn, maxYIn: b.maxYIn + supportIn })) {
     if (s.side !== gun.side || s.unitId === undefined || s === gun) continue;
     if (s.type === 'artillery' || s.type === 'command' || s.type === 'road-march-spacer' || s.type === 'transport') continue;
     if (boxesApart(s.box, gun.box, supportIn)) continue;
@@ -142,6 +142,27 @@ interface Pair {
 function anyBoxesWithin(a: readonly VbStand[], b: readonly VbStand[], gapIn: number): boolean {
   for (const x of a) for (const y of b) if (!boxesApart(y.box, x.box, gapIn)) return true;
   return false;
+}
+
+/**
+ * The enemy bases (but the target unit's) that may stop charger `s`'s walk from its centre to `end`, grown
+ * by half its depth (`blockersFor`'s blockers, those a walk on this path can meet: a base whose grown box
+ * misses the path's box is skipped by the walk, and the walk's answer does not depend on their order): the
+ * enemy units near the path, read unit by unit.
+ */
+function pathBlockers(ctx: VbContext, s: VbStand, side: string, targetUnitId: string, end: PointIn): Blocker[] {
+  const grow = s.stand.depthIn / 2;
+  const c = s.center;
+  const box = { minXIn: Math.min(c.xIn, end.xIn), minYIn: Math.min(c.yIn, end.yIn), maxXIn: Math.max(c.xIn, end.xIn), maxYIn: Math.max(c.yIn, end.yIn) };
+  const out: Blocker[] = [];
+  for (const e of ctx.enemyStandsNear(side, box, grow)) {
+    if (e.unitId === targetUnitId) continue;
+    const g = ctx.grown(e, grow);
+    // A base whose grown outline holds the centre does not block (the charger may move away from contact).
+    if (pointInPolygon(c, g.polygon)) continue;
+    out.push(g);
+  }
+  return out;
 }
 
 /** The box around the segment a-b. */
@@ -168,8 +189,6 @@ export interface ChargeSetup {
   readonly chargersBox: BoundingBoxIn;
   /** A unit-wide reason not to charge, given against each enemy unit near enough to matter. */
   readonly unitReason: { readonly reason: string; readonly detail: string } | undefined;
-  /** Enemy bases charger `i`'s centre may not cross (the target's own are dropped per target), found on its first walk. */
-  readonly blockersOf: (i: number) => Blocker[];
   /** The terrain near charger `i`, found on its first walk. */
   readonly nearOf: (i: number) => VbTerrain;
 }
@@ -186,71 +205,55 @@ export function chargeSetup(ctx: VbContext, terrain: VbTerrain, info: VbUnit, ex
   else if (info.routed) unitReason = { reason: 'charge/routed', detail: 'routed (Morale, p. 4)' };
   else if (info.skirmishOrder) unitReason = { reason: 'charge/skirmishers', detail: 'skirmishers can NOT voluntarily enter into melee (Stand Types, p. 1)' };
   else if (exhausted(u.id)) unitReason = { reason: 'charge/brigade-exhausted', detail: `its brigade is exhausted: no moving into contact (${COLLAPSE_SOURCE})` };
-  // Each charger's blockers and terrain, found on its first walk (most units have no enemy near).
-  const blockersCache: (Blocker[] | undefined)[] = [];
-  const blockersOf = (i: number): Blocker[] => {
-    const r = rates[i]!;
-    return (blockersCache[i] ??= 'rateIn' in r ? blockersFor(ctx, chargers[i]!, u.side, r.rateIn + 2) : []);
-  };
-  const nearCache: (VbTerrain | undefined)[] = [];
+  // Each charger's terrain, found on its first walk (most units have no enemy near).
+  const chargerTerrain: (VbTerrain | undefined)[] = [];
   const nearOf = (i: number): VbTerrain => {
     const r = rates[i]!;
-    return (nearCache[i] ??= terrainNear(terrain, chargers[i]!.center, 'rateIn' in r ? r.rateIn + 2 : 0));
+    return (chargerTerrain[i] ??= terrainNear(terrain, chargers[i]!.center, 'rateIn' in r ? r.rateIn + 2 : 0));
   };
   const chargersBox = emptyBox();
   for (const s of chargers) extendBox(chargersBox, s.box);
-  return { chargers, rates, reachIn, chargersBox, unitReason, blockersOf, nearOf };
+  return { chargers, rates, reachIn, chargersBox, unitReason, nearOf };
 }
 
 /**
- * One unit's charge at one enemy unit: the option or the refusal, its arrows, which parameters it missed, and
- * what other units it read (`pathBoxes`, `supportBox`), so a session knows when it may keep it.
+ * One unit's charge at one enemy unit: the option or the refusal, its arrows, which parameters it missed.
  */
 export interface ChargeAtUnit {
   readonly entry: ChargeTargetOption | ChargeRefusal;
   readonly shapes: readonly Shape[];
   readonly mountedHitMissing: boolean;
   readonly artillerySupportMissing: boolean;
-  /**
-   * Per path walked: the box (min x, min y, max x, max y, in a flat list) around the charger's centre's path,
-   * grown by what its blockers are grown by. Other units enter the answer only as blockers, so an enemy stand
-   * clear of every one of these boxes, before and after a change, leaves the answer as it is.
-   */
-  readonly pathBoxes: readonly number[] | undefined;
-  /** Around a struck gun: the box within which its side's stands support it (`artillerySupported`). */
-  readonly supportBox: BoundingBoxIn | undefined;
 }
 
 const NO_SHAPES: readonly Shape[] = [];
 
 /**
  * The charges of `info` at every enemy unit near enough to matter, in table order, with the unit's
- * missing-parameter warnings. `atUnit`, when given, answers each enemy unit in place of `chargeAtUnit`
- * (a session's kept pairs); it returns undefined for a unit too far to matter.
+ * missing-parameter warnings. `targets` (the enemy units, those near enough marked) and `pairAt` (the
+ * charge at one of them, undefined when it is too far after all) may be given in place of
+ * `chargeTargets` and `chargeAtUnit` (the queries give each its own piece).
  */
 export function evaluateCharge(
   ctx: VbContext,
   terrain: VbTerrain,
   info: VbUnit,
-  standInCommand: ReadonlyMap<string, boolean>,
+  standInCommand: Pick<ReadonlyMap<string, boolean>, 'get'>,
   exhausted: (unitId: string) => boolean,
-  atUnit?: (target: VbUnit) => ChargeAtUnit | undefined,
+  targets?: (setup: ChargeSetup) => TargetUnits,
+  pairAt: (setup: ChargeSetup, targetId: string) => ChargeAtUnit | undefined = (setup, targetId) => chargeAtUnit(ctx, terrain, setup, info, ctx.units.get(targetId)!, standInCommand, exhausted),
 ): ChargeResult {
   const u = info.unit;
   const charge: (ChargeTargetOption | ChargeRefusal)[] = [];
   const shapes: Shape[] = [];
   const warnings: EvaluationWarning[] = [];
-  let pairAt = atUnit;
-  if (!pairAt) {
-    const setup = chargeSetup(ctx, terrain, info, exhausted);
-    if (!setup) return { charge, shapes, warnings };
-    pairAt = (target) => chargeAtUnit(ctx, terrain, setup, info, target, standInCommand, exhausted);
-  }
+  const setup = chargeSetup(ctx, terrain, info, exhausted);
+  if (!setup) return { charge, shapes, warnings };
   let mountedHitMissing = false;
   let artillerySupportMissing = false;
-  for (const target of ctx.unitList) {
-    if (target.unit.side === u.side || target.combatStands.length === 0) continue;
-    const p = pairAt(target);
+  // The enemy units near enough to matter (a stand within the longest move and an inch of the chargers).
+  for (const id of (targets ? targets(setup) : chargeTargets(ctx, info, setup)).near) {
+    const p = pairAt(setup, id);
     if (!p) continue;
     charge.push(p.entry);
     if (p.shapes.length > 0) appendAll(shapes, p.shapes);
@@ -262,6 +265,11 @@ export function evaluateCharge(
   return { charge, shapes, warnings };
 }
 
+/** The enemy units near enough to matter to a unit's charges: a combat stand within its longest move and an inch of the chargers' box. */
+export function chargeTargets(ctx: VbContext, info: VbUnit, setup: ChargeSetup): TargetUnits {
+  return ctx.targetsNear(info.unit.side, setup.chargersBox, setup.reachIn + 1);
+}
+
 /** The charge of `info` at the enemy unit `target`, or undefined when no charger comes near enough to matter. */
 export function chargeAtUnit(
   ctx: VbContext,
@@ -269,26 +277,23 @@ export function chargeAtUnit(
   setup: ChargeSetup,
   info: VbUnit,
   target: VbUnit,
-  standInCommand: ReadonlyMap<string, boolean>,
+  standInCommand: Pick<ReadonlyMap<string, boolean>, 'get'>,
   exhausted: (unitId: string) => boolean,
 ): ChargeAtUnit | undefined {
   const u = info.unit;
-  const { chargers, rates, reachIn, chargersBox, unitReason, blockersOf, nearOf } = setup;
+  const { chargers, rates, reachIn, chargersBox, unitReason, nearOf } = setup;
   // An enemy unit whose box is further than the reach from the chargers' is out of reach of every charger
   // (the boxes hold the stands), with no stand pair read.
   if (boxesApart(chargersBox, target.combatBox, reachIn + 1) || !anyBoxesWithin(target.combatStands, chargers, reachIn + 1)) return undefined;
-  const refusal = (reason: string, detail: string, pathBoxes?: number[]): ChargeAtUnit => ({
+  const refusal = (reason: string, detail: string): ChargeAtUnit => ({
     entry: { ok: false, reason, detail: `${target.unit.name}: ${detail}`, targetUnitId: target.unit.id },
     shapes: NO_SHAPES,
     mountedHitMissing: false,
     artillerySupportMissing: false,
-    pathBoxes,
-    supportBox: undefined,
   });
   if (unitReason) return refusal(unitReason.reason, unitReason.detail);
   let mountedHitMissing = false;
   let artillerySupportMissing = false;
-  let pathBoxes: number[] | undefined;
   // Other enemy stands block the path; the target's own do not.
   const pairs: Pair[] = [];
   let failure: { reason: string; detail: string } | undefined;
@@ -314,7 +319,6 @@ export function chargeAtUnit(
       return;
     }
     candidates.sort((x, y) => x.d - y.d);
-    const blockers = blockersOf(i).filter((e) => e.unitId !== target.unit.id);
     let best: Pair | undefined;
     for (const { t } of candidates) {
       // Straight at the target: the front edge's nearest point to the target's nearest point.
@@ -326,10 +330,8 @@ export function chargeAtUnit(
       const turn = d > 1e-9 && Math.abs(angleDiffDeg(dir, s.stand.pose.headingDeg)) > OBLIQUE_DEG + 1e-9;
       const allowance = rate.rateIn * (turn ? 1 - PAID_FACING_CHANGE_FRACTION : 1);
       const end = { xIn: s.center.xIn + (to.xIn - fc.xIn), yIn: s.center.yIn + (to.yIn - fc.yIn) };
-      const walk = walkCost(nearOf(i), s.center, end, moverProfile(info, s, rate.rateIn), allowance, blockers);
-      // Blockers are enemy bases grown by half this base's depth (`blockersFor`).
-      const grow = s.stand.depthIn / 2;
-      (pathBoxes ??= []).push(Math.min(s.center.xIn, end.xIn) - grow, Math.min(s.center.yIn, end.yIn) - grow, Math.max(s.center.xIn, end.xIn) + grow, Math.max(s.center.yIn, end.yIn) + grow);
+      // Other enemy bases block the path; the target's own do not.
+      const walk = walkCost(nearOf(i), s.center, end, moverProfile(info, s, rate.rateIn), allowance, pathBlockers(ctx, s, u.side, target.unit.id, end));
       if (walk.reachedIn < d - 1e-6) {
         const why = walk.stoppedBy === 'enemy' ? 'charge/path-blocked' : walk.stoppedBy?.startsWith('impassable:') ? 'charge/impassable' : 'charge/out-of-reach';
         failure = { reason: why, detail: walk.stoppedBy === 'enemy' ? 'another enemy stand is in the way' : `${d.toFixed(1)}" away; terrain${turn ? ' and a facing change (half the move)' : ''} leave${turn ? '' : 's'} too little movement (${CHARGE_FACING_SOURCE})` };
@@ -356,7 +358,7 @@ export function chargeAtUnit(
   });
   if (pairs.length === 0) {
     const f = failure ?? { reason: 'charge/out-of-reach', detail: 'no stand can reach it' };
-    return refusal(f.reason, f.detail, pathBoxes);
+    return refusal(f.reason, f.detail);
   }
   // Attacker's melee dice and hit number (best: lowest) with shock; its morale check to close.
   const targetDisordered = target.disordered;
@@ -416,13 +418,10 @@ export function chargeAtUnit(
   if ((first.t.type === 'infantry' || first.t.type === 'detachment' || first.t.type === 'artillery') && inWorks(first.t)) defConds.push('defending-works');
   if (target.unit.status?.attachedCommanderId !== undefined || ctx.commanders.some((c) => c.commander.attachedToUnitId === target.unit.id)) defConds.push('superior-commander-attached');
   if (target.disordered) defConds.push('disordered');
-  let supportBox: BoundingBoxIn | undefined;
   if (first.t.type === 'artillery') {
     const supportIn = numberParameter(ctx.state, ARTILLERY_SUPPORT_PARAM);
     if (supportIn === undefined) artillerySupportMissing = true;
     else {
-      const b = first.t.box;
-      supportBox = { minXIn: b.minXIn - supportIn, minYIn: b.minYIn - supportIn, maxXIn: b.maxXIn + supportIn, maxYIn: b.maxYIn + supportIn };
       if (!artillerySupported(ctx, first.t, supportIn)) defConds.push('unsupported-artillery-meleed');
     }
   }
@@ -448,5 +447,5 @@ export function chargeAtUnit(
   const disorderedBy = [...new Set(pairs.flatMap((p) => p.disorderedBy))];
   const entry: ChargeTargetOption = { ok: true, targetUnitId: target.unit.id, distanceIn: first.distanceIn, attacker, defender, disorderedBy, enemyFlanked: aspect !== 'front' };
   const shapes: Shape[] = pairs.map((p) => ({ kind: 'polyline', id: `charge/${u.id}/${target.unit.id}/${p.s.stand.id}`, layer: 'charge', style: 'charge', unitId: u.id, side: u.side, points: [p.from, p.to], arrow: true }));
-  return { entry, shapes, mountedHitMissing, artillerySupportMissing, pathBoxes, supportBox };
+  return { entry, shapes, mountedHitMissing, artillerySupportMissing };
 }

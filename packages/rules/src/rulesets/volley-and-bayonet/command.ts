@@ -45,8 +45,8 @@ export function commandGivers(ctx: VbContext, info: VbUnit): Giver[] {
   }
   // "A unit commander can never be used to put stands of other formations into command", except for
   // artillery, which any commander of its side commands within his range.
-  const ucUnits = artillery ? ctx.unitList.filter((o) => o.unit.side === u.side) : [info];
-  for (const o of ucUnits) for (const s of o.unitCommanders) givers.push({ id: s.stand.id, stand: s, radiusIn: UNIT_COMMANDER_RADIUS_IN, superior: false });
+  const unitCommanders = artillery ? ctx.unitCommandersOf(u.side) : info.unitCommanders;
+  for (const s of unitCommanders) givers.push({ id: s.stand.id, stand: s, radiusIn: UNIT_COMMANDER_RADIUS_IN, superior: false });
   return givers;
 }
 
@@ -61,12 +61,6 @@ export interface UnitCommand {
   readonly standFlags: readonly (readonly [string, boolean])[];
   readonly shapes: readonly Shape[];
   readonly warnings: readonly EvaluationWarning[];
-  /**
-   * Per combat stand, the distance to the giver that counts for it (Infinity with none): a giver farther
-   * than this and than any command radius from the stand, before and after it moves, changes nothing
-   * (the session keeps an artillery unit's command when only such unit commanders of its side moved).
-   */
-  readonly standGiverIn: readonly number[];
 }
 
 /** The superior commanders' zones (drawn once, before the units' own shapes). */
@@ -90,7 +84,6 @@ export function unitCommand(ctx: VbContext, info: VbUnit): UnitCommand {
   const givers = commandGivers(ctx, info);
   const stands = info.combatStands;
   const inCmd = new Array<boolean>(stands.length).fill(false);
-  const standGiverIn = new Array<number>(stands.length).fill(Infinity);
   let best: { giver: Giver; d: number; inRange: boolean } | undefined;
   // The superior commander who puts a stand of it in command, nearest first (for `commanderInRangeId`).
   let superiorInRange: { id: string; d: number } | undefined;
@@ -112,7 +105,6 @@ export function unitCommand(ctx: VbContext, info: VbUnit): UnitCommand {
       const better = !nearest || (inRange && !nearest.inRange) || (inRange === nearest.inRange && d < nearest.d);
       if (better) nearest = { giver: g, d, inRange };
     }
-    if (nearest) standGiverIn[i] = nearest.d;
     if (nearest && (!best || (nearest.inRange && !best.inRange) || (nearest.inRange === best.inRange && nearest.d < best.d))) best = nearest;
     if (inCmd[i] && nearest) shapes.push(polyline(`command/link/${s.stand.id}`, u.id, u.side, 'link', nearest.giver.stand.center, s.center));
   }
@@ -164,7 +156,7 @@ export function unitCommand(ctx: VbContext, info: VbUnit): UnitCommand {
     inCommand,
     ...(b ? { commandRadiusIn: b.giver.radiusIn, commanderDistanceIn: b.d } : {}),
   };
-  return { reading, standFlags, shapes, warnings, standGiverIn };
+  return { reading, standFlags, shapes, warnings };
 }
 
 /** Command for every unit: `unitCommand` for each, put together (commander zones first). */

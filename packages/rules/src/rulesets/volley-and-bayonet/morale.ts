@@ -14,7 +14,8 @@ import { EXHAUSTION_ROUNDING_PARAM } from './declarations.ts';
 import { weaponRow } from './combat.ts';
 import { TOUCH_TOLERANCE_IN } from './command.ts';
 import { boxesApart, superiorTo, type VbContext, type VbUnit } from './context.ts';
-import { boundingBox, type BoundingBoxIn } from '../../geometry/polygon.ts';
+import { boundingBox } from '../../geometry/polygon.ts';
+import { appendAll } from '../../engine/appendAll.ts';
 import { DANGER_ZONE_HALF_WIDTH_IN, DANGER_ZONE_SOURCE, HIT_NUMBERS } from './tables/combat.ts';
 import { COLLAPSE_SOURCE, EXHAUSTION_FRACTION_BY_MORALE, EXHAUSTION_SOURCE, MORALE_MODIFIERS, MORALE_SOURCE, RALLY_SOURCE } from './tables/morale.ts';
 
@@ -134,42 +135,51 @@ export function dangerZone(corners: readonly PointIn[], headingDeg: number, shor
 export interface DangerZones {
   readonly shapes: Shape[];
   readonly warnings: EvaluationWarning[];
-  /** Each zone's box (the session keeps the zones while no change meets one). */
-  readonly zoneBoxes: BoundingBoxIn[];
 }
 
+/** The danger zones of every gun on the table (each unit's, `unitDangerZones`, in the state's order). */
 export function dangerZones(ctx: VbContext): DangerZones {
   const shapes: Shape[] = [];
   const warnings: EvaluationWarning[] = [];
-  const zoneBoxes: BoundingBoxIn[] = [];
-  const threatened = new Set<string>();
   for (const info of ctx.unitList) {
-    if (info.roadMarch || info.routed) continue;
-    for (const s of info.combatStands) {
-      if (s.type !== 'artillery') continue;
-      const w = weaponRow(info, s);
-      if (!w) continue;
-      const zone = dangerZone(s.corners, s.stand.pose.headingDeg, HIT_NUMBERS[w].shortRangeIn);
-      const zoneBox = boundingBox(zone);
-      zoneBoxes.push(zoneBox);
-      shapes.push({ kind: 'polygon', id: `fire/danger/${s.stand.id}`, layer: 'fire', style: 'warning', unitId: info.unit.id, side: info.unit.side, vertices: zone });
-      for (const e of ctx.unitList) {
-        if (e.unit.side === info.unit.side) continue;
-        // The overlap test first and the pair's key only on a hit (most enemy units are far from a gun).
-        if (e.combatStands.some((t) => !boxesApart(t.box, zoneBox, 0) && polygonsOverlap(t.corners, zone))) {
-          const key = `${s.stand.id}|${e.unit.id}`;
-          if (threatened.has(key)) continue;
-          threatened.add(key);
-          warnings.push({
-            code: 'morale/danger-zone',
-            message: `${e.unit.name} is in the danger zone of ${info.unit.name} (${s.stand.id}: short range, within 2" of the line of the barrel): morale check (${DANGER_ZONE_SOURCE}).`,
-            unitId: e.unit.id,
-          });
-        }
+    const d = unitDangerZones(ctx, info);
+    appendAll(shapes, d.shapes);
+    appendAll(warnings, d.warnings);
+  }
+  return { shapes, warnings };
+}
+
+/**
+ * The danger zones of one unit's guns, with the enemy units in each (in the state's order): only enemy
+ * stands near a zone are read.
+ */
+export function unitDangerZones(ctx: VbContext, info: VbUnit): DangerZones {
+  const shapes: Shape[] = [];
+  const warnings: EvaluationWarning[] = [];
+  if (info.roadMarch || info.routed) return { shapes, warnings };
+  for (const s of info.combatStands) {
+    if (s.type !== 'artillery') continue;
+    const w = weaponRow(info, s);
+    if (!w) continue;
+    const zone = dangerZone(s.corners, s.stand.pose.headingDeg, HIT_NUMBERS[w].shortRangeIn);
+    const zoneBox = boundingBox(zone);
+    shapes.push({ kind: 'polygon', id: `fire/danger/${s.stand.id}`, layer: 'fire', style: 'warning', unitId: info.unit.id, side: info.unit.side, vertices: zone });
+    // The enemy units with a stand near the zone, in the state's order.
+    const near = new Set<string>();
+    for (const t of ctx.enemyStandsNear(info.unit.side, zoneBox, 0)) if (t.unitId !== undefined) near.add(t.unitId);
+    for (const id of near) {
+      const e = ctx.units.get(id)!;
+      // The overlap test first (most enemy units are far from a gun).
+      if (e.combatStands.some((t) => !boxesApart(t.box, zoneBox, 0) && polygonsOverlap(t.corners, zone))) {
+        warnings.push({
+          code: 'morale/danger-zone',
+          message: `${e.unit.name} is in the danger zone of ${info.unit.name} (${s.stand.id}: short range, within 2" of the line of the barrel): morale check (${DANGER_ZONE_SOURCE}).`,
+          unitId: e.unit.id,
+        });
       }
     }
   }
-  return { shapes, warnings, zoneBoxes };
+  return { shapes, warnings };
 }
 
 /** Rally (p. 4): a routed unit rallies in contact with a senior commander to whom it is subordinate; no roll. */

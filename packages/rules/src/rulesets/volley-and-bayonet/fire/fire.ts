@@ -14,9 +14,8 @@ import { pointInPolygon } from '../../../geometry/intersect.ts';
 import { polygonOverlapsPreparedWedge, prepareWedge, wedgePolygon, type PreparedWedge, type Wedge } from '../../../geometry/wedge.ts';
 import { FIRE_ARC_PARAM, RANGE_FROM_PARAM, SAVE_PARAMS } from '../declarations.ts';
 import { countsStationary, standDice, weaponRow } from '../combat.ts';
-import { boxesApart, type VbContext, type VbStand, type VbUnit } from '../context.ts';
+import { boxesApart, type TargetUnits, type VbContext, type VbStand, type VbUnit } from '../context.ts';
 import { emptyBox, extendBox, type BoundingBoxIn } from '../../../geometry/polygon.ts';
-import { identityMemo } from '../../../engine/identityMemo.ts';
 import {
   ATTACK_DICE_SOURCE,
   FIRING_LANES_SOURCE,
@@ -30,7 +29,7 @@ import {
   type WeaponRow,
 } from '../tables/combat.ts';
 import { AREA_KIND_CLASS } from '../tables/terrain.ts';
-import { isSkirmisher, sightSpreadIn, standSight, type SightResult } from './sight.ts';
+import { isSkirmisher, sightPool, sightScene, standSight, type SightResult } from './sight.ts';
 import { orderByKey } from '../../../geometry/sortSmall.ts';
 
 export interface FireSettings {
@@ -198,23 +197,7 @@ export interface FireAtUnit {
   /** The skirmishers small arms must fire at instead (a `fire/must-fire-at-skirmishers` refusal). */
   readonly screenUnitId?: string;
   readonly missingSaves: readonly SaveCondition[];
-  /**
-   * The box around every firing stand and target stand a sight line was traced between: only stands
-   * there could change the answer without either unit changing. Undefined when no line was traced.
-   */
-  readonly sightBox?: BoundingBoxIn;
-  /**
-   * Each traced (firing stand, target stand) pair as five numbers: the two centres and the reach of its
-   * lines around the segment between them (see `standSight`): a finer test inside `sightBox`.
-   */
-  readonly sightLines?: readonly number[];
-  /** Each traced pair's two stands (firing stand, target stand) and its sight, in the order of `sightLines`. */
-  readonly sightStands?: readonly VbStand[];
-  readonly sightResults?: readonly SightResult[];
 }
-
-/** Sight from a firing stand to a target stand (the session may answer from a pair traced before). */
-export type SightOf = (firer: VbStand, target: VbStand, artillery: boolean, reasonNeeded: boolean) => SightResult;
 
 /** Why no firing stand can fire at a unit, in words (only the text that is shown is built). */
 function failureDetail(f: Failure, firers: readonly Firer[], screenUnitId: string | undefined): string {
@@ -235,8 +218,8 @@ function failureDetail(f: Failure, firers: readonly Firer[], screenUnitId: strin
   }
 }
 
-/** The box around a unit's firing stands and their longest range (per firers list: its stands never change). */
-const firersReach = identityMemo((firers: readonly Firer[]): { readonly box: BoundingBoxIn; readonly longestIn: number } => {
+/** The box around a unit's firing stands and their longest range. */
+export function firersReach(firers: readonly Firer[]): { readonly box: BoundingBoxIn; readonly longestIn: number } {
   const box = emptyBox();
   let longestIn = -Infinity;
   for (const f of firers) {
@@ -244,15 +227,6 @@ const firersReach = identityMemo((firers: readonly Firer[]): { readonly box: Bou
     longestIn = Math.max(longestIn, f.row.longRangeIn);
   }
   return { box, longestIn };
-});
-
-/**
- * Whether `target` is beyond every one of `firers`' ranges on an axis: then `fireAtUnit` answers "out of
- * range" without reading a stand pair, with data that depends only on the target unit's name and id and on
- * the firers' longest range.
- */
-export function beyondFirersReach(firers: readonly Firer[], target: VbUnit): boolean {
-  return beyondReach(firersReach.get(firers), target);
 }
 
 function beyondReach(reach: { readonly box: BoundingBoxIn; readonly longestIn: number }, target: VbUnit): boolean {
@@ -264,18 +238,16 @@ const NO_SHAPES: readonly Shape[] = [];
 const NO_SAVES: readonly SaveCondition[] = [];
 
 /**
- * The "out of range" answer at an enemy unit for firers whose longest range is `longestIn`: the same plain
- * data for every firing unit that far away, so one object per target unit and range, shared (never written
- * to), kept on the target's reading (`VbUnit.outOfRangeAnswers`).
+ * The "out of range" answer at an enemy unit (named `name`) for firers whose longest range is `longestIn`:
+ * the same plain data for every firing unit that far away.
  */
-function outOfRangeAt(target: VbUnit, longestIn: number): FireAtUnit {
-  const byRange = (target.outOfRangeAnswers ??= new Map()) as Map<number, FireAtUnit>;
-  let r = byRange.get(longestIn);
-  if (!r) {
-    const detail = `${target.unit.name}: beyond range (longest ${longestIn}")`;
-    byRange.set(longestIn, (r = { entries: [{ ok: false, reason: 'fire/out-of-range', detail, targetUnitId: target.unit.id }], shapes: NO_SHAPES, missingSaves: NO_SAVES }));
-  }
-  return r;
+function outOfRangeAt(targetId: string, name: string, longestIn: number): FireAtUnit {
+  const detail = `${name}: beyond range (longest ${longestIn}")`;
+  return { entries: [{ ok: false, reason: 'fire/out-of-range', detail, targetUnitId: targetId }], shapes: NO_SHAPES, missingSaves: NO_SAVES };
+}
+
+function unionBox(a: BoundingBoxIn, b: BoundingBoxIn): BoundingBoxIn {
+  return { minXIn: Math.min(a.minXIn, b.minXIn), minYIn: Math.min(a.minYIn, b.minYIn), maxXIn: Math.max(a.maxXIn, b.maxXIn), maxYIn: Math.max(a.maxYIn, b.maxYIn) };
 }
 
 /** Fire of `info`'s `firers` at the enemy unit `target` (which has combat stands). */
@@ -285,14 +257,14 @@ export function fireAtUnit(
   info: VbUnit,
   firers: readonly Firer[],
   target: VbUnit,
-  standInCommand: ReadonlyMap<string, boolean>,
+  standInCommand: Pick<ReadonlyMap<string, boolean>, 'get'>,
   exhausted: (unitId: string) => boolean,
-  sightOf?: SightOf,
+  pool?: () => readonly VbStand[],
 ): FireAtUnit {
   // Most enemy units are beyond every firer's range on an axis: then every stand pair is (the boxes hold
   // the stands, so each pair is at least as far apart), and the answer is "out of range" with no pair read.
-  const reach = firersReach.get(firers);
-  if (beyondReach(reach, target)) return outOfRangeAt(target, reach.longestIn);
+  const reach = firersReach(firers);
+  if (beyondReach(reach, target)) return outOfRangeAt(target.unit.id, target.unit.name, reach.longestIn);
   const u = info.unit;
   const tStands = target.combatStands;
   let shots: StandShot[] | undefined;
@@ -301,12 +273,8 @@ export function fireAtUnit(
   let screenUnitId: string | undefined;
   // The first screening unit met, in firer then target-stand order (the order the stands are listed).
   let screenKey = Infinity;
-  // The box around every stand pair traced (none while `sightLines` is undefined), as plain numbers.
-  let sightMinX = Infinity, sightMinY = Infinity, sightMaxX = -Infinity, sightMaxY = -Infinity;
-  // Made on the first line traced (most pairs trace none).
-  let sightLines: number[] | undefined;
-  let sightStands: VbStand[] | undefined;
-  let sightResults: SightResult[] | undefined;
+  // The sight scene, made on the first line traced (most pairs trace none).
+  let scene: ReturnType<typeof sightScene> | undefined;
   for (let fi = 0; fi < firers.length; fi++) {
     const f = firers[fi]!;
     candidateCount = 0;
@@ -334,18 +302,10 @@ export function fireAtUnit(
     for (let k = 0; k < candidateCount; k++) {
       const ti = candidateAt[candidateOrder[k]!]!;
       const t = tStands[ti]!;
-      const fb = f.s.box, tb = t.box;
-      sightMinX = Math.min(sightMinX, fb.minXIn, tb.minXIn);
-      sightMinY = Math.min(sightMinY, fb.minYIn, tb.minYIn);
-      sightMaxX = Math.max(sightMaxX, fb.maxXIn, tb.maxXIn);
-      sightMaxY = Math.max(sightMaxY, fb.maxYIn, tb.maxYIn);
       // A gun's blocked line needs its reason only while it could still be the one reported: no shot at this
       // unit yet, and no reason met that a gun's cannot outrank (a gun's highest is blocked by stands).
       const reasonNeeded = !f.row.artillery || (shots === undefined && failureRank < BLOCKED_BY_STANDS);
-      const sight = sightOf ? sightOf(f.s, t, f.row.artillery, reasonNeeded) : standSight(ctx, f.s, t, f.row.artillery, reasonNeeded);
-      (sightLines ??= []).push(f.s.center.xIn, f.s.center.yIn, t.center.xIn, t.center.yIn, sightSpreadIn(f.s, t));
-      (sightStands ??= []).push(f.s, t);
-      (sightResults ??= []).push(sight);
+      const sight: SightResult = standSight(ctx, f.s, t, f.row.artillery, reasonNeeded, (scene ??= sightScene(ctx, unionBox(reach.box, target.combatBox), pool)));
       if (!sight.clear) {
         if (sight.blockedBy === 'skirmishers') {
           const key = fi * tStands.length + ti;
@@ -364,7 +324,6 @@ export function fireAtUnit(
     }
     if (best) (shots ??= []).push(best);
   }
-  const traced = sightLines ? { sightBox: { minXIn: sightMinX, minYIn: sightMinY, maxXIn: sightMaxX, maxYIn: sightMaxY }, sightLines, sightStands: sightStands!, sightResults: sightResults! } : undefined;
   const fire: (FireTargetOption | FireRefusal)[] = [];
   const shapes: Shape[] = [];
   const screened: string[] = [];
@@ -372,7 +331,7 @@ export function fireAtUnit(
     const f: Failure = failureRank >= 0 ? FAILURE_ORDER[failureRank]! : 'out-of-range';
     if (f === 'must-fire-at-skirmishers' && screenUnitId) screened.push(screenUnitId);
     fire.push({ ok: false, reason: `fire/${f}`, detail: `${target.unit.name}: ${failureDetail(f, firers, screenUnitId)}`, targetUnitId: target.unit.id });
-    return { entries: fire, shapes, ...(screened[0] !== undefined ? { screenUnitId: screened[0] } : {}), missingSaves: NO_SAVES, ...traced };
+    return { entries: fire, shapes, ...(screened[0] !== undefined ? { screenUnitId: screened[0] } : {}), missingSaves: NO_SAVES };
   }
   const missing = new Set<SaveCondition>();
   // One option per range band (hit number): stands at different bands roll at different numbers.
@@ -437,7 +396,29 @@ export function fireAtUnit(
       arrow: true,
     });
   }
-  return { entries: fire, shapes, ...(screened[0] !== undefined ? { screenUnitId: screened[0] } : {}), missingSaves: [...missing], ...traced };
+  return { entries: fire, shapes, ...(screened[0] !== undefined ? { screenUnitId: screened[0] } : {}), missingSaves: [...missing] };
+}
+
+/**
+ * The (firing stand, target stand) pairs of `firers` at `target` a sight line may be traced between: the
+ * target stand in the firer's arc and range (as `fireAtUnit` picks its candidates).
+ */
+export function sightPairs(settings: FireSettings, firers: readonly Firer[], target: VbUnit): [VbStand, VbStand][] {
+  const out: [VbStand, VbStand][] = [];
+  if (beyondReach(firersReach(firers), target)) return out;
+  for (const f of firers) {
+    for (const t of target.combatStands) {
+      if (boxesApart(f.s.box, t.box, f.row.longRangeIn) || !polygonOverlapsPreparedWedge(f.wedge, t.corners)) continue;
+      if (fireRangeIn(f.s, t, settings.measureFrom) > f.row.longRangeIn + 1e-9) continue;
+      out.push([f.s, t]);
+    }
+  }
+  return out;
+}
+
+/** The stands that may stand in the way of `firers`' lines at `target` (see `sightPool`). */
+export function fireSightPool(ctx: VbContext, settings: FireSettings, firers: readonly Firer[], target: VbUnit): VbStand[] {
+  return sightPool(ctx, sightPairs(settings, firers, target));
 }
 
 /** Every fire option and refusal of one unit against every enemy unit. */
@@ -445,10 +426,11 @@ export function evaluateFire(
   ctx: VbContext,
   settings: FireSettings,
   info: VbUnit,
-  standInCommand: ReadonlyMap<string, boolean>,
+  standInCommand: Pick<ReadonlyMap<string, boolean>, 'get'>,
   exhausted: (unitId: string) => boolean,
-  atUnit: (firers: readonly Firer[], target: VbUnit) => FireAtUnit = (firers, target) => fireAtUnit(ctx, settings, info, firers, target, standInCommand, exhausted),
+  atUnit: (firers: readonly Firer[], targetId: string) => FireAtUnit = (firers, targetId) => fireAtUnit(ctx, settings, info, firers, ctx.units.get(targetId)!, standInCommand, exhausted),
   firers: readonly Firer[] = firersOf(ctx, settings, info),
+  targets?: TargetUnits,
 ): FireResult {
   const u = info.unit;
   const shapes: Shape[] = [];
@@ -467,15 +449,16 @@ export function evaluateFire(
     });
   }
   const screened: string[] = [];
-  const reach = firersReach.get(firers);
-  for (const target of ctx.unitList) {
-    if (target.unit.side === u.side || target.combatStands.length === 0) continue;
-    // Beyond every firer's range by the boxes (most enemy units): `fireAtUnit`'s shared answer, without the call.
-    if (boxesApart(reach.box, target.combatBox, reach.longestIn)) {
-      fire.push(outOfRangeAt(target, reach.longestIn).entries[0]!);
+  const reach = firersReach(firers);
+  // Every enemy unit with combat stands, in the state's order; only those with a stand near are read.
+  const { all, near } = targets ?? ctx.targetsNear(u.side, reach.box, reach.longestIn);
+  for (const { id, name } of all) {
+    // Beyond every firer's range by the boxes (most enemy units): `fireAtUnit`'s answer, without the call.
+    if (!near.includes(id)) {
+      fire.push(outOfRangeAt(id, name, reach.longestIn).entries[0]!);
       continue;
     }
-    const r = atUnit(firers, target);
+    const r = atUnit(firers, id);
     fire.push(...r.entries);
     shapes.push(...r.shapes);
     if (r.screenUnitId !== undefined) screened.push(r.screenUnitId);

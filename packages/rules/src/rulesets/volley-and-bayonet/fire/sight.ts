@@ -8,14 +8,13 @@
  * "must fire at the skirmishers".
  */
 import type { PointIn } from '../../../model/units.ts';
-import type { AreaTerrain, Elevation, TableState } from '../../../model/tableState.ts';
+import type { AreaTerrain, Elevation, Stand } from '../../../model/tableState.ts';
 import { elevationLevelAt, segBoxMisses, sightBoxOf, standCrossingFraction, type SightBox, type SightStand } from '../../../geometry/lineOfSight.ts';
 import { nearestOnBaseFrom } from '../nearest.ts';
 import { fractionInsidePolygon, pointInPolygon, segmentInsideIntervals, segmentTouchesPolygonBoundary } from '../../../geometry/intersect.ts';
-import type { VbContext, VbStand } from '../context.ts';
+import type { VbContext, VbStand, VbUnit } from '../context.ts';
 import type { BoundingBoxIn } from '../../../geometry/polygon.ts';
-import { identityMemo } from '../../../engine/identityMemo.ts';
-import { ownedMemo, ownedSlot } from '../../../engine/ownedMemo.ts';
+import { query } from '../../../engine/incremental/query.ts';
 import { AREA_CLASSES, AREA_KIND_CLASS, HILL_SIGHT_FAR_IN, SIGHT_NEUTRAL_AREA_KINDS } from '../tables/terrain.ts';
 
 export type SightBlock = 'terrain' | 'hill' | 'stands' | 'skirmishers';
@@ -53,13 +52,10 @@ interface BlockingArea {
   readonly insideSightIn?: number;
   /** Index into the per-stand inside flags. */
   readonly index: number;
-  /**
-   * A disk wholly inside the area, a cheap sure test for lines through it: found when a line first asks
-   * (`coreRIn` -1: not yet; 0: none found).
-   */
-  coreXIn: number;
-  coreYIn: number;
-  coreRIn: number;
+  /** A disk wholly inside the area, a cheap sure test for lines through it (`coreRIn` 0: none found). */
+  readonly coreXIn: number;
+  readonly coreYIn: number;
+  readonly coreRIn: number;
 }
 
 /** Candidate centres per axis when looking for an area's core disk. */
@@ -103,143 +99,39 @@ interface SightHill {
   readonly box: Box;
 }
 
-/** Grid cell for the stand cull, inches: a few stands wide. */
-const CELL_IN = 6;
-
-/** The stands per grid cell, cells in a flat array over the cells any stand touches (the rest are empty). */
-interface CellGrid {
-  readonly cx0: number;
-  readonly cy0: number;
-  readonly cx1: number;
-  readonly cy1: number;
-  /** Index (cx - cx0) * rows + (cy - cy0): the scene indices of the stands in that cell, ascending. */
-  readonly lists: (number[] | undefined)[];
-  readonly rows: number;
-}
-
 /**
- * The sight scene of one table state, prepared once: the areas that block sight and the hills (kept per
- * terrain object, `sightTerrain`), every stand of `ctx.sight` with its rule-set stand, a grid over them, and
- * per-stand facts (ground level, which blocking areas hold its centre) filled in as sight lines ask for them.
+ * The sight scene of one piece that traces lines (a fire pair): the areas that block sight and the hills
+ * (`sightTerrainQuery`), the stands that may stand in the way, and per-stand facts filled in as its lines
+ * ask for them (ground level, which blocking areas hold its centre, the stands that last blocked a gun's
+ * lines). Made per piece and dropped with it. The stands are read from the table (`VbContext.standsIn`)
+ * once, in `within` (a box holding every stand pair the piece traces), on the first line that needs them;
+ * without `within`, each stand pair reads its own box.
  */
 interface VbSight {
+  readonly ctx: VbContext;
+  readonly within: BoundingBoxIn | undefined;
+  /** The stands that may stand in the way of any of its lines, when given (`sightPool`), asked on first need. */
+  readonly poolOf: (() => readonly VbStand[]) | undefined;
+  pool: readonly VbStand[] | undefined;
+  /** The table's stands in `within`, in the state's order, once read, and those read as the rules read them. */
+  stands: readonly Stand[] | undefined;
+  /** Their footprints' centres and half diagonals, and each as the rules read it (null: no unit's or commander's). */
+  fx: Float64Array;
+  fy: Float64Array;
+  fr: Float64Array;
+  readonly vb: (VbStand | null | undefined)[];
   readonly areas: readonly BlockingArea[];
   readonly hills: readonly SightHill[];
-  readonly stands: readonly SightStand[];
-  readonly vb: readonly VbStand[];
-  readonly cells: CellGrid;
-  readonly seen: Int32Array;
-  stamp: number;
   readonly level: Map<VbStand, number>;
   /** Per stand, per blocking area: 0 not yet known, 1 outside, 2 inside. */
   readonly inside: Map<VbStand, Uint8Array>;
+  /** Per firing gun: the stands that last blocked its lines, latest first (`GUN_BLOCKERS_KEPT`). */
+  readonly gunBlockers: Map<VbStand, VbStand[]>;
 }
 
-/** A stand's sight stand, made once and kept on the stand: a stand unchanged between states (the session reuses it) keeps its own. */
-function sightStandOf(v: VbStand): SightStand {
-  let ss = v.sightStand;
-  if (!ss) {
-    const s = v.stand;
-    const radiusIn = Math.sqrt(s.widthIn * s.widthIn + s.depthIn * s.depthIn) / 2;
-    ss = v.sightStand = { id: s.id, unitId: s.unitId, corners: v.corners, box: sightBoxOf(v.corners), cx: s.pose.xIn, cy: s.pose.yIn, radiusIn };
-  }
-  return ss;
-}
-
-/**
- * A session's previous scene, handed to its next context (`carrySightScene`): the next state shares most of
- * its stand objects, so its grid is the previous one with the changed stands moved rather than built again.
- * Only the scene is kept (it holds no context), and only until the next context is prepared.
- */
-const carried = ownedSlot<VbContext, VbSight>();
-
-/**
- * Lets `to` (the next state's context) start from the sight scene of `from`, or the one handed to `from`
- * when nothing asked `from` for a sight line.
- */
-export function carrySightScene(from: VbContext, to: VbContext): void {
-  const p = scenes.peek(from) ?? carried.peek(from);
-  if (p && p.vb.length > 0) carried.set(to, p);
-}
-
-/** Most stands changed before the last grid is not worth patching. */
-const PATCH_MAX_STANDS = 32;
-
-function cellRange(b: Box): [number, number, number, number] {
-  return [Math.floor(b.minX / CELL_IN), Math.floor(b.minY / CELL_IN), Math.floor(b.maxX / CELL_IN), Math.floor(b.maxY / CELL_IN)];
-}
-
-function buildCells(stands: readonly SightStand[]): CellGrid {
-  let cx0 = Infinity, cy0 = Infinity, cx1 = -Infinity, cy1 = -Infinity;
-  for (const s of stands) {
-    cx0 = Math.min(cx0, Math.floor(s.box.minX / CELL_IN));
-    cy0 = Math.min(cy0, Math.floor(s.box.minY / CELL_IN));
-    cx1 = Math.max(cx1, Math.floor(s.box.maxX / CELL_IN));
-    cy1 = Math.max(cy1, Math.floor(s.box.maxY / CELL_IN));
-  }
-  const rows = stands.length === 0 ? 0 : cy1 - cy0 + 1;
-  const lists: (number[] | undefined)[] = new Array(stands.length === 0 ? 0 : (cx1 - cx0 + 1) * rows).fill(undefined);
-  stands.forEach((s, i) => {
-    for (let cx = Math.floor(s.box.minX / CELL_IN); cx <= Math.floor(s.box.maxX / CELL_IN); cx++) {
-      for (let cy = Math.floor(s.box.minY / CELL_IN); cy <= Math.floor(s.box.maxY / CELL_IN); cy++) {
-        const k = (cx - cx0) * rows + (cy - cy0);
-        const list = lists[k];
-        if (list) list.push(i);
-        else lists[k] = [i];
-      }
-    }
-  });
-  return { cx0, cy0, cx1, cy1, lists, rows };
-}
-
-/**
- * The last grid with the stands at `changed` taken out of their old cells and put in their new ones (a
- * cell's order does not matter: a pair scene sorts what it finds), or undefined when a stand now lies
- * outside the last grid's cells. Cells are copied before they are changed: the last scene stays as it was.
- */
-function patchedCells(last: VbSight, stands: readonly SightStand[], changed: readonly number[]): CellGrid | undefined {
-  const g = last.cells;
-  for (const i of changed) {
-    const [x0, y0, x1, y1] = cellRange(stands[i]!.box);
-    if (x0 < g.cx0 || y0 < g.cy0 || x1 > g.cx1 || y1 > g.cy1) return undefined;
-  }
-  const lists = g.lists.slice();
-  const copied = new Set<number>();
-  const own = (k: number): number[] => {
-    let list = lists[k];
-    if (!copied.has(k)) {
-      list = list ? list.slice() : [];
-      lists[k] = list;
-      copied.add(k);
-    }
-    return list!;
-  };
-  for (const i of changed) {
-    const [x0, y0, x1, y1] = cellRange(last.stands[i]!.box);
-    for (let cx = x0; cx <= x1; cx++) {
-      for (let cy = y0; cy <= y1; cy++) {
-        const list = own((cx - g.cx0) * g.rows + (cy - g.cy0));
-        const at = list.indexOf(i);
-        if (at >= 0) list.splice(at, 1);
-      }
-    }
-  }
-  for (const i of changed) {
-    const [x0, y0, x1, y1] = cellRange(stands[i]!.box);
-    for (let cx = x0; cx <= x1; cx++) for (let cy = y0; cy <= y1; cy++) own((cx - g.cx0) * g.rows + (cy - g.cy0)).push(i);
-  }
-  return { cx0: g.cx0, cy0: g.cy0, cx1: g.cx1, cy1: g.cy1, lists, rows: g.rows };
-}
-
-/** Each context's sight scene, built on its first sight line. */
-const scenes = ownedMemo((ctx: VbContext) => buildScene(ctx));
-
-/**
- * The areas that block sight and the hills of a terrain, read once per terrain object (a state's terrain
- * is never changed once built, and a game's terrain object usually outlives many states): an area's core
- * disk, found when a line first asks, is then kept with it.
- */
-const sightTerrain = identityMemo((terrain: TableState['terrain']): { readonly areas: readonly BlockingArea[]; readonly hills: readonly SightHill[] } => {
+/** The areas that block sight (with their core disks) and the hills of the terrain. */
+export const sightTerrainQuery = query('vb/sight-terrain', (ctx: VbContext): { readonly areas: readonly BlockingArea[]; readonly hills: readonly SightHill[] } => {
+  const terrain = ctx.t.terrain();
   const firstById = new Map<string, AreaTerrain>();
   for (const a of terrain.areas) if (!firstById.has(a.id)) firstById.set(a.id, a);
   const areas: BlockingArea[] = [];
@@ -248,38 +140,22 @@ const sightTerrain = identityMemo((terrain: TableState['terrain']): { readonly a
     const rule = AREA_CLASSES[AREA_KIND_CLASS[area.kind]];
     if (rule.sight !== 'blocks') continue;
     const box = sightBoxOf(area.vertices);
-    areas.push({ area, box, byId: firstById.get(area.id)!, ...(rule.insideSightIn !== undefined ? { insideSightIn: rule.insideSightIn } : {}), index: areas.length, coreXIn: 0, coreYIn: 0, coreRIn: -1 });
+    areas.push({ area, box, byId: firstById.get(area.id)!, ...(rule.insideSightIn !== undefined ? { insideSightIn: rule.insideSightIn } : {}), index: areas.length, ...coreDisk(area.vertices, box) });
   }
   return { areas, hills: terrain.elevations.map((hill) => ({ hill, box: sightBoxOf(hill.vertices) })) };
 });
 
-function buildScene(ctx: VbContext): VbSight {
-  const last = carried.peek(ctx);
-  carried.set(ctx, undefined);
-  const { areas, hills } = sightTerrain.get(ctx.state.terrain);
-  // Stands in the state's order (ties between stands the same distance along a line go to the first).
-  const vb: VbStand[] = [];
-  for (const st of ctx.state.stands) {
-    const v = ctx.standById.get(st.id);
-    if (v) vb.push(v);
-  }
-  // A stand object the last scene held at the same place keeps its sight stand (no lookup).
-  const same = last !== undefined && last.vb.length === vb.length;
-  const stands: SightStand[] = vb.map((v, i) => (same && last.vb[i] === v ? last.stands[i]! : sightStandOf(v)));
-  let cells: CellGrid | undefined;
-  if (last && same) {
-    // Stand by stand by identity: a stand object is never changed once built.
-    const changed: number[] = [];
-    for (let i = 0; i < vb.length && changed.length <= PATCH_MAX_STANDS; i++) if (vb[i] !== last.vb[i]) changed.push(i);
-    if (changed.length <= PATCH_MAX_STANDS) cells = patchedCells(last, stands, changed);
-  }
-  cells ??= buildCells(stands);
-  return { areas, hills, stands, vb, cells, seen: new Int32Array(stands.length), stamp: 0, level: new Map(), inside: new Map() };
+const EMPTY = new Float64Array(0);
+
+/** A fresh sight scene (see `VbSight`): one per piece that traces lines, its stand pairs within `within`. */
+export function sightScene(ctx: VbContext, within?: BoundingBoxIn, poolOf?: () => readonly VbStand[]): VbSight {
+  const { areas, hills } = ctx.t.get(sightTerrainQuery);
+  return { ctx, within, poolOf, pool: undefined, stands: undefined, fx: EMPTY, fy: EMPTY, fr: EMPTY, vb: [], areas, hills, level: new Map(), inside: new Map(), gunBlockers: new Map() };
 }
 
 function groundLevel(ctx: VbContext, p: VbSight, s: VbStand): number {
   let v = p.level.get(s);
-  if (v === undefined) p.level.set(s, (v = elevationLevelAt(s.center, ctx.state.terrain)));
+  if (v === undefined) p.level.set(s, (v = elevationLevelAt(s.center, ctx.t.terrain())));
   return v;
 }
 
@@ -309,19 +185,19 @@ interface PairScene {
   areaCount: number;
   readonly hills: SightHill[];
   hillCount: number;
-  /** Scene indices of the stands near the segment, ascending (the first `standCount`), once `standsBuilt`. */
-  stands: Int32Array;
+  /** The stands near the segment, in the state's order (the first `standCount`), once `standsBuilt`. */
+  stands: VbStand[];
   standCount: number;
   standsBuilt: boolean;
   /** The firing gun's remembered blockers (see `GUN_BLOCKERS_KEPT`), looked up once per pair. */
-  gunBlockers: number[] | undefined;
+  gunBlockers: VbStand[] | undefined;
   /** Per area of the pair (by its place in `areas`): 0 not yet read, else 1 + 2 * firer inside + target inside. */
   centres: Uint8Array;
   /**
-   * What blocked the pair's last blocked gun line, tried first on its next lines: a scene index of a stand
-   * (-1: none), or an area's place in `areas` (-1: none).
+   * What blocked the pair's last blocked gun line, tried first on its next lines: a stand (undefined: none),
+   * or an area's place in `areas` (-1: none).
    */
-  lastStand: number;
+  lastStand: VbStand | undefined;
   lastArea: number;
 }
 
@@ -337,12 +213,12 @@ const scene: PairScene = {
   areaCount: 0,
   hills: [],
   hillCount: 0,
-  stands: new Int32Array(64),
+  stands: [],
   standCount: 0,
   standsBuilt: false,
   gunBlockers: undefined,
   centres: new Uint8Array(16),
-  lastStand: -1,
+  lastStand: undefined,
   lastArea: -1,
 };
 
@@ -351,22 +227,9 @@ const scene: PairScene = {
  * centres: the larger base's circumradius (and a hair).
  */
 export function sightSpreadIn(a: VbStand, b: VbStand): number {
-  return Math.max(baseDiagonalIn(a.stand.widthIn, a.stand.depthIn), baseDiagonalIn(b.stand.widthIn, b.stand.depthIn)) / 2 + 1e-6;
+  return Math.max(a.diagonalIn, b.diagonalIn) / 2 + 1e-6;
 }
 
-/** The last few base sizes' diagonals (a table has few sizes; `Math.hypot` is slow for a per-pair call). */
-const DIAGONALS = new Float64Array(12);
-let diagonalNext = 0;
-
-function baseDiagonalIn(w: number, d: number): number {
-  for (let k = 0; k < DIAGONALS.length; k += 3) if (DIAGONALS[k] === w && DIAGONALS[k + 1] === d) return DIAGONALS[k + 2]!;
-  const h = Math.hypot(w, d);
-  DIAGONALS[diagonalNext] = w;
-  DIAGONALS[diagonalNext + 1] = d;
-  DIAGONALS[diagonalNext + 2] = h;
-  diagonalNext = (diagonalNext + 3) % DIAGONALS.length;
-  return h;
-}
 
 /** Fills the scratch scene for the pair (a, b): its box, the areas and hills meeting it, the segment. */
 function fillPairScene(p: VbSight, a: VbStand, b: VbStand): PairScene {
@@ -387,12 +250,102 @@ function fillPairScene(p: VbSight, a: VbStand, b: VbStand): PairScene {
   sc.len2 = sc.dx * sc.dx + sc.dy * sc.dy;
   sc.spread = sightSpreadIn(a, b);
   sc.standsBuilt = false;
-  sc.gunBlockers = a.gunBlockers;
-  sc.lastStand = -1;
+  sc.gunBlockers = p.gunBlockers.get(a);
+  sc.lastStand = undefined;
   sc.lastArea = -1;
   if (sc.centres.length < sc.areaCount) sc.centres = new Uint8Array(sc.areaCount * 2);
   sc.centres.fill(0, 0, sc.areaCount);
   return sc;
+}
+
+/** What `inPairScene` reads of a pair's scene: its box and the centres' segment with its spread. */
+type Corridor = Pick<PairScene, 'box' | 'ax' | 'ay' | 'dx' | 'dy' | 'len2' | 'spread'>;
+
+/** The corridor of the stand pair (a, b): the box around both, the centres' segment, the lines' spread. */
+function corridorOf(a: VbStand, b: VbStand): Corridor {
+  const ax = a.center.xIn, ay = a.center.yIn, dx = b.center.xIn - ax, dy = b.center.yIn - ay;
+  const box = { minX: Math.min(a.box.minXIn, b.box.minXIn), minY: Math.min(a.box.minYIn, b.box.minYIn), maxX: Math.max(a.box.maxXIn, b.box.maxXIn), maxY: Math.max(a.box.maxYIn, b.box.maxYIn) };
+  return { box, ax, ay, dx, dy, len2: dx * dx + dy * dy, spread: sightSpreadIn(a, b) };
+}
+
+/** Whether the table stand `st` may be in the corridor (by its footprint: a stand that is passes). */
+function mayBeInCorridor(c: Corridor, cx: number, cy: number, r: number): boolean {
+  const box = c.box;
+  if (cx + r < box.minX || cx - r > box.maxX || cy + r < box.minY || cy - r > box.maxY) return false;
+  const tt = c.len2 === 0 ? 0 : Math.max(0, Math.min(1, ((cx - c.ax) * c.dx + (cy - c.ay) * c.dy) / c.len2));
+  const ex = c.ax + c.dx * tt - cx, ey = c.ay + c.dy * tt - cy;
+  const reach = c.spread + r + 1e-9;
+  return ex * ex + ey * ey <= reach * reach;
+}
+
+/**
+ * The stands that may stand in the way of any line between the stand pairs given (firing stand, target
+ * stand), in the state's order: a spatial read of the box around the pairs, kept to the pairs' corridors.
+ * A piece that traces those pairs' lines reads only these (`sightScene`'s `poolOf`).
+ */
+export function sightPool(ctx: VbContext, pairs: readonly (readonly [VbStand, VbStand])[]): VbStand[] {
+  const out: VbStand[] = [];
+  if (pairs.length === 0) return out;
+  const corridors = pairs.map(([a, b]) => corridorOf(a, b));
+  const within = { minXIn: Infinity, minYIn: Infinity, maxXIn: -Infinity, maxYIn: -Infinity };
+  for (const { box } of corridors) {
+    if (box.minX < within.minXIn) within.minXIn = box.minX;
+    if (box.minY < within.minYIn) within.minYIn = box.minY;
+    if (box.maxX > within.maxXIn) within.maxXIn = box.maxX;
+    if (box.maxY > within.maxYIn) within.maxYIn = box.maxY;
+  }
+  const near = ctx.tableStandsIn(within);
+  const n = near.length;
+  const fx = new Float64Array(n), fy = new Float64Array(n), fr = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const st = near[k]!;
+    fx[k] = st.pose.xIn;
+    fy[k] = st.pose.yIn;
+    fr[k] = Math.sqrt(st.widthIn * st.widthIn + st.depthIn * st.depthIn) / 2;
+  }
+  // Corridor by corridor over the stands (plain numbers), marking those that may be in one; the corridors
+  // from one firing stand (the pairs come firer by firer) first as one box around them all.
+  const marked = new Uint8Array(n);
+  for (let i = 0; i < corridors.length; ) {
+    let j = i;
+    const group = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+    for (; j < corridors.length && pairs[j]![0] === pairs[i]![0]; j++) {
+      const b = corridors[j]!.box;
+      if (b.minX < group.minX) group.minX = b.minX;
+      if (b.minY < group.minY) group.minY = b.minY;
+      if (b.maxX > group.maxX) group.maxX = b.maxX;
+      if (b.maxY > group.maxY) group.maxY = b.maxY;
+    }
+    for (let k = 0; k < n; k++) {
+      if (marked[k] !== 0) continue;
+      const x = fx[k]!, y = fy[k]!, r = fr[k]!;
+      if (x + r < group.minX || x - r > group.maxX || y + r < group.minY || y - r > group.maxY) continue;
+      for (let q = i; q < j; q++) {
+        if (mayBeInCorridor(corridors[q]!, x, y, r)) {
+          marked[k] = 1;
+          break;
+        }
+      }
+    }
+    i = j;
+  }
+  // A unit's stands mostly come together in the state's order: each unit is asked once per run.
+  let runId: string | undefined;
+  let runInfo: VbUnit | undefined;
+  for (let k = 0; k < n; k++) {
+    if (marked[k] === 0) continue;
+    const st = near[k]!;
+    if (st.unitId !== runId) (runId = st.unitId), (runInfo = ctx.units.get(st.unitId));
+    const v = runInfo?.stands.find((x) => x.stand.id === st.id) ?? ctx.vbStand(st);
+    if (!v) continue;
+    for (const c of corridors) {
+      if (mayBeInCorridor(c, fx[k]!, fy[k]!, fr[k]!) && inPairScene(c, v.sightStand)) {
+        out.push(v);
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 /**
@@ -400,7 +353,7 @@ function fillPairScene(p: VbSight, a: VbStand, b: VbStand): PairScene {
  * lines' spread plus its own circumradius of the centres' segment (every line from a point of one base to a
  * point of the other keeps within the spread of that segment, so a stand further away meets none of them).
  */
-function inPairScene(sc: PairScene, st: SightStand): boolean {
+function inPairScene(sc: Corridor, st: SightStand): boolean {
   if (!boxesMeet(st.box, sc.box)) return false;
   const t = sc.len2 === 0 ? 0 : Math.max(0, Math.min(1, ((st.cx - sc.ax) * sc.dx + (st.cy - sc.ay) * sc.dy) / sc.len2));
   const ex = sc.ax + sc.dx * t - st.cx, ey = sc.ay + sc.dy * t - st.cy;
@@ -408,49 +361,49 @@ function inPairScene(sc: PairScene, st: SightStand): boolean {
   return ex * ex + ey * ey <= r * r;
 }
 
-/** The pair's stands (scene indices, ascending), found in the grid on first use. */
+/** The pair's stands (in the state's order), read from the table on first use. */
 function pairStands(p: VbSight, sc: PairScene): void {
   if (sc.standsBuilt) return;
   sc.standsBuilt = true;
-  if (sc.stands.length < p.stands.length) sc.stands = new Int32Array(p.stands.length);
+  const box = sc.box;
   const out = sc.stands;
   let n = 0;
-  p.stamp = (p.stamp + 1) | 0;
-  const box = sc.box;
   const { ax, ay, dx, dy, len2 } = sc;
-  // A stand that meets the corridor has a part in a cell that meets it (each stand is in every cell its box touches).
-  const cellReach = (CELL_IN * Math.SQRT2) / 2 + sc.spread;
-  const g = p.cells;
-  // Only the cells of the grid: no stand touches any other.
-  const cxEnd = Math.min(Math.floor(box.maxX / CELL_IN), g.cx1);
-  const cyStart = Math.max(Math.floor(box.minY / CELL_IN), g.cy0);
-  const cyEnd = Math.min(Math.floor(box.maxY / CELL_IN), g.cy1);
-  for (let cx = Math.max(Math.floor(box.minX / CELL_IN), g.cx0); cx <= cxEnd; cx++) {
-    for (let cy = cyStart; cy <= cyEnd; cy++) {
-      const list = g.lists[(cx - g.cx0) * g.rows + (cy - g.cy0)];
-      if (!list) continue;
-      const mx = (cx + 0.5) * CELL_IN, my = (cy + 0.5) * CELL_IN;
-      const tc = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((mx - ax) * dx + (my - ay) * dy) / len2));
-      const cxOff = ax + dx * tc - mx, cyOff = ay + dy * tc - my;
-      if (cxOff * cxOff + cyOff * cyOff > cellReach * cellReach) continue;
-      for (const i of list) {
-        if (p.seen[i] === p.stamp) continue;
-        p.seen[i] = p.stamp;
-        if (inPairScene(sc, p.stands[i]!)) out[n++] = i;
-      }
-    }
+  if (p.poolOf) {
+    for (const v of (p.pool ??= p.poolOf())) if (inPairScene(sc, v.sightStand)) out[n++] = v;
+    sc.standCount = n;
+    return;
   }
-  // Ascending (ties along a line go to the stand listed first): insertion for the usual few, else typed sort.
-  if (n > 32) out.subarray(0, n).sort();
-  else {
-    for (let k = 1; k < n; k++) {
-      const x = out[k]!;
-      let j = k - 1;
-      while (j >= 0 && out[j]! > x) (out[j + 1] = out[j]!), j--;
-      out[j + 1] = x;
-    }
+  // The table's stands near: those of the scene's box, read once, or read for this pair alone.
+  const near = p.within ? (p.stands ??= readNear(p, p.within)) : readNear(p, { minXIn: box.minX, minYIn: box.minY, maxXIn: box.maxX, maxYIn: box.maxY });
+  const fx = p.fx, fy = p.fy, fr = p.fr;
+  for (let k = 0; k < near.length; k++) {
+    // The footprint (centre plus half the diagonal each way) first: it holds the base.
+    const cx = fx[k]!, cy = fy[k]!, r = fr[k]!;
+    if (cx + r < box.minX || cx - r > box.maxX || cy + r < box.minY || cy - r > box.maxY) continue;
+    const tt = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((cx - ax) * dx + (cy - ay) * dy) / len2));
+    const ex = ax + dx * tt - cx, ey = ay + dy * tt - cy;
+    const reach = sc.spread + r + 1e-9;
+    if (ex * ex + ey * ey > reach * reach) continue;
+    let v = p.vb[k];
+    if (v === undefined) p.vb[k] = v = p.ctx.vbStand(near[k]!) ?? null;
+    if (v && inPairScene(sc, v.sightStand)) out[n++] = v;
   }
   sc.standCount = n;
+}
+
+/** Reads the table's stands in `box` into the scene, with their footprints as plain numbers. */
+function readNear(p: VbSight, box: BoundingBoxIn): readonly Stand[] {
+  const near = p.ctx.tableStandsIn(box);
+  if (p.fx.length < near.length) (p.fx = new Float64Array(near.length)), (p.fy = new Float64Array(near.length)), (p.fr = new Float64Array(near.length));
+  for (let k = 0; k < near.length; k++) {
+    const st = near[k]!;
+    p.fx[k] = st.pose.xIn;
+    p.fy[k] = st.pose.yIn;
+    p.fr[k] = Math.sqrt(st.widthIn * st.widthIn + st.depthIn * st.depthIn) / 2;
+  }
+  p.vb.length = 0;
+  return near;
 }
 
 const CLEAR: SightResult = { clear: true };
@@ -504,7 +457,6 @@ function terrainSurelyBlocks(p: VbSight, sc: PairScene, from: PointIn, to: Point
  */
 function coreSurelyBlocks(p: VbSight, sc: PairScene, k: number, from: PointIn, to: PointIn, lengthIn: number, firer: VbStand, target: VbStand): boolean {
   const a = sc.areas[k]!;
-  if (a.coreRIn < 0) Object.assign(a, coreDisk(a.area.vertices, a.box));
   const r = a.coreRIn;
   if (r === 0) return false;
   const dx = to.xIn - from.xIn, dy = to.yIn - from.yIn;
@@ -597,10 +549,9 @@ function standsOnLine(ctx: VbContext, p: VbSight, sc: PairScene, from: PointIn, 
   let nearestAt = Infinity;
   let nearest: VbStand | undefined;
   for (let k = 0; k < sc.standCount; k++) {
-    const i = sc.stands[k]!;
-    const ss = p.stands[i]!;
+    const s = sc.stands[k]!;
+    const ss = s.sightStand;
     if (ss.id === firer.stand.id || ss.id === target.stand.id) continue;
-    const s = p.vb[i]!;
     if (s.type === 'command') continue;
     const fraction = standCrossingFraction(ss, from, to);
     if (fraction < 0) continue;
@@ -613,86 +564,47 @@ function standsOnLine(ctx: VbContext, p: VbSight, sc: PairScene, from: PointIn, 
 }
 
 /**
- * Per firing gun (kept on its stand, `VbStand.gunBlockers`): the scene indices of the stands that last
- * blocked its lines, latest first, this many at most. A gun's lines
- * to neighbouring targets are mostly blocked by the same few stands; any stand of the pair's stands that
- * blocks the line answers for artillery (the first met or another, the answer is the same), so these are
- * tried before the pair's stands are looked up.
+ * Per firing gun (kept in the piece's sight scene): the stands that last blocked its lines, latest first,
+ * this many at most. A gun's lines to neighbouring targets are mostly blocked by the same few stands; any
+ * stand of the pair's stands that blocks the line answers for artillery (the first met or another, the
+ * answer is the same), so these are tried before the pair's stands are looked up.
  */
 const GUN_BLOCKERS_KEPT = 4;
 
-/** Whether the stand at scene index `i` stops a gun's line: it crosses it, is no commander and no enemy skirmisher. */
-function stopsGunLine(ctx: VbContext, p: VbSight, i: number, from: PointIn, to: PointIn, firer: VbStand, target: VbStand): boolean {
-  const ss = p.stands[i]!;
+/** Whether stand `s` stops a gun's line: it crosses it, is no commander and no enemy skirmisher. */
+function stopsGunLine(ctx: VbContext, s: VbStand, from: PointIn, to: PointIn, firer: VbStand, target: VbStand): boolean {
+  const ss = s.sightStand;
   if (ss.id === firer.stand.id || ss.id === target.stand.id) return false;
-  const s = p.vb[i]!;
   if (s.type === 'command' || standCrossingFraction(ss, from, to) < 0) return false;
   // Artillery fires past enemy skirmishers.
   return !(s.side !== firer.side && isSkirmisher(ctx, s));
 }
 
 /** Whether one of the gun's remembered blockers, if it is one of the pair's stands, stops the line. */
-function rememberedStopsGunLine(ctx: VbContext, p: VbSight, sc: PairScene, from: PointIn, to: PointIn, firer: VbStand, target: VbStand): boolean {
+function rememberedStopsGunLine(ctx: VbContext, sc: PairScene, from: PointIn, to: PointIn, firer: VbStand, target: VbStand): boolean {
   const kept = sc.gunBlockers;
   if (!kept) return false;
-  for (const i of kept) if (i < p.stands.length && inPairScene(sc, p.stands[i]!) && stopsGunLine(ctx, p, i, from, to, firer, target)) return (sc.lastStand = i), true;
+  for (const s of kept) if (inPairScene(sc, s.sightStand) && stopsGunLine(ctx, s, from, to, firer, target)) return (sc.lastStand = s), true;
   return false;
 }
 
-/** Remembers the stand at scene index `i` as the gun's latest blocker and the pair's last. */
-function rememberGunBlocker(sc: PairScene, firer: VbStand, i: number): void {
+/** Remembers stand `s` as the gun's latest blocker and the pair's last. */
+function rememberGunBlocker(p: VbSight, sc: PairScene, firer: VbStand, s: VbStand): void {
   let kept = sc.gunBlockers;
-  if (!kept) kept = sc.gunBlockers = firer.gunBlockers = [];
-  const at = kept.indexOf(i);
+  if (!kept) p.gunBlockers.set(firer, (kept = sc.gunBlockers = []));
+  const at = kept.indexOf(s);
   if (at >= 0) kept.splice(at, 1);
   else if (kept.length >= GUN_BLOCKERS_KEPT) kept.pop();
-  kept.unshift(i);
-  sc.lastStand = i;
+  kept.unshift(s);
+  sc.lastStand = s;
 }
 
-/** How far outside a line the grid walk still takes cells in, inches (far above the rounding of the walk). */
-const WALK_MARGIN_IN = 1e-6;
-
-/**
- * Whether any of the pair's stands stops the gun's line (the one found is remembered), looking only in the
- * grid's cells the line passes through or comes within `WALK_MARGIN_IN` of, column by column from the
- * firer's end. A stand stops a line only where the crossing test finds a point of its edge on the line (to
- * its 1e-12 tolerance, far inside the margin), so its box has a point in one of those cells, and a stand is
- * listed in every cell its box touches: every pair stand (`inPairScene`, as `pairStands` keeps) that stops
- * the line is met, and only pair stands are tested, so the answer is the one the pair's whole corridor gives,
- * without looking the corridor up.
- */
+/** Whether any of the pair's stands stops the gun's line (the one found is remembered). */
 function lineStopsGunLine(ctx: VbContext, p: VbSight, sc: PairScene, from: PointIn, to: PointIn, firer: VbStand, target: VbStand): boolean {
-  const g = p.cells;
-  if (g.lists.length === 0) return false;
-  p.stamp = (p.stamp + 1) | 0;
-  const ax = from.xIn, ay = from.yIn, bx = to.xIn, by = to.yIn;
-  const m = WALK_MARGIN_IN;
-  const xLo = Math.min(ax, bx) - m, xHi = Math.max(ax, bx) + m;
-  const yMin = Math.min(ay, by), yMax = Math.max(ay, by);
-  const cxLo = Math.max(Math.floor(xLo / CELL_IN), g.cx0), cxHi = Math.min(Math.floor(xHi / CELL_IN), g.cx1);
-  const step = ax <= bx ? 1 : -1;
-  const n = cxHi - cxLo + 1;
-  for (let c = 0; c < n; c++) {
-    const cx = step > 0 ? cxLo + c : cxHi - c;
-    // The line's y-range over this column (its x-range grown by the margin), then grown by the margin.
-    let y0 = yMin, y1 = yMax;
-    if (bx !== ax) {
-      const u0 = (Math.max(xLo, cx * CELL_IN - m) - ax) / (bx - ax), u1 = (Math.min(xHi, (cx + 1) * CELL_IN + m) - ax) / (bx - ax);
-      const ya = ay + (by - ay) * u0, yb = ay + (by - ay) * u1;
-      y0 = Math.max(yMin, Math.min(ya, yb));
-      y1 = Math.min(yMax, Math.max(ya, yb));
-    }
-    const cyLo = Math.max(Math.floor((y0 - m) / CELL_IN), g.cy0), cyHi = Math.min(Math.floor((y1 + m) / CELL_IN), g.cy1);
-    for (let cy = cyLo; cy <= cyHi; cy++) {
-      const list = g.lists[(cx - g.cx0) * g.rows + (cy - g.cy0)];
-      if (!list) continue;
-      for (const i of list) {
-        if (p.seen[i] === p.stamp) continue;
-        p.seen[i] = p.stamp;
-        if (inPairScene(sc, p.stands[i]!) && stopsGunLine(ctx, p, i, from, to, firer, target)) return rememberGunBlocker(sc, firer, i), true;
-      }
-    }
+  pairStands(p, sc);
+  for (let k = 0; k < sc.standCount; k++) {
+    const s = sc.stands[k]!;
+    if (stopsGunLine(ctx, s, from, to, firer, target)) return rememberGunBlocker(p, sc, firer, s), true;
   }
   return false;
 }
@@ -709,7 +621,7 @@ function sightLineIn(ctx: VbContext, p: VbSight, sc: PairScene, from: PointIn, t
   if (terrainBlocks(p, sc, from, to, lengthIn, firer, target)) return BY_TERRAIN;
   if (hillBlocks(ctx, p, sc, from, to, lengthIn, firer, target)) return BY_HILL;
   if (!artillery) return standsOnLine(ctx, p, sc, from, to, lengthIn, firer, target);
-  if (exact && rememberedStopsGunLine(ctx, p, sc, from, to, firer, target)) return BY_STANDS;
+  if (exact && rememberedStopsGunLine(ctx, sc, from, to, firer, target)) return BY_STANDS;
   return lineStopsGunLine(ctx, p, sc, from, to, firer, target) ? BY_STANDS : CLEAR;
 }
 
@@ -719,7 +631,7 @@ function sightLineIn(ctx: VbContext, p: VbSight, sc: PairScene, from: PointIn, t
  * area and hill tests last.
  */
 function gunLineBlocked(ctx: VbContext, p: VbSight, sc: PairScene, from: PointIn, to: PointIn, lengthIn: number, firer: VbStand, target: VbStand): boolean {
-  if (rememberedStopsGunLine(ctx, p, sc, from, to, firer, target) || terrainSurelyBlocks(p, sc, from, to, lengthIn, firer, target)) return true;
+  if (rememberedStopsGunLine(ctx, sc, from, to, firer, target) || terrainSurelyBlocks(p, sc, from, to, lengthIn, firer, target)) return true;
   if (lineStopsGunLine(ctx, p, sc, from, to, firer, target)) return true;
   for (let k = 0; k < sc.areaCount; k++) if (areaBlocks(p, sc, k, from, to, lengthIn, firer, target)) return (sc.lastArea = k), true;
   return hillBlocks(ctx, p, sc, from, to, lengthIn, firer, target);
@@ -730,33 +642,6 @@ function frontCentre(s: VbStand): PointIn {
   return { xIn: (fl!.xIn + fr!.xIn) / 2, yIn: (fl!.yIn + fr!.yIn) / 2 };
 }
 
-/** Whether segment a-b meets the box grown by `marginIn` on every side (box overlap, then no corner-free side). */
-function segmentMeetsGrownBox(a: PointIn, b: PointIn, box: BoundingBoxIn, marginIn: number): boolean {
-  const minX = box.minXIn - marginIn, minY = box.minYIn - marginIn, maxX = box.maxXIn + marginIn, maxY = box.maxYIn + marginIn;
-  if (Math.max(a.xIn, b.xIn) < minX || Math.min(a.xIn, b.xIn) > maxX || Math.max(a.yIn, b.yIn) < minY || Math.min(a.yIn, b.yIn) > maxY) return false;
-  const dx = b.xIn - a.xIn, dy = b.yIn - a.yIn;
-  const c1 = dx * (minY - a.yIn) - dy * (minX - a.xIn);
-  const c2 = dx * (minY - a.yIn) - dy * (maxX - a.xIn);
-  const c3 = dx * (maxY - a.yIn) - dy * (minX - a.xIn);
-  const c4 = dx * (maxY - a.yIn) - dy * (maxX - a.xIn);
-  return !((c1 > 0 && c2 > 0 && c3 > 0 && c4 > 0) || (c1 < 0 && c2 < 0 && c3 < 0 && c4 < 0));
-}
-
-/**
- * Whether any of the six lines `standSight` traces from `s` to `t` meets one of `boxes` grown by `marginIn`.
- * The lines depend on the two stands alone, and only a stand that touches a line can change what it meets:
- * with both stands unchanged, stands whose boxes (before and after a change) meet no line leave the answer.
- */
-export function sightLinesMeetBoxes(s: VbStand, t: VbStand, boxes: readonly BoundingBoxIn[], marginIn: number): boolean {
-  if (boxes.length === 0) return false;
-  for (let k = 0; k < 3; k++) {
-    const from = k === 0 ? frontCentre(s) : s.corners[k - 1]!;
-    const near = nearestOnBaseFrom(from, t.corners, t.box);
-    for (const b of boxes) if (segmentMeetsGrownBox(from, near, b, marginIn) || segmentMeetsGrownBox(from, t.center, b, marginIn)) return true;
-  }
-  return false;
-}
-
 /**
  * Sight from a firing stand to a target stand: from its front (centre, then each front corner) to the
  * target's nearest point and its centre; clear if any line is, else the first line's reason (or a later
@@ -765,8 +650,7 @@ export function sightLinesMeetBoxes(s: VbStand, t: VbStand, boxes: readonly Boun
  * `GUN_BLOCKED_REASON_UNASKED`, found by the cheap tests on every line (the exact reason of the first line,
  * terrain before hills before stands, is the dearest test of a pair).
  */
-export function standSight(ctx: VbContext, s: VbStand, t: VbStand, artillery: boolean, reasonNeeded = true): SightResult {
-  const p = scenes.get(ctx);
+export function standSight(ctx: VbContext, s: VbStand, t: VbStand, artillery: boolean, reasonNeeded = true, p: VbSight = sightScene(ctx)): SightResult {
   const sc = fillPairScene(p, s, t);
   if (artillery) return reasonNeeded ? gunSight(ctx, p, sc, s, t) : gunSightUnranked(ctx, p, sc, s, t);
   let worst: SightResult | undefined;
@@ -819,7 +703,7 @@ function gunLinesClear(ctx: VbContext, p: VbSight, sc: PairScene, s: VbStand, t:
     const near = k === 0 ? near0 : nearestOnBaseFrom(origin, t.corners, t.box);
     for (let m = k === 0 ? from : 0; m < 2; m++) {
       const to = m === 0 ? near : t.center;
-      if (sc.lastStand >= 0 && standCrossingFraction(p.stands[sc.lastStand]!, origin, to) >= 0) continue;
+      if (sc.lastStand !== undefined && standCrossingFraction(sc.lastStand.sightStand, origin, to) >= 0) continue;
       if (sc.lastArea >= 0) {
         const lengthIn = Math.sqrt((to.xIn - origin.xIn) ** 2 + (to.yIn - origin.yIn) ** 2);
         if (lengthIn > 0 && coreSurelyBlocks(p, sc, sc.lastArea, origin, to, lengthIn, s, t)) continue;
@@ -836,7 +720,7 @@ function gunLinesClear(ctx: VbContext, p: VbSight, sc: PairScene, s: VbStand, t:
  * remembered blockers, no pair's last blocker and no walk of the line's cells.
  */
 export function standSightTraced(ctx: VbContext, s: VbStand, t: VbStand, artillery: boolean): SightResult {
-  const p = scenes.get(ctx);
+  const p = sightScene(ctx);
   const sc = fillPairScene(p, s, t);
   let worst: SightResult | undefined;
   for (let k = 0; k < 3; k++) {
@@ -852,7 +736,7 @@ export function standSightTraced(ctx: VbContext, s: VbStand, t: VbStand, artille
       else {
         pairStands(p, sc);
         r = CLEAR;
-        for (let j = 0; j < sc.standCount; j++) if (stopsGunLine(ctx, p, sc.stands[j]!, from, to, s, t)) r = BY_STANDS;
+        for (let j = 0; j < sc.standCount; j++) if (stopsGunLine(ctx, sc.stands[j]!, from, to, s, t)) r = BY_STANDS;
       }
       if (r.clear) return r;
       if (!worst || r.blockedBy === 'skirmishers') worst = r;

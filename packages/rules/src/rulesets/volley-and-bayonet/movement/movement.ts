@@ -9,9 +9,7 @@ import { missingParameterWarning } from '../../../engine/rulesetFields.ts';
 import type { PointIn } from '../../../model/units.ts';
 import { closestPointOnSegment, pointToSegmentDistanceIn } from '../../../geometry/distance.ts';
 import { pointInPolygon } from '../../../geometry/intersect.ts';
-import { orderByKey, sortSmall } from '../../../geometry/sortSmall.ts';
 import { DISMOUNTED_MOVE_PARAM } from '../declarations.ts';
-import { ownedMemo } from '../../../engine/ownedMemo.ts';
 import { boxesApart, type Blocker, type VbContext, type VbStand, type VbUnit } from '../context.ts';
 import {
   FACING_SOURCE,
@@ -46,72 +44,6 @@ export interface MovementResult {
   readonly warnings: readonly EvaluationWarning[];
 }
 
-/**
- * Every stand of a context that is not on a side, per side (built on first use, once per state), with the
- * order of their boxes' left edges, so a look around one stand scans only those that can be near it.
- */
-interface EnemyIndex {
-  /** Indices into the side's enemy stands, by box left edge ascending, and those left edges. */
-  readonly byMinX: Int32Array;
-  readonly minX: Float64Array;
-  /** The widest box (a box's left edge is at most this far left of any point of it). */
-  readonly widestIn: number;
-}
-
-/** The stands of the other sides, how many looks around a stand they have had, and their index once built. */
-interface Enemies {
-  readonly stands: readonly VbStand[];
-  /** The box around them all: a stand whose reach stays clear of it has no enemy near. */
-  readonly box: BoundingBoxIn;
-  looks: number;
-  index?: EnemyIndex;
-}
-
-/** Per context, per side. */
-const enemiesBySide = ownedMemo((_ctx: VbContext) => new Map<string, Enemies>());
-
-/** Looks around a stand before an index pays for its sort (a session's update looks from a few stands only). */
-const LOOKS_BEFORE_INDEX = 24;
-
-function enemiesOf(ctx: VbContext, side: string): Enemies {
-  const bySide = enemiesBySide.get(ctx);
-  let entry = bySide.get(side);
-  if (!entry) {
-    const stands = ctx.allStands.filter((e) => e.side !== side);
-    const box = emptyBox();
-    for (const e of stands) extendBox(box, e.box);
-    bySide.set(side, (entry = { stands, box, looks: 0 }));
-  }
-  return entry;
-}
-
-/** Enemy stands up to this many are put in order by insertion. */
-const INSERTION_SORT_MAX = 256;
-
-function buildEnemyIndex(stands: readonly VbStand[]): EnemyIndex {
-  // The left edges as plain numbers, then the indices in their order.
-  const keys = new Float64Array(stands.length);
-  let widestIn = 0;
-  for (let i = 0; i < stands.length; i++) {
-    const b = stands[i]!.box;
-    keys[i] = b.minXIn;
-    if (b.maxXIn - b.minXIn > widestIn) widestIn = b.maxXIn - b.minXIn;
-  }
-  // Equal edges in list order. A side of a few hundred stands is sorted by insertion (no comparator
-  // calls); a bigger one by the built-in sort (stable).
-  if (stands.length > INSERTION_SORT_MAX) {
-    const order = Array.from({ length: stands.length }, (_, i) => i).sort((a, b) => keys[a]! - keys[b]!);
-    return { byMinX: Int32Array.from(order), minX: Float64Array.from(order, (i) => keys[i]!), widestIn };
-  }
-  const byMinX = new Int32Array(stands.length);
-  orderByKey(keys, stands.length, byMinX);
-  return { byMinX, minX: Float64Array.from(byMinX, (i) => keys[i]!), widestIn };
-}
-
-/** Scratch of `enemiesNear` (never re-entered). */
-const NEAR_INDICES: number[] = [];
-const ascendingIndex = (a: number, b: number): number => a - b;
-
 /** Enemy stands near `s`, each grown by half the moving base's depth: where its centre may not go. */
 export function blockersFor(ctx: VbContext, s: VbStand, side: string, rangeIn: number): Blocker[] {
   const grow = s.stand.depthIn / 2;
@@ -119,43 +51,62 @@ export function blockersFor(ctx: VbContext, s: VbStand, side: string, rangeIn: n
 }
 
 /**
+ * The stands of other sides than `side` whose footprints meet `box`, in the context's order (units in
+ * order, each unit's stands in order, then the commanders'): a spatial read.
+ */
+export function enemyStandsIn(ctx: VbContext, side: string, box: BoundingBoxIn): VbStand[] {
+  const picked: VbStand[] = [];
+  const keys: number[] = [];
+  let sorted = true;
+  // A unit's stands mostly come together in the state's order: each unit is asked once per run.
+  let runId: string | undefined;
+  let runInfo: VbUnit | undefined;
+  let runIndex = 0;
+  for (const s of ctx.tableStandsIn(box)) {
+    if (s.unitId !== runId) {
+      runId = s.unitId;
+      runInfo = ctx.units.get(s.unitId);
+      runIndex = runInfo ? ctx.unitIndex(s.unitId) : -1;
+    }
+    let e: VbStand | undefined;
+    let key: number;
+    // A unit's stand of this side is no enemy.
+    if (runInfo && runInfo.unit.side === side) continue;
+    const at = runInfo ? runInfo.stands.findIndex((v) => v.stand.id === s.id) : -1;
+    if (at >= 0) {
+      e = runInfo!.stands[at]!;
+      key = runIndex * 4096 + at;
+    } else {
+      e = ctx.vbStand(s);
+      if (!e || e.side === side) continue;
+      key = ctx.contextOrder(e);
+    }
+    if (keys.length > 0 && key < keys[keys.length - 1]!) sorted = false;
+    picked.push(e);
+    keys.push(key);
+  }
+  if (sorted) return picked;
+  const order = picked.map((_, i) => i).sort((a, b) => keys[a]! - keys[b]!);
+  return order.map((i) => picked[i]!);
+}
+
+/** A box grown by `byIn` on every side. */
+function grownBox(b: BoundingBoxIn, byIn: number): BoundingBoxIn {
+  return { minXIn: b.minXIn - byIn, minYIn: b.minYIn - byIn, maxXIn: b.maxXIn + byIn, maxYIn: b.maxYIn + byIn };
+}
+
+/**
  * Enemy stands near `s` that may stop its moves (boxes within `rangeIn` plus `growIn`), in the context's
  * order, leaving out any whose base grown by `growIn` holds the centre (it may move away from contact).
- * Only that one is grown here: the others are grown when a walk needs them.
+ * Only that one is grown here: the others are grown when a walk needs them. They are picked from `pool`
+ * (`enemyStandsIn` of a box holding the stand's box grown by that reach) or read around the stand.
  */
-function enemiesNear(ctx: VbContext, s: VbStand, side: string, rangeIn: number, growIn: number): VbStand[] {
+function enemiesNear(ctx: VbContext, s: VbStand, side: string, rangeIn: number, growIn: number, pool?: readonly VbStand[]): VbStand[] {
   const reach = rangeIn + growIn;
   const c = s.center;
-  const enemies = enemiesOf(ctx, side);
-  const stands = enemies.stands;
-  const picked = NEAR_INDICES;
-  if (picked.length !== 0) picked.length = 0;
-  // Nothing of the other sides within reach at all (a stand behind its own lines): no list to look through.
-  if (boxesApart(s.box, enemies.box, reach)) return [];
-  if (++enemies.looks <= LOOKS_BEFORE_INDEX) {
-    for (let i = 0; i < stands.length; i++) if (!boxesApart(s.box, stands[i]!.box, reach)) picked.push(i);
-  } else {
-    const index = (enemies.index ??= buildEnemyIndex(stands));
-    // Candidates by left edge (a box within reach has its left edge in this window), back in context
-    // order. (A hair wider than the exact window: rounding never drops a stand the exact test would keep.)
-    const lo = s.box.minXIn - reach - index.widestIn - 1e-6;
-    const hi = s.box.maxXIn + reach + 1e-6;
-    let first = 0;
-    let last = index.minX.length;
-    while (first < last) {
-      const mid = (first + last) >> 1;
-      if (index.minX[mid]! < lo) first = mid + 1;
-      else last = mid;
-    }
-    for (let k = first; k < index.minX.length && index.minX[k]! <= hi; k++) {
-      const i = index.byMinX[k]!;
-      if (!boxesApart(s.box, stands[i]!.box, reach)) picked.push(i);
-    }
-    sortSmall(picked, ascendingIndex);
-  }
   const out: VbStand[] = [];
-  for (const i of picked) {
-    const e = stands[i]!;
+  for (const e of pool ?? enemyStandsIn(ctx, side, grownBox(s.box, reach))) {
+    if (boxesApart(s.box, e.box, reach)) continue;
     const bx = e.box;
     if (c.xIn >= bx.minXIn - growIn && c.xIn <= bx.maxXIn + growIn && c.yIn >= bx.minYIn - growIn && c.yIn <= bx.maxYIn + growIn && pointInPolygon(c, ctx.grown(e, growIn).polygon)) continue;
     out.push(e);
@@ -206,12 +157,6 @@ function polygonOutlineDistanceIn(p: PointIn, points: readonly PointIn[], closed
   return n === 1 ? Math.hypot(points[0]!.xIn - p.xIn, points[0]!.yIn - p.yIn) : d;
 }
 
-/**
- * Keeps a ray's end from an earlier evaluation: the session hands one in when nothing that ray could meet
- * has changed (its previous point, or undefined to walk it again).
- */
-export type KeepRay = (bin: number, from: PointIn, toXIn: number, toYIn: number) => PointIn | undefined;
-
 /** A walk that stops this close to its allowance went all the way (rounding in its length, not a stop). */
 const FULL_REACH_SLACK_IN = 1e-9;
 /** Radians between neighbouring reach directions. */
@@ -225,7 +170,11 @@ const WITHIN_OBLIQUE = Uint8Array.from({ length: REACH_BINS }, (_, b) => {
   return offDeg <= OBLIQUE_DEG + 1e-9 || offDeg >= 360 - OBLIQUE_DEG - 1e-9 ? 1 : 0;
 });
 
-function standReach(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbStand, allowanceIn: number, moveIn: number, keep?: KeepRay): PointIn[] {
+/**
+ * Where stand `s`'s centre may end, per reach direction: its walks at `allowanceIn` (its move `moveIn`),
+ * stopped by the enemy stands of `pool` near it (`standEnemies`).
+ */
+export function standReach(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbStand, allowanceIn: number, moveIn: number, pool: readonly VbStand[]): PointIn[] {
   const c = s.center;
   const h = (s.stand.pose.headingDeg * Math.PI) / 180;
   const cosH = Math.cos(h);
@@ -244,12 +193,7 @@ function standReach(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbStand
     const sin = sinH * BIN_COS[b]! + cosH * BIN_SIN[b]!;
     const endX = c.xIn + cos * a;
     const endY = c.yIn + sin * a;
-    const kept = keep?.(b, c, endX, endY);
-    if (kept) {
-      out[b] = kept;
-      continue;
-    }
-    walker ??= prepareWalks(ctx, terrain, info, s, allowanceIn, moveIn, h);
+    walker ??= prepareWalks(ctx, terrain, info, s, allowanceIn, moveIn, h, pool);
     // A ray that ends on the table and is walked (or, open, needs no walk) to its whole allowance ends at
     // its end point: the same point whichever way it was found, so an update that keeps it agrees.
     const endOnTable = endX >= 0 && endX <= widthIn && endY >= 0 && endY <= depthIn;
@@ -275,6 +219,8 @@ interface RayWalker extends RaySpans {
   /** Enemy stands near whose grown bases may stop a ray, and how much they are grown (half this base's depth). */
   readonly enemies: readonly VbStand[];
   readonly growIn: number;
+  /** Their grown bases, each made when a ray first meets its span. */
+  readonly grownBases: (Blocker | undefined)[];
   readonly bins: Int32Array;
   /** Bit b set when some span holds bin b (REACH_BINS is 32): the other rays are open ground. */
   readonly busyBins: number;
@@ -402,11 +348,11 @@ function boxWithin(b: BoundingBoxIn, c: PointIn, radiusIn: number): boolean {
 /** The spans of the stand being walked (one stand's walks at a time: `standReach` never nests), grown as needed. */
 let SPAN_BINS = new Int32Array(64);
 
-function prepareWalks(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbStand, allowanceIn: number, moveIn: number, h: number): RayWalker {
+function prepareWalks(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbStand, allowanceIn: number, moveIn: number, h: number, pool: readonly VbStand[]): RayWalker {
   const c = s.center;
   const profile = moverProfile(info, s, moveIn);
   const growIn = s.stand.depthIn / 2;
-  const enemies = enemiesNear(ctx, s, info.unit.side, allowanceIn, growIn);
+  const enemies = enemiesNear(ctx, s, info.unit.side, allowanceIn, growIn, pool);
   // Only what this mover pays for or is disordered by: open ground for it needs no walk. Every ray stays
   // within the allowance of the centre: terrain further than that is never met (boxes first, as
   // `terrainNear` tests them, then the outline). Plain loops: this runs for every stand.
@@ -440,7 +386,7 @@ function prepareWalks(ctx: VbContext, terrain: VbTerrain, info: VbUnit, s: VbSta
     for (let x = bins[k]!; x <= end; x++) busyBins |= 1 << x % REACH_BINS;
   }
   const near: VbTerrain = { areas, lines, hills, roads: terrain.roads, table: terrain.table };
-  return { c, table: terrain.table, profile, ctx, enemies, growIn, bins, areasAt, linesAt, hillsAt, binCount: REACH_BINS, busyBins, onRay: [], near, bin: 0 };
+  return { c, table: terrain.table, profile, ctx, enemies, growIn, grownBases: new Array(enemies.length), bins, areasAt, linesAt, hillsAt, binCount: REACH_BINS, busyBins, onRay: [], near, bin: 0 };
 }
 
 /** The end of the ray being walked (walks never keep it): one point for every walk, not one each. */
@@ -456,7 +402,7 @@ function walkRay(w: RayWalker, b: number, a: number, endX: number, endY: number)
   for (let k = 0, at = 0; k < w.enemies.length; k++, at += 2) {
     const first = w.bins[at]!;
     const last = w.bins[at + 1]!;
-    if ((b >= first && b <= last) || (b + REACH_BINS >= first && b + REACH_BINS <= last)) onRay.push(w.ctx.grown(w.enemies[k]!, w.growIn));
+    if ((b >= first && b <= last) || (b + REACH_BINS >= first && b + REACH_BINS <= last)) onRay.push((w.grownBases[k] ??= w.ctx.grown(w.enemies[k]!, w.growIn)));
   }
   w.bin = b;
   RAY_END.xIn = endX;
@@ -464,12 +410,30 @@ function walkRay(w: RayWalker, b: number, a: number, endX: number, endY: number)
   return walkReachIn(w.near, w.c, RAY_END, w.profile, a, onRay, w);
 }
 
+/**
+ * The enemy stands any of the unit's walks may meet, in the context's order: those in the movers' boxes
+ * grown by the longest reach (a full move, doubled in road march, and half the base; `enemiesNear` picks
+ * each stand's own from them).
+ */
+export function movementEnemies(ctx: VbContext, info: VbUnit): VbStand[] {
+  if (info.routed) return [];
+  let lookIn = 0;
+  const movingBox = emptyBox();
+  for (const s of info.combatStands.concat(info.unitCommanders)) {
+    const rate = standRate(ctx, info, s);
+    if ('missing' in rate) continue;
+    lookIn = Math.max(lookIn, rate.rateIn * (info.roadMarch && s.type !== 'command' ? ROAD_MARCH_CROSS_COUNTRY : 1) + s.stand.depthIn / 2);
+    extendBox(movingBox, s.box);
+  }
+  return lookIn > 0 ? ctx.enemyStandsNear(info.unit.side, movingBox, lookIn + 1e-6) : [];
+}
+
 export function evaluateMovement(
   ctx: VbContext,
   terrain: VbTerrain,
   info: VbUnit,
-  standInCommand: ReadonlyMap<string, boolean>,
-  keepFor?: (s: VbStand, allowanceIn: number) => KeepRay | undefined,
+  standInCommand: Pick<ReadonlyMap<string, boolean>, 'get'>,
+  reachOf?: (s: VbStand, allowanceIn: number, moveIn: number) => readonly PointIn[],
 ): MovementResult {
   const u = info.unit;
   const warnings: EvaluationWarning[] = [];
@@ -482,6 +446,9 @@ export function evaluateMovement(
   }
   const notes: string[] = ['Each stand moves on its own; the reach is where its centre may end (free facing change, 45° oblique).'];
   let missing: string | undefined;
+  // Each stand's reach, by default against the enemy stands any of the unit's walks may meet (read once).
+  let pool: readonly VbStand[] | undefined;
+  const reachAt = reachOf ?? ((s: VbStand, allowanceIn: number, moveIn: number) => standReach(ctx, terrain, info, s, allowanceIn, moveIn, (pool ??= movementEnemies(ctx, info))));
   for (const s of movers) {
     const rate = standRate(ctx, info, s);
     if ('missing' in rate) {
@@ -492,7 +459,7 @@ export function evaluateMovement(
     let allowanceIn = rate.rateIn * (outOfCommand ? OUT_OF_COMMAND_MOVE_FRACTION : 1);
     const roadMarch = info.roadMarch && s.type !== 'command';
     const crossIn = allowanceIn * (roadMarch ? ROAD_MARCH_CROSS_COUNTRY : 1);
-    const reach = standReach(ctx, terrain, info, s, crossIn, rate.rateIn, keepFor?.(s, crossIn));
+    const reach = reachAt(s, crossIn, rate.rateIn);
     let roadPts: PointIn[] | undefined;
     if (roadMarch) {
       const road = roadAt(terrain, s.center);
