@@ -28,6 +28,8 @@ export class StandGrid {
   readonly #items: Int32Array;
   readonly #seen: Int32Array;
   #stamp = 0;
+  /** Scratch for one query's finds. */
+  #found = new Int32Array(64);
 
   constructor(stands: readonly Stand[]) {
     this.#stands = stands;
@@ -92,7 +94,8 @@ export class StandGrid {
     if (c0 > c1 || r0 > r1) return out;
     const stamp = ++this.#stamp;
     const seen = this.#seen, items = this.#items, start = this.#start, boxes = this.#boxes;
-    const found: number[] = [];
+    let found = this.#found;
+    let count = 0;
     for (let r = r0; r <= r1; r++) {
       for (let c = c0; c <= c1; c++) {
         const k = r * cols + c;
@@ -100,12 +103,20 @@ export class StandGrid {
           const i = items[j]!;
           if (seen[i] === stamp) continue;
           seen[i] = stamp;
-          if (boxes[4 * i]! <= box.maxXIn && boxes[4 * i + 2]! >= box.minXIn && boxes[4 * i + 1]! <= box.maxYIn && boxes[4 * i + 3]! >= box.minYIn) found.push(i);
+          if (boxes[4 * i]! <= box.maxXIn && boxes[4 * i + 2]! >= box.minXIn && boxes[4 * i + 1]! <= box.maxYIn && boxes[4 * i + 3]! >= box.minYIn) {
+            if (count === found.length) {
+              const grown = new Int32Array(found.length * 2);
+              grown.set(found);
+              this.#found = found = grown;
+            }
+            found[count++] = i;
+          }
         }
       }
     }
-    found.sort((a, b) => a - b);
-    for (const i of found) out.push(this.#stands[i]!);
+    // In the state's order: a typed array sorts numbers without a comparator.
+    if (count > 1) found.subarray(0, count).sort();
+    for (let k = 0; k < count; k++) out.push(this.#stands[found[k]!]!);
     return out;
   }
 }
