@@ -248,7 +248,8 @@ export class QueryEngine<C, V> {
       if (before) unitBoxes.push(before.minXIn, before.minYIn, before.maxXIn, before.maxYIn);
     }
     this.#index = index;
-    if (changes.stands.size > 0 || changes.globals & GLOBAL_ALL_STANDS) this.#grid = undefined;
+    // The stand grid follows small moves in place; anything else builds it again when next read.
+    if ((changes.stands.size > 0 || changes.globals & GLOBAL_ALL_STANDS) && !(this.#grid && !(changes.globals & GLOBAL_ALL_BOXES) && this.#grid.update(state.stands, changes.stands))) this.#grid = undefined;
     if (changes.units.size > 0 || changes.globals & GLOBAL_ROSTER) this.#unitBoxArray = undefined;
     if (changes.globals & GLOBAL_ROSTER) {
       this.#unitStands.clear();

@@ -16,7 +16,9 @@ export function standFootprintBox(s: Stand): BoundingBoxIn {
 }
 
 export class StandGrid {
-  readonly #stands: readonly Stand[];
+  #stands: readonly Stand[];
+  /** Each stand's place in the stands, by id. */
+  readonly #indexById = new Map<string, number>();
   /** Per stand, its footprint box: minX, minY, maxX, maxY. */
   readonly #boxes: Float64Array;
   readonly #originX: number;
@@ -38,6 +40,7 @@ export class StandGrid {
     let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
     for (let i = 0; i < n; i++) {
       const s = stands[i]!;
+      this.#indexById.set(s.id, i);
       const r = Math.sqrt(s.widthIn * s.widthIn + s.depthIn * s.depthIn) / 2;
       const x = s.pose.xIn, y = s.pose.yIn;
       boxes[4 * i] = x - r;
@@ -79,6 +82,43 @@ export class StandGrid {
     this.#start ??= counts;
     this.#items ??= new Int32Array(0);
     this.#seen = new Int32Array(n);
+  }
+
+  /**
+   * The grid for `stands`, the same stands in the same places with those in `changedIds` changed, when each
+   * changed stand still covers the same cells (a small move): its box is updated in place. False when a
+   * stand left its cells or the stands differ: build a new grid.
+   */
+  update(stands: readonly Stand[], changedIds: Iterable<string>): boolean {
+    if (stands.length !== this.#stands.length) return false;
+    const cols = this.#cols, rows = this.#rows;
+    const cell = (v: number, origin: number, size: number): number => Math.min(size - 1, Math.max(0, Math.floor((v - origin) / CELL_IN)));
+    const moves: [number, number, number, number, number][] = [];
+    for (const id of changedIds) {
+      const i = this.#indexById.get(id);
+      if (i === undefined || stands[i]!.id !== id) return false;
+      const s = stands[i]!;
+      const r = Math.sqrt(s.widthIn * s.widthIn + s.depthIn * s.depthIn) / 2;
+      const x0 = s.pose.xIn - r, y0 = s.pose.yIn - r, x1 = s.pose.xIn + r, y1 = s.pose.yIn + r;
+      const b = this.#boxes;
+      const same =
+        cell(b[4 * i]!, this.#originX, cols) === cell(x0, this.#originX, cols) &&
+        cell(b[4 * i + 2]!, this.#originX, cols) === cell(x1, this.#originX, cols) &&
+        cell(b[4 * i + 1]!, this.#originY, rows) === cell(y0, this.#originY, rows) &&
+        cell(b[4 * i + 3]!, this.#originY, rows) === cell(y1, this.#originY, rows) &&
+        // The grid's edge cells hold everything beyond them: a stand must stay inside the grid's extent.
+        x0 >= this.#originX && y0 >= this.#originY && x1 <= this.#originX + cols * CELL_IN && y1 <= this.#originY + rows * CELL_IN;
+      if (!same) return false;
+      moves.push([i, x0, y0, x1, y1]);
+    }
+    for (const [i, x0, y0, x1, y1] of moves) {
+      this.#boxes[4 * i] = x0;
+      this.#boxes[4 * i + 1] = y0;
+      this.#boxes[4 * i + 2] = x1;
+      this.#boxes[4 * i + 3] = y1;
+    }
+    this.#stands = stands;
+    return true;
   }
 
   /** The stands whose footprint box meets `box`, in the state's order. */
