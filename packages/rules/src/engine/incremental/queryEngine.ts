@@ -68,6 +68,7 @@ class MemoNode {
   /** Queries it read, in order (each once). Unset until it reads one (a one-shot engine records nothing). */
   deps: MemoNode[] | undefined = undefined;
   units: string[] | undefined = undefined;
+  unitRecords: string[] | undefined = undefined;
   stands: string[] | undefined = undefined;
   globals = 0;
   /** Its slots in the engine's stand-box and unit-box stores. */
@@ -171,6 +172,7 @@ export class QueryEngine<C, V> {
   #runs = 0;
   // Reverse indexes: which nodes read a unit, a stand, a global.
   readonly #byUnit = new Map<string, Set<MemoNode>>();
+  readonly #byUnitRecord = new Map<string, Set<MemoNode>>();
   readonly #byStand = new Map<string, Set<MemoNode>>();
   readonly #byGlobal = new Map<number, Set<MemoNode>>();
   readonly #standBoxReads = new BoxReads<MemoNode>();
@@ -295,6 +297,7 @@ export class QueryEngine<C, V> {
     };
     for (const bit of GLOBAL_BITS) if (changes.globals & bit) mark(this.#byGlobal.get(bit));
     for (const id of changes.units) mark(this.#byUnit.get(id));
+    for (const id of changes.unitRecords) mark(this.#byUnitRecord.get(id));
     for (const id of changes.stands) mark(this.#byStand.get(id));
     const all = (changes.globals & GLOBAL_ALL_BOXES) !== 0;
     const isStale = (n: MemoNode): boolean => n.state === STALE;
@@ -360,8 +363,8 @@ export class QueryEngine<C, V> {
     const tracking = this.#tracking;
     const oldDeps = n.deps;
     const oldBelow = n.itemsBelow;
-    const old: Reads | undefined = tracking ? { units: n.units, stands: n.stands, globals: n.globals, standBoxSlots: n.standBoxSlots, unitBoxSlots: n.unitBoxSlots } : undefined;
-    n.deps = n.units = n.stands = n.standBoxSlots = n.unitBoxSlots = undefined;
+    const old: Reads | undefined = tracking ? { units: n.units, unitRecords: n.unitRecords, stands: n.stands, globals: n.globals, standBoxSlots: n.standBoxSlots, unitBoxSlots: n.unitBoxSlots } : undefined;
+    n.deps = n.units = n.unitRecords = n.stands = n.standBoxSlots = n.unitBoxSlots = undefined;
     n.globals = 0;
     n.run = ++this.#runs;
     const saved = this.#current;
@@ -432,6 +435,7 @@ export class QueryEngine<C, V> {
     }
     if (oldDeps) for (const d of oldDeps) if (d.mark === seen) d.dependents!.delete(n);
     settleIds(this.#byUnit, n, old.units, n.units);
+    settleIds(this.#byUnitRecord, n, old.unitRecords, n.unitRecords);
     settleIds(this.#byStand, n, old.stands, n.stands);
     if (old.globals !== n.globals) {
       for (const bit of GLOBAL_BITS) {
@@ -451,7 +455,7 @@ export class QueryEngine<C, V> {
     if (n && this.#tracking) n.globals |= bit;
   }
 
-  #readId(list: 'units' | 'stands', id: string): void {
+  #readId(list: 'units' | 'unitRecords' | 'stands', id: string): void {
     const n = this.#current;
     if (!n || !this.#tracking) return;
     const ids = n[list];
@@ -583,7 +587,7 @@ export class QueryEngine<C, V> {
       optionalRules: () => (this.#readGlobal(GLOBAL_OPTIONAL_RULES), state().optionalRules),
       rulesetParameters: () => (this.#readGlobal(GLOBAL_PARAMETERS), state().rulesetParameters),
       unitIds: () => (this.#readGlobal(GLOBAL_ROSTER), this.#index!.unitIds),
-      unit: (id: string): Unit | undefined => (this.#readId('units', id), this.#index!.units.get(id)),
+      unit: (id: string): Unit | undefined => (this.#readId('unitRecords', id), this.#index!.units.get(id)),
       unitStands: (id: string) => (this.#readId('units', id), this.#standsOfUnit(id)),
       stand: (id: string) => (this.#readId('stands', id), this.#index!.stands.get(id)),
       standsIn: (box: BoundingBoxIn) => {
@@ -641,6 +645,7 @@ function sameNodes(a: readonly MemoNode[], b: readonly MemoNode[]): boolean {
 /** What a node read before a run, to settle against what it reads in the run. */
 interface Reads {
   readonly units: string[] | undefined;
+  readonly unitRecords: string[] | undefined;
   readonly stands: string[] | undefined;
   readonly globals: number;
   readonly standBoxSlots: number[] | undefined;

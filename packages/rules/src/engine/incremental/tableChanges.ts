@@ -28,6 +28,9 @@ const FIELD_BITS: Readonly<Record<string, number>> = {
 
 export interface TableChanges {
   globals: number;
+  /** Units whose own fields changed (or that came or went). */
+  readonly unitRecords: Set<string>;
+  /** Units whose fields or any of whose stands changed. */
   readonly units: Set<string>;
   readonly stands: Set<string>;
   /** Footprint boxes of changed stands, before and after (4 numbers each). */
@@ -59,7 +62,7 @@ function pushBox(out: number[], b: BoundingBoxIn): void {
  * stands are the same arrays).
  */
 export function diffTables(prev: TableIndex, next: TableState): { changes: TableChanges; index: TableIndex } {
-  const changes: TableChanges = { globals: 0, units: new Set(), stands: new Set(), boxes: [] };
+  const changes: TableChanges = { globals: 0, unitRecords: new Set(), units: new Set(), stands: new Set(), boxes: [] };
   const a = prev.state as unknown as Record<string, unknown>;
   const b = next as unknown as Record<string, unknown>;
   for (const k in b) {
@@ -79,11 +82,18 @@ export function diffTables(prev: TableIndex, next: TableState): { changes: Table
       units = new Map();
       for (const u of next.units) units.set(u.id, u);
       unitIds = next.units.map((u) => u.id);
-      for (const id of prev.units.keys()) if (!units.has(id)) changes.units.add(id);
+      for (const id of prev.units.keys()) {
+        if (units.has(id)) continue;
+        changes.units.add(id);
+        changes.unitRecords.add(id);
+      }
     } else units = prev.units; // the last state's index is dropped after this diff: its map is updated in place
     for (const u of next.units) {
       const old = prev.units.get(u.id);
-      if (old !== u && (old === undefined || !samePlainData(old, u))) changes.units.add(u.id);
+      if (old !== u && (old === undefined || !samePlainData(old, u))) {
+        changes.units.add(u.id);
+        changes.unitRecords.add(u.id);
+      }
       units.set(u.id, u);
     }
   }

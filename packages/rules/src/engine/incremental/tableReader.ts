@@ -3,7 +3,8 @@
  * running at the time, so the engine can recompute exactly the queries a change meets:
  * - the table's globals (size, terrain, commanders, optional rules, parameters, the roll of units): a
  *   change to one recomputes the queries that read it;
- * - a unit or a stand by id: a change to that unit (its fields or any of its stands) or that stand;
+ * - a unit by id: a change to its fields (`unit`), or to its fields or any of its stands (`unitStands`);
+ *   a stand by id: a change to that stand;
  * - the stands or units in a box (`standsIn`, `unitsIn`): a stand's footprint box, or a unit's box, that
  *   meets it before or after the change;
  * - another query (`get`): its answer changing.
@@ -33,7 +34,10 @@ export interface TableReader<C> {
   rulesetParameters(): RulesetValues | undefined;
   /** Ids of every unit, in the state's order (the same array while the roll of units is the same). */
   unitIds(): readonly string[];
-  /** A unit's own fields (reads that unit: a change to it or to any of its stands). */
+  /**
+   * A unit's own fields (reads those alone: a change to them, not a move of its stands; read its stands
+   * with `unitStands`, `stand` or a box).
+   */
   unit(id: string): Unit | undefined;
   /** A unit's stands on the table, in `standIds` order (reads that unit). */
   unitStands(id: string): readonly Stand[];
