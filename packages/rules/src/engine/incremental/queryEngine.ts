@@ -59,7 +59,7 @@ class MemoNode {
   fresh = true;
   state = STALE;
   computing = false;
-  /** Revision at which it last ran. */
+  /** Revision at which it last ran (what it read changed since, it reports as changed). */
   verifiedAt = 0;
   /** 1 + the highest of what it read (0 when it read no query): what it read runs again first. */
   height = 0;
@@ -104,8 +104,6 @@ export interface EngineStats {
   computed: number;
   /** Queries marked stale directly by a change. */
   invalidated: number;
-  /** When set (diagnostics), queries run per query name. */
-  byQuery?: Record<string, number>;
 }
 
 /** Stale queries waiting to run, lowest first (a binary heap by height). */
@@ -388,7 +386,6 @@ export class QueryEngine<C, V> {
       if (old) this.#settleReads(n, oldDeps, old);
     }
     this.stats.computed++;
-    if (this.stats.byQuery) this.stats.byQuery[n.query.name] = (this.stats.byQuery[n.query.name] ?? 0) + 1;
     if (!this.#tracking) {
       n.value = value;
       n.fresh = false;

@@ -5,14 +5,14 @@
 import type { ChargeRefusal, ChargeTargetOption, CommandReading, Evaluation, EvaluationWarning, MoraleReading, UnitEvaluation } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
 import type { TableState } from '../../model/tableState.ts';
-import { query } from '../../engine/incremental/query.ts';
+import { query, type Query } from '../../engine/incremental/query.ts';
 import type { QueryRuleset } from '../../engine/incremental/tableReader.ts';
 import { evaluateQueries, queryContext } from '../../engine/incremental/runQueries.ts';
 import { enemyIdsOf, frontZone, missingParameterWarnings, MISSING_PARAMETERS, wtdrContext, type UnitInfo, type WtdrContext } from './context.ts';
 import { ENEMY_FRONT_ZONE_IN } from './tables/movementTables.ts';
-import { chargeAtTarget, chargePlan, chargeResult, type ChargePair, type ChargeResult } from './charge.ts';
+import { chargeAtTarget, chargePlan, chargeResult, type ChargeResult } from './charge.ts';
 import { leaderParts, unitCommand } from './command.ts';
-import { fireArcShapes, fireAtTarget, firePlan, fireResult, type FirePair, type FireResult } from './fire.ts';
+import { fireArcShapes, fireAtTarget, firePlan, fireResult, type FireResult } from './fire.ts';
 import { evaluateMovement, type MovementResult } from './movement.ts';
 import { evaluateArmies, unitMorale } from './morale.ts';
 import { evaluateMelees } from './melee.ts';
@@ -100,15 +100,25 @@ const movementOf = query('wtdr/movement', (ctx: WtdrContext, unitId) => evaluate
 
 const firePlanOf = query('wtdr/fire-plan', (ctx: WtdrContext, unitId) => firePlan(ctx, info(ctx, unitId)), { equal: 'plain' });
 
-const firePairOf = query(
-  'wtdr/fire-pair',
-  (ctx: WtdrContext, unitId, targetId): FirePair => {
-    const plan = ctx.t.get(firePlanOf, unitId);
-    if (plan.kind !== 'fire') throw new Error(`wtdr: fire pair ${unitId} -> ${targetId} asked of a unit that cannot fire`);
-    return fireAtTarget(ctx, info(ctx, unitId), plan, info(ctx, targetId));
-  },
-  { equal: 'plain' },
-);
+/** A (unit, enemy) answer under the unit's plan: asked only while that plan lets the unit act. */
+function pairQuery<P extends { readonly kind: string }, K extends P['kind'], A>(
+  name: string,
+  planOf: Query<WtdrContext, P>,
+  kind: K,
+  atTarget: (ctx: WtdrContext, me: UnitInfo, plan: Extract<P, { readonly kind: K }>, target: UnitInfo) => A,
+): Query<WtdrContext, A> {
+  return query(
+    name,
+    (ctx: WtdrContext, unitId, targetId): A => {
+      const plan = ctx.t.get(planOf, unitId);
+      if (plan.kind !== kind) throw new Error(`${name}: ${unitId} -> ${targetId} asked of a unit whose plan is '${plan.kind}'`);
+      return atTarget(ctx, info(ctx, unitId), plan as Extract<P, { readonly kind: K }>, info(ctx, targetId));
+    },
+    { equal: 'plain' },
+  );
+}
+
+const firePairOf = pairQuery('wtdr/fire-pair', firePlanOf, 'fire', fireAtTarget);
 
 const fireOf = query(
   'wtdr/fire',
@@ -125,15 +135,7 @@ const fireOf = query(
 
 const chargePlanOf = query('wtdr/charge-plan', (ctx: WtdrContext, unitId) => chargePlan(ctx, info(ctx, unitId)), { equal: 'plain' });
 
-const chargePairOf = query(
-  'wtdr/charge-pair',
-  (ctx: WtdrContext, unitId, targetId): ChargePair => {
-    const plan = ctx.t.get(chargePlanOf, unitId);
-    if (plan.kind !== 'charge') throw new Error(`wtdr: charge pair ${unitId} -> ${targetId} asked of a unit that cannot charge`);
-    return chargeAtTarget(ctx, info(ctx, unitId), plan, info(ctx, targetId));
-  },
-  { equal: 'plain' },
-);
+const chargePairOf = pairQuery('wtdr/charge-pair', chargePlanOf, 'charge', chargeAtTarget);
 
 const chargeOf = query(
   'wtdr/charge',
