@@ -9,3 +9,4 @@ export * from './validate/index.ts';
 export * from './engine/evaluate.ts';
 export * from './rulesets/index.ts';
 export * from './dice/index.ts';
+export * from './engine/resolve/index.ts';

@@ -7,6 +7,7 @@ import type { Evaluation } from './evaluation.ts';
 import type { ActionDeckDefinition } from './actionDeck.ts';
 import type { RulesetDeclarations } from './rulesetFields.ts';
 import type { QueryRuleset } from './incremental/tableReader.ts';
+import type { RulesetResolution } from './resolve/resolution.ts';
 
 export interface RulesetInfo {
   /** Stable id used on the command line and in saved games, e.g. 'devil-to-pay'. */
@@ -42,4 +43,9 @@ export interface Ruleset extends RulesetInfo, RulesetDeclarations {
    * service shuffles and draws them with `shuffleActionDeck` / `drawActionCard` (`engine/actionDeck.ts`).
    */
   readonly actionDecks?: readonly ActionDeckDefinition[];
+  /**
+   * After the roll (engine/resolve/): the actions this rule set resolves, the dice each needs and the outcome
+   * of given faces. Call it through `resolveAction` / `diceForAction`, which check the request first.
+   */
+  readonly resolution?: RulesetResolution;
 }
