@@ -25,6 +25,11 @@ export interface Query<C, V> {
    * by identity (the default), or structurally for answers that are plain data (`'plain'`).
    */
   readonly equal: (a: V, b: V) => boolean;
+  /**
+   * A function of its key alone (it reads nothing of the table): the engine keeps its answers across
+   * evaluations and sessions, a bounded number per query (`pure` in `query`'s options).
+   */
+  readonly pure: boolean;
 }
 
 const identical = (a: unknown, b: unknown): boolean => a === b;
@@ -37,8 +42,10 @@ let nextSerial = 0;
  * @param compute the rule, as if it evaluated from scratch
  * @param options.equal `'plain'` when the answer is plain JSON-like data (no Maps, no functions): then a
  *   recomputed answer equal to the last one keeps the last one, and its readers stay as they are
+ * @param options.pure the answer depends on the key alone (a costly shape computed from numbers written
+ *   into the key): the engine keeps answers across evaluations; reading the table from it is an error
  * @example const formationOf = query('wtdr/formation', (ctx: WtdrContext, unitId) => readFormation(...))
  */
-export function query<C, V>(name: string, compute: QueryFn<C, V>, options: { equal?: 'plain' | 'identity' } = {}): Query<C, V> {
-  return { name, serial: nextSerial++, compute, equal: options.equal === 'plain' ? samePlainData : identical };
+export function query<C, V>(name: string, compute: QueryFn<C, V>, options: { equal?: 'plain' | 'identity'; pure?: boolean } = {}): Query<C, V> {
+  return { name, serial: nextSerial++, compute, equal: options.equal === 'plain' ? samePlainData : identical, pure: options.pure === true };
 }

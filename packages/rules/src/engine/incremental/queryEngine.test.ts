@@ -170,4 +170,25 @@ describe('query engine', () => {
     const loop = query('toy/loop', (ctx: Ctx): number => ctx.t.get(loop) + 1);
     expect(() => evaluateQueries({ context: (t: TableReader<Ctx>) => ({ t }), root: loop }, scene(1))).toThrow(/toy\/loop\(\) reads itself/);
   });
+
+  it('keeps a pure query\'s answers across evaluations, and refuses one that reads the table', () => {
+    let walks = 0;
+    const square = query('toy/square', (_ctx: Ctx, key) => {
+      walks++;
+      return Number(key) ** 2;
+    }, { pure: true });
+    const sum = query('toy/sum', (ctx: Ctx) => ctx.t.unitIds().reduce((acc, id) => acc + ctx.t.get(square, String(ctx.t.unitStands(id).length)), 0));
+    const rs = { context: (t: TableReader<Ctx>): Ctx => ({ t }), root: sum };
+    const s0 = scene(4);
+    const first = evaluateQueries(rs, s0);
+    const afterFirst = walks;
+    expect(evaluateQueries(rs, s0)).toBe(first);
+    // Every unit's stand count was seen in the first evaluation: nothing is computed again.
+    expect(walks).toBe(afterFirst);
+    expect(createQuerySession(rs).update(s0)).toBe(first);
+    expect(walks).toBe(afterFirst);
+    const peeks = query('toy/peeks', (ctx: Ctx, key) => ctx.t.unitStands(key).length, { pure: true });
+    const root = query('toy/peek-root', (ctx: Ctx) => ctx.t.get(peeks, 'u0'));
+    expect(() => evaluateQueries({ context: (t: TableReader<Ctx>) => ({ t }), root }, s0)).toThrow(/pure query .* read units u0/);
+  });
 });

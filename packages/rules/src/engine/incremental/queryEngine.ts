@@ -5,8 +5,9 @@
  * Jane Street's Incremental pushes it, with spatial keys for this domain:
  * - a new state is compared with the last one (tableChanges.ts): changed globals, units, stands, and the
  *   footprint boxes the changed stands and units left and entered;
- * - the queries that read a changed global, unit or stand, or a box one of those footprints meets, are
- *   stale and run again, lowest first (a query is higher than everything it read);
+ * - the queries that read a changed global, unit or stand, or a box or segment one of those footprints
+ *   meets (a `unitsIn` box only when a unit came into it or left it), are stale and run again, lowest
+ *   first (a query is higher than everything it read);
  * - a query that runs again to an answer its `equal` calls the same (early cut-off) stops there, so a
  *   change travels only as far as answers really change; one whose answer changed makes the queries that
  *   read it stale in turn; the root is then read.
@@ -14,15 +15,18 @@
  * table its readers would no longer ask it about (a fire pair of a unit that can no longer fire): if it
  * throws there, it is left stale and its readers run again, and they ask it again only if they need it.
  * A one-shot evaluation runs the same queries with recording off: each is computed once, nothing kept.
+ * Pure queries (functions of their key alone) keep their answers across both (pureAnswers.ts).
  */
 import type { BoundingBoxIn } from '../../geometry/polygon.ts';
 import type { Stand, TableState, Unit } from '../../model/tableState.ts';
+import type { PointIn } from '../../model/units.ts';
 import { samePlainData } from '../samePlainData.ts';
 import type { Query } from './query.ts';
 import type { QueryRuleset } from './tableReader.ts';
 import type { Accumulator, TableReader } from './tableReader.ts';
 import { StandGrid, standFootprintBox } from './standGrid.ts';
 import { BoxReads } from './boxReads.ts';
+import { pureAnswer } from './pureAnswers.ts';
 import {
   diffTables,
   GLOBAL_ALL_BOXES,
@@ -74,6 +78,18 @@ class MemoNode {
   /** Its slots in the engine's stand-box and unit-box stores. */
   standBoxSlots: number[] | undefined = undefined;
   unitBoxSlots: number[] | undefined = undefined;
+  /**
+   * During a run, its slots of the run before and how far its reads have gone through them: a read the
+   * same as the one before at that place keeps its slot (most runs read the same boxes), and the slot is
+   * marked -1 there so settling does not free it.
+   */
+  priorStandBoxSlots: number[] | undefined = undefined;
+  priorUnitBoxSlots: number[] | undefined = undefined;
+  priorStandAt = 0;
+  priorUnitAt = 0;
+  /** During a run, the queries the run before read, and the place of the next read among them. */
+  priorDeps: MemoNode[] | undefined = undefined;
+  priorDepsAt = 0;
   /** Number of its current run; the run that last recorded reading it; scratch for settling reads. */
   run = 0;
   readBy = 0;
@@ -177,9 +193,13 @@ export class QueryEngine<C, V> {
   readonly #unitBoxReads = new BoxReads<MemoNode>();
   /** Per unit, the union of its stands' footprint boxes in the current state (null: no stands). */
   readonly #unitBoxes = new Map<string, BoundingBoxIn | null>();
-  /** The same in the state's order, made when first read after a change. */
+  /** The same in the state's order, made when first read after a change of the roll, kept up to date after. */
   #unitBoxArray: Float64Array | undefined;
+  /** Each unit's place in `#unitBoxArray`, by id. */
+  readonly #unitOrder = new Map<string, number>();
   readonly stats: EngineStats = { computed: 0, invalidated: 0 };
+  /** Pure queries running now (reads are refused while any is). */
+  #pureRunning = 0;
   /** For the engine's own tests: record reads of boxes (off to prove the chains catch a missed read). */
   recordBoxReads = true;
 
@@ -240,41 +260,43 @@ export class QueryEngine<C, V> {
       return;
     }
     const { changes, index } = diffTables(prev, state);
-    // The boxes of changed units before and after, for `unitsIn` reads. A live engine keeps every unit's
-    // box of the last state (the last state's maps are updated in place by the diff).
-    const unitBoxes: number[] = [];
-    for (const id of changes.units) {
-      const before = this.#unitBoxes.get(id);
-      if (before) unitBoxes.push(before.minXIn, before.minYIn, before.maxXIn, before.maxYIn);
-    }
+    // The boxes of changed units before and after, for `unitsIn` reads (8 numbers per unit). A live engine
+    // keeps every unit's box of the last state (the last state's maps are updated in place by the diff).
+    const before: (BoundingBoxIn | null)[] = [];
+    for (const id of changes.units) before.push(this.#unitBoxes.get(id) ?? null);
+    const unitMoves: number[] = [];
     this.#index = index;
     // The stand grid follows small moves in place; anything else builds it again when next read.
     if ((changes.stands.size > 0 || changes.globals & GLOBAL_ALL_STANDS) && !(this.#grid && !(changes.globals & GLOBAL_ALL_BOXES) && this.#grid.update(state.stands, changes.stands))) this.#grid = undefined;
-    if (changes.units.size > 0 || changes.globals & GLOBAL_ROSTER) this.#unitBoxArray = undefined;
     if (changes.globals & GLOBAL_ROSTER) {
+      this.#unitBoxArray = undefined;
       this.#unitStands.clear();
       this.#unitBoxes.clear();
       for (const id of index.unitIds) this.#unitBox(id);
     }
+    const inOrder = this.#unitBoxArray;
+    let k = 0;
     for (const id of changes.units) {
       this.#unitStands.delete(id);
       this.#unitBoxes.delete(id);
       const after = index.units.has(id) ? this.#unitBox(id) : null;
-      if (after) unitBoxes.push(after.minXIn, after.minYIn, after.maxXIn, after.maxYIn);
+      pushBoxOrEmpty(unitMoves, before[k++]!);
+      pushBoxOrEmpty(unitMoves, after);
+      // The same roll of units: the unit keeps its place in the boxes in order.
+      const at = inOrder ? this.#unitOrder.get(id) : undefined;
+      if (at !== undefined) writeBox(inOrder!, at, after);
     }
-    this.#invalidate(changes, unitBoxes);
+    this.#invalidate(changes, unitMoves);
   }
 
   /** Every unit's box in the state's order, 4 numbers each (an empty box for a unit with no stands). */
   #unitBoxesInOrder(): Float64Array {
     const ids = this.#index!.unitIds;
     const out = new Float64Array(4 * ids.length);
+    this.#unitOrder.clear();
     for (let i = 0; i < ids.length; i++) {
-      const b = this.#unitBox(ids[i]!);
-      out[4 * i] = b ? b.minXIn : Infinity;
-      out[4 * i + 1] = b ? b.minYIn : Infinity;
-      out[4 * i + 2] = b ? b.maxXIn : -Infinity;
-      out[4 * i + 3] = b ? b.maxYIn : -Infinity;
+      writeBox(out, i, this.#unitBox(ids[i]!));
+      this.#unitOrder.set(ids[i]!, i);
     }
     return out;
   }
@@ -285,7 +307,7 @@ export class QueryEngine<C, V> {
     return box;
   }
 
-  #invalidate(changes: TableChanges, unitBoxes: readonly number[]): void {
+  #invalidate(changes: TableChanges, unitMoves: readonly number[]): void {
     const hit = (n: MemoNode): void => {
       if (n.state !== STALE) this.stats.invalidated++;
       this.#markStale(n);
@@ -300,7 +322,8 @@ export class QueryEngine<C, V> {
     const all = (changes.globals & GLOBAL_ALL_BOXES) !== 0;
     const isStale = (n: MemoNode): boolean => n.state === STALE;
     this.#standBoxReads.meeting(changes.boxes, all, isStale, hit);
-    this.#unitBoxReads.meeting(unitBoxes, all || (changes.globals & GLOBAL_ROSTER) !== 0, isStale, hit);
+    // A `unitsIn` answer is ids: only a unit coming into or leaving a read box changes it.
+    this.#unitBoxReads.meetingMembership(unitMoves, all || (changes.globals & GLOBAL_ROSTER) !== 0, isStale, hit);
   }
 
   #markStale(n: MemoNode): void {
@@ -363,6 +386,11 @@ export class QueryEngine<C, V> {
     const oldBelow = n.itemsBelow;
     const old: Reads | undefined = tracking ? { units: n.units, unitRecords: n.unitRecords, stands: n.stands, globals: n.globals, standBoxSlots: n.standBoxSlots, unitBoxSlots: n.unitBoxSlots } : undefined;
     n.deps = n.units = n.unitRecords = n.stands = n.standBoxSlots = n.unitBoxSlots = undefined;
+    n.priorStandBoxSlots = old?.standBoxSlots;
+    n.priorUnitBoxSlots = old?.unitBoxSlots;
+    n.priorStandAt = n.priorUnitAt = 0;
+    n.priorDeps = oldDeps;
+    n.priorDepsAt = 0;
     n.globals = 0;
     n.run = ++this.#runs;
     const saved = this.#current;
@@ -373,7 +401,7 @@ export class QueryEngine<C, V> {
     n.items = undefined;
     let value: unknown;
     try {
-      value = n.query.compute(this.#context, n.key, n.key2);
+      value = n.query.pure ? this.#computePure(n.query, n.key, n.key2) : n.query.compute(this.#context, n.key, n.key2);
     } catch (e) {
       // Leave the node to run again next time (its reads may be half recorded), and what read it to check.
       n.state = STALE;
@@ -422,15 +450,18 @@ export class QueryEngine<C, V> {
    */
   #settleReads(n: MemoNode, oldDeps: MemoNode[] | undefined, old: Reads): void {
     const deps = n.deps;
-    const seen = ++this.#runs;
-    if (oldDeps) for (const d of oldDeps) d.mark = seen;
-    if (deps) {
-      for (const d of deps) {
-        if (d.mark !== seen) (d.dependents ??= new Set()).add(n);
-        d.mark = -seen;
+    // Most runs read the same queries in the same order as the run before: nothing to file then.
+    if (!sameNodes(oldDeps ?? NO_NODES, deps ?? NO_NODES)) {
+      const seen = ++this.#runs;
+      if (oldDeps) for (const d of oldDeps) d.mark = seen;
+      if (deps) {
+        for (const d of deps) {
+          if (d.mark !== seen) (d.dependents ??= new Set()).add(n);
+          d.mark = -seen;
+        }
       }
+      if (oldDeps) for (const d of oldDeps) if (d.mark === seen) d.dependents!.delete(n);
     }
-    if (oldDeps) for (const d of oldDeps) if (d.mark === seen) d.dependents!.delete(n);
     settleIds(this.#byUnit, n, old.units, n.units);
     settleIds(this.#byUnitRecord, n, old.unitRecords, n.unitRecords);
     settleIds(this.#byStand, n, old.stands, n.stands);
@@ -443,16 +474,19 @@ export class QueryEngine<C, V> {
         else set.delete(n);
       }
     }
-    if (old.standBoxSlots) for (const slot of old.standBoxSlots) this.#standBoxReads.remove(slot);
-    if (old.unitBoxSlots) for (const slot of old.unitBoxSlots) this.#unitBoxReads.remove(slot);
+    if (old.standBoxSlots) for (const slot of old.standBoxSlots) if (slot >= 0) this.#standBoxReads.remove(slot);
+    if (old.unitBoxSlots) for (const slot of old.unitBoxSlots) if (slot >= 0) this.#unitBoxReads.remove(slot);
+    n.priorStandBoxSlots = n.priorUnitBoxSlots = n.priorDeps = undefined;
   }
 
   #readGlobal(bit: number): void {
+    if (this.#pureRunning > 0) this.#notInPure('the table');
     const n = this.#current;
     if (n && this.#tracking) n.globals |= bit;
   }
 
   #readId(list: 'units' | 'unitRecords' | 'stands', id: string): void {
+    if (this.#pureRunning > 0) this.#notInPure(`${list} ${id}`);
     const n = this.#current;
     if (!n || !this.#tracking) return;
     const ids = n[list];
@@ -461,10 +495,39 @@ export class QueryEngine<C, V> {
   }
 
   #readBox(kind: 'standBoxSlots' | 'unitBoxSlots', box: BoundingBoxIn): void {
+    if (this.#pureRunning > 0) this.#notInPure('a box');
     const n = this.#current;
     if (!n || !this.#tracking || !this.recordBoxReads) return;
-    const store = kind === 'standBoxSlots' ? this.#standBoxReads : this.#unitBoxReads;
-    (n[kind] ??= []).push(store.add(n, box));
+    if (kind === 'standBoxSlots') {
+      const prior = n.priorStandBoxSlots;
+      const at = n.priorStandAt++;
+      const store = this.#standBoxReads;
+      let slot = prior !== undefined && at < prior.length ? prior[at]! : -1;
+      if (slot >= 0 && store.sameBox(slot, box)) prior![at] = -1;
+      else slot = store.add(n, box);
+      (n.standBoxSlots ??= []).push(slot);
+    } else {
+      const prior = n.priorUnitBoxSlots;
+      const at = n.priorUnitAt++;
+      const store = this.#unitBoxReads;
+      let slot = prior !== undefined && at < prior.length ? prior[at]! : -1;
+      if (slot >= 0 && store.sameBox(slot, box)) prior![at] = -1;
+      else slot = store.add(n, box);
+      (n.unitBoxSlots ??= []).push(slot);
+    }
+  }
+
+  #readSegment(ax: number, ay: number, bx: number, by: number, marginIn: number): void {
+    if (this.#pureRunning > 0) this.#notInPure('a segment');
+    const n = this.#current;
+    if (!n || !this.#tracking || !this.recordBoxReads) return;
+    const prior = n.priorStandBoxSlots;
+    const at = n.priorStandAt++;
+    const store = this.#standBoxReads;
+    let slot = prior !== undefined && at < prior.length ? prior[at]! : -1;
+    if (slot >= 0 && store.sameSegment(slot, ax, ay, bx, by, marginIn)) prior![at] = -1;
+    else slot = store.addSegment(n, ax, ay, bx, by, marginIn);
+    (n.standBoxSlots ??= []).push(slot);
   }
 
   #readNode(d: MemoNode): void {
@@ -476,6 +539,7 @@ export class QueryEngine<C, V> {
   }
 
   #get(q: Query<unknown, unknown>, key: string, key2: string): unknown {
+    if (this.#pureRunning > 0 && !q.pure) this.#notInPure(`query ${q.name}`);
     if (!this.#tracking) {
       // A one-shot answer already made: one lookup.
       if (key2 === '') {
@@ -484,7 +548,15 @@ export class QueryEngine<C, V> {
       }
       return this.#getOnce(q, key, key2);
     }
-    const d = this.#node(q, key, key2);
+    // The reader's run before read the same queries in the same order, mostly: try the one at this place.
+    const n = this.#current;
+    let d: MemoNode | undefined;
+    if (n !== undefined) {
+      const prior = n.priorDeps;
+      const guess = prior !== undefined && n.priorDepsAt < prior.length ? prior[n.priorDepsAt++] : undefined;
+      if (guess !== undefined && guess.query === q && guess.key === key && guess.key2 === key2) d = guess;
+    }
+    d ??= this.#node(q, key, key2);
     const value = d.state === CLEAN ? d.value : this.#pull(d);
     this.#readNode(d);
     return value;
@@ -514,7 +586,8 @@ export class QueryEngine<C, V> {
     byKey2.set(key2, COMPUTING);
     let value: unknown;
     try {
-      value = q.compute(this.#context, key, byKey2 === this.#answers1[q.serial] ? '' : key2);
+      const k2 = byKey2 === this.#answers1[q.serial] ? '' : key2;
+      value = q.pure ? this.#computePure(q, key, k2) : q.compute(this.#context, key, k2);
     } catch (e) {
       byKey2.delete(key2);
       throw e;
@@ -522,6 +595,23 @@ export class QueryEngine<C, V> {
     this.stats.computed++;
     byKey2.set(key2, value === undefined ? UNDEFINED : value);
     return value;
+  }
+
+  /** A pure query's answer, kept across evaluations; it may read nothing of the table while it runs. */
+  #computePure(q: Query<unknown, unknown>, key: string, key2: string): unknown {
+    return pureAnswer(q, key, key2, () => {
+      this.#pureRunning++;
+      try {
+        return q.compute(this.#context, key, key2);
+      } finally {
+        this.#pureRunning--;
+      }
+    });
+  }
+
+  /** Throws when a pure query reads the table (its answer would be kept past the table it read). */
+  #notInPure(what: string): void {
+    if (this.#pureRunning > 0) throw new Error(`a pure query (a function of its key alone) read ${what}: declare it without \`pure\` or pass what it needs in its key`);
   }
 
   #report(channel: Accumulator<unknown>, item: unknown): void {
@@ -591,6 +681,10 @@ export class QueryEngine<C, V> {
         this.#readBox('standBoxSlots', box);
         return (this.#grid ??= new StandGrid(state().stands)).standsIn(box);
       },
+      standsAlong: (from: PointIn, to: PointIn, marginIn: number) => {
+        this.#readSegment(from.xIn, from.yIn, to.xIn, to.yIn, marginIn);
+        return (this.#grid ??= new StandGrid(state().stands)).standsAlong(from.xIn, from.yIn, to.xIn, to.yIn, marginIn);
+      },
       unitsIn: (box: BoundingBoxIn) => {
         this.#readBox('unitBoxSlots', box);
         const ids = this.#index!.unitIds;
@@ -619,6 +713,20 @@ export class QueryEngine<C, V> {
   }
 }
 
+/** Appends a box as 4 numbers, or an empty box (meeting nothing) for null. */
+function pushBoxOrEmpty(out: number[], b: BoundingBoxIn | null): void {
+  if (b) out.push(b.minXIn, b.minYIn, b.maxXIn, b.maxYIn);
+  else out.push(Infinity, Infinity, -Infinity, -Infinity);
+}
+
+/** Writes box `i` of a flat box array (an empty box for null). */
+function writeBox(out: Float64Array, i: number, b: BoundingBoxIn | null): void {
+  out[4 * i] = b ? b.minXIn : Infinity;
+  out[4 * i + 1] = b ? b.minYIn : Infinity;
+  out[4 * i + 2] = b ? b.maxXIn : -Infinity;
+  out[4 * i + 3] = b ? b.maxYIn : -Infinity;
+}
+
 /** The union of a unit's stands' footprint boxes in a state, or null when it has none there. */
 function unitBoxOf(index: TableIndex, unitId: string): BoundingBoxIn | null {
   const u = index.units.get(unitId);
@@ -631,6 +739,13 @@ function unitBoxOf(index: TableIndex, unitId: string): BoundingBoxIn | null {
     box = box ? { minXIn: Math.min(box.minXIn, b.minXIn), minYIn: Math.min(box.minYIn, b.minYIn), maxXIn: Math.max(box.maxXIn, b.maxXIn), maxYIn: Math.max(box.maxYIn, b.maxYIn) } : b;
   }
   return box;
+}
+
+function sameIds(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function sameNodes(a: readonly MemoNode[], b: readonly MemoNode[]): boolean {
@@ -650,6 +765,7 @@ interface Reads {
 }
 
 function settleIds(index: Map<string, Set<MemoNode>>, n: MemoNode, before: readonly string[] | undefined, after: readonly string[] | undefined): void {
+  if (sameIds(before, after)) return;
   if (before) for (const id of before) if (!after?.includes(id)) index.get(id)?.delete(n);
   if (after) {
     for (const id of after) {

@@ -5,9 +5,12 @@
  */
 import type { BoundingBoxIn } from '../../geometry/polygon.ts';
 import type { Stand } from '../../model/tableState.ts';
+import { segmentMeetsGrownBox } from './segmentBox.ts';
 
 /** Cell side, inches: a few bases across, so a cell holds a handful of stands. */
 const CELL_IN = 4;
+/** Stands that may have left their cells before the grid is built again (at least; or a 16th of all). */
+const MAX_LOOSE = 32;
 
 /** The footprint box of a stand, inches. */
 export function standFootprintBox(s: Stand): BoundingBoxIn {
@@ -30,8 +33,17 @@ export class StandGrid {
   readonly #items: Int32Array;
   readonly #seen: Int32Array;
   #stamp = 0;
+  /**
+   * Stands that moved out of the cells they were filed in since the grid was built: their entries in the
+   * cells are passed over, and every query tests them directly (a few at most; past that it is built again).
+   */
+  readonly #loose: number[] = [];
+  readonly #isLoose: Uint8Array;
+  /** `standsAlong`'s segment (ax, ay, bx, by, margin) and its box, scratch. */
+  readonly #segment = new Float64Array(5);
+  readonly #segmentBox = { minXIn: 0, minYIn: 0, maxXIn: 0, maxYIn: 0 };
   /** Scratch for one query's finds. */
-  #found = new Int32Array(64);
+  #finds = new Int32Array(64);
 
   constructor(stands: readonly Stand[]) {
     this.#stands = stands;
@@ -82,18 +94,20 @@ export class StandGrid {
     this.#start ??= counts;
     this.#items ??= new Int32Array(0);
     this.#seen = new Int32Array(n);
+    this.#isLoose = new Uint8Array(n);
   }
 
   /**
-   * The grid for `stands`, the same stands in the same places with those in `changedIds` changed, when each
-   * changed stand still covers the same cells (a small move): its box is updated in place. False when a
-   * stand left its cells or the stands differ: build a new grid.
+   * The grid for `stands`, the same stands in the same places with those in `changedIds` changed: each
+   * changed stand's box is updated in place, and one that left its cells is tested directly by every query
+   * from then on. False when the stands differ, or too many have left their cells: build a new grid.
    */
   update(stands: readonly Stand[], changedIds: Iterable<string>): boolean {
     if (stands.length !== this.#stands.length) return false;
     const cols = this.#cols, rows = this.#rows;
     const cell = (v: number, origin: number, size: number): number => Math.min(size - 1, Math.max(0, Math.floor((v - origin) / CELL_IN)));
-    const moves: [number, number, number, number, number][] = [];
+    const moves: [number, number, number, number, number, boolean][] = [];
+    let newlyLoose = 0;
     for (const id of changedIds) {
       const i = this.#indexById.get(id);
       if (i === undefined || stands[i]!.id !== id) return false;
@@ -101,28 +115,59 @@ export class StandGrid {
       const r = Math.sqrt(s.widthIn * s.widthIn + s.depthIn * s.depthIn) / 2;
       const x0 = s.pose.xIn - r, y0 = s.pose.yIn - r, x1 = s.pose.xIn + r, y1 = s.pose.yIn + r;
       const b = this.#boxes;
-      const same =
+      const stays =
+        this.#isLoose[i] === 0 &&
         cell(b[4 * i]!, this.#originX, cols) === cell(x0, this.#originX, cols) &&
         cell(b[4 * i + 2]!, this.#originX, cols) === cell(x1, this.#originX, cols) &&
         cell(b[4 * i + 1]!, this.#originY, rows) === cell(y0, this.#originY, rows) &&
         cell(b[4 * i + 3]!, this.#originY, rows) === cell(y1, this.#originY, rows) &&
         // The grid's edge cells hold everything beyond them: a stand must stay inside the grid's extent.
         x0 >= this.#originX && y0 >= this.#originY && x1 <= this.#originX + cols * CELL_IN && y1 <= this.#originY + rows * CELL_IN;
-      if (!same) return false;
-      moves.push([i, x0, y0, x1, y1]);
+      if (!stays && this.#isLoose[i] === 0) newlyLoose++;
+      moves.push([i, x0, y0, x1, y1, stays]);
     }
-    for (const [i, x0, y0, x1, y1] of moves) {
+    if (this.#loose.length + newlyLoose > Math.max(MAX_LOOSE, stands.length >> 4)) return false;
+    for (const [i, x0, y0, x1, y1, stays] of moves) {
       this.#boxes[4 * i] = x0;
       this.#boxes[4 * i + 1] = y0;
       this.#boxes[4 * i + 2] = x1;
       this.#boxes[4 * i + 3] = y1;
+      if (!stays && this.#isLoose[i] === 0) {
+        this.#isLoose[i] = 1;
+        this.#loose.push(i);
+      }
     }
     this.#stands = stands;
     return true;
   }
 
-  /** The stands whose footprint box meets `box`, in the state's order. */
-  standsIn(box: BoundingBoxIn): Stand[] {
+  /** The stands whose footprint box grown by `marginIn` the segment meets, in the state's order. */
+  standsAlong(ax: number, ay: number, bx: number, by: number, marginIn: number): Stand[] {
+    const seg = this.#segment;
+    seg[0] = ax;
+    seg[1] = ay;
+    seg[2] = bx;
+    seg[3] = by;
+    seg[4] = marginIn;
+    const box = this.#segmentBox;
+    box.minXIn = Math.min(ax, bx) - marginIn;
+    box.minYIn = Math.min(ay, by) - marginIn;
+    box.maxXIn = Math.max(ax, bx) + marginIn;
+    box.maxYIn = Math.max(ay, by) + marginIn;
+    return this.standsIn(box, true);
+  }
+
+  /** Whether stand `i` passes the segment `standsAlong` set up. */
+  #nearSegment(i: number): boolean {
+    const b = this.#boxes, g = this.#segment;
+    return segmentMeetsGrownBox(g[0]!, g[1]!, g[2]!, g[3]!, g[4]!, b[4 * i]!, b[4 * i + 1]!, b[4 * i + 2]!, b[4 * i + 3]!);
+  }
+
+  /**
+   * The stands whose footprint box meets `box`, in the state's order; with `alongSegment`, only those the
+   * segment `standsAlong` set up passes near.
+   */
+  standsIn(box: BoundingBoxIn, alongSegment = false): Stand[] {
     const out: Stand[] = [];
     const n = this.#stands.length;
     if (n === 0 || !(box.minXIn <= box.maxXIn && box.minYIn <= box.maxYIn)) return out;
@@ -131,32 +176,43 @@ export class StandGrid {
     const c1 = Math.min(cols - 1, Math.floor((box.maxXIn - this.#originX) / CELL_IN));
     const r0 = Math.max(0, Math.floor((box.minYIn - this.#originY) / CELL_IN));
     const r1 = Math.min(rows - 1, Math.floor((box.maxYIn - this.#originY) / CELL_IN));
-    if (c0 > c1 || r0 > r1) return out;
     const stamp = ++this.#stamp;
-    const seen = this.#seen, items = this.#items, start = this.#start, boxes = this.#boxes;
-    let found = this.#found;
+    const seen = this.#seen, items = this.#items, start = this.#start, boxes = this.#boxes, isLoose = this.#isLoose;
     let count = 0;
+    // Rows and columns past the grid's extent are empty (c0 > c1 or r0 > r1): only loose stands are there.
     for (let r = r0; r <= r1; r++) {
       for (let c = c0; c <= c1; c++) {
         const k = r * cols + c;
         for (let j = start[k]!; j < start[k + 1]!; j++) {
           const i = items[j]!;
-          if (seen[i] === stamp) continue;
+          if (seen[i] === stamp || isLoose[i] !== 0) continue;
           seen[i] = stamp;
-          if (boxes[4 * i]! <= box.maxXIn && boxes[4 * i + 2]! >= box.minXIn && boxes[4 * i + 1]! <= box.maxYIn && boxes[4 * i + 3]! >= box.minYIn) {
-            if (count === found.length) {
-              const grown = new Int32Array(found.length * 2);
-              grown.set(found);
-              this.#found = found = grown;
-            }
-            found[count++] = i;
+          if (boxes[4 * i]! <= box.maxXIn && boxes[4 * i + 2]! >= box.minXIn && boxes[4 * i + 1]! <= box.maxYIn && boxes[4 * i + 3]! >= box.minYIn && (!alongSegment || this.#nearSegment(i))) {
+            count = this.#found(count, i);
           }
         }
       }
     }
+    for (const i of this.#loose) {
+      if (boxes[4 * i]! <= box.maxXIn && boxes[4 * i + 2]! >= box.minXIn && boxes[4 * i + 1]! <= box.maxYIn && boxes[4 * i + 3]! >= box.minYIn && (!alongSegment || this.#nearSegment(i))) {
+        count = this.#found(count, i);
+      }
+    }
     // In the state's order: a typed array sorts numbers without a comparator.
+    const found = this.#finds;
     if (count > 1) found.subarray(0, count).sort();
     for (let k = 0; k < count; k++) out.push(this.#stands[found[k]!]!);
     return out;
+  }
+
+  /** Notes stand `i` as the `count`-th find; returns the new count. */
+  #found(count: number, i: number): number {
+    if (count === this.#finds.length) {
+      const grown = new Int32Array(this.#finds.length * 2);
+      grown.set(this.#finds);
+      this.#finds = grown;
+    }
+    this.#finds[count] = i;
+    return count + 1;
   }
 }

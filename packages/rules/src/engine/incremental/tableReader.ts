@@ -5,14 +5,16 @@
  *   change to one recomputes the queries that read it;
  * - a unit by id: a change to its fields (`unit`), or to its fields or any of its stands (`unitStands`);
  *   a stand by id: a change to that stand;
- * - the stands or units in a box (`standsIn`, `unitsIn`): a stand's footprint box, or a unit's box, that
+ * - the stands in a box or along a segment (`standsIn`, `standsAlong`): a stand's footprint box that
  *   meets it before or after the change;
+ * - the units in a box (`unitsIn`, ids only): a unit's box coming into it or leaving it;
  * - another query (`get`): its answer changing.
  * Nothing here is a pixel: inches, degrees counter-clockwise.
  */
 import type { BoundingBoxIn } from '../../geometry/polygon.ts';
 import type { Commander, OptionalRule, RulesetValues, Stand, TableState, Terrain, Unit } from '../../model/tableState.ts';
 import type { Query } from './query.ts';
+import type { PointIn } from '../../model/units.ts';
 
 /** A channel for things queries report beside their answers (e.g. a parameter the table lacks). */
 export interface Accumulator<T> {
@@ -50,9 +52,17 @@ export interface TableReader<C> {
    */
   standsIn(box: BoundingBoxIn): readonly Stand[];
   /**
+   * Every stand whose footprint box, grown by `marginIn`, the segment from `from` to `to` meets, in the
+   * state's order: the stands that may touch a line of sight or a path. Reads that segment: the query is
+   * recomputed only when a stand's footprint box comes within `marginIn` of the segment before or after a
+   * change (a tighter read than the segment's box). Test each stand exactly; this only culls.
+   */
+  standsAlong(from: PointIn, to: PointIn, marginIn: number): readonly Stand[];
+  /**
    * Ids of the units whose box (the union of their stands' footprint boxes) meets `box`, in the state's
-   * order; units with no stands on the table are never in it. Reads that box: recomputed when a unit's box
-   * meets it before or after a change. A unit's outline, and anything within `d` of it, lies inside its box
+   * order; units with no stands on the table are never in it. Reads which units are in that box: recomputed
+   * when a unit's box comes into it or leaves it (a unit moving about inside it changes nothing here; read
+   * the unit itself for where it is). A unit's outline, and anything within `d` of it, lies inside its box
    * grown by `d`: read the box you care about grown by how far a unit's effect reaches.
    */
   unitsIn(box: BoundingBoxIn): readonly string[];

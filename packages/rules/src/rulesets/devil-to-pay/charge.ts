@@ -180,6 +180,31 @@ export interface ChargeOptionsParams {
   readonly chargeOrder?: boolean;
   /** Also report enemies in arc out to this distance as 'charge/target-out-of-reach', inches. Default 12. */
   readonly reportOutOfReachWithinIn?: number;
+  /** The enemies that may give an entry, as `chargeCandidates` finds them with the same distance. */
+  readonly candidates?: readonly string[];
+}
+
+/**
+ * The enemy units that can give the charger an entry (an option or a refusal), in the table's order: those
+ * with a stand within the 6" reach or within `reportIn` of its front centre (an entry needs one of the two).
+ * Kept apart so that an enemy moving about further off leaves the charge options alone.
+ */
+export function chargeCandidates(ctx: DtpContext, unitId: string, reportIn = 12): string[] {
+  const info = ctx.units.get(unitId);
+  if (!info || info.stands.length === 0) return [];
+  const side = info.unit.side;
+  const c = unitFrontCenter(ctx, info).center;
+  const lookIn = reportIn + 0.01;
+  const entryIn = Math.max(reportIn, CHARGE_REACH_IN);
+  const out: string[] = [];
+  // An enemy none of whose stands comes within the reported distance of the front centre gives nothing:
+  // only units with a stand in that box are looked at.
+  for (const enemy of ctx.near({ minXIn: c.xIn - lookIn, minYIn: c.yIn - lookIn, maxXIn: c.xIn + lookIn, maxYIn: c.yIn + lookIn }, side)) {
+    if (enemy.unit.side === side || enemy.stands.length === 0) continue;
+    if (boxGapIn(info.box, enemy.box) > reportIn + 1) continue;
+    if (enemy.stands.some((s) => pointToPolygonDistanceIn(c, s.corners) <= entryIn)) out.push(enemy.unit.id);
+  }
+  return out;
 }
 
 /** A charge option with who could reinforce the defence (Charge: Reinforce a Defense). */
@@ -241,13 +266,8 @@ export function chargeOptions(ctx: DtpContext, unitId: string, params: ChargeOpt
   ];
   const prone = info.unit.status?.prone === true;
 
-  // An enemy none of whose stands comes within the reported distance of the front centre gives nothing:
-  // only units with a stand in that box are looked at.
-  const c = front.center;
-  const lookIn = reportIn + 0.01;
-  for (const enemy of ctx.near({ minXIn: c.xIn - lookIn, minYIn: c.yIn - lookIn, maxXIn: c.xIn + lookIn, maxYIn: c.yIn + lookIn }, side)) {
-    if (enemy.unit.side === side || enemy.stands.length === 0) continue;
-    if (boxGapIn(info.box, enemy.box) > reportIn + 1) continue;
+  for (const enemyId of params.candidates ?? chargeCandidates(ctx, unitId, reportIn)) {
+    const enemy = ctx.units.get(enemyId)!;
     let nearestIn = Number.POSITIVE_INFINITY;
     let inArc: PointIn | undefined;
     let inArcIn = Number.POSITIVE_INFINITY;

@@ -20,7 +20,7 @@ import { evaluateQueries } from '../../engine/incremental/runQueries.ts';
 import { dtpContext, type DtpContext } from './context.ts';
 import { fireListQuery } from './fire/fire.ts';
 import { fireShapesQuery } from './fire/fireShapes.ts';
-import { chargeOptions, combinedCharges } from './charge.ts';
+import { chargeCandidates, chargeOptions, combinedCharges } from './charge.ts';
 import { movementOptions } from './movement/movementOptions.ts';
 import { evaluateRally } from './rally.ts';
 import { commanderReadings, commandReadingQuery, commandShapesQuery } from './command.ts';
@@ -45,7 +45,10 @@ export interface UnitParts {
 export const movementQuery = query('dtp/movement', (ctx: DtpContext, unitId) => movementOptions(ctx, unitId), { equal: 'plain' });
 
 /** A unit's charge options and shapes (charge.ts). */
-export const chargeQuery = query('dtp/charge', (ctx: DtpContext, unitId) => chargeOptions(ctx, unitId), { equal: 'plain' });
+export const chargeQuery = query('dtp/charge', (ctx: DtpContext, unitId) => chargeOptions(ctx, unitId, { candidates: ctx.t.get(chargeCandidatesQuery, unitId) }), { equal: 'plain' });
+
+/** The enemies that may give a unit a charge entry (charge.ts `chargeCandidates`): ids, cut off early. */
+const chargeCandidatesQuery = query('dtp/charge-candidates', (ctx: DtpContext, unitId) => chargeCandidates(ctx, unitId), { equal: 'plain' });
 
 /** A unit's rally dice or refusal (rally.ts). */
 export const rallyQuery = query('dtp/rally', (ctx: DtpContext, unitId) => evaluateRally(ctx, unitId), { equal: 'plain' });

@@ -173,7 +173,8 @@ function discNearSegment(st: Stand, from: PointIn, to: PointIn): boolean {
 /** Which test `standOnLine` applies: the open-ground overlap (`lineMeetsStand`) or the crossing (`standCrossingFraction`). */
 const MEETS = 0;
 const CROSSES = 1;
-const PIECE_BOX = { minXIn: 0, minYIn: 0, maxXIn: 0, maxYIn: 0 };
+const PIECE_FROM = { xIn: 0, yIn: 0 };
+const PIECE_TO = { xIn: 0, yIn: 0 };
 /** The line `standOnLine` tests, as a two-point polygon (module scratch). */
 const SEGMENT: PointIn[] = [{ xIn: 0, yIn: 0 }, { xIn: 0, yIn: 0 }];
 
@@ -183,7 +184,7 @@ const SEGMENT: PointIn[] = [{ xIn: 0, yIn: 0 }, { xIn: 0, yIn: 0 }];
  * CROSSES), if any;
  * with `all`, every such stand is collected there instead. The stands are read in pieces along the line
  * from its start, and no further than the first that passes: only a stand moving near the traced part of
- * a line touches the pair.
+ * a line touches the pair, and only one whose footprint comes near the line itself (a segment read).
  */
 function standOnLine(ctx: DtpContext, from: PointIn, to: PointIn, firerId: string, targetId: string, test: number, all?: SightStand[]): SightStand | undefined {
   const dx = to.xIn - from.xIn;
@@ -194,13 +195,12 @@ function standOnLine(ctx: DtpContext, from: PointIn, to: PointIn, firerId: strin
   for (let k = 0; k < pieces; k++) {
     const x0 = from.xIn + (dx * k) / pieces, y0 = from.yIn + (dy * k) / pieces;
     const x1 = k + 1 === pieces ? to.xIn : from.xIn + (dx * (k + 1)) / pieces, y1 = k + 1 === pieces ? to.yIn : from.yIn + (dy * (k + 1)) / pieces;
+    PIECE_FROM.xIn = x0;
+    PIECE_FROM.yIn = y0;
+    PIECE_TO.xIn = x1;
+    PIECE_TO.yIn = y1;
     // Module scratch: the reader takes the numbers at once.
-    const box = PIECE_BOX;
-    box.minXIn = Math.min(x0, x1) - SIGHT_READ_SLACK_IN;
-    box.minYIn = Math.min(y0, y1) - SIGHT_READ_SLACK_IN;
-    box.maxXIn = Math.max(x0, x1) + SIGHT_READ_SLACK_IN;
-    box.maxYIn = Math.max(y0, y1) + SIGHT_READ_SLACK_IN;
-    for (const st of ctx.t.standsIn(box)) {
+    for (const st of ctx.t.standsAlong(PIECE_FROM, PIECE_TO, SIGHT_READ_SLACK_IN)) {
       if (st.role === 'commander' || st.unitId === firerId || st.unitId === targetId || !discNearSegment(st, from, to)) continue;
       const sight = ctx.stands.get(st.id)!.sight;
       if (all !== undefined) {

@@ -169,10 +169,20 @@ const openReachShapesQuery = query(
 );
 
 /** The open reach of one formation shape (by `openReachKey`). */
-const openReachQuery = query('dtp/open-reach', (ctx: DtpContext, key): OpenReach => {
-  const [allowanceIn, frontX, leftY, rightY, oblique, prolong] = ctx.t.get(openReachShapesQuery)[key]!;
-  return openReach(allowanceIn!, frontX!, leftY!, rightY!, oblique === 1, prolong === 1);
-}, { equal: 'plain' });
+const openReachQuery = query('dtp/open-reach', (ctx: DtpContext, key): OpenReach => ctx.t.get(openReachOfNumbersQuery, ctx.t.get(openReachShapesQuery)[key]!.join(' ')), { equal: 'plain' });
+
+/**
+ * The open reach of the exact numbers written in the key (`allowanceIn frontX leftY rightY oblique
+ * prolong`): a function of the key alone, so a shape seen in an earlier evaluation is not walked again.
+ */
+const openReachOfNumbersQuery = query(
+  'dtp/open-reach-of-numbers',
+  (_ctx: DtpContext, key): OpenReach => {
+    const [allowanceIn, frontX, leftY, rightY, oblique, prolong] = key.split(' ').map(Number);
+    return openReach(allowanceIn!, frontX!, leftY!, rightY!, oblique === 1, prolong === 1);
+  },
+  { pure: true },
+);
 
 /** A formation shape: the open reach's numbers to two decimals and its two flags. */
 function openReachKey(allowanceIn: number, frontX: number, leftY: number, rightY: number, oblique: boolean, prolong: boolean): string {
