@@ -10,15 +10,17 @@ import { buildContext, type DtpContext } from '../context.ts';
 import { DTP_RESOLUTION_KINDS } from './kinds.ts';
 import { offeredActions } from './offered.ts';
 import { fireDice, resolveFire } from './resolveFire.ts';
+import { resolveSkedaddle, skedaddleDice } from './resolveSkedaddle.ts';
 import { resolveShotFromSaddle, shotFromSaddleDice } from './resolveShotFromSaddle.ts';
 
 interface KindHandler {
   dice(ctx: DtpContext, action: PendingAction): DiceRequest[] | Refusal;
-  resolve(ctx: DtpContext, action: PendingAction, faces: DiceFaces): Outcome | Refusal;
+  resolve(ctx: DtpContext, action: PendingAction, faces: DiceFaces, state: TableState): Outcome | Refusal;
 }
 
 const HANDLERS: Readonly<Record<string, KindHandler>> = {
   fire: { dice: fireDice, resolve: resolveFire },
+  skedaddle: { dice: skedaddleDice, resolve: resolveSkedaddle },
   'shot-from-the-saddle': { dice: shotFromSaddleDice, resolve: resolveShotFromSaddle },
 };
 
@@ -49,6 +51,6 @@ export const dtpResolution: RulesetResolution = {
   },
   resolve(state: TableState, action: PendingAction, faces: DiceFaces) {
     const ctx = buildContext(state);
-    return noStandsRefusal(ctx, action) ?? handlerOf(action).resolve(ctx, action, faces);
+    return noStandsRefusal(ctx, action) ?? handlerOf(action).resolve(ctx, action, faces, state);
   },
 };

@@ -3,7 +3,8 @@
  * choices it takes, with its section (../shared/rulebooks/devil-to-pay-2018.txt).
  */
 import type { ResolutionKindSpec } from '../../../engine/resolve/resolution.ts';
-import { SRC_FIRE_ROLL, SRC_SHOT_FROM_SADDLE } from './sources.ts';
+import { SRC_FIRE_ROLL, SRC_SHOT_FROM_SADDLE, SRC_SKEDADDLE } from './sources.ts';
+import { SKEDADDLE_DIRECTIONS } from './skedaddleHeading.ts';
 
 export const FIRE_KIND: ResolutionKindSpec = { kind: 'fire', label: 'Fire', needs: ['unitId', 'targetUnitId'], source: SRC_FIRE_ROLL };
 
@@ -14,4 +15,16 @@ export const SHOT_FROM_SADDLE_KIND: ResolutionKindSpec = {
   source: SRC_SHOT_FROM_SADDLE,
 };
 
-export const DTP_RESOLUTION_KINDS: readonly ResolutionKindSpec[] = [FIRE_KIND, SHOT_FROM_SADDLE_KIND];
+/**
+ * A skedaddle: by choice before a card is drawn, or after a lost melee (then `targetUnitId` is the enemy it
+ * flees). `direction` picks the line within 45° of the rear (skedaddleHeading.ts).
+ */
+export const SKEDADDLE_KIND: ResolutionKindSpec = {
+  kind: 'skedaddle',
+  label: 'Skedaddle',
+  needs: ['unitId'],
+  choices: { direction: SKEDADDLE_DIRECTIONS },
+  source: SRC_SKEDADDLE,
+};
+
+export const DTP_RESOLUTION_KINDS: readonly ResolutionKindSpec[] = [FIRE_KIND, SKEDADDLE_KIND, SHOT_FROM_SADDLE_KIND];
