@@ -10,6 +10,7 @@ import { buildContext, type DtpContext } from '../context.ts';
 import { DTP_RESOLUTION_KINDS } from './kinds.ts';
 import { offeredActions } from './offered.ts';
 import { fireDice, resolveFire } from './resolveFire.ts';
+import { meleeDiceRequests, resolveMelee } from './resolveMelee.ts';
 import { resolveSkedaddle, skedaddleDice } from './resolveSkedaddle.ts';
 import { resolveShotFromSaddle, shotFromSaddleDice } from './resolveShotFromSaddle.ts';
 
@@ -20,6 +21,7 @@ interface KindHandler {
 
 const HANDLERS: Readonly<Record<string, KindHandler>> = {
   fire: { dice: fireDice, resolve: resolveFire },
+  melee: { dice: meleeDiceRequests, resolve: resolveMelee },
   skedaddle: { dice: skedaddleDice, resolve: resolveSkedaddle },
   'shot-from-the-saddle': { dice: shotFromSaddleDice, resolve: resolveShotFromSaddle },
 };

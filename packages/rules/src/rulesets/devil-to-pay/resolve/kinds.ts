@@ -3,7 +3,7 @@
  * choices it takes, with its section (../shared/rulebooks/devil-to-pay-2018.txt).
  */
 import type { ResolutionKindSpec } from '../../../engine/resolve/resolution.ts';
-import { SRC_FIRE_ROLL, SRC_SHOT_FROM_SADDLE, SRC_SKEDADDLE } from './sources.ts';
+import { SRC_FIRE_ROLL, SRC_MELEE, SRC_SHOT_FROM_SADDLE, SRC_SKEDADDLE } from './sources.ts';
 import { SKEDADDLE_DIRECTIONS } from './skedaddleHeading.ts';
 
 export const FIRE_KIND: ResolutionKindSpec = { kind: 'fire', label: 'Fire', needs: ['unitId', 'targetUnitId'], source: SRC_FIRE_ROLL };
@@ -13,6 +13,17 @@ export const SHOT_FROM_SADDLE_KIND: ResolutionKindSpec = {
   label: 'Shot from the Saddle',
   needs: ['unitId', 'commanderId'],
   source: SRC_SHOT_FROM_SADDLE,
+};
+
+/**
+ * A charge and its melee: `unitId` charges `targetUnitId`; `unitIds` adds more units charging the same target
+ * together (one attacking side, the charge order once); `targetUnitIds` the units reinforcing the defence.
+ */
+export const MELEE_KIND: ResolutionKindSpec = {
+  kind: 'melee',
+  label: 'Charge and melee',
+  needs: ['unitId', 'targetUnitId'],
+  source: SRC_MELEE,
 };
 
 /**
@@ -27,4 +38,4 @@ export const SKEDADDLE_KIND: ResolutionKindSpec = {
   source: SRC_SKEDADDLE,
 };
 
-export const DTP_RESOLUTION_KINDS: readonly ResolutionKindSpec[] = [FIRE_KIND, SKEDADDLE_KIND, SHOT_FROM_SADDLE_KIND];
+export const DTP_RESOLUTION_KINDS: readonly ResolutionKindSpec[] = [FIRE_KIND, MELEE_KIND, SKEDADDLE_KIND, SHOT_FROM_SADDLE_KIND];

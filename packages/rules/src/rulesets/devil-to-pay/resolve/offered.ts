@@ -1,14 +1,27 @@
 /**
  * The actions a unit may roll for now, read off its evaluation (The Devil to Pay (2018),
- * ../shared/rulebooks/devil-to-pay-2018.txt): a fire at each target its fire list allows after target
- * priority (Fire, p. 20-23); a skedaddle for any unit with stands on the table (Skedaddle: "a unit may
- * skedaddle" during any action phase, no order needed).
+ * ../shared/rulebooks/devil-to-pay-2018.txt), in the order of the unit's panel:
+ * - a fire at each target its fire list allows after target priority (Fire, pp. 20-23);
+ * - a charge and melee at each target its charge list allows, against the defence alone and, when units may
+ *   reinforce it, against the reinforced defence (Charge: Reinforce a Defense); when the defender's side has
+ *   declared who reinforces, only that defence;
+ * - the joint charge of every unit that may charge the same target (`combinedCharges`: Melee Modifiers note,
+ *   Melee Example 3), alone and reinforced likewise;
+ * - a skedaddle for any unit with stands on the table (Skedaddle: "a unit may skedaddle" during any action
+ *   phase, no order needed).
  */
 import type { Evaluation } from '../../../engine/evaluation.ts';
 import type { PendingAction } from '../../../engine/resolve/resolution.ts';
 import type { TableState } from '../../../model/tableState.ts';
+import type { DtpChargeTargetOption } from '../charge.ts';
 
-/** Every action the evaluation allows the unit, in the order fire, then the rest. */
+/** The melee against the plain defence and against the reinforced one, as the option allows. */
+function meleeVariants(base: PendingAction, reinforcerIds: readonly string[], declared: boolean): PendingAction[] {
+  if (reinforcerIds.length === 0) return [base];
+  const reinforced = { ...base, targetUnitIds: [...reinforcerIds] };
+  return declared ? [reinforced] : [base, reinforced];
+}
+
 export function offeredActions(state: TableState, evaluation: Evaluation, unitId: string): PendingAction[] {
   const unit = evaluation.units[unitId];
   if (!unit) return [];
@@ -16,7 +29,18 @@ export function offeredActions(state: TableState, evaluation: Evaluation, unitId
   for (const option of unit.fire) {
     if (option.ok) out.push({ kind: 'fire', unitId, targetUnitId: option.targetUnitId });
   }
-  const unitOnTable = state.units.find((u) => u.id === unitId)?.standIds.some((id) => state.stands.some((s) => s.id === id)) === true;
-  if (unitOnTable) out.push({ kind: 'skedaddle', unitId });
+  for (const option of unit.charge) {
+    if (!option.ok) continue;
+    const o = option as DtpChargeTargetOption;
+    out.push(...meleeVariants({ kind: 'melee', unitId, targetUnitId: o.targetUnitId }, o.reinforcerIds ?? [], o.reinforcementDeclared === true));
+  }
+  for (const combined of evaluation.combinedCharges ?? []) {
+    if (!combined.attackerUnitIds.includes(unitId)) continue;
+    const unitIds = [unitId, ...combined.attackerUnitIds.filter((id) => id !== unitId)];
+    const declared = unit.charge.some((o) => o.ok && o.targetUnitId === combined.targetUnitId && (o as DtpChargeTargetOption).reinforcementDeclared === true);
+    out.push(...meleeVariants({ kind: 'melee', unitId, unitIds, targetUnitId: combined.targetUnitId }, combined.reinforcerIds, declared));
+  }
+  const onTable = state.units.find((u) => u.id === unitId)?.standIds.some((id) => state.stands.some((s) => s.id === id)) === true;
+  if (onTable) out.push({ kind: 'skedaddle', unitId });
   return out;
 }
