@@ -11,6 +11,8 @@ import { DTP_RESOLUTION_KINDS } from './kinds.ts';
 import { offeredActions } from './offered.ts';
 import { fireDice, resolveFire } from './resolveFire.ts';
 import { meleeDiceRequests, resolveMelee } from './resolveMelee.ts';
+import { rallyDice, resolveRally } from './resolveRally.ts';
+import { reformDice, resolveReform, resolveStandUp, standUpDice } from './resolveReform.ts';
 import { resolveSkedaddle, skedaddleDice } from './resolveSkedaddle.ts';
 import { resolveShotFromSaddle, shotFromSaddleDice } from './resolveShotFromSaddle.ts';
 
@@ -22,6 +24,9 @@ interface KindHandler {
 const HANDLERS: Readonly<Record<string, KindHandler>> = {
   fire: { dice: fireDice, resolve: resolveFire },
   melee: { dice: meleeDiceRequests, resolve: resolveMelee },
+  rally: { dice: rallyDice, resolve: resolveRally },
+  reform: { dice: reformDice, resolve: resolveReform },
+  'stand-up': { dice: standUpDice, resolve: resolveStandUp },
   skedaddle: { dice: skedaddleDice, resolve: resolveSkedaddle },
   'shot-from-the-saddle': { dice: shotFromSaddleDice, resolve: resolveShotFromSaddle },
 };

@@ -3,7 +3,7 @@
  * choices it takes, with its section (../shared/rulebooks/devil-to-pay-2018.txt).
  */
 import type { ResolutionKindSpec } from '../../../engine/resolve/resolution.ts';
-import { SRC_FIRE_ROLL, SRC_MELEE, SRC_SHOT_FROM_SADDLE, SRC_SKEDADDLE } from './sources.ts';
+import { SRC_FIRE_ROLL, SRC_MELEE, SRC_PRONE, SRC_RALLY, SRC_REFORM, SRC_SHOT_FROM_SADDLE, SRC_SKEDADDLE } from './sources.ts';
 import { SKEDADDLE_DIRECTIONS } from './skedaddleHeading.ts';
 
 export const FIRE_KIND: ResolutionKindSpec = { kind: 'fire', label: 'Fire', needs: ['unitId', 'targetUnitId'], source: SRC_FIRE_ROLL };
@@ -26,6 +26,15 @@ export const MELEE_KIND: ResolutionKindSpec = {
   source: SRC_MELEE,
 };
 
+/** Rally off hits: the unit's rally dice, each 4-6 removes a hit. */
+export const RALLY_KIND: ResolutionKindSpec = { kind: 'rally', label: 'Rally', needs: ['unitId'], source: SRC_RALLY };
+
+/** Reform a disordered unit into line (RALLY order, no dice). */
+export const REFORM_KIND: ResolutionKindSpec = { kind: 'reform', label: 'Reform', needs: ['unitId'], source: SRC_REFORM };
+
+/** A prone unit stands up (RALLY order, no dice). */
+export const STAND_UP_KIND: ResolutionKindSpec = { kind: 'stand-up', label: 'Stand up', needs: ['unitId'], source: SRC_PRONE };
+
 /**
  * A skedaddle: by choice before a card is drawn, or after a lost melee (then `targetUnitId` is the enemy it
  * flees). `direction` picks the line within 45° of the rear (skedaddleHeading.ts).
@@ -38,4 +47,4 @@ export const SKEDADDLE_KIND: ResolutionKindSpec = {
   source: SRC_SKEDADDLE,
 };
 
-export const DTP_RESOLUTION_KINDS: readonly ResolutionKindSpec[] = [FIRE_KIND, MELEE_KIND, SKEDADDLE_KIND, SHOT_FROM_SADDLE_KIND];
+export const DTP_RESOLUTION_KINDS: readonly ResolutionKindSpec[] = [FIRE_KIND, MELEE_KIND, RALLY_KIND, REFORM_KIND, STAND_UP_KIND, SKEDADDLE_KIND, SHOT_FROM_SADDLE_KIND];

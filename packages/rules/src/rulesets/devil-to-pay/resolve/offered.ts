@@ -7,6 +7,8 @@
  *   declared who reinforces, only that defence;
  * - the joint charge of every unit that may charge the same target (`combinedCharges`: Melee Modifiers note,
  *   Melee Example 3), alone and reinforced likewise;
+ * - a rally when the unit has hits and rally dice (Rally, p. 28); a reform when its rally is refused because it
+ *   is disordered (Rally: Reform); standing up when it is prone (Optional Rules: Going Prone);
  * - a skedaddle for any unit with stands on the table (Skedaddle: "a unit may skedaddle" during any action
  *   phase, no order needed).
  */
@@ -40,6 +42,10 @@ export function offeredActions(state: TableState, evaluation: Evaluation, unitId
     const declared = unit.charge.some((o) => o.ok && o.targetUnitId === combined.targetUnitId && (o as DtpChargeTargetOption).reinforcementDeclared === true);
     out.push(...meleeVariants({ kind: 'melee', unitId, unitIds, targetUnitId: combined.targetUnitId }, combined.reinforcerIds, declared));
   }
+  const rally = unit.rally;
+  if (!('ok' in rally) && rally.dice > 0) out.push({ kind: 'rally', unitId });
+  if ('ok' in rally && rally.reason === 'rally/disordered-must-reform') out.push({ kind: 'reform', unitId });
+  if (state.units.find((u) => u.id === unitId)?.status?.prone === true) out.push({ kind: 'stand-up', unitId });
   const onTable = state.units.find((u) => u.id === unitId)?.standIds.some((id) => state.stands.some((s) => s.id === id)) === true;
   if (onTable) out.push({ kind: 'skedaddle', unitId });
   return out;
