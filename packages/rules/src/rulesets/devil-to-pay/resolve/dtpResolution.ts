@@ -10,6 +10,7 @@ import { buildContext, type DtpContext } from '../context.ts';
 import { DTP_RESOLUTION_KINDS } from './kinds.ts';
 import { offeredActions } from './offered.ts';
 import { fireDice, resolveFire } from './resolveFire.ts';
+import { applyHitsDice, resolveApplyHits } from './resolveApplyHits.ts';
 import { meleeDiceRequests, resolveMelee } from './resolveMelee.ts';
 import { rallyDice, resolveRally } from './resolveRally.ts';
 import { reformDice, resolveReform, resolveStandUp, standUpDice } from './resolveReform.ts';
@@ -23,6 +24,7 @@ interface KindHandler {
 
 const HANDLERS: Readonly<Record<string, KindHandler>> = {
   fire: { dice: fireDice, resolve: resolveFire },
+  'apply-hits': { dice: applyHitsDice, resolve: resolveApplyHits },
   melee: { dice: meleeDiceRequests, resolve: resolveMelee },
   rally: { dice: rallyDice, resolve: resolveRally },
   reform: { dice: reformDice, resolve: resolveReform },

@@ -3,10 +3,21 @@
  * choices it takes, with its section (../shared/rulebooks/devil-to-pay-2018.txt).
  */
 import type { ResolutionKindSpec } from '../../../engine/resolve/resolution.ts';
-import { SRC_FIRE_ROLL, SRC_MELEE, SRC_PRONE, SRC_RALLY, SRC_REFORM, SRC_SHOT_FROM_SADDLE, SRC_SKEDADDLE } from './sources.ts';
+import { FIRE_HIT_TIMINGS } from './resolveFire.ts';
+import { SRC_FIRE_ROLL, SRC_FIRE_SIMULTANEOUS, SRC_MELEE, SRC_PRONE, SRC_RALLY, SRC_REFORM, SRC_SHOT_FROM_SADDLE, SRC_SKEDADDLE } from './sources.ts';
 import { SKEDADDLE_DIRECTIONS } from './skedaddleHeading.ts';
 
-export const FIRE_KIND: ResolutionKindSpec = { kind: 'fire', label: 'Fire', needs: ['unitId', 'targetUnitId'], source: SRC_FIRE_ROLL };
+/** Fire at a target; `applyHits` says whether the hits wait until both sides have fired (default) or go on now. */
+export const FIRE_KIND: ResolutionKindSpec = {
+  kind: 'fire',
+  label: 'Fire',
+  needs: ['unitId', 'targetUnitId'],
+  choices: { applyHits: FIRE_HIT_TIMINGS },
+  source: SRC_FIRE_ROLL,
+};
+
+/** Fire: Process 3: the hits waiting beside a unit's stands go on them (no dice). */
+export const APPLY_HITS_KIND: ResolutionKindSpec = { kind: 'apply-hits', label: 'Apply fire hits', needs: ['unitId'], source: SRC_FIRE_SIMULTANEOUS };
 
 export const SHOT_FROM_SADDLE_KIND: ResolutionKindSpec = {
   kind: 'shot-from-the-saddle',
@@ -47,4 +58,4 @@ export const SKEDADDLE_KIND: ResolutionKindSpec = {
   source: SRC_SKEDADDLE,
 };
 
-export const DTP_RESOLUTION_KINDS: readonly ResolutionKindSpec[] = [FIRE_KIND, MELEE_KIND, RALLY_KIND, REFORM_KIND, STAND_UP_KIND, SKEDADDLE_KIND, SHOT_FROM_SADDLE_KIND];
+export const DTP_RESOLUTION_KINDS: readonly ResolutionKindSpec[] = [FIRE_KIND, APPLY_HITS_KIND, MELEE_KIND, RALLY_KIND, REFORM_KIND, STAND_UP_KIND, SKEDADDLE_KIND, SHOT_FROM_SADDLE_KIND];

@@ -2,6 +2,7 @@
  * The actions a unit may roll for now, read off its evaluation (The Devil to Pay (2018),
  * ../shared/rulebooks/devil-to-pay-2018.txt), in the order of the unit's panel:
  * - a fire at each target its fire list allows after target priority (Fire, pp. 20-23);
+ * - applying the fire hits waiting beside its stands, once both sides have fired (Fire: Process 3);
  * - a charge and melee at each target its charge list allows, against the defence alone and, when units may
  *   reinforce it, against the reinforced defence (Charge: Reinforce a Defense); when the defender's side has
  *   declared who reinforces, only that defence;
@@ -31,6 +32,8 @@ export function offeredActions(state: TableState, evaluation: Evaluation, unitId
   for (const option of unit.fire) {
     if (option.ok) out.push({ kind: 'fire', unitId, targetUnitId: option.targetUnitId });
   }
+  const status = state.units.find((u) => u.id === unitId)?.status;
+  if (typeof status?.rulesetStatus?.pendingFireHits === 'number' && status.rulesetStatus.pendingFireHits > 0) out.push({ kind: 'apply-hits', unitId });
   for (const option of unit.charge) {
     if (!option.ok) continue;
     const o = option as DtpChargeTargetOption;
@@ -45,7 +48,7 @@ export function offeredActions(state: TableState, evaluation: Evaluation, unitId
   const rally = unit.rally;
   if (!('ok' in rally) && rally.dice > 0) out.push({ kind: 'rally', unitId });
   if ('ok' in rally && rally.reason === 'rally/disordered-must-reform') out.push({ kind: 'reform', unitId });
-  if (state.units.find((u) => u.id === unitId)?.status?.prone === true) out.push({ kind: 'stand-up', unitId });
+  if (status?.prone === true) out.push({ kind: 'stand-up', unitId });
   const onTable = state.units.find((u) => u.id === unitId)?.standIds.some((id) => state.stands.some((s) => s.id === id)) === true;
   if (onTable) out.push({ kind: 'skedaddle', unitId });
   return out;
