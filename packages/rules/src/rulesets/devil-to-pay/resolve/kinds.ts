@@ -4,6 +4,7 @@
  */
 import type { ResolutionKindSpec } from '../../../engine/resolve/resolution.ts';
 import { FIRE_HIT_TIMINGS } from './resolveFire.ts';
+import { SHOT_FROM_SADDLE_PURPOSES } from './resolveShotFromSaddle.ts';
 import { SRC_FIRE_ROLL, SRC_FIRE_SIMULTANEOUS, SRC_MELEE, SRC_PRONE, SRC_RALLY, SRC_REFORM, SRC_SHOT_FROM_SADDLE, SRC_SKEDADDLE } from './sources.ts';
 import { SKEDADDLE_DIRECTIONS } from './skedaddleHeading.ts';
 
@@ -19,10 +20,12 @@ export const FIRE_KIND: ResolutionKindSpec = {
 /** Fire: Process 3: the hits waiting beside a unit's stands go on them (no dice). */
 export const APPLY_HITS_KIND: ResolutionKindSpec = { kind: 'apply-hits', label: 'Apply fire hits', needs: ['unitId'], source: SRC_FIRE_SIMULTANEOUS };
 
+/** The attached commander's roll: after the unit takes hits, or before he leads its charge (`purpose`). */
 export const SHOT_FROM_SADDLE_KIND: ResolutionKindSpec = {
   kind: 'shot-from-the-saddle',
   label: 'Shot from the Saddle',
   needs: ['unitId', 'commanderId'],
+  choices: { purpose: SHOT_FROM_SADDLE_PURPOSES },
   source: SRC_SHOT_FROM_SADDLE,
 };
 

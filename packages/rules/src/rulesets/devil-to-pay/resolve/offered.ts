@@ -6,6 +6,8 @@
  * - a charge and melee at each target its charge list allows, against the defence alone and, when units may
  *   reinforce it, against the reinforced defence (Charge: Reinforce a Defense); when the defender's side has
  *   declared who reinforces, only that defence;
+ * - the attached commander's Shot from the Saddle roll to lead a charge without an order, when the unit may
+ *   charge and has not declared it (Commanders: Attached Commander Benefits);
  * - the joint charge of every unit that may charge the same target (`combinedCharges`: Melee Modifiers note,
  *   Melee Example 3), alone and reinforced likewise;
  * - a rally when the unit has hits and rally dice (Rally, p. 28); a reform when its rally is refused because it
@@ -38,6 +40,10 @@ export function offeredActions(state: TableState, evaluation: Evaluation, unitId
     if (!option.ok) continue;
     const o = option as DtpChargeTargetOption;
     out.push(...meleeVariants({ kind: 'melee', unitId, targetUnitId: o.targetUnitId }, o.reinforcerIds ?? [], o.reinforcementDeclared === true));
+  }
+  const commanderId = unit.command.attachedCommanderId;
+  if (commanderId !== undefined && unit.charge.some((o) => o.ok) && status?.rulesetStatus?.chargeLedByCommander !== true) {
+    out.push({ kind: 'shot-from-the-saddle', unitId, commanderId, choices: { purpose: 'lead-charge' } });
   }
   for (const combined of evaluation.combinedCharges ?? []) {
     if (!combined.attackerUnitIds.includes(unitId)) continue;

@@ -120,6 +120,25 @@ describe('melee after the roll: each result', () => {
     expect(got.followUps[0]).toEqual({ kind: 'shot-from-the-saddle', unitId: 'def', commanderId: 'gen' });
   });
 
+  it('an attached commander leads the charge without an order once he survives Shot from the Saddle (Commanders: Attached Commander Benefits)', () => {
+    const gen = { id: 'gen', name: 'Gen. Meade', side: 'union', brigadeId: 'b', quality: 'capable' as const, attachedToUnitId: 'att' };
+    const state = stateOf([US(), CS()], {}, [gen]);
+    const lead: PendingAction = { kind: 'shot-from-the-saddle', unitId: 'att', commanderId: 'gen', choices: { purpose: 'lead-charge' } };
+    expect(devilToPay.resolution!.offered(state, devilToPay.evaluate(state), 'att')).toContainEqual(lead);
+    // 5 stands + attached commander + charge order.
+    expect(counts(state, charge)[0]).toEqual(['attacker', 7]);
+    const survived = outcome(resolveAction(devilToPay, state, lead, { saddle: [3] }));
+    expect(survived.result).toBe('Leads the charge');
+    const led = applyOutcome(state, survived);
+    expect(unitStatus(led, 'att')?.rulesetStatus).toEqual({ chargeLedByCommander: true });
+    // "The regiment does not receive the charge order bonus."
+    expect(counts(led, charge)[0]).toEqual(['attacker', 6]);
+    expect(devilToPay.resolution!.offered(led, devilToPay.evaluate(led), 'att')).not.toContainEqual(lead);
+    const shot = outcome(resolveAction(devilToPay, state, lead, { saddle: [6] }));
+    expect(shot.effects).toEqual([expect.objectContaining({ commanderId: 'gen', removed: true })]);
+    expect(shot.summary).toContain('may still charge with an order');
+  });
+
   it('offers the melee alone and against the reinforced defence', () => {
     const r = unitAt({ id: 'r', side: 'csa' }, { xIn: 30, yIn: 16, headingDeg: 270 }, grid(5, 5, INFANTRY_BASE));
     const state = stateOf([US(), CS(), r]);
