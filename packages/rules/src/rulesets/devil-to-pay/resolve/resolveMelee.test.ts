@@ -111,6 +111,8 @@ describe('melee after the roll: each result', () => {
     expect(diceForAction(devilToPay, stateOf([US(), far]), charge)).toMatchObject({ ok: false, reason: 'charge/target-out-of-reach' });
     const behind = unitAt({ id: 'x', side: 'csa' }, { xIn: 60, yIn: 40, headingDeg: 90 }, grid(3, 3, INFANTRY_BASE));
     expect(diceForAction(devilToPay, stateOf([US(), CS(), behind]), { ...charge, targetUnitIds: ['x'] })).toMatchObject({ ok: false, reason: 'melee/cannot-reinforce' });
+    const friend = unitAt({ id: 'fr', side: 'union' }, { xIn: 30, yIn: 5, headingDeg: 90 }, grid(3, 3, INFANTRY_BASE));
+    expect(diceForAction(devilToPay, stateOf([US(), CS(), friend]), { ...charge, targetUnitId: 'fr' })).toMatchObject({ ok: false, reason: 'charge/not-an-enemy' });
   });
 
   it('calls for Shot from the Saddle for an attached commander whose unit takes hits', () => {
