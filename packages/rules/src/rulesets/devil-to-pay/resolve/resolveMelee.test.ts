@@ -95,6 +95,7 @@ describe('melee after the roll: each result', () => {
     expect(got.result).toBe('Defender wins');
     const att = got.effects.find((e) => e.unitId === 'att')!;
     expect(att).toMatchObject({ removed: true, standsLost: 4 });
+    expect(got.summary).toBe('att charge def: 0 hits against 5. Defender wins: def disordered; att removed.');
     expect(got.followUps).toEqual([]);
     expect(got.effects.find((e) => e.unitId === 'def')!.status).toEqual({ disordered: true });
   });

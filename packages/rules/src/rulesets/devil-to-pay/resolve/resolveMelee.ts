@@ -115,11 +115,16 @@ export function resolveMelee(ctx: DtpContext, action: PendingAction, faces: Dice
   fight(sides.defenderIds, hitsOnDefence, result.winner === 'defender', sides.attackerIds[0]!);
   for (const e of effects) steps.push({ text: e.text, source: e.source });
 
-  const winners = result.winner === 'attacker' ? attackNames : defenceNames;
-  const losers = skedaddles.map((s) => ctx.units.get(s.unitId!)!.unit.name);
-  const summary = `${attackNames} charge ${defenceNames}: ${hitsOnDefence} hits against ${hitsOnAttack}. ${band}: ${winners} disordered` +
-    `${result.attackerMayOccupy ? ', may occupy the position' : ''}` +
-    `${losers.length > 0 ? `; ${losers.join(' and ')} skedaddle${losers.length === 1 ? 's' : ''}` : ''}.`;
+  const removedIds = effects.filter((e) => e.removed).map((e) => e.unitId!);
+  const standing = (ids: readonly string[]) => ids.filter((id) => !removedIds.includes(id));
+  const winners = standing(result.winner === 'attacker' ? sides.attackerIds : sides.defenderIds);
+  const losers = skedaddles.map((s) => s.unitId!);
+  const parts = [
+    winners.length > 0 ? `${names(ctx, winners)} disordered${result.attackerMayOccupy ? ', may occupy the position' : ''}` : '',
+    removedIds.length > 0 ? `${names(ctx, removedIds)} removed` : '',
+    losers.length > 0 ? `${names(ctx, losers)} skedaddle${losers.length === 1 ? 's' : ''}` : '',
+  ].filter((p) => p !== '');
+  const summary = `${attackNames} charge ${defenceNames}: ${hitsOnDefence} hits against ${hitsOnAttack}. ${band}: ${parts.join('; ')}.`;
   return {
     rulesetId: DTP_RULESET_ID,
     action,
