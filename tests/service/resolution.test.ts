@@ -117,7 +117,7 @@ describe('after the roll on the live service', () => {
     // The dice the evaluation shows for this fire option (the same pool as the operator panel).
     const option = live.pipeline.state().evaluation!.units.us1!.fire.find((o) => o.targetUnitId === 'al19');
     expect(option?.ok).toBe(true);
-    expect(fire?.dice).toEqual([expect.objectContaining({ id: 'fire', sides: 6, reading: 'hits', count: option!.ok ? option.breakdown.dice : -1 })]);
+    expect(fire?.dice).toEqual([expect.objectContaining({ id: 'fire', sides: 6, reading: 'hits', count: option && option.ok ? option.breakdown.dice : -1 })]);
   });
 
   it('refuses bad requests with what to change, and saves nothing', async () => {
