@@ -10,21 +10,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyDelta, PROTOCOL_VERSION, type AckMessage, type ErrorMessage, type GameLogEntry, type LiveState, type LoggedOutcome, type ResolutionOffer, type ServerMessage } from '@muster/protocol';
 import { getRuleset, restoreRng, rollRequestedDice, type Ruleset } from '@muster/rules';
-import { REPO_ROOT } from '../../apps/server/src/compose/liveOptions.ts';
-import { GameSession } from '../../apps/server/src/game/gameSession.ts';
-import { createLivePipeline, type LivePipeline } from '../../apps/server/src/live/livePipeline.ts';
-import { loadDemoScript } from '../../apps/server/src/demo/demoScript.ts';
-import { truthDetection } from '../../apps/server/src/demo/truthSource.ts';
-import { openDataStore } from '../../apps/server/src/persist/dataStore.ts';
-import { loadRoster } from '../../apps/server/src/roster/loadRoster.ts';
+import type { GameSession } from '../../apps/server/src/game/gameSession.ts';
+import type { LivePipeline } from '../../apps/server/src/live/livePipeline.ts';
 import { startServer, type RunningServer } from '../../apps/server/src/http/createServer.ts';
 import { applyEntry, emptyGame } from '../../apps/server/src/replay/recordedGame.ts';
 import { tempDir, TestClient } from './helpers.ts';
+import { demoPipelineAt } from './demoPipelineAt.ts';
 
 const TOKEN = 'resolution-token';
 const dir = tempDir('muster-resolution-');
-const roster = await loadRoster(join(REPO_ROOT, 'fixtures/rosters/opening-battle.yaml'));
-const script = loadDemoScript(join(REPO_ROOT, 'fixtures/demo/opening-battle.demo.json'), roster);
 
 interface Running {
   readonly pipeline: LivePipeline;
@@ -38,12 +32,7 @@ interface Running {
 /** A pipeline with the rules inline (its evaluation is published with each frame) behind a real server. */
 async function start(name: string, ruleset: Ruleset): Promise<Running> {
   const storeDir = join(dir.path, name);
-  // Log entries reach the clients through the pipeline, as the composition root wires them.
-  let forward: (entry: GameLogEntry) => void = () => {};
-  const session = new GameSession({ store: openDataStore(storeDir), baseRoster: roster, initialTerrain: script.terrain, seed: 'resolution-test', onLog: (e) => forward(e) });
-  const pipeline = createLivePipeline({ session, table: script.table, ruleset, profile: { name: 'test', source: 'demo-truth', frameWidthPx: null, frameHeightPx: null }, poseLogBy: 'demo' });
-  forward = (e) => pipeline.notifyLog(e);
-  pipeline.process(truthDetection(script, roster, 120, 1, 1_000_000));
+  const { pipeline, session, close } = await demoPipelineAt(storeDir, 120, ruleset, 'resolution-test');
   // This test sends many refused requests in a row: more error replies than a client normally gets.
   const server = await startServer({ backend: pipeline, operatorToken: TOKEN, port: 0, hub: { errorReplyRate: { perSecond: 1000, burst: 1000 } } });
   const operator = await TestClient.connect(server.url);
@@ -53,8 +42,7 @@ async function start(name: string, ruleset: Ruleset): Promise<Running> {
     async close() {
       await operator.close();
       await server.close();
-      pipeline.close();
-      session.close();
+      close();
     },
   };
 }

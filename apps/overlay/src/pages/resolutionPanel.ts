@@ -206,7 +206,7 @@ export function resolutionPanel(options: ResolutionPanelOptions): ResolutionPane
     const parts: Node[] = [
       h('div', { className: 'outcome-result' }, h('b', {}, o.result), shown.entry.dice === 'entered' ? h('span', { className: 'src' }, ' · dice entered') : h('span', { className: 'src' }, ' · rolled')),
       h('div', { className: 'outcome-summary' }, outcomeLine(o)),
-      ...o.rolls.map((r) => h('div', { className: 'faces' }, rollLine(r))),
+      ...o.rolls.map((r) => h('div', { className: 'outcome-roll' }, rollLine(r))),
     ];
     if (o.steps.length) parts.push(h('ol', { className: 'outcome-steps' }, ...o.steps.map((st) => h('li', {}, `${st.text} `, h('span', { className: 'src' }, st.source)))));
     if (o.effects.length) {
@@ -217,7 +217,9 @@ export function resolutionPanel(options: ResolutionPanelOptions): ResolutionPane
           e.removed ? 'leaves play' : '',
           e.move ? `${e.move.kind} ${e.move.distanceIn.toFixed(1)}"${e.move.leavesTable ? ', off the table' : ''}` : '',
         ].filter((x) => x !== '');
-        return h('li', {}, h('b', {}, who), `: ${e.text}${extra.length ? ` — ${extra.join('; ')}` : ''} `, h('span', { className: 'src' }, e.source));
+        // A rule set's text may already start with the unit's name.
+        const text = who && e.text.startsWith(`${who}: `) ? e.text.slice(who.length + 2) : e.text;
+        return h('li', {}, h('b', {}, who), `: ${text}${extra.length ? ` — ${extra.join('; ')}` : ''} `, h('span', { className: 'src' }, e.source));
       })));
     }
     if (o.followUps.length) {

@@ -1,0 +1,121 @@
+/**
+ * After the roll in real Chromium against the real server and rules (the opening-battle demo two battle
+ * minutes in, The Devil to Pay): the operator selects the 1st US by clicking a stand, sees its fire at the
+ * 19th Alabama with the dice, rolls with the service's roller, enters dice (a wrong face refused in words,
+ * nothing logged), sees the outcome with its steps and sections, applies it (the Alabama's hits are saved
+ * and published, the map's game strip shows the outcome), undoes it with Undo, and clears it.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { getRuleset, type DiceRequest } from '@muster/rules';
+import { startServer, type RunningServer } from '../../apps/server/src/http/createServer.ts';
+import { demoPipelineAt } from '../service/demoPipelineAt.ts';
+import { tempDir } from '../service/helpers.ts';
+import { ensureViewsBuilt, VIEWS_DIST } from './helpers/buildViews.ts';
+import { ARTIFACTS_DIR } from './helpers/pixels.ts';
+import { launchChromium } from './helpers/browser.ts';
+
+const TOKEN = 'e2e-after-the-roll';
+const dir = tempDir('muster-after-roll-e2e-');
+let live: Awaited<ReturnType<typeof demoPipelineAt>>;
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  ensureViewsBuilt();
+  live = await demoPipelineAt(join(dir.path, 'data'), 120, getRuleset('devil-to-pay'), 'after-the-roll-e2e');
+  server = await startServer({ backend: live.pipeline, operatorToken: TOKEN, host: '127.0.0.1', port: 0, viewsDir: VIEWS_DIST });
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  live?.close();
+  dir.remove();
+});
+
+async function open(path: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${server.url}${path}`);
+  await page.waitForFunction(() => window.__muster?.ready === true, undefined, { timeout: 30_000 }).catch((e: unknown) => {
+    throw new Error(`${path} never became ready: ${String(e)}; page errors: ${errors.join(' | ')}`);
+  });
+  return page;
+}
+
+async function selectUnitByClick(page: Page, unitId: string): Promise<void> {
+  const stand = live.pipeline.state().tableState.stands.find((s) => s.unitId === unitId)!;
+  const at = await page.evaluate(({ xIn, yIn }) => window.__muster!.tableToScreenPx(xIn, yIn), stand.pose);
+  await page.mouse.click(at.xPx, at.yPx);
+  await page.waitForFunction((u) => window.__muster?.selectedUnitId === u, unitId);
+}
+
+const alabamaStatus = () => live.pipeline.state().tableState.units.find((u) => u.id === 'al19')?.status;
+
+describe('after the roll on the operator page', () => {
+  it('roll, enter dice, see the outcome, apply, undo, clear', async () => {
+    const operator = await open(`/operator.html?token=${TOKEN}`);
+    const map = await open('/map.html');
+    await selectUnitByClick(operator, 'us1');
+
+    const row = operator.locator('#roll-actions .roll-action[data-kind="fire"][data-target="al19"]');
+    await expect.poll(() => row.count(), { timeout: 20_000 }).toBe(1);
+    const option = live.pipeline.state().evaluation!.units.us1!.fire.find((o) => o.targetUnitId === 'al19')!;
+    const count = option.ok ? option.breakdown.dice : -1;
+    expect(await row.textContent()).toContain(`${count} d6, hits on 4+`);
+    expect(await operator.locator('#after-the-roll .dice-kind').textContent()).toMatch(/^Dice: d6/);
+
+    // Roll: the service's seeded roller; the outcome shows with the faces it rolled.
+    await row.locator('button.roll').click();
+    await expect.poll(() => operator.locator('#outcome .outcome-result').textContent(), { timeout: 10_000 }).toMatch(/· rolled$/);
+    const rolled = live.session.recentLog().at(-1)!;
+    expect(rolled.kind).toBe('outcome');
+    const rolledFaces = rolled.kind === 'outcome' ? rolled.outcome.rolls[0]!.faces : [];
+    expect(await operator.locator('#outcome .outcome-roll').first().textContent()).toContain(rolledFaces.join(' '));
+
+    // Enter dice: a face not on a d6 is refused in words and nothing is logged; then the players' sixes.
+    const logged = live.session.log.count();
+    await row.locator('button.enter').click();
+    const input = operator.locator('#enter-dice input[data-group="fire"]');
+    await input.fill([7, ...Array(count - 1).fill(1)].join(' '));
+    await operator.locator('#enter-dice button.resolve').click();
+    await expect.poll(() => operator.locator('#enter-dice .enter-error').textContent()).toContain('7 is not a face of a d6');
+    expect(live.session.log.count()).toBe(logged);
+    await input.fill(Array(count).fill(6).join(' '));
+    await operator.locator('#enter-dice button.resolve').click();
+    await expect.poll(() => operator.locator('#outcome .outcome-result').textContent(), { timeout: 10_000 }).toBe(`${count} hits · dice entered`);
+    expect(await operator.locator('#enter-dice').isHidden()).toBe(true);
+    expect(await operator.locator('#outcome .outcome-steps').textContent()).toContain('Fire (p. 23)');
+    const effects = (await operator.locator('#outcome .outcome-effects').textContent())!;
+    expect(effects).toContain(live.pipeline.state().tableState.units.find((u) => u.id === 'al19')!.name);
+
+    // The map's game strip shows what the roll did.
+    await expect.poll(() => map.locator('.hud-outcome').textContent(), { timeout: 10_000 }).toContain(`${count} hits`);
+
+    // Apply: every status change in one step, published; the button says so.
+    expect(alabamaStatus()?.hitsByStand).toBeUndefined();
+    await operator.locator('#apply-outcome').click();
+    await expect.poll(() => Object.keys(alabamaStatus()?.hitsByStand ?? {}).length, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => operator.locator('#apply-outcome').textContent()).toBe('Applied');
+    expect(await operator.locator('#apply-outcome').isDisabled()).toBe(true);
+    expect(live.session.recentLog().some((e) => e.kind === 'outcome-applied')).toBe(true);
+    await operator.screenshot({ path: join(ARTIFACTS_DIR, 'operator-after-the-roll.png') });
+
+    // Undo takes the whole apply back.
+    expect(await operator.locator('#undo').getAttribute('title')).toContain(`apply ${count} hits`);
+    await operator.locator('#undo').click();
+    await expect.poll(() => alabamaStatus()?.hitsByStand, { timeout: 10_000 }).toBeUndefined();
+    await expect.poll(() => operator.locator('#apply-outcome').textContent()).toBe('Apply');
+    expect(live.session.recentLog().at(-1)?.kind).toBe('outcome-undone');
+
+    // Clear: the operator's box and the map's strip stop showing it.
+    await operator.locator('#clear-outcome').click();
+    await expect.poll(() => operator.locator('#outcome').textContent(), { timeout: 10_000 }).toBe('');
+    await expect.poll(() => map.locator('.hud-outcome').isHidden(), { timeout: 10_000 }).toBe(true);
+  }, 120_000);
+});
