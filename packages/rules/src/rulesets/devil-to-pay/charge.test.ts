@@ -304,6 +304,16 @@ describe('charge reach, arc and disorder (Charge: Charge Move)', () => {
     expect(okTarget(stateOf([US({}, 12), friend, far])).disorderedBy).toEqual(["friendly unit 'friend'"]);
   });
 
+  it('a charge disordered on its way fights disordered: -2 Die in place of its formation modifier (Charge Move; Melee Modifiers)', () => {
+    const across = { id: 'abatis', kind: 'abatis' as const, points: [{ xIn: 20, yIn: 12 }, { xIn: 40, yIn: 12 }] };
+    // Example 1's five-stand line: 5 dice + charge order = 6; disordered by the abatis: 6 - 2 = 4.
+    const t = okTarget(stateOf([US(), CS()], { linear: [across] }));
+    expect(labels(t.attacker)).toEqual(['disordered -2', 'Charge order +1']);
+    expect(t.attacker.dice).toBe(4);
+    // The defender is not the one disordered.
+    expect(t.defender.dice).toBe(5);
+  });
+
   it('draws the 6" arc and an arrow per target on the charge layer', () => {
     const r = chargeOptions(buildContext(stateOf([US(), CS()])), 'att');
     expect(r.shapes.map((s) => s.kind)).toEqual(['sector', 'polyline']);

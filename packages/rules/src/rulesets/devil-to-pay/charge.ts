@@ -331,8 +331,11 @@ export function chargeOptions(ctx: DtpContext, unitId: string, params: ChargeOpt
     }
     const enemyFlanked = isEnemyFlanked(ctx, info, enemy);
     const higher = ctx.elevationOf(enemy.unit.id) > ctx.elevationOf(unitId);
+    // Charge Move: these "disorder charging regiments prior to melee": the attacker fights disordered (-2 Die
+    // in place of its formation's modifier, Melee Modifiers: Formation).
+    const disorderedFormation = disorderedBy.length > 0 ? { formation: 'disordered' as const } : {};
     const attacker = meleeDice(
-      [participant(ctx, info, reading, { enemyFlanked, ...(attackingObstacle ? { attackingObstacle } : {}), attackingHigherGround: higher })],
+      [participant(ctx, info, reading, { enemyFlanked, ...(attackingObstacle ? { attackingObstacle } : {}), attackingHigherGround: higher, ...disorderedFormation })],
       { chargeOrder },
     );
     const defender = meleeDice([meleeParticipantOf(ctx, enemy.unit.id)], { chargeOrder: false });

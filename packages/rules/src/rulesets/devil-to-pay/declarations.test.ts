@@ -108,6 +108,7 @@ describe('the declarations as status fields', () => {
     expect(devilToPay.statusFields?.map((f) => [f.id, f.type])).toEqual([
       ['chargeLedByCommander', 'boolean'],
       ['reinforcing', 'boolean'],
+      ['pendingFireHits', 'integer'],
     ]);
     const json = (status: unknown) => JSON.parse(JSON.stringify({ ...example3(), units: example3().units.map((u) => (u.id === 'r' ? { ...u, status } : u)) }));
     expect(parseTableStateFor(json({ rulesetStatus: { reinforcing: true } }), devilToPay).units[3]!.status?.rulesetStatus).toEqual({ reinforcing: true });

@@ -1,7 +1,8 @@
 /**
  * What The Devil to Pay reads from `UnitStatus.rulesetStatus` (engine/rulesetFields.ts): the two charge
- * declarations the table itself cannot show. Both are announced during a CHARGE action, so the operator
- * sets them for that action and clears them after.
+ * declarations the table itself cannot show (both are announced during a CHARGE action, so the operator
+ * sets them for that action and clears them after), and the fire hits waiting beside a unit's stands until
+ * both sides have fired (set and cleared by the fire and apply-hits outcomes, resolve/).
  */
 import type { RulesetFieldSpec } from '../../engine/rulesetFields.ts';
 import { rulesetValue } from '../../engine/rulesetFields.ts';
@@ -36,7 +37,29 @@ export const REINFORCING_FIELD: RulesetFieldSpec = {
   usedFor: "charge: which of the units that may reinforce join the defender's dice",
 };
 
-export const DTP_STATUS_FIELDS: readonly RulesetFieldSpec[] = [CHARGE_LED_BY_COMMANDER_FIELD, REINFORCING_FIELD];
+/**
+ * Fire: Process: "The effects of fire are simultaneous, and hits are not applied until both sides have
+ * fired. Therefore, place hits next to stands until step 3: Apply Hits." The hits a unit has been fired at
+ * with and that wait beside its stands; the fire outcome adds to it, the 'apply-hits' outcome places them
+ * on the stands and clears it (resolve/). Stands are not hit yet, so the unit still fires at full strength.
+ */
+export const PENDING_FIRE_HITS_FIELD: RulesetFieldSpec = {
+  id: 'pendingFireHits',
+  label: 'Fire hits waiting beside the stands until both sides have fired',
+  type: 'integer',
+  min: 0,
+  unit: 'hits',
+  source: 'The Devil to Pay (2018), Fire: Process (3. Apply hits)',
+  usedFor: 'after the roll: hits to place on the stands once both sides have fired',
+};
+
+export const DTP_STATUS_FIELDS: readonly RulesetFieldSpec[] = [CHARGE_LED_BY_COMMANDER_FIELD, REINFORCING_FIELD, PENDING_FIRE_HITS_FIELD];
+
+/** Fire hits waiting beside the unit's stands (0 when none). */
+export function pendingFireHits(unit: Unit): number {
+  const v = rulesetValue(PENDING_FIRE_HITS_FIELD, unit.status?.rulesetStatus);
+  return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : 0;
+}
 
 /** Whether the unit's charge is declared led by its attached commander (the field, whatever the attachment). */
 export function chargeLedByCommanderDeclared(unit: Unit): boolean {

@@ -10,15 +10,26 @@ import { buildContext, type DtpContext } from '../context.ts';
 import { DTP_RESOLUTION_KINDS } from './kinds.ts';
 import { offeredActions } from './offered.ts';
 import { fireDice, resolveFire } from './resolveFire.ts';
+import { applyHitsDice, resolveApplyHits } from './resolveApplyHits.ts';
+import { meleeDiceRequests, resolveMelee } from './resolveMelee.ts';
+import { rallyDice, resolveRally } from './resolveRally.ts';
+import { reformDice, resolveReform, resolveStandUp, standUpDice } from './resolveReform.ts';
+import { resolveSkedaddle, skedaddleDice } from './resolveSkedaddle.ts';
 import { resolveShotFromSaddle, shotFromSaddleDice } from './resolveShotFromSaddle.ts';
 
 interface KindHandler {
   dice(ctx: DtpContext, action: PendingAction): DiceRequest[] | Refusal;
-  resolve(ctx: DtpContext, action: PendingAction, faces: DiceFaces): Outcome | Refusal;
+  resolve(ctx: DtpContext, action: PendingAction, faces: DiceFaces, state: TableState): Outcome | Refusal;
 }
 
 const HANDLERS: Readonly<Record<string, KindHandler>> = {
   fire: { dice: fireDice, resolve: resolveFire },
+  'apply-hits': { dice: applyHitsDice, resolve: resolveApplyHits },
+  melee: { dice: meleeDiceRequests, resolve: resolveMelee },
+  rally: { dice: rallyDice, resolve: resolveRally },
+  reform: { dice: reformDice, resolve: resolveReform },
+  'stand-up': { dice: standUpDice, resolve: resolveStandUp },
+  skedaddle: { dice: skedaddleDice, resolve: resolveSkedaddle },
   'shot-from-the-saddle': { dice: shotFromSaddleDice, resolve: resolveShotFromSaddle },
 };
 
@@ -49,6 +60,6 @@ export const dtpResolution: RulesetResolution = {
   },
   resolve(state: TableState, action: PendingAction, faces: DiceFaces) {
     const ctx = buildContext(state);
-    return noStandsRefusal(ctx, action) ?? handlerOf(action).resolve(ctx, action, faces);
+    return noStandsRefusal(ctx, action) ?? handlerOf(action).resolve(ctx, action, faces, state);
   },
 };

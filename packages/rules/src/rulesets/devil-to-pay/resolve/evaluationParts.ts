@@ -19,7 +19,11 @@ export function fireOptionOf(ctx: DtpContext, firerId: string, targetId: string)
 /** The attacker's charge option at the target, or its refusal. */
 export function chargeOptionOf(ctx: DtpContext, attackerId: string, targetId: string): DtpChargeTargetOption | ChargeRefusal {
   const found = ctx.t.get(chargeQuery, attackerId).charge.find((o) => o.targetUnitId === targetId);
-  return (found as DtpChargeTargetOption | ChargeRefusal | undefined) ?? {
+  if (found) return found as DtpChargeTargetOption | ChargeRefusal;
+  if (ctx.units.get(attackerId)!.unit.side === ctx.units.get(targetId)!.unit.side) {
+    return { ok: false, targetUnitId: targetId, reason: 'charge/not-an-enemy', detail: 'Only an enemy unit can be charged (Charge: Charge Move)' };
+  }
+  return {
     ok: false,
     targetUnitId: targetId,
     reason: 'charge/target-out-of-reach',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Refusal } from '../../../engine/evaluation.ts';
 import type { DiceRequest, Outcome } from '../../../engine/resolve/resolution.ts';
 import { applyOutcome, diceForAction, resolveAction } from '../../../engine/resolve/index.ts';
+import type { TableState } from '../../../model/tableState.ts';
 import { devilToPay } from '../index.ts';
 import { facingPair, rect, scene } from '../../../../../../fixtures/rules/devil-to-pay/fireTestScene.ts';
 
@@ -9,7 +10,9 @@ const outcome = (r: Outcome | Refusal): Outcome => {
   if ('ok' in r) throw new Error(`expected an outcome, got ${r.reason}: ${r.detail}`);
   return r;
 };
-const fire = { kind: 'fire', unitId: 'f', targetUnitId: 't' } as const;
+// Hits placed at once (choice 'now'); the book's wait until both sides have fired is tested below.
+const fire = { kind: 'fire', unitId: 'f', targetUnitId: 't', choices: { applyHits: 'now' } } as const;
+const status = (state: TableState, id: string) => state.units.find((u) => u.id === id)!.status;
 const fiveHits = (n: number) => Object.fromEntries(['t-s1', 't-s2', 't-s3', 't-s4', 't-s0'].slice(0, n).map((id) => [id, 1]));
 
 describe('fire after the roll: the rulebook examples (Fire: Fire, p. 23)', () => {
@@ -119,7 +122,38 @@ describe('fire after the roll: each result', () => {
     const evaluation = devilToPay.evaluate(state);
     const offered = devilToPay.resolution!.offered(state, evaluation, 'f');
     expect(offered).toContainEqual({ kind: 'fire', unitId: 'f', targetUnitId: 't' });
+    expect(offered[0]!.kind).toBe('fire');
     const option = evaluation.units.f!.fire.find((o) => o.targetUnitId === 't');
     expect((diceForAction(devilToPay, state, offered[0]!) as DiceRequest[])[0]!.count).toBe(option && option.ok ? option.breakdown.dice : -1);
+  });
+});
+
+describe('fire is simultaneous (Fire: Process: "place hits next to stands until step 3: Apply Hits")', () => {
+  it('keeps the hits beside the stands while both sides fire at full strength, then applies them in one step', () => {
+    const state = scene([...facingPair(5), { id: 'g', xIn: 46, yIn: 10, headingDeg: 90, stands: 3 }]);
+    const first = { kind: 'fire', unitId: 'f', targetUnitId: 't' } as const;
+    const count = (s: TableState, a: { kind: string; unitId: string; targetUnitId: string }) => (diceForAction(devilToPay, s, a) as DiceRequest[])[0]!.count;
+    const n = count(state, first);
+    const got = outcome(resolveAction(devilToPay, state, first, { fire: [5, 6, ...Array(n - 2).fill(1)] }));
+    expect(got.effects[0]!.status).toEqual({ rulesetStatus: { pendingFireHits: 2 } });
+    expect(got.effects[0]!.text).toContain('2 hits placed beside the stands (2 waiting)');
+    expect(got.followUps).toEqual([{ kind: 'apply-hits', unitId: 't' }]);
+    const s1 = applyOutcome(state, got);
+    expect(status(s1, 't')).toEqual({ rulesetStatus: { pendingFireHits: 2 } });
+    // The target answers with every stand: its dice are those before it was hit.
+    const back = { kind: 'fire', unitId: 't', targetUnitId: 'f' } as const;
+    expect(count(s1, back)).toBe(count(state, back));
+    // A second firer adds to the hits waiting.
+    const second = { kind: 'fire', unitId: 'g', targetUnitId: 't' } as const;
+    const m = count(s1, second);
+    const s2 = applyOutcome(s1, outcome(resolveAction(devilToPay, s1, second, { fire: [4, ...Array(m - 1).fill(2)] })));
+    expect(status(s2, 't')).toEqual({ rulesetStatus: { pendingFireHits: 3 } });
+    expect(devilToPay.resolution!.offered(s2, devilToPay.evaluate(s2), 't')).toContainEqual({ kind: 'apply-hits', unitId: 't' });
+    // Step 3: apply hits.
+    const applied = outcome(resolveAction(devilToPay, s2, { kind: 'apply-hits', unitId: 't' }, {}));
+    expect(applied.result).toBe('3 hits applied');
+    const s3 = applyOutcome(s2, applied);
+    expect(status(s3, 't')).toEqual({ hitsByStand: { 't-s4': 1, 't-s3': 1, 't-s2': 1 } });
+    expect(diceForAction(devilToPay, s3, { kind: 'apply-hits', unitId: 't' })).toMatchObject({ ok: false, reason: 'apply-hits/none-waiting' });
   });
 });
