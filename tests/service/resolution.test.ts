@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyDelta, PROTOCOL_VERSION, type AckMessage, type ErrorMessage, type GameLogEntry, type LiveState, type LoggedOutcome, type ResolutionOffer, type ServerMessage } from '@muster/protocol';
-import { getRuleset, restoreRng, rollRequestedDice, type Ruleset } from '@muster/rules';
+import { applyDelta, jsonEqual, PROTOCOL_VERSION, type AckMessage, type ErrorMessage, type GameLogEntry, type LiveState, type LoggedOutcome, type ResolutionOffer, type ServerMessage } from '@muster/protocol';
+import { getRuleset, restoreRng, rollRequestedDice, statusChangesOf, type Ruleset } from '@muster/rules';
 import type { GameSession } from '../../apps/server/src/game/gameSession.ts';
 import type { LivePipeline } from '../../apps/server/src/live/livePipeline.ts';
 import { startServer, type RunningServer } from '../../apps/server/src/http/createServer.ts';
@@ -133,7 +133,7 @@ describe('after the roll on the live service', () => {
     expect(entered.outcome.rolls[0]!.faces).toEqual(faces.fire);
     expect(entered.outcome.result).toBe(`${count} hits`);
     expect(entered.outcome.summary.length).toBeGreaterThan(0);
-    expect(entered.outcome.effects.find((e) => e.unitId === 'al19')?.status?.hitsByStand).toBeDefined();
+    expect(entered.outcome.effects.find((e) => e.unitId === 'al19')?.status).toBeDefined();
     const log = await live.operator.next('log', (m) => m.entry.index === entered.index);
     expect(log.entry).toMatchObject({ kind: 'outcome', dice: 'entered', outcome: { result: entered.outcome.result } });
     expect(JSON.parse(gameFile()).rng).toEqual(rngBefore);
@@ -153,13 +153,15 @@ describe('after the roll on the live service', () => {
   it('"Apply" makes every status change in one logged step; a second apply is refused; "Undo" restores them', async () => {
     const statusOf = (): unknown => clientState().tableState.units.find((u) => u.id === 'al19')?.status;
     const before = statusOf();
-    const expectedHits = entered.outcome.effects.find((e) => e.unitId === 'al19')!.status!.hitsByStand!;
+    // What the engine says the Alabama's status is after the outcome, on the table the service publishes.
+    const expected = statusChangesOf(live.pipeline.state().tableState, entered.outcome).al19!;
+    expect(Object.keys(expected).length).toBeGreaterThan(0);
     const applied = await ok<{ outcomeChange: { outcomeIndex: number; entryIndex: number; unitIds: string[] } }>({ type: 'apply-outcome', outcomeIndex: entered.index });
     expect(applied.outcomeChange).toMatchObject({ outcomeIndex: entered.index, unitIds: ['al19'] });
-    await until('al19 to show its hits', () => JSON.stringify((statusOf() as { hitsByStand?: unknown } | undefined)?.hitsByStand) === JSON.stringify(Object.fromEntries(Object.entries(expectedHits).filter(([, v]) => v !== null))));
+    await until('al19 to show the outcome', () => jsonEqual(statusOf(), expected));
     const entry = live.session.recentLog().find((e) => e.index === applied.outcomeChange.entryIndex)!;
     expect(entry).toMatchObject({ kind: 'outcome-applied', outcomeIndex: entered.index, previousByUnit: { al19: {} } });
-    expect(JSON.parse(gameFile()).statusByUnit.al19.hitsByStand).toEqual(expectedHits);
+    expect(JSON.parse(gameFile()).statusByUnit.al19).toEqual(expected);
 
     expect((await refused({ type: 'apply-outcome', outcomeIndex: entered.index })).message).toMatch(/already applied.*undo it first/);
 
@@ -190,9 +192,9 @@ describe('after the roll on the live service', () => {
     const seen: string[] = [];
     for (const e of entries) {
       applyEntry(game, e);
-      if (e.kind === 'outcome-applied' || e.kind === 'outcome-undone') seen.push(`${e.kind}:${game.statusByUnit.has('al19') ? 'hits' : 'none'}`);
+      if (e.kind === 'outcome-applied' || e.kind === 'outcome-undone') seen.push(`${e.kind}:${game.statusByUnit.has('al19') ? 'set' : 'none'}`);
     }
-    expect(seen).toEqual(['outcome-applied:hits', 'outcome-undone:none', 'outcome-applied:hits', 'outcome-undone:none']);
+    expect(seen).toEqual(['outcome-applied:set', 'outcome-undone:none', 'outcome-applied:set', 'outcome-undone:none']);
   });
 });
 

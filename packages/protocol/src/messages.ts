@@ -15,6 +15,7 @@ import type {
   EvaluationWarning,
   Outcome,
   PendingAction,
+  PointIn,
   PoseIn,
   Refusal,
   ResolutionKindSpec,
@@ -274,8 +275,12 @@ export type GameLogEntry =
   | GameLogCommon & { readonly kind: 'note'; readonly text: string }
   /** Protocol 4: the game's rule set changed (`previousId` null when the game ran without rules). */
   | GameLogCommon & { readonly kind: 'ruleset'; readonly ruleset: RulesetSummary; readonly previousId: string | null }
-  /** Protocol 5: what a roll did (`resolve-roll`): the rule set's outcome; `dice` says who rolled. */
-  | GameLogCommon & { readonly kind: 'outcome'; readonly outcome: Outcome; readonly dice: OutcomeDice }
+  /**
+   * Protocol 5: what a roll did (`resolve-roll`): the rule set's outcome; `dice` says who rolled;
+   * `unitCentres` where each unit with a forced move stood (the mean of its stands) when it was rolled, so
+   * views draw the move until the stands have been moved from there.
+   */
+  | GameLogCommon & { readonly kind: 'outcome'; readonly outcome: Outcome; readonly dice: OutcomeDice; readonly unitCentres?: Readonly<Record<string, PointIn>> }
   /**
    * Protocol 5: every status change of the outcome logged at `outcomeIndex`, made in one step
    * (`apply-outcome`): each unit's whole operator status after, and before (`{}`: none was set).

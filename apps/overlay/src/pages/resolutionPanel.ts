@@ -105,6 +105,13 @@ export function resolutionPanel(options: ResolutionPanelOptions): ResolutionPane
       return row;
     }
     const dice = offered.dice;
+    if (dice.length === 0 || dice.every((r) => r.count === 0)) {
+      // No dice to roll (a reform, hits placed after simultaneous fire): the outcome only.
+      const go = h('button', { type: 'button', className: 'roll', title: 'No dice: see what it does (logged)' }, 'Resolve');
+      go.addEventListener('click', () => void resolve(offered.action, offered.label, Object.fromEntries(dice.map((r) => [r.id, []]))));
+      row.append(h('span', {}, offered.label), ' ', h('span', { className: 'hint' }, 'no dice'), ' ', go);
+      return row;
+    }
     const rollButton = h('button', { type: 'button', className: 'roll', title: "Roll with the service's seeded roller (logged)" }, 'Roll');
     const enterButton = h('button', { type: 'button', className: 'enter', title: 'Type the faces the players rolled' }, 'Enter dice');
     rollButton.addEventListener('click', () => void resolve(offered.action, offered.label));

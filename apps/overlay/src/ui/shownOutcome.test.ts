@@ -38,5 +38,10 @@ describe('the outcome the views show', () => {
     expect(pendingForcedMoves(shown, at(10 - FORCED_MOVE_DONE_IN + 0.1))).toHaveLength(1);
     expect(pendingForcedMoves(shown, at(10 - FORCED_MOVE_DONE_IN - 0.1))).toEqual([]);
     expect(pendingForcedMoves(null, at(10))).toEqual([]);
+    // Where the unit stood when it was rolled decides, when the log says (a rule set may start the path
+    // at another reference point, e.g. its command stand).
+    const logged = { ...shown!, entry: { ...shown!.entry, unitCentres: { b: { xIn: 10, yIn: 20 } } } };
+    expect(pendingForcedMoves(logged, at(20))).toHaveLength(1);
+    expect(pendingForcedMoves(logged, at(10))).toEqual([]);
   });
 });

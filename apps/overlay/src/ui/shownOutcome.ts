@@ -67,7 +67,8 @@ function centreOf(state: TableState, unitId: string): PointIn | undefined {
 
 /**
  * The forced moves of the shown outcome still to make: each unit's move whose unit is on the table within
- * `FORCED_MOVE_DONE_IN` of where its path starts (the stands have not been moved yet).
+ * `FORCED_MOVE_DONE_IN` of where it stood when the outcome was rolled (the entry's `unitCentres`; the path's
+ * start for an entry without them): its stands have not been moved yet.
  */
 export function pendingForcedMoves(shown: ShownOutcome | null, state: TableState | null | undefined): PendingMove[] {
   if (!shown || !state) return [];
@@ -76,7 +77,7 @@ export function pendingForcedMoves(shown: ShownOutcome | null, state: TableState
     const move = effect.move;
     if (!effect.unitId || !move || move.path.length < 2) continue;
     const centre = centreOf(state, effect.unitId);
-    const start = move.path[0]!;
+    const start = shown.entry.unitCentres?.[effect.unitId] ?? move.path[0]!;
     if (!centre || Math.hypot(centre.xIn - start.xIn, centre.yIn - start.yIn) > FORCED_MOVE_DONE_IN) continue;
     out.push({ unitId: effect.unitId, move });
   }

@@ -19,6 +19,7 @@ import {
   resolutionOf,
   resolveAction,
   rollRequestedDice,
+  unitCentreIn,
   type Evaluation,
   type Outcome,
   type PendingAction,
@@ -120,8 +121,20 @@ function roll(session: GameSession, table: ResolutionTable, msg: Extract<Resolut
   // Players' dice never touch the roller; the roller's draw is kept only when the outcome is logged.
   const entered = msg.faces !== undefined;
   const outcome = entered ? resolved(msg.faces!) : session.rollWith((rng) => resolved(rollRequestedDice(requests, rng)));
-  const entry = session.logOutcome({ kind: 'outcome', by: 'operator', outcome, dice: entered ? 'entered' : 'rolled' });
+  const unitCentres = forcedMoveStarts(state, outcome);
+  const entry = session.logOutcome({ kind: 'outcome', by: 'operator', outcome, dice: entered ? 'entered' : 'rolled', ...(unitCentres ? { unitCentres } : {}) });
   return { outcome: { index: entry.index, outcome, dice: entered ? 'entered' : 'rolled' } };
+}
+
+/** Where each unit with a forced move stands now (its stands' mean, inches), rounded; undefined when none moves. */
+function forcedMoveStarts(state: TableState, outcome: Outcome): Record<string, { xIn: number; yIn: number }> | undefined {
+  const out: Record<string, { xIn: number; yIn: number }> = {};
+  for (const effect of outcome.effects) {
+    if (!effect.unitId || !effect.move) continue;
+    const centre = unitCentreIn(state, effect.unitId);
+    if (centre) out[effect.unitId] = { xIn: Math.round(centre.xIn * 1000) / 1000, yIn: Math.round(centre.yIn * 1000) / 1000 };
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** The outcome logged at `index`, from the entries the session keeps at hand. */
