@@ -8,7 +8,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { getRuleset, type DiceRequest } from '@muster/rules';
+import { diceForAction, getRuleset, resolveAction, statusChangesOf, type DiceRequest, type Outcome } from '@muster/rules';
+import sharp from 'sharp';
+import type { LoggedOutcome } from '@muster/protocol';
 import { startServer, type RunningServer } from '../../apps/server/src/http/createServer.ts';
 import { demoPipelineAt } from '../service/demoPipelineAt.ts';
 import { tempDir } from '../service/helpers.ts';
@@ -55,6 +57,7 @@ async function selectUnitByClick(page: Page, unitId: string): Promise<void> {
   await page.waitForFunction((u) => window.__muster?.selectedUnitId === u, unitId);
 }
 
+const dtp = getRuleset('devil-to-pay');
 const alabamaStatus = () => live.pipeline.state().tableState.units.find((u) => u.id === 'al19')?.status;
 
 describe('after the roll on the operator page', () => {
@@ -98,9 +101,13 @@ describe('after the roll on the operator page', () => {
     await expect.poll(() => map.locator('.hud-outcome').textContent(), { timeout: 10_000 }).toContain(`${count} hits`);
 
     // Apply: every status change in one step, published; the button says so.
-    expect(alabamaStatus()?.hitsByStand).toBeUndefined();
+    const before = alabamaStatus();
+    const entered = live.session.recentLog().at(-1)!;
+    if (entered.kind !== 'outcome') throw new Error('the entered dice were not logged as an outcome');
+    const expected = statusChangesOf(live.pipeline.state().tableState, entered.outcome).al19;
+    expect(expected).not.toEqual(before ?? {});
     await operator.locator('#apply-outcome').click();
-    await expect.poll(() => Object.keys(alabamaStatus()?.hitsByStand ?? {}).length, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => alabamaStatus(), { timeout: 10_000 }).toEqual(expected);
     await expect.poll(() => operator.locator('#apply-outcome').textContent()).toBe('Applied');
     expect(await operator.locator('#apply-outcome').isDisabled()).toBe(true);
     expect(live.session.recentLog().some((e) => e.kind === 'outcome-applied')).toBe(true);
@@ -109,7 +116,7 @@ describe('after the roll on the operator page', () => {
     // Undo takes the whole apply back.
     expect(await operator.locator('#undo').getAttribute('title')).toContain(`apply ${count} hits`);
     await operator.locator('#undo').click();
-    await expect.poll(() => alabamaStatus()?.hitsByStand, { timeout: 10_000 }).toBeUndefined();
+    await expect.poll(() => alabamaStatus(), { timeout: 10_000 }).toEqual(before);
     await expect.poll(() => operator.locator('#apply-outcome').textContent()).toBe('Apply');
     expect(live.session.recentLog().at(-1)?.kind).toBe('outcome-undone');
 
@@ -117,5 +124,38 @@ describe('after the roll on the operator page', () => {
     await operator.locator('#clear-outcome').click();
     await expect.poll(() => operator.locator('#outcome').textContent(), { timeout: 10_000 }).toBe('');
     await expect.poll(() => map.locator('.hud-outcome').isHidden(), { timeout: 10_000 }).toBe(true);
+  }, 120_000);
+
+  it('the projector draws a forced move’s path on the cloth until the outcome is cleared', async () => {
+    const projector = await open('/projector.html');
+    // The 19th Alabama skedaddles; the path is the engine's for these faces.
+    const action = { kind: 'skedaddle', unitId: 'al19' } as const;
+    const table = live.pipeline.state().tableState;
+    const requests = diceForAction(dtp, table, action) as DiceRequest[];
+    const faces = Object.fromEntries(requests.map((r) => [r.id, Array(r.count).fill(5)]));
+    const expected = resolveAction(dtp, table, action, faces) as Outcome;
+    const move = expected.effects.find((e) => e.unitId === 'al19' && e.move)?.move;
+    expect(move, 'a skedaddle moves the unit').toBeDefined();
+    // Sample the path beyond the unit's own stands (the stand mask keeps light off the stands).
+    const [from, to] = [move!.path[0]!, move!.path.at(-1)!];
+    const along = Array.from({ length: 40 }, (_, i) => 0.3 + (0.65 * i) / 39).map((t) => ({ xIn: from.xIn + (to.xIn - from.xIn) * t, yIn: from.yIn + (to.yIn - from.yIn) * t }));
+    const orangeAlong = async (): Promise<number> => {
+      const pts = await projector.evaluate((list) => list.map((p) => window.__muster!.tableToScreenPx(p.xIn, p.yIn)), along);
+      const png = await projector.screenshot();
+      const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      // The forced move's orange (0xff8c1a), dashed: count the samples that fall on it.
+      return pts.filter(({ xPx, yPx }) => {
+        const i = (Math.round(yPx) * info.width + Math.round(xPx)) * 3;
+        return data[i]! > 200 && data[i + 1]! > 100 && data[i + 1]! < 180 && data[i + 2]! < 90;
+      }).length;
+    };
+    // Other orange marks (a charge reach) may cross the path: count what the path adds to them.
+    const baseline = await orangeAlong();
+    const rolled = live.pipeline.perform({ type: 'resolve-roll', action, faces }) as { outcome: LoggedOutcome };
+    expect(rolled.outcome.outcome.effects.find((e) => e.unitId === 'al19')?.move?.path).toEqual(move!.path);
+    await expect.poll(orangeAlong, { timeout: 15_000 }).toBeGreaterThan(baseline + 8);
+    await projector.screenshot({ path: join(ARTIFACTS_DIR, 'projector-forced-move.png') });
+    live.pipeline.perform({ type: 'clear-outcome', outcomeIndex: rolled.outcome.index });
+    await expect.poll(orangeAlong, { timeout: 15_000 }).toBe(baseline);
   }, 120_000);
 });
