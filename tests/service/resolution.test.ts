@@ -14,6 +14,7 @@ import type { GameSession } from '../../apps/server/src/game/gameSession.ts';
 import type { LivePipeline } from '../../apps/server/src/live/livePipeline.ts';
 import { startServer, type RunningServer } from '../../apps/server/src/http/createServer.ts';
 import { applyEntry, emptyGame } from '../../apps/server/src/replay/recordedGame.ts';
+import { entryDetail } from '../../apps/server/src/export/exportRecord.ts';
 import { tempDir, TestClient } from './helpers.ts';
 import { demoPipelineAt } from './demoPipelineAt.ts';
 
@@ -186,8 +187,11 @@ describe('after the roll on the live service', () => {
     expect((await refused({ type: 'clear-outcome', outcomeIndex: entered.index })).message).toMatch(/already cleared/);
   });
 
-  it('a replay of the log folds applied and undone outcomes into the statuses', async () => {
+  it('a replay of the log folds applied and undone outcomes into the statuses; the export names each entry', async () => {
     const entries = (await live.session.log.read(0, 100_000)) as GameLogEntry[];
+    const rolledEntry = entries.find((e) => e.index === entered.index)!;
+    expect(entryDetail(rolledEntry)).toBe(`fire: ${entered.outcome.result}: ${entered.outcome.summary} (dice entered: fire ${entered.outcome.rolls[0]!.faces.join(' ')})`);
+    for (const e of entries.filter((x) => x.kind.startsWith('outcome-'))) expect(entryDetail(e)).toMatch(new RegExp(`^outcome ${entered.index} (applied|undone|cleared)`));
     const game = emptyGame();
     const seen: string[] = [];
     for (const e of entries) {

@@ -81,6 +81,7 @@ export function resolutionPanel(options: ResolutionPanelOptions): ResolutionPane
       return;
     }
     offer = reply.result && 'offer' in reply.result ? reply.result.offer : null;
+    if (!offer) actionsBox.replaceChildren(h('p', { className: 'refusal' }, 'This service does not say what a unit may roll for (an older or a replaying service).'));
     renderOffer();
   }
   refresh.addEventListener('click', () => void ask());
