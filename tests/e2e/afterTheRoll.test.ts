@@ -106,6 +106,9 @@ describe('after the roll on the operator page', () => {
     if (entered.kind !== 'outcome') throw new Error('the entered dice were not logged as an outcome');
     const expected = statusChangesOf(live.pipeline.state().tableState, entered.outcome).al19;
     expect(expected).not.toEqual(before ?? {});
+    // The checks the outcome calls for next (hits placed once both sides have fired), each with its buttons.
+    expect(entered.outcome.followUps.length).toBeGreaterThan(0);
+    await expect.poll(() => operator.locator('#follow-ups .roll-action').count(), { timeout: 10_000 }).toBe(entered.outcome.followUps.length);
     await operator.locator('#apply-outcome').click();
     await expect.poll(() => alabamaStatus(), { timeout: 10_000 }).toEqual(expected);
     await expect.poll(() => operator.locator('#apply-outcome').textContent()).toBe('Applied');

@@ -535,10 +535,14 @@ export interface SetFocusMessage extends ClientCommon {
   readonly measure: SharedMeasure | null;
 }
 
-/** Operator (protocol 5): what `unitId` may roll for now, with the dice each action needs. Not logged. */
+/**
+ * Operator (protocol 5): what `unitId` may roll for now, with the dice each action needs. With `actions`
+ * (e.g. an outcome's follow-ups), those actions with their dice instead of the ones offered. Not logged.
+ */
 export interface ResolveOfferMessage extends ClientCommon {
   readonly type: 'resolve-offer';
   readonly unitId: string;
+  readonly actions?: readonly PendingAction[];
 }
 
 /**

@@ -19,6 +19,7 @@ describe('after-the-roll messages (protocol 5)', () => {
     const action = { kind: 'charge', unitId: 'a', targetUnitId: 'b', unitIds: ['a', 'c'], targetUnitIds: ['b', 'd'], commanderId: 'k', choices: { close: true, stands: ['s1'], n: 2 } };
     for (const msg of [
       { type: 'resolve-offer', unitId: 'a' },
+      { type: 'resolve-offer', unitId: 'a', actions: [{ kind: 'skedaddle', unitId: 'a', targetUnitId: 'b' }] },
       { type: 'resolve-roll', action },
       { type: 'resolve-roll', action: { kind: 'fire', unitId: 'a', targetUnitId: 'b' }, faces: { fire: [6, 2, 4], defender: [] } },
       { type: 'apply-outcome', outcomeIndex: 12 },
@@ -33,6 +34,7 @@ describe('after-the-roll messages (protocol 5)', () => {
 
   it('refuses malformed ones, naming the field', () => {
     expect(bad({ type: 'resolve-offer' })).toMatch(/^unitId: expected a string/);
+    expect(bad({ type: 'resolve-offer', unitId: 'a', actions: [{ unitId: 'a' }] })).toMatch(/^actions\[0\]\.kind: expected a string/);
     expect(bad({ type: 'resolve-roll', action: { unitId: 'a' } })).toMatch(/^action\.kind: expected a string/);
     expect(bad({ type: 'resolve-roll', action: { kind: 'Fire!' } })).toMatch(/^action\.kind: expected an action kind/);
     expect(bad({ type: 'resolve-roll', action: { kind: 'fire', range: 3 } })).toMatch(/^action: unknown field "range"/);

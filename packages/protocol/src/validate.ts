@@ -340,8 +340,9 @@ function readClientMessage(v: unknown): ClientMessage {
       return { type, ...optionalRequestId(o), unitId: o.unitId === null ? null : id(o.unitId, 'unitId'), measure: sharedMeasure(o.measure, 'measure') };
     }
     case 'resolve-offer': {
-      const o = obj(v, type, ['type', 'requestId', 'unitId']);
-      return { type, ...optionalRequestId(o), unitId: id(o.unitId, 'unitId') };
+      const o = obj(v, type, ['type', 'requestId', 'unitId', 'actions']);
+      const msg = { type, ...optionalRequestId(o), unitId: id(o.unitId, 'unitId') };
+      return o.actions === undefined ? msg : { ...msg, actions: arr(o.actions, 'actions', MAX_ACTION_UNITS).map((a, i) => pendingAction(a, `actions[${i}]`)) };
     }
     case 'resolve-roll': {
       const o = obj(v, type, ['type', 'requestId', 'action', 'faces']);

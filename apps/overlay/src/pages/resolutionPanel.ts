@@ -231,14 +231,23 @@ export function resolutionPanel(options: ResolutionPanelOptions): ResolutionPane
       })));
     }
     if (o.followUps.length) {
-      parts.push(h('div', { className: 'hint' }, 'To roll next:'));
-      for (const f of o.followUps) {
-        const spec = offer?.kinds.find((k) => k.kind === f.kind);
-        const label = `${spec?.label ?? f.kind}${f.unitId ? ` (${nameOf(f.unitId)})` : ''}`;
-        const b = h('button', { type: 'button', className: 'follow-up', title: "Roll it with the service's seeded roller" }, `Roll: ${label}`);
-        b.addEventListener('click', () => void resolve(f, label));
-        parts.push(h('div', { className: 'row' }, b));
-      }
+      // The checks to roll next, each with its dice (asked of the service) and Roll / Enter dice like an offer.
+      const followUps = h('div', { className: 'follow-ups' }, h('div', { className: 'hint' }, 'To roll next:'));
+      followUps.id = 'follow-ups';
+      parts.push(followUps);
+      const about = o.followUps[0]!.unitId ?? o.action.unitId ?? unitId ?? '';
+      void send({ type: 'resolve-offer', unitId: about, actions: o.followUps }).then((reply) => {
+        if (reply.type === 'error') {
+          followUps.append(h('div', { className: 'refusal' }, reply.message));
+          return;
+        }
+        const listed = reply.result && 'offer' in reply.result ? reply.result.offer.actions : [];
+        followUps.append(...listed.map((a) => {
+          const row = actionRow(a);
+          row.classList.add('follow-up');
+          return row;
+        }));
+      });
     }
     parts.push(h('div', { className: 'row' }, apply, clear, h('span', { className: 'hint' }, shown.applied ? 'Status changes made (Undo takes them back).' : '')));
     return parts;

@@ -92,14 +92,14 @@ export function offeredActionLabel(spec: ResolutionKindSpec | undefined, action:
   return `${spec?.label ?? action.kind}${uniqueTargets.length ? ` → ${uniqueTargets.join(' + ')}` : ''}${others.length ? ` (with ${others.join(', ')})` : ''}${commander ? ` (${commander})` : ''}`;
 }
 
-function offer(table: ResolutionTable, unitId: string): ResolutionOffer {
+function offer(table: ResolutionTable, unitId: string, asked?: readonly PendingAction[]): ResolutionOffer {
   const { ruleset, resolution } = resolutionIn(table.ruleset);
   const state = table.tableState;
   if (!state.units.some((u) => u.id === unitId)) {
     throw new ActionError('not-found', `unit "${unitId}" is not on the table (its stands are not seen, or the roster has no such unit)`);
   }
-  const evaluation = table.evaluation ?? evaluate(state, ruleset);
-  const actions: OfferedAction[] = resolution.offered(state, evaluation, unitId).map((action) => {
+  const listed = asked ?? resolution.offered(state, table.evaluation ?? evaluate(state, ruleset), unitId);
+  const actions: OfferedAction[] = listed.map((action) => {
     const spec = resolution.kinds.find((k) => k.kind === action.kind);
     const label = offeredActionLabel(spec, action, state);
     const dice = asRequestError(() => diceForAction(ruleset, state, action));
@@ -253,7 +253,7 @@ function clear(session: GameSession, outcomeIndex: number): ActionResult {
 export function performResolution(session: GameSession, msg: ResolutionMessage, table: ResolutionTable): ActionResult {
   switch (msg.type) {
     case 'resolve-offer':
-      return { offer: offer(table, msg.unitId) };
+      return { offer: offer(table, msg.unitId, msg.actions) };
     case 'resolve-roll':
       return roll(session, table, msg);
     case 'apply-outcome':
