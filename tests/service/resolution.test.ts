@@ -109,6 +109,17 @@ describe('after the roll on the live service', () => {
     expect(fire?.dice).toEqual([expect.objectContaining({ id: 'fire', sides: 6, reading: 'hits', count: option && option.ok ? option.breakdown.dice : -1 })]);
   });
 
+  it('is the operator’s: a viewer is refused', async () => {
+    const viewer = await TestClient.connect(live.server.url);
+    try {
+      for (const msg of [{ type: 'resolve-offer', unitId: 'us1' }, { type: 'resolve-roll', action: fireAtAlabama }, { type: 'apply-outcome', outcomeIndex: 0 }]) {
+        expect(await viewer.request({ ...msg, requestId: `v${++requestNo}` } as never)).toMatchObject({ type: 'error', code: 'forbidden' });
+      }
+    } finally {
+      await viewer.close();
+    }
+  });
+
   it('refuses bad requests with what to change, and saves nothing', async () => {
     const before = { game: gameFile(), log: logLength() };
     const count = offer.actions.find((a) => a.action.targetUnitId === 'al19')!.dice![0]!.count;
