@@ -109,12 +109,16 @@ export function resolutionPanel(options: ResolutionPanelOptions): ResolutionPane
     if (dice.length === 0 || dice.every((r) => r.count === 0)) {
       // No dice to roll (a reform, hits placed after simultaneous fire): the outcome only.
       const go = h('button', { type: 'button', className: 'roll', title: 'No dice: see what it does (logged)' }, 'Resolve');
+      go.setAttribute('aria-label', `Resolve: ${offered.label}`);
       go.addEventListener('click', () => void resolve(offered.action, offered.label, Object.fromEntries(dice.map((r) => [r.id, []]))));
       row.append(h('span', {}, offered.label), ' ', h('span', { className: 'hint' }, 'no dice'), ' ', go);
       return row;
     }
     const rollButton = h('button', { type: 'button', className: 'roll', title: "Roll with the service's seeded roller (logged)" }, 'Roll');
     const enterButton = h('button', { type: 'button', className: 'enter', title: 'Type the faces the players rolled' }, 'Enter dice');
+    // Named for their action, so they are told apart from each other and from the Game box's Roll.
+    rollButton.setAttribute('aria-label', `Roll: ${offered.label}`);
+    enterButton.setAttribute('aria-label', `Enter dice: ${offered.label}`);
     rollButton.addEventListener('click', () => void resolve(offered.action, offered.label));
     enterButton.addEventListener('click', () => openEnter(offered.action, offered.label, dice));
     row.append(
@@ -138,6 +142,7 @@ export function resolutionPanel(options: ResolutionPanelOptions): ResolutionPane
     const error = h('div', { className: 'refusal enter-error' });
     const go = h('button', { type: 'button', className: 'resolve' }, 'Resolve');
     const cancel = h('button', { type: 'button' }, 'Cancel');
+    cancel.setAttribute('aria-label', 'Cancel entering dice');
     cancel.addEventListener('click', () => (enterBox.hidden = true));
     go.addEventListener('click', async () => {
       const faces: Record<string, number[]> = {};
