@@ -15,7 +15,7 @@ import type { LivePipeline } from '../../apps/server/src/live/livePipeline.ts';
 import { startServer, type RunningServer } from '../../apps/server/src/http/createServer.ts';
 import { applyEntry, emptyGame } from '../../apps/server/src/replay/recordedGame.ts';
 import { entryDetail } from '../../apps/server/src/export/exportRecord.ts';
-import { tempDir, TestClient } from './helpers.ts';
+import { startDemo, tempDir, TestClient } from './helpers.ts';
 import { demoPipelineAt } from './demoPipelineAt.ts';
 
 const TOKEN = 'resolution-token';
@@ -211,6 +211,41 @@ describe('after the roll on the live service', () => {
     }
     expect(seen).toEqual(['outcome-applied:set', 'outcome-undone:none', 'outcome-applied:set', 'outcome-undone:none']);
   });
+});
+
+describe('the service as `muster start` composes it (rules on a worker)', () => {
+  it('offers, rolls and logs to every client through the real composition root', async () => {
+    const running = await startDemo(join(dir.path, 'composed'), { token: TOKEN });
+    const client = await TestClient.connect(running.url);
+    try {
+      await client.request({ type: 'hello', protocolVersion: PROTOCOL_VERSION, token: TOKEN, requestId: 'c-hello' });
+      // Any unit with something to roll for (the demo moves on, so the first one found).
+      let found: { unitId: string; offer: ResolutionOffer } | undefined;
+      for (let attempt = 0; attempt < 200 && !found; attempt++) {
+        const snapshot = (await (await fetch(`${running.url}/api/snapshot`)).json()) as LiveState;
+        for (const unit of snapshot.evaluation ? snapshot.tableState.units : []) {
+          const reply = await client.request({ type: 'resolve-offer', unitId: unit.id, requestId: `c${++requestNo}` });
+          if (reply.type === 'ack' && reply.result && 'offer' in reply.result && reply.result.offer.actions.some((a) => a.dice !== null)) {
+            found = { unitId: unit.id, offer: reply.result.offer };
+            break;
+          }
+        }
+        if (!found) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(found, 'some unit of the demo has something to roll for').toBeDefined();
+      expect(found!.offer.rulesetId).toBe('devil-to-pay');
+      const action = found!.offer.actions.find((a) => a.dice !== null)!.action;
+      const reply = await client.request({ type: 'resolve-roll', action, requestId: `c${++requestNo}` });
+      // The table may have moved between the offer and the roll: either an outcome, or the rules say why not.
+      if (reply.type === 'ack') {
+        const logged = (reply.result as { outcome: LoggedOutcome }).outcome;
+        expect((await client.next('log', (m) => m.entry.index === logged.index)).entry.kind).toBe('outcome');
+      } else expect(reply).toMatchObject({ type: 'error', code: 'conflict', message: expect.stringMatching(/the rules refuse this roll/) });
+    } finally {
+      await client.close();
+      await running.stop();
+    }
+  }, 60_000);
 });
 
 describe('a rule set that does not resolve rolls yet', () => {
