@@ -9,9 +9,17 @@
  */
 import type {
   Commander,
+  DiceFaces,
+  DiceRequest,
   Evaluation,
   EvaluationWarning,
+  Outcome,
+  PendingAction,
+  PointIn,
   PoseIn,
+  Refusal,
+  ResolutionKindSpec,
+  RulesetDice,
   Shape,
   Stand,
   TableState,
@@ -266,7 +274,53 @@ export type GameLogEntry =
   | GameLogCommon & { readonly kind: 'turn'; readonly turn: number }
   | GameLogCommon & { readonly kind: 'note'; readonly text: string }
   /** Protocol 4: the game's rule set changed (`previousId` null when the game ran without rules). */
-  | GameLogCommon & { readonly kind: 'ruleset'; readonly ruleset: RulesetSummary; readonly previousId: string | null };
+  | GameLogCommon & { readonly kind: 'ruleset'; readonly ruleset: RulesetSummary; readonly previousId: string | null }
+  /**
+   * Protocol 5: what a roll did (`resolve-roll`): the rule set's outcome; `dice` says who rolled;
+   * `unitCentres` where each unit with a forced move stood (the mean of its stands) when it was rolled, so
+   * views draw the move until the stands have been moved from there.
+   */
+  | GameLogCommon & { readonly kind: 'outcome'; readonly outcome: Outcome; readonly dice: OutcomeDice; readonly unitCentres?: Readonly<Record<string, PointIn>> }
+  /**
+   * Protocol 5: every status change of the outcome logged at `outcomeIndex`, made in one step
+   * (`apply-outcome`): each unit's whole operator status after, and before (`{}`: none was set).
+   */
+  | GameLogCommon & { readonly kind: 'outcome-applied'; readonly outcomeIndex: number; readonly statusByUnit: Readonly<Record<string, UnitStatus>>; readonly previousByUnit: Readonly<Record<string, UnitStatus>> }
+  /** Protocol 5: an applied outcome taken back (`undo-outcome`): each unit's operator status restored. */
+  | GameLogCommon & { readonly kind: 'outcome-undone'; readonly outcomeIndex: number; readonly statusByUnit: Readonly<Record<string, UnitStatus>> }
+  /** Protocol 5: the outcome is no longer shown (its forced moves leave the projector). */
+  | GameLogCommon & { readonly kind: 'outcome-cleared'; readonly outcomeIndex: number };
+
+/** Who rolled an outcome's dice: the service's seeded roller, or the players (faces entered). */
+export type OutcomeDice = 'rolled' | 'entered';
+
+/** An action a unit may roll for now (protocol 5), with the dice it needs or why it cannot be rolled. */
+export interface OfferedAction {
+  readonly action: PendingAction;
+  /** For people: the kind's label and whom it concerns, e.g. "Fire at 12th Virginia". */
+  readonly label: string;
+  /** The dice to roll; null when the rules refuse it on this table (`refusal` says why). */
+  readonly dice: readonly DiceRequest[] | null;
+  readonly refusal?: Refusal;
+}
+
+/** What a unit may roll for (`resolve-offer`'s answer, protocol 5). */
+export interface ResolutionOffer {
+  readonly rulesetId: string;
+  readonly unitId: string;
+  /** How the rule set rolls (d6 or d10; pool, table, opposed, roll-under). */
+  readonly dice: RulesetDice;
+  /** Every kind the rule set resolves, for a request built by hand. */
+  readonly kinds: readonly ResolutionKindSpec[];
+  readonly actions: readonly OfferedAction[];
+}
+
+/** A resolved roll as logged (protocol 5): the log index is the outcome's id for apply, undo and clear. */
+export interface LoggedOutcome {
+  readonly index: number;
+  readonly outcome: Outcome;
+  readonly dice: OutcomeDice;
+}
 
 export interface GameLogCommon {
   /** Position in the log, from 0. */
@@ -346,7 +400,17 @@ export interface AckMessage {
   readonly type: 'ack';
   readonly requestId?: string;
   readonly action: ClientMessage['type'];
-  readonly result?: { readonly draw: CardDraw } | { readonly roll: DiceRoll } | { readonly turn: number } | { readonly ruleset: RulesetSummary };
+  readonly result?:
+    | { readonly draw: CardDraw }
+    | { readonly roll: DiceRoll }
+    | { readonly turn: number }
+    | { readonly ruleset: RulesetSummary }
+    /** Protocol 5: `resolve-offer`. */
+    | { readonly offer: ResolutionOffer }
+    /** Protocol 5: `resolve-roll`. */
+    | { readonly outcome: LoggedOutcome }
+    /** Protocol 5: `apply-outcome`, `undo-outcome`, `clear-outcome`: the log entry made and the units it changed. */
+    | { readonly outcomeChange: { readonly outcomeIndex: number; readonly entryIndex: number; readonly unitIds: readonly string[] } };
 }
 
 export interface PongMessage {
@@ -471,7 +535,51 @@ export interface SetFocusMessage extends ClientCommon {
   readonly measure: SharedMeasure | null;
 }
 
+/**
+ * Operator (protocol 5): what `unitId` may roll for now, with the dice each action needs. With `actions`
+ * (e.g. an outcome's follow-ups), those actions with their dice instead of the ones offered. Not logged.
+ */
+export interface ResolveOfferMessage extends ClientCommon {
+  readonly type: 'resolve-offer';
+  readonly unitId: string;
+  readonly actions?: readonly PendingAction[];
+}
+
+/**
+ * Operator (protocol 5): the outcome of `action` (one the rule set resolves, see `resolve-offer`). Without
+ * `faces` the service's seeded roller rolls the dice the action needs; with them, those are the faces the
+ * players rolled (checked against the dice asked for). Logged as an `outcome` entry; nothing else changes.
+ */
+export interface ResolveRollMessage extends ClientCommon {
+  readonly type: 'resolve-roll';
+  readonly action: PendingAction;
+  readonly faces?: DiceFaces;
+}
+
+/** Operator (protocol 5): make every status change of the outcome logged at `outcomeIndex`, in one logged step. */
+export interface ApplyOutcomeMessage extends ClientCommon {
+  readonly type: 'apply-outcome';
+  readonly outcomeIndex: number;
+}
+
+/** Operator (protocol 5): take back an applied outcome: the units' statuses as they were before it. */
+export interface UndoOutcomeMessage extends ClientCommon {
+  readonly type: 'undo-outcome';
+  readonly outcomeIndex: number;
+}
+
+/** Operator (protocol 5): stop showing the outcome (its forced moves leave the projector). Logged. */
+export interface ClearOutcomeMessage extends ClientCommon {
+  readonly type: 'clear-outcome';
+  readonly outcomeIndex: number;
+}
+
 export type OperatorMessage =
+  | ResolveOfferMessage
+  | ResolveRollMessage
+  | ApplyOutcomeMessage
+  | UndoOutcomeMessage
+  | ClearOutcomeMessage
   | SetUnitStatusMessage
   | SetTerrainMessage
   | AssignTagMessage
@@ -492,6 +600,11 @@ export const OPERATOR_MESSAGE_TYPES: readonly OperatorMessage['type'][] = [
   'set-turn',
   'set-ruleset',
   'set-focus',
+  'resolve-offer',
+  'resolve-roll',
+  'apply-outcome',
+  'undo-outcome',
+  'clear-outcome',
 ];
 
 export function isOperatorMessage(msg: ClientMessage): msg is OperatorMessage {

@@ -89,12 +89,12 @@ describe('set-focus', () => {
   });
 });
 
-describe('version 4', () => {
-  it('is the current version and still serves version 1 clients (only new client message types were added)', () => {
-    expect(PROTOCOL_VERSION).toBe(4);
+describe('version 4 (and 5 after it)', () => {
+  it('is served, and still serves version 1 clients (versions 4 and 5 only added client message types)', () => {
+    expect(PROTOCOL_VERSION).toBe(5);
     expect(OLDEST_SUPPORTED_PROTOCOL_VERSION).toBe(1);
-    expect([1, 2, 3, 4].every(isSupportedProtocolVersion)).toBe(true);
-    expect(isSupportedProtocolVersion(5)).toBe(false);
+    expect([1, 2, 3, 4, 5].every(isSupportedProtocolVersion)).toBe(true);
+    expect(isSupportedProtocolVersion(6)).toBe(false);
   });
 });
 

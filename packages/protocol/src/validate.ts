@@ -6,6 +6,7 @@
  */
 import type { PointIn, Terrain } from '@muster/rules';
 import { TABLE_STATE_ENUMS, UNIT_STATUS_FIELDS } from '@muster/rules/enums';
+import type { DiceFaces, PendingAction } from '@muster/rules';
 import type { ClientMessage, ErrorCode, MeasureEnd, RulesetSummary, ServerMessage, SharedMeasure, UnitStatusPatch } from './messages.ts';
 import { LIMITS, PROTOCOL_VERSION } from './version.ts';
 
@@ -226,6 +227,49 @@ function sharedMeasure(v: unknown, path: string): SharedMeasure | null {
   return { from: measureEnd(o.from, `${path}.from`), to: measureEnd(o.to, `${path}.to`) };
 }
 
+/** Units one resolution request may name on a side (a joint charge, supports). */
+const MAX_ACTION_UNITS = 64;
+/** Dice groups in one resolution (attacker, defender, supports ...). */
+const MAX_DICE_GROUPS = 16;
+/** Largest face a die may show (the rule set checks the die's own sides). */
+const MAX_DIE_FACE = 100;
+
+function idList(v: unknown, path: string): string[] {
+  return arr(v, path, MAX_ACTION_UNITS).map((x, i) => id(x, `${path}[${i}]`));
+}
+
+/**
+ * A pending action's shape (protocol 5): a kind and the units, commander and choices it names. Whether the
+ * rule set resolves that kind, and the units are on the table, is the service's check (`resolveAction`).
+ */
+function pendingAction(v: unknown, path: string): PendingAction {
+  const o = obj(v, path, ['kind', 'unitId', 'targetUnitId', 'unitIds', 'targetUnitIds', 'commanderId', 'choices']);
+  const kind = str(o.kind, `${path}.kind`, LIMITS.maxIdChars);
+  if (!/^[a-z][a-z0-9-]*$/.test(kind)) fail(`${path}.kind`, 'expected an action kind of lower-case letters, digits and dashes (e.g. "fire")');
+  return {
+    kind,
+    ...(o.unitId === undefined ? {} : { unitId: id(o.unitId, `${path}.unitId`) }),
+    ...(o.targetUnitId === undefined ? {} : { targetUnitId: id(o.targetUnitId, `${path}.targetUnitId`) }),
+    ...(o.unitIds === undefined ? {} : { unitIds: idList(o.unitIds, `${path}.unitIds`) }),
+    ...(o.targetUnitIds === undefined ? {} : { targetUnitIds: idList(o.targetUnitIds, `${path}.targetUnitIds`) }),
+    ...(o.commanderId === undefined ? {} : { commanderId: id(o.commanderId, `${path}.commanderId`) }),
+    ...(o.choices === undefined ? {} : { choices: rulesetValues(o.choices, `${path}.choices`) }),
+  };
+}
+
+/** Dice faces per group id: `{ attacker: [6, 2], defender: [1] }`, whole numbers from 1. */
+function diceFaces(v: unknown, path: string): DiceFaces {
+  const o = obj(v, path, Object.keys((v as object | null) ?? {}));
+  const keys = Object.keys(o);
+  if (keys.length > MAX_DICE_GROUPS) fail(path, `at most ${MAX_DICE_GROUPS} groups of dice, got ${keys.length}`);
+  const out: Record<string, number[]> = {};
+  for (const key of keys) {
+    if (!/^[A-Za-z][A-Za-z0-9-]*$/.test(key)) fail(`${path}.${key.slice(0, 40)}`, 'expected a dice group id of letters, digits and dashes');
+    out[key] = arr(o[key], `${path}.${key}`, LIMITS.maxDicePerRoll).map((f, i) => int(f, `${path}.${key}[${i}]`, 1, MAX_DIE_FACE));
+  }
+  return out;
+}
+
 function optionalRequestId(o: Record<string, unknown>): { requestId?: string } {
   return o.requestId === undefined ? {} : { requestId: id(o.requestId, 'requestId') };
 }
@@ -294,6 +338,22 @@ function readClientMessage(v: unknown): ClientMessage {
       if (o.unitId === undefined) fail('unitId', 'required (a unit id, or null for none)');
       if (o.measure === undefined) fail('measure', 'required (a measurement, or null for none)');
       return { type, ...optionalRequestId(o), unitId: o.unitId === null ? null : id(o.unitId, 'unitId'), measure: sharedMeasure(o.measure, 'measure') };
+    }
+    case 'resolve-offer': {
+      const o = obj(v, type, ['type', 'requestId', 'unitId', 'actions']);
+      const msg = { type, ...optionalRequestId(o), unitId: id(o.unitId, 'unitId') };
+      return o.actions === undefined ? msg : { ...msg, actions: arr(o.actions, 'actions', MAX_ACTION_UNITS).map((a, i) => pendingAction(a, `actions[${i}]`)) };
+    }
+    case 'resolve-roll': {
+      const o = obj(v, type, ['type', 'requestId', 'action', 'faces']);
+      const msg = { type, ...optionalRequestId(o), action: pendingAction(o.action, 'action') };
+      return o.faces === undefined ? msg : { ...msg, faces: diceFaces(o.faces, 'faces') };
+    }
+    case 'apply-outcome':
+    case 'undo-outcome':
+    case 'clear-outcome': {
+      const o = obj(v, type, ['type', 'requestId', 'outcomeIndex']);
+      return { type, ...optionalRequestId(o), outcomeIndex: int(o.outcomeIndex, 'outcomeIndex', 0, Number.MAX_SAFE_INTEGER) };
     }
     default:
       fail('type', `unknown message type "${type.slice(0, 40)}"`);

@@ -14,11 +14,11 @@
  *   served), `LiveState.ruleset` / `LiveState.focus` and the same in deltas (optional, additive), log
  *   entry kind `ruleset`, ack result `{ ruleset }`.
  */
-export const PROTOCOL_VERSION = 4 as const;
+export const PROTOCOL_VERSION = 5 as const;
 
 /**
  * The oldest client version the server still serves: every message a version 1 client sends still means
- * the same (versions 2..4 only added server → client fields and new client message types).
+ * the same (versions 2..5 only added server → client fields and new client message types).
  */
 export const OLDEST_SUPPORTED_PROTOCOL_VERSION = 1 as const;
 

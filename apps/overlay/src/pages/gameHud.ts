@@ -5,6 +5,8 @@
 import type { GameLogEntry } from '@muster/protocol';
 import type { LiveStore } from '../state/liveStore.ts';
 import { cardText } from '../ui/cardText.ts';
+import { outcomeLine } from '../ui/outcomeWords.ts';
+import { shownOutcome } from '../ui/shownOutcome.ts';
 import { h } from './bootstrap.ts';
 
 const GLYPH = ['⚀', '⚁', '⚂', '⚃', '⚄', '⚅'];
@@ -19,10 +21,12 @@ export function gameHud(parent: HTMLElement, store: LiveStore, options: GameHudO
   const turn = h('span', { className: 'hud-turn' });
   const card = h('span', { className: 'hud-card' });
   const roll = h('span', { className: 'hud-roll' });
+  // What the last roll did (after the roll, protocol 5), in players' words, until the operator clears it.
+  const outcome = h('span', { className: 'hud-outcome' });
   // The rule set in play (protocol 4), so every view says which rules its shapes are from.
   const ruleset = h('span', { className: 'hud-ruleset hud-muted' });
   const show = { turn: true, card: true, roll: true, ...options.show };
-  const box = h('div', { className: options.className ?? 'hud', role: 'status' }, show.turn ? turn : null, show.turn ? ruleset : null, show.card ? card : null, show.roll ? roll : null);
+  const box = h('div', { className: options.className ?? 'hud', role: 'status' }, show.turn ? turn : null, show.turn ? ruleset : null, show.card ? card : null, show.roll ? roll : null, show.roll ? outcome : null);
   box.setAttribute('aria-live', 'polite');
   parent.append(box);
   let key = '';
@@ -31,7 +35,8 @@ export function gameHud(parent: HTMLElement, store: LiveStore, options: GameHudO
     const lastCard = findLast(s.log, 'card');
     const lastRoll = findLast(s.log, 'dice');
     const rulesetName = s.state?.ruleset?.current?.name ?? '';
-    const k = `${s.state?.turn}|${lastCard?.index}|${lastRoll?.index}|${rulesetName}`;
+    const shown = shownOutcome(s.log);
+    const k = `${s.state?.turn}|${lastCard?.index}|${lastRoll?.index}|${rulesetName}|${shown?.entry.index}|${shown?.applied}`;
     if (k === key) return;
     key = k;
     turn.textContent = s.state ? `Turn ${s.state.turn}` : '';
@@ -48,6 +53,9 @@ export function gameHud(parent: HTMLElement, store: LiveStore, options: GameHudO
         h('span', { className: 'hud-muted' }, ` (${r.hitOn}+)`),
       );
     } else roll.replaceChildren();
+    outcome.hidden = !shown;
+    outcome.textContent = shown ? outcomeLine(shown.entry.outcome) : '';
+    outcome.title = shown ? `${shown.applied ? 'Applied' : 'Not applied yet'}; ${shown.entry.outcome.steps.map((st) => `${st.text} [${st.source}]`).join('\n')}` : '';
     box.hidden = !s.state;
   };
   store.subscribe(update);

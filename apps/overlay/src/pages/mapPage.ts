@@ -10,6 +10,7 @@ import { gameHud } from './gameHud.ts';
 import { replayTimelineBar } from './replayTimelineBar.ts';
 import { turnPngButton } from './turnPng.ts';
 import { followSharedFocus } from './followSharedFocus.ts';
+import { followForcedMoves } from './forcedMoveOverlay.ts';
 
 const { store } = startLive();
 const status = h('span', { className: 'status' }, 'connecting…');
@@ -34,6 +35,7 @@ fitButton.addEventListener('click', () => view.resetZoom());
 // The operator's selection and tape, shared by the service (`?follow=0`: only this viewer's taps).
 followSharedFocus(view, store);
 gameHud(stage, store, { className: 'hud hud-map' });
+followForcedMoves(view, store, 0.15);
 topbar.append(layerMenu(view), fitButton, turnPngButton(view));
 // In a replay: the timeline of turns and actions, with where it is now (viewers cannot seek).
 void replayTimelineBar(stage, store);

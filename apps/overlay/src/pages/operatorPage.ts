@@ -48,6 +48,8 @@ import { moraleText } from '../ui/unitReadingText.ts';
 import { breakdownAmount } from '../ui/formatBreakdown.ts';
 import { pointInPolygon } from '../geometry/standFootprint.ts';
 import { isGhostStand } from '../geometry/ghostMarks.ts';
+import { resolutionPanel } from './resolutionPanel.ts';
+import { followForcedMoves } from './forcedMoveOverlay.ts';
 
 const token = takeOperatorToken();
 const message = h('div', { className: 'message', role: 'status' });
@@ -96,6 +98,7 @@ const view = fullTableView({
   cursorAt: (_at, stand) => (mode === 'select' ? (stand ? 'pointer' : 'grab') : mode === 'measure' ? 'crosshair' : 'cell'),
 });
 gameHud(stage, store, { className: 'hud hud-map' });
+followForcedMoves(view, store, 0.15);
 const fitButton = h('button', { type: 'button', title: 'Fit the table to the view (F)' }, 'Fit');
 fitButton.addEventListener('click', () => view.resetZoom());
 topbar.append(layerMenu(view), cameraBackdropControl(view, store), fitButton, turnPngButton(view));
@@ -176,7 +179,7 @@ function duplicateOf(t: Terrain, group: string, kind: string | undefined, pts: r
 // ---- undo --------------------------------------------------------------------------------------------
 /** Operator edits that can be taken back: each entry is the message that restores what was there. */
 const undoStack: { label: string; restore: OperatorMessage }[] = [];
-const undoEdit = h('button', { type: 'button', title: 'Undo the last terrain or status edit (Ctrl+Z)', disabled: true }, 'Undo');
+const undoEdit = h('button', { type: 'button', title: 'Undo the last terrain or status edit, or an applied outcome (Ctrl+Z)', disabled: true }, 'Undo');
 undoEdit.id = 'undo';
 function pushUndo(label: string, restore: OperatorMessage): void {
   undoStack.push({ label, restore });
@@ -192,6 +195,8 @@ async function undoLast(): Promise<void> {
   await act(last.restore, `Undone: ${last.label}.`);
 }
 undoEdit.addEventListener('click', () => void undoLast());
+// After the roll: what the selected unit may roll for, the outcome, Apply (Undo takes it back).
+const rollPanel = resolutionPanel({ store, send: (a) => connection.sendAction(a), say, pushUndo });
 /** Sends a terrain change that Undo can take back. */
 async function editTerrain(terrain: Terrain, done: string): Promise<boolean> {
   const before = store.snapshot.state?.tableState.terrain;
@@ -477,6 +482,7 @@ const openSplitPairs = new Set<string>();
 function renderSelection(force = false): void {
   const state = store.snapshot.state;
   const unitId = view.selection;
+  rollPanel.follow(unitId);
   const ev = unitId ? state?.evaluation?.units[unitId] : undefined;
   const warnings = unitId ? unitWarningLines(state?.evaluation?.warnings, unitId) : [];
   // Commanders' orders and combined charges live beside the units' readings: a change there shows too.
@@ -813,6 +819,7 @@ function renderTableWide(state: LiveState): void {
 panel.append(
   h('section', {}, h('h2', {}, 'Tools'), h('div', { className: 'row' }, toolRow, undoEdit, helpButton), toolHint, measureOut, drawPanel, message),
   h('section', {}, h('h2', {}, 'Unit'), unitBox, statusBox),
+  rollPanel.element,
   h('section', {}, h('h2', {}, 'Commanders'), commandersBox),
   rulesetChooser(store, connection),
   h('section', {}, h('h2', {}, 'Game'), h('div', { className: 'row' }, 'Turn ', turnOut, turnDown, turnUp), h('div', { className: 'row' }, drawCard, cardOut), h('div', { className: 'row' }, diceCount, diceReason, rollButton), diceOut, logList),
@@ -852,7 +859,7 @@ const SHORTCUTS: { key: string; label: string; run: () => void }[] = [
 ];
 helpBox.append(
   h('h3', {}, 'Keyboard'),
-  h('table', {}, ...[...SHORTCUTS.map((s) => [s.key, s.label]), ['Ctrl+Z', 'Undo the last terrain or status edit'], ['Esc', 'Drop the measurement or drawing, then the selection']].map(([k, l]) => h('tr', {}, h('td', {}, h('kbd', {}, k!)), h('td', {}, l!)))),
+  h('table', {}, ...[...SHORTCUTS.map((s) => [s.key, s.label]), ['Ctrl+Z', 'Undo the last terrain or status edit, or an applied outcome'], ['Esc', 'Drop the measurement or drawing, then the selection']].map(([k, l]) => h('tr', {}, h('td', {}, h('kbd', {}, k!)), h('td', {}, l!)))),
 );
 
 // Keyboard: Escape steps back (draft or measurement first, then the selection); letters pick tools.

@@ -32,6 +32,7 @@ import { FocusChannel, type SharedMeasure } from './focusChannel.ts';
 import { measureGroup } from './measureDrawing.ts';
 import { selectedTape } from './tapeOverlay.ts';
 import { gameHud } from './gameHud.ts';
+import { followForcedMoves } from './forcedMoveOverlay.ts';
 
 const params = new URLSearchParams(location.search);
 /** Margin kept dark around every stand and tag, inches. */
@@ -86,6 +87,8 @@ function startProjector(): void {
     ghosts: ghostsFromUrl(params, false),
   });
   if (params.get('hud') === '1') gameHud(stage, store, { className: 'hud hud-projector' });
+  // An outcome's forced moves on the cloth until the stands are moved (or the operator clears it).
+  followForcedMoves(view, store, 0.3);
 
   const channel = new FocusChannel({ store });
   let measure: SharedMeasure | null = null;

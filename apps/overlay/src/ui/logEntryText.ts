@@ -2,6 +2,7 @@
 import type { GameLogEntry, LiveState } from '@muster/protocol';
 import { cardText } from './cardText.ts';
 import { statusWords } from './statusWords.ts';
+import { outcomeLine } from './outcomeWords.ts';
 
 export function logEntryText(e: GameLogEntry, state: LiveState | null): string {
   const unitOf = (id: string) => state?.tableState.units.find((u) => u.id === id)?.name ?? id;
@@ -25,5 +26,9 @@ export function logEntryText(e: GameLogEntry, state: LiveState | null): string {
     case 'stand-removed': return `Removed ${standText(e.standId)}`;
     case 'ruleset': return `Rule set: ${e.ruleset.name}${e.previousId ? ` (was ${state?.ruleset?.installed.find((r) => r.id === e.previousId)?.name ?? e.previousId})` : ''}`;
     case 'ruleset': return `Rule set now ${e.ruleset.name}`;
+    case 'outcome': return `${e.dice === 'entered' ? 'Dice entered' : 'Rolled'}: ${outcomeLine(e.outcome)}`;
+    case 'outcome-applied': return `Applied: ${Object.keys(e.statusByUnit).map(unitOf).join(', ')} (outcome ${e.outcomeIndex})`;
+    case 'outcome-undone': return `Undone: outcome ${e.outcomeIndex} (${Object.keys(e.statusByUnit).map(unitOf).join(', ')} as before)`;
+    case 'outcome-cleared': return `Outcome ${e.outcomeIndex} cleared`;
   }
 }

@@ -275,9 +275,9 @@ export class LiveTableView {
 
   /**
    * Extra groups in table inches: the measure line and terrain being drawn over the table, the camera
-   * backdrop under it (each group's renderOrder places it).
+   * backdrop under it, an outcome's forced moves (each group's renderOrder places it).
    */
-  setOverlay(name: 'measure' | 'draft' | 'backdrop', group: THREE.Group | null): void {
+  setOverlay(name: 'measure' | 'draft' | 'backdrop' | 'outcome', group: THREE.Group | null): void {
     const old = this.renderer.replaceLayer(name, group);
     if (old) this.retired.push(old);
     // A tape or a draft line being dragged redraws only where it was and is; the photo redraws everything.

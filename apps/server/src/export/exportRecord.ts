@@ -74,6 +74,17 @@ export function entryDetail(e: GameLogEntry): string {
       return e.text;
     case 'ruleset':
       return `rule set ${e.ruleset.name} (${e.ruleset.id})${e.previousId ? `, was ${e.previousId}` : ''}`;
+    case 'outcome': {
+      const o = e.outcome;
+      const dice = o.rolls.map((r) => `${r.request.id} ${r.faces.join(' ')}`).join('; ');
+      return `${o.action.kind}: ${o.result}: ${o.summary} (${e.dice === 'rolled' ? 'rolled' : 'dice entered'}${dice ? `: ${dice}` : ''})`;
+    }
+    case 'outcome-applied':
+      return `outcome ${e.outcomeIndex} applied: ${Object.entries(e.statusByUnit).map(([id, st]) => `${id} ${JSON.stringify(st)}`).join('; ')}`;
+    case 'outcome-undone':
+      return `outcome ${e.outcomeIndex} undone: ${Object.entries(e.statusByUnit).map(([id, st]) => `${id} ${JSON.stringify(st)}`).join('; ')}`;
+    case 'outcome-cleared':
+      return `outcome ${e.outcomeIndex} cleared`;
   }
 }
 
@@ -81,6 +92,7 @@ function unitIdOf(e: GameLogEntry, units: Map<string, string>): string | undefin
   if (e.kind === 'pose' || e.kind === 'stand-removed') return units.get(e.standId);
   if (e.kind === 'unit-status') return e.unitId;
   if (e.kind === 'dice') return e.roll.unitId;
+  if (e.kind === 'outcome') return e.outcome.action.unitId;
   if (e.kind === 'assign-tag' && e.standId !== null) return units.get(e.standId);
   return undefined;
 }

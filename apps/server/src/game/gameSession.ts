@@ -246,6 +246,9 @@ function checkTerrain(v: unknown): Terrain {
 
 type NewEntry = GameLogEntry extends infer E ? (E extends GameLogEntry ? Omit<E, 'index' | 'timeMs' | 'turn'> : never) : never;
 
+/** The after-the-roll log entries a resolution makes (`resolutionDesk.ts`), before the log numbers them. */
+export type NewOutcomeEntry = Extract<NewEntry, { kind: 'outcome' | 'outcome-applied' | 'outcome-undone' | 'outcome-cleared' }>;
+
 export interface GameSessionOptions {
   readonly store: DataStore;
   readonly baseRoster: Roster;
@@ -470,6 +473,45 @@ export class GameSession {
     }
   }
 
+  /**
+   * Runs `use` with the game's seeded roller, then saves the roller's state. When `use` or the save throws,
+   * the roller is put back as it was: a roll nobody saw is not spent.
+   */
+  rollWith<T>(use: (rng: Rng) => T): T {
+    return this.withRngRollback(() => {
+      const result = use(this.rng);
+      this.saveGame();
+      return result;
+    });
+  }
+
+  /** Logs an outcome or its clearing (nothing on the table changes). */
+  logOutcome(entry: Extract<NewOutcomeEntry, { kind: 'outcome' | 'outcome-cleared' }>): GameLogEntry {
+    return this.append(entry);
+  }
+
+  /**
+   * Sets several units' whole operator status in ONE saved, logged step (an outcome applied or undone): each
+   * status is checked as `set-unit-status` would check it, and nothing is saved when one fails. `{}` clears.
+   */
+  setStatusesTogether(statusByUnit: Readonly<Record<string, UnitStatus>>, entry: Extract<NewOutcomeEntry, { kind: 'outcome-applied' | 'outcome-undone' }>): GameLogEntry {
+    const all = { ...this.statusByUnit };
+    for (const [unitId, status] of Object.entries(statusByUnit)) {
+      if (!this.baseRoster.units.some((u) => u.id === unitId)) throw new ActionError('not-found', `no unit "${unitId}" in the roster`);
+      const parsed = validateClientMessage({ type: 'set-unit-status', unitId, status });
+      if (!parsed.ok) throw new ActionError('internal', `the rule set gave ${unitId} a status the service cannot save (${parsed.message})`);
+      const problem = this.rulesetStatusProblem(status.rulesetStatus);
+      if (problem) throw new ActionError('internal', `the rule set gave ${unitId} a status its own declaration refuses (${problem})`);
+      if (Object.keys(status).length === 0) delete all[unitId];
+      else all[unitId] = status;
+    }
+    this.persist('game', this.gameDocument(this.turnValue, all, this.deck));
+    this.statusByUnit = all;
+    const logged = this.append(entry);
+    this.onChange();
+    return logged;
+  }
+
   /** Logs stands that moved or turned enough since last logged, and stands that left the table. */
   logPoses(stands: readonly Stand[], by: 'vision' | 'demo'): number {
     let logged = 0;
@@ -604,6 +646,13 @@ export class GameSession {
       case 'set-focus':
         // Shared focus is the live pipeline's (held in its state, never saved or logged).
         throw new ActionError('internal', 'set-focus is handled by the live pipeline, not the game session');
+      case 'resolve-offer':
+      case 'resolve-roll':
+      case 'apply-outcome':
+      case 'undo-outcome':
+      case 'clear-outcome':
+        // They read the live table and the rule set in use: the pipeline runs them (game/resolutionDesk.ts).
+        throw new ActionError('internal', `${msg.type} is handled by the live pipeline (it needs the table), not the game session`);
     }
   }
 

@@ -13,6 +13,7 @@ import { rosterRulesetProblems } from '../roster/rosterRulesetProblems.ts';
 import type { Roster } from '../roster/roster.ts';
 import type { ActionResult, ServiceBackend } from '../http/backend.ts';
 import type { GameSession } from '../game/gameSession.ts';
+import { isResolutionMessage, performResolution } from '../game/resolutionDesk.ts';
 import type { RulesWorkerData } from '../rules/rulesWorkerProtocol.ts';
 import { createFrameStages } from './frameStages.ts';
 import type { TableSize } from './liveTable.ts';
@@ -110,6 +111,14 @@ export function createLivePipeline(options: LivePipelineOptions): LivePipeline {
         shared = { ...shared, focus };
         publisher.publishPatch({ focus });
         return undefined;
+      }
+      if (isResolutionMessage(action)) {
+        // After the roll: read against the newest published table and the rule set in use.
+        const published = publisher.state();
+        const result = performResolution(session, action, { ruleset: rules.ruleset(), tableState: published.tableState, evaluation: published.evaluation });
+        // Only an apply or undo changes the table (statuses); an offer, a roll or a clear changes no state.
+        if (action.type === 'apply-outcome' || action.type === 'undo-outcome') refresh();
+        return result;
       }
       const result = session.perform(action);
       if (action.type === 'set-ruleset' && session.rulesetId !== rules.ruleset()?.id && session.rulesetId !== null) {

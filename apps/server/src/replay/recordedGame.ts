@@ -65,7 +65,15 @@ export function applyEntry(g: RecordedGame, e: GameLogEntry): void {
     case 'ruleset':
       g.rulesetId = e.ruleset.id;
       break;
+    case 'outcome-applied':
+    case 'outcome-undone':
+      // Each unit's whole operator status after the step, as `unit-status` entries hold it.
+      for (const [unitId, status] of Object.entries(e.statusByUnit)) {
+        if (Object.keys(status).length === 0) g.statusByUnit.delete(unitId);
+        else g.statusByUnit.set(unitId, status);
+      }
+      break;
     default:
-      break; // cards, dice, turns and notes change nothing on the table (the turn is on every entry)
+      break; // cards, dice, outcomes rolled or cleared, turns and notes change nothing on the table (the turn is on every entry)
   }
 }

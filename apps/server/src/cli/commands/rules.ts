@@ -2,7 +2,9 @@
  * `muster rules <state.json> [--ruleset <id>] [--json]`: evaluate a saved table state and print what each
  * unit may do (a readable table, or the full evaluation as JSON). `muster rules --list` prints the
  * installed rule-set ids, one per line; `muster rules --params <id>` what a rule set asks the operator to
- * enter. A bad file or option is one line on stderr and exit code 2.
+ * enter. After the roll (`rulesResolve.ts`): `--offered --unit <id>` lists what a unit may roll for, with the
+ * dice; `--resolve <kind|json> … --dice … | --seed <n>` prints the outcome. A bad file or option is one line
+ * on stderr and exit code 2; a roll the rules refuse prints the refusal with exit code 1.
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { DiceBreakdown, Evaluation, Refusal, TableState, UnitEvaluation } from '@muster/rules';
@@ -11,13 +13,20 @@ import { DEFAULT_RULESET_ID, evaluate, getRuleset, installedRulesets, parseTable
 import { CliError } from '../cliError.ts';
 import { numberValue, parseCommandArgs, type CommandSpec } from '../commandArgs.ts';
 import { formatRulesetParams } from '../formatRulesetParams.ts';
+import { offeredText, resolveText } from './rulesResolve.ts';
 
 /** Table states above this are refused before they are read: parsing JSON costs ~50× its size in memory. */
 export const DEFAULT_MAX_INPUT_MB = 8;
 
 const SPEC = {
   command: 'rules',
-  synopsis: ['<state.json> [--ruleset <id>] [--json | --unit <id>]', '--list', '--params <id>'],
+  synopsis: [
+    '<state.json> [--ruleset <id>] [--json | --unit <id>]',
+    '<state.json> [--ruleset <id>] --offered --unit <id> [--json]',
+    "<state.json> [--ruleset <id>] --resolve <kind|json> [--unit <id>] [--target <id>] [--choice k=v] (--dice <faces> | --seed <n>) [--json]",
+    '--list',
+    '--params <id>',
+  ],
   positionals: [{ name: '<state.json>', help: 'a table state (schema: packages/rules/schema/table-state.schema.json); - reads stdin' }],
   tooMany: (p: readonly string[]) => `one state file at a time (got "${p[0]}" and "${p[1]}")`,
   options: {
@@ -26,6 +35,15 @@ const SPEC = {
     unit: { type: 'string', arg: '<id>', help: 'print one unit in detail: every fire and charge option with its dice modifiers\nand every refusal with its reason' },
     list: { type: 'boolean', help: 'print the installed rule-set ids, one per line' },
     params: { type: 'string', arg: '<id>', help: 'print the parameters, unit fields and status fields a rule set reads, with the\nnumbers its document does not give and where to find them' },
+    offered: { type: 'boolean', help: 'with --unit: what the unit may roll for now (after the roll), each action with\nthe dice it needs, as --resolve arguments' },
+    resolve: { type: 'string', arg: '<kind|json>', help: 'the outcome of an action: its kind (e.g. fire) with --unit, --target, --units,\n--targets, --commander, --choice; or the whole action as JSON, e.g.\n\'{"kind":"fire","unitId":"us1","targetUnitId":"al19"}\'' },
+    target: { type: 'string', arg: '<id>', help: 'with --resolve: the unit acted on (the target, the unit charged)' },
+    units: { type: 'string', arg: '<ids>', help: 'with --resolve: more acting units, comma-separated (a joint charge)' },
+    targets: { type: 'string', arg: '<ids>', help: 'with --resolve: units joining on the other side, comma-separated' },
+    commander: { type: 'string', arg: '<id>', help: 'with --resolve: the commander the action concerns' },
+    choice: { type: 'string', multiple: true, arg: '<key=value>', help: 'with --resolve: a choice made before rolling (repeatable), e.g. close=true' },
+    dice: { type: 'string', multiple: true, arg: '<faces>', help: 'with --resolve: the faces rolled, per group: fire=6,2,4 (repeat, or ; between\ngroups), JSON {"attacker":[6,2],"defender":[1]}, or bare 6,2,4 for one group' },
+    seed: { type: 'string', arg: '<n>', help: 'with --resolve: roll the dice here with the seeded roller (a number or any text)' },
     'max-input-mb': { type: 'string', arg: '<n>', help: `refuse a state file larger than this (default ${DEFAULT_MAX_INPUT_MB} MB; a 1,000-stand table is well under 1 MB)` },
   },
 } as const satisfies CommandSpec;
@@ -213,6 +231,21 @@ export async function run(args: string[]): Promise<number> {
   if (o.file === undefined) throw new CliError('missing <state.json> (usage: muster rules <state.json> [--ruleset <id>] [--json] | --list | --params <id>; muster rules --help)');
   const ruleset = rulesetOrCliError(o.rulesetId);
   const state = await loadTableState(o.file, o.maxInputMb, ruleset);
+  if (v.offered) {
+    if (o.unitId === undefined) throw new CliError('--offered needs --unit <id> (the unit whose actions to list)');
+    console.log(offeredText(state, ruleset, o.unitId, o.json));
+    return 0;
+  }
+  if (v.resolve !== undefined) {
+    const flags = { resolve: v.resolve, unit: o.unitId, target: v.target, units: v.units, targets: v.targets, commander: v.commander, choice: v.choice, dice: v.dice, seed: v.seed };
+    const { text, exitCode } = resolveText(state, ruleset, flags, o.json);
+    console.log(text);
+    return exitCode;
+  }
+  for (const [flag, given] of [['--target', v.target], ['--units', v.units], ['--targets', v.targets], ['--commander', v.commander], ['--seed', v.seed]] as const) {
+    if (given !== undefined) throw new CliError(`${flag} goes with --resolve`);
+  }
+  if (v.dice.length > 0 || v.choice.length > 0) throw new CliError(`${v.dice.length > 0 ? '--dice' : '--choice'} goes with --resolve`);
   const ev = evaluate(state, ruleset);
   if (o.json) console.log(JSON.stringify(ev, null, 2));
   else if (o.unitId !== undefined) console.log(formatUnitDetail(state, ev, o.unitId));
