@@ -116,6 +116,23 @@ describe('movement reach (QRS II, Figure 2 Movement Rate; Road Movement)', () =>
     expect(hh).toMatchObject({ ok: false, reason: 'movement/no-hand-haul' });
   });
 
+  it('hand hauls forward or backward only, changing direction up to 45° (Gun Maneuvers, Hand Haul)', () => {
+    // Two LR gun stands facing +y; the reference stand (the first gun) is the reach's origin.
+    const s = table([inf('u', 'a', { xIn: 36, yIn: 20 }, 90, { arm: 'artillery', weapon: 'LR', stands: 2, files: 2 })]);
+    const ref = s.stands.find((x) => x.id === 'u-1')!.pose;
+    const m = move(s);
+    for (const dir of [90, 45, 135, 270, 225, 315]) expect(alongIn(m.reach, ref, dir)).toBeCloseTo(2, 6);
+    // Square to the flank, or 52.5° off the front: no move.
+    for (const dir of [0, 180, 37.5, 142.5]) expect(alongIn(m.reach, ref, dir)).toBe(0);
+    expect(m.notes.join(' ')).toContain('forward or backward, changing direction up to 45°');
+    // The sectors turn with the guns: facing 0°, straight along +x and -x, not along +y.
+    const east = table([inf('u', 'a', { xIn: 36, yIn: 20 }, 0, { arm: 'artillery', weapon: 'MH', stands: 2, files: 2 })]);
+    const eastRef = east.stands.find((x) => x.id === 'u-1')!.pose;
+    expect(alongIn(move(east).reach, eastRef, 0)).toBeCloseTo(4, 6);
+    expect(alongIn(move(east).reach, eastRef, 180)).toBeCloseTo(4, 6);
+    expect(alongIn(move(east).reach, eastRef, 90)).toBe(0);
+  });
+
   it('moves limbered horse guns at 18" and says heavy guns have no double quick', () => {
     const limbered = (weapon: string, horse: boolean) => {
       const s = table([inf('u', 'a', { xIn: 36, yIn: 10 }, 90, { arm: 'artillery', weapon, stands: 2, files: 2 })]);

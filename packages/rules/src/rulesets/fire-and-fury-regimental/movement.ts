@@ -25,7 +25,7 @@ import { HAND_HAUL_IN, HEAVY_GUN_WEAPONS, MOVEMENT_RATES, ROAD_BONUS, type Movem
 import { IMPASSABLE_LINEAR, classRank, type TerrainClass } from './tables/terrainClasses.ts';
 import { qrs } from './tables/source.ts';
 import { changeFrontFor, changeFrontLookIn } from './wheel.ts';
-import { OBLIQUE_MAX_DEG, SECTORS_NOTE, movementSectorsFor, type ReachSectors } from './reachSectors.ts';
+import { OBLIQUE_MAX_DEG, SECTORS_NOTE, handHaulSectorsFor, movementSectorsFor, type ReachSectors } from './reachSectors.ts';
 
 export interface MovementResult {
   readonly movement: MovementOption | Refusal;
@@ -403,9 +403,14 @@ export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo): MovementRe
   if ('ok' in choice) return { movement: choice, shapes: [], startClass };
   const base = { layer: 'movement' as const, unitId: unit.id, side: unit.side };
   if (choice.kind === 'haul') {
-    const reach = reachPolygon(ctx, ctx.t.get(enemyStandsNearQuery, unit.id), origin, { open: choice.inches, broken: choice.inches, rough: choice.inches });
+    const reach = reachPolygon(ctx, ctx.t.get(enemyStandsNearQuery, unit.id), origin, { open: choice.inches, broken: choice.inches, rough: choice.inches }, handHaulSectorsFor(info));
     return {
-      movement: { ok: true, allowanceIn: choice.inches, reach, notes: [`Hand haul ${choice.inches}" unlimbered, over open, broken or rough ground (${HAND_HAUL_IN.source}); no offensive fire after.`] },
+      movement: {
+        ok: true,
+        allowanceIn: choice.inches,
+        reach,
+        notes: [`Hand haul ${choice.inches}" unlimbered, over open, broken or rough ground, forward or backward, changing direction up to ${OBLIQUE_MAX_DEG}° (${HAND_HAUL_IN.source}); no offensive fire after.`],
+      },
       shapes: [{ ...base, kind: 'polygon', id: `movement/${unit.id}/reach`, style: 'reach', vertices: reach }],
       startClass,
     };

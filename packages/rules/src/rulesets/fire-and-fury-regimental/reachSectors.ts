@@ -38,6 +38,14 @@ export function movementSectorsFor(info: FfrUnitInfo): ReachSectors | undefined 
   return { headingDeg: info.formation.headingDeg, flankFactor: FLANK_MARCH_FACTOR, rear: true };
 }
 
+/**
+ * Hand haul: "The gun can move either forward or backward, and change direction up to 45-degrees" (Gun
+ * Maneuvers, Hand Haul): within 45° of the guns' front or rear, nothing to the flanks.
+ */
+export function handHaulSectorsFor(info: FfrUnitInfo): ReachSectors {
+  return { headingDeg: info.formation.headingDeg, flankFactor: 0, rear: true };
+}
+
 /** A charge's sectors: ahead only, obliquing up to 45° at its start. */
 export function chargeSectorsFor(info: FfrUnitInfo): ReachSectors {
   return { headingDeg: info.formation.headingDeg, flankFactor: 0, rear: false };
