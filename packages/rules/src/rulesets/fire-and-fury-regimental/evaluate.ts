@@ -51,7 +51,8 @@ export function noStandsEvaluation(unit: Unit, sink: WarningSink): UnitEvaluatio
 /** Asks the players to dress the stands when the formation read from them is uncertain. */
 export function formationWarning(info: FfrUnitInfo, sink: WarningSink): void {
   const reading = info.formation.reading;
-  if (reading.source === 'geometry' && reading.confidence < FORMATION_WARNING_CONFIDENCE) {
+  if (reading.illegal) sink.add(reading.illegal.reason, `${info.unit.name}: ${reading.illegal.detail} (${reading.illegal.section})`);
+  else if (reading.source === 'geometry' && reading.confidence < FORMATION_WARNING_CONFIDENCE) {
     sink.add('formation/uncertain', `${info.unit.name}: formation read as ${reading.name ?? reading.formation} (confidence ${reading.confidence}); dress the stands or set status.rulesetStatus.formation.`);
   }
 }
