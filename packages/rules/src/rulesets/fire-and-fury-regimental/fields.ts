@@ -217,6 +217,19 @@ export const ROAD_CONDITION_PARAM: RulesetFieldSpec = {
   usedFor: 'road movement',
 };
 
+export const ROAD_RATE_READING_PARAM: RulesetFieldSpec = {
+  id: 'road-rate-reading',
+  label: 'Rate on a good road',
+  type: 'choice',
+  choices: [
+    { id: 'text', label: 'Open-ground rate x the road bonus (x1.5 troops and leaders, x2 limbered guns), as the text says' },
+    { id: 'chart', label: "Figure 2's Road column" },
+  ],
+  default: 'text',
+  source: qrs('Road Movement ("The road bonus multiplies the distance traveled"); Figure 9'),
+  usedFor: 'road movement',
+};
+
 export const FFR_PARAMETERS: readonly RulesetFieldSpec[] = [
   FIRE_ARC_PARAM,
   WOODS_SIGHT_PARAM,
@@ -228,6 +241,7 @@ export const FFR_PARAMETERS: readonly RulesetFieldSpec[] = [
   VISIBILITY_PARAM,
   COMMAND_MEASURE_PARAM,
   ROAD_CONDITION_PARAM,
+  ROAD_RATE_READING_PARAM,
 ];
 
 export const PARAM_BY_ID: ReadonlyMap<string, RulesetFieldSpec> = new Map(FFR_PARAMETERS.map((p) => [p.id, p]));

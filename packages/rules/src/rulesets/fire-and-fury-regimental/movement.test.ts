@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateFireAndFuryRegimental } from './evaluate.ts';
-import { inf, table, withParams } from '../../../../../fixtures/rules/fire-and-fury-regimental/testScenes.ts';
+import { inf, mapStands, mapUnit, table, withParams } from '../../../../../fixtures/rules/fire-and-fury-regimental/testScenes.ts';
 import type { MovementOption } from '../../engine/evaluation.ts';
 import type { PolylineShape } from '../../engine/shapes.ts';
 import type { TableState } from '../../model/tableState.ts';
@@ -106,6 +106,31 @@ describe('movement reach (QRS II, Figure 2 Movement Rate; Road Movement)', () =>
     // A line touching the road does not move on it (the chart's "-").
     const line = table([inf('u', 'a', { xIn: 10, yIn: 20 }, 0)], { terrain: s.terrain });
     expect(ev(line).shapes.some((x) => x.id.startsWith('movement/u/road'))).toBe(false);
+  });
+
+  it('multiplies the open-ground rate on a good road: x1.5 troops, x2 limbered guns, and the note says the reach drawn (Road Movement)', () => {
+    const pike = { roads: [{ id: 'pike', points: [{ xIn: 10, yIn: 0 }, { xIn: 10, yIn: 60 }] }] };
+    const road = (st: TableState) => ev(st).shapes.find((x) => x.id === 'movement/u/road/0') as PolylineShape;
+    const lengthIn = (p: PolylineShape) => p.points.slice(1).reduce((sum, q, i) => sum + Math.hypot(q.xIn - p.points[i]!.xIn, q.yIn - p.points[i]!.yIn), 0);
+    const at = (spec: Parameters<typeof inf>[4]) => {
+      const s = table([inf('u', 'a', { xIn: 10, yIn: 30 }, 90, spec)], { terrain: pike });
+      return { ...s, table: { ...s.table, depthIn: 60 } };
+    };
+    // Cavalry march column: 18" open x1.5 = 27" each way (the chart's Road column says 24").
+    const cav = at({ arm: 'cavalry', files: 1, stands: 4 });
+    expect(lengthIn(road(cav))).toBeCloseTo(54, 6);
+    expect(move(cav).notes.join(' ')).toContain('On the road: 27" (18" open-ground/road rate x1.5 good-road bonus');
+    // Limbered field guns: 12" x2 = 24" each way (chart: 18"); horse guns 18" x2 = 36".
+    const limbered = () => mapStands(at({ arm: 'artillery', weapon: 'LR', files: 1, stands: 2 }), 'u', (st, i) => (i === 1 ? { ...st, role: 'limber' } : st));
+    expect(lengthIn(road(limbered()))).toBeCloseTo(48, 6);
+    expect(move(limbered()).notes.join(' ')).toContain('On the road: 24" (12" open-ground/road rate x2 good-road bonus');
+    const horse = mapUnit(limbered(), 'u', (u) => ({ ...u, horseArtillery: true }));
+    expect(move(horse).notes.join(' ')).toContain('On the road: 36" (18" open-ground/road rate x2 good-road bonus');
+    // 36" each way from about y 28.5 is cut by the table's ends at 0 and 60: the whole road.
+    expect(lengthIn(road(horse))).toBeCloseTo(60, 6);
+    // The chart's column is the other reading, one parameter away.
+    expect(lengthIn(road(withParams(cav, { 'road-rate-reading': 'chart' })))).toBeCloseTo(48, 6);
+    expect(lengthIn(road(withParams(limbered(), { 'road-rate-reading': 'chart' })))).toBeCloseTo(36, 6);
   });
 
   it('hand hauls unlimbered guns 2", mountain howitzers 4", and refuses heavy guns', () => {

@@ -24,6 +24,7 @@ import { query } from '../../engine/incremental/query.ts';
 import { HAND_HAUL_IN, HEAVY_GUN_WEAPONS, MOVEMENT_RATES, ROAD_BONUS, type MovementRow, type MovementRowId } from './tables/movementRates.ts';
 import { IMPASSABLE_LINEAR, classRank, type TerrainClass } from './tables/terrainClasses.ts';
 import { qrs } from './tables/source.ts';
+import { ROAD_RATE_READING_PARAM } from './fields.ts';
 import { changeFrontFor, changeFrontLookIn } from './wheel.ts';
 import { OBLIQUE_MAX_DEG, SECTORS_NOTE, handHaulSectorsFor, movementSectorsFor, type ReachSectors } from './reachSectors.ts';
 
@@ -395,6 +396,30 @@ function roadReach(ctx: FfrContext, info: FfrUnitInfo, allowanceIn: number): Poi
   return out;
 }
 
+/** Who moves on a road, for its bonus (Road Movement). */
+export type RoadMover = 'troops' | 'leader' | 'limbered-guns';
+
+/**
+ * How far a unit or leader goes moving entirely on a road from the start, and the note that says why (QRS II,
+ * Road Movement): "A unit that starts aligned on or touching a road immediately can move on the road at the
+ * open-ground/road rate", and on a good road "The road bonus multiplies the distance traveled by x1.5 for
+ * infantry and cavalry in march column, x1.5 for leaders, and x2 for limbered artillery" (Figure 9: "12"
+ * open-ground/road rate x1.5 good-road bonus = 18""). A poor road "only [is] treated as open ground". The
+ * chart's Road column disagrees for cavalry march columns and guns (24 against 27, 18 and 24 against 24 and
+ * 36); the text is followed unless `road-rate-reading` is 'chart'.
+ */
+export function roadRateFor(ctx: FfrContext, mover: RoadMover, row: MovementRow): { inches: number; bonus: number; text: string } {
+  const good = ctx.param('road-condition') !== 'poor';
+  const open = row.open.full;
+  if (!good) return { inches: open, bonus: 1, text: `${open}" (a poor road is open ground, no bonus; ${ROAD_BONUS.source}).` };
+  if (ctx.param(ROAD_RATE_READING_PARAM.id) === 'chart' && row.road) {
+    return { inches: row.road.full, bonus: row.road.full / open, text: `${row.road.full}" (the chart's Road column, ${row.source}; reading 'chart' of road-rate-reading).` };
+  }
+  const bonus = mover === 'limbered-guns' ? ROAD_BONUS.limberedGuns : mover === 'leader' ? ROAD_BONUS.leaders : ROAD_BONUS.troops;
+  const inches = open * bonus;
+  return { inches, bonus, text: `${inches}" (${open}" open-ground/road rate x${bonus} good-road bonus; ${ROAD_BONUS.source}).` };
+}
+
 export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo): MovementResult {
   const unit = info.unit;
   const origin = standCenter(info.formation.reference);
@@ -437,19 +462,11 @@ export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo): MovementRe
   if (changeFront.note) notes.push(changeFront.note);
   shapes.push(...changeFront.shapes);
   if (row.road) {
-    const good = ctx.param('road-condition') !== 'poor';
-    const roadIn = good ? row.road.full : row.open.full;
-    roadReach(ctx, info, roadIn).forEach((points, i) => {
+    const road = roadRateFor(ctx, unit.arm === 'artillery' ? 'limbered-guns' : 'troops', row);
+    roadReach(ctx, info, road.inches).forEach((points, i) => {
       shapes.push({ ...base, kind: 'polyline', id: `movement/${unit.id}/road/${i}`, style: 'reach-road', points });
     });
-    const bonus = unit.arm === 'artillery' ? ROAD_BONUS.limberedGuns : ROAD_BONUS.troops;
-    if (shapes.length > 1) {
-      notes.push(
-        good
-          ? `On the road: ${roadIn}" (the chart's Road column; a good road's bonus is x${bonus} for the distance on it, ${ROAD_BONUS.source}).`
-          : `On the road: ${roadIn}" (a poor road is open ground, no bonus; ${ROAD_BONUS.source}).`,
-      );
-    }
+    if (shapes.length > 1) notes.push(`On the road: ${road.text}`);
   }
   return { movement: { ok: true, allowanceIn, reach, notes }, shapes, row, startClass };
 }
