@@ -230,6 +230,19 @@ export const ROAD_RATE_READING_PARAM: RulesetFieldSpec = {
   usedFor: 'road movement',
 };
 
+export const PANIC_LOSSES_PARAM: RulesetFieldSpec = {
+  id: 'panic-stand-losses',
+  label: 'Who loses stands to Panic ("one troop stand ... equal to the die result difference less than zero")',
+  type: 'choice',
+  choices: [
+    { id: 'disordered-column', label: 'Disordered or broken troops only (the section replaces that column\'s effects)' },
+    { id: 'both-columns', label: 'Troops in good order too (C1 Panic)' },
+  ],
+  default: 'disordered-column',
+  source: qrs('Maneuver Effects, Panic; Figure 5'),
+  usedFor: 'maneuver check results',
+};
+
 export const FFR_PARAMETERS: readonly RulesetFieldSpec[] = [
   FIRE_ARC_PARAM,
   WOODS_SIGHT_PARAM,
@@ -242,6 +255,7 @@ export const FFR_PARAMETERS: readonly RulesetFieldSpec[] = [
   COMMAND_MEASURE_PARAM,
   ROAD_CONDITION_PARAM,
   ROAD_RATE_READING_PARAM,
+  PANIC_LOSSES_PARAM,
 ];
 
 export const PARAM_BY_ID: ReadonlyMap<string, RulesetFieldSpec> = new Map(FFR_PARAMETERS.map((p) => [p.id, p]));
@@ -315,4 +329,9 @@ export const FFR_STATUS_FIELDS: readonly RulesetFieldSpec[] = [
   },
   { id: 'supported', label: 'Guns supported (charge)', type: 'boolean', default: false, source: qrs('Figure 4, Charge Table'), usedFor: 'charge modifiers' },
   CHARGE_MODE_STATUS_FIELD,
+  { id: 'fortified', label: 'Fortified (holds position on Fall Back, Shaken, Wavering and Hard Pressed)', type: 'boolean', default: false, source: qrs('Figure 4, Hard Pressed; Figure 5'), usedFor: 'charge and maneuver results' },
+  { id: 'silencedGunStands', label: 'Gun stands silenced', type: 'integer', unit: 'stands', min: 0, source: qrs('Figure 3, Effects'), usedFor: 'fire and charge results' },
+  { id: 'damagedGunStands', label: 'Gun stands damaged', type: 'integer', unit: 'stands', min: 0, source: qrs('Figure 3, Telling Fire; Figure 4, Hard Pressed'), usedFor: 'fire and charge results' },
+  { id: 'lowOnAmmo', label: 'Low on ammunition (troops)', type: 'boolean', default: false, source: qrs('Figure 3, Additional Effects, Low on Ammo'), usedFor: 'fire results' },
+  { id: 'lowOnAmmoGunStands', label: 'Gun stands low on ammunition', type: 'integer', unit: 'stands', min: 0, source: qrs('Figure 3, Additional Effects, Low on Ammo'), usedFor: 'fire results' },
 ];
