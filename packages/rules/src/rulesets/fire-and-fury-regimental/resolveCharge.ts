@@ -20,6 +20,9 @@ const FIG4 = qrs('Figure 4, Charge Table, Effects');
 /** "Lose cold steel, breakthrough and cavalry charge modifiers. Adjust modifiers and roll again." (Desperate Struggle) */
 const DROPPED_IN_STRUGGLE: readonly string[] = [
   CHARGE_MODIFIERS.coldSteelOrBreakthrough.label,
+  // The declared charge's labels (chargeMode.ts).
+  'Charging with cold steel',
+  'Breakthrough charge',
   CHARGE_MODIFIERS.cavalryChargeOpen.label,
   CHARGE_MODIFIERS.cavalryChargeBroken.label,
   CHARGE_MODIFIERS.cavalryChargeNone.label,
