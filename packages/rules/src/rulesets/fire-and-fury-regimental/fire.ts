@@ -116,21 +116,21 @@ function arcWedge(s: Stand, fl: PointIn, fr: PointIn, halfDeg: number): Wedge {
 }
 
 /** Fire points → die roll modifier (Changes 16 above 7 points, parameters at 7 or less and for +3/+4). */
-function pointsModifier(ctx: FfrContext, points: number, need: (id: string) => void): number | undefined {
+export function pointsModifier(param: (id: string) => unknown, points: number, need: (id: string) => void): number | undefined {
   if (points <= 0) return undefined;
   if (points >= 25) return 5;
   if (points >= 12) {
     if (points < 13) return 2;
-    const p3 = ctx.param('fire-points-plus3-at');
+    const p3 = param('fire-points-plus3-at');
     if (typeof p3 !== 'number') return need('fire-points-plus3-at'), undefined;
     if (points < p3) return 2;
     if (points < 14) return 3;
-    const p4 = ctx.param('fire-points-plus4-at');
+    const p4 = param('fire-points-plus4-at');
     if (typeof p4 !== 'number') return need('fire-points-plus4-at'), undefined;
     return points >= p4 ? 4 : 3;
   }
   for (const g of FIRE_POINTS_GIVEN) if (points >= g.atLeast) return g.modifier;
-  const v = ctx.param(firePointsParamId(points));
+  const v = param(firePointsParamId(points));
   if (typeof v !== 'number') return need(firePointsParamId(points)), undefined;
   return v;
 }
@@ -371,7 +371,7 @@ function fireOption(
   };
 
   const mods: DiceModifier[] = [];
-  const pm = pointsModifier(ctx, total, (id) => need(id, 'Fire die modifier from fire points'));
+  const pm = pointsModifier((id) => ctx.param(id), total, (id) => need(id, 'Fire die modifier from fire points'));
   if (pm !== undefined) mods.push({ label: `${total} fire point${total === 1 ? '' : 's'}`, dice: pm, source: pm !== undefined && total >= 8 ? FIRE_POINTS_SOURCE : 'Regimental Fire and Fury rulebook, Musketry & Cannonade Table (parameter)' });
   // Every firing stand is of this one unit, so "half or more of the fire points" is the whole unit's rating.
   if (unit.quality === 'green') mods.push({ label: FIRE_MODIFIERS.green.label, dice: FIRE_MODIFIERS.green.value, source: FIRE_MODIFIERS.green.source });

@@ -328,3 +328,65 @@ describe('the Fallen Leader Table (QRS II, Figure 4)', () => {
     expect(resolve(s, FL, { 'fallen-leader': [6] }).summary).toContain('Leader dismounted for one turn.');
   });
 });
+
+describe('several units firing together (QRS II, Changes 16-18; Fire Combat Modifier; Massing Artillery Fire)', () => {
+  /** Two firers side by side facing +y at y = 10 (x 30 and 40), a 16-stand target `rangeIn` away. */
+  const two = (rangeIn: number, u: Partial<FfrUnitSpec> = {}, v: Partial<FfrUnitSpec> = {}, more: Parameters<typeof table>[1] = {}) =>
+    table([inf('u', 'a', { xIn: 30, yIn: 10 }, 90, u), inf('v', 'a', { xIn: 40, yIn: 10 }, 90, v), inf('t', 'b', { xIn: 35, yIn: 10 + rangeIn }, 270, { stands: 16, files: 16 })], more);
+  const TOGETHER: PendingAction = { kind: 'fire', unitId: 'u', unitIds: ['u', 'v'], targetUnitId: 't' };
+
+  it('one unit alone rolls with exactly the evaluation\'s modifier', () => {
+    for (const s of [duel(5), duel(10, { stands: 7, files: 7 }), duel(3, { weapon: 'SM', quality: 'green', stands: 9, files: 9 })]) {
+      const f = evaluateFireAndFuryRegimental(s).units['u']!.fire.find((x) => x.targetUnitId === 't') as { breakdown: { dice: number } };
+      expect(dice(s, FIRE)[0]!.modifier).toBe(f.breakdown.dice);
+    }
+  });
+
+  it('adds the fire points of both and rounds down once: 3.5 + 3.5 = 7 points, not 3 and 3', () => {
+    // Seven rifle stands each at effective range (half a point): alone 3 points (-2), together 7 (0).
+    const s = two(9, { stands: 7, files: 7 }, { stands: 7, files: 7 });
+    expect(dice(s, FIRE)[0]!.modifier).toBe(-2);
+    const [req] = dice(s, TOGETHER);
+    expect(req!.label).toContain('7 fire points');
+    expect(req!.modifier).toBe(0);
+  });
+
+  it('judges "half or more of the total fire points" over the combined fire (green)', () => {
+    // Green 4 stands (4 points) with veteran 6 (6 points): green short of half, no -1; 6 and 6: -1.
+    const few = two(5, { quality: 'green', stands: 4, files: 4 }, { stands: 6, files: 6 });
+    expect(dice(few, TOGETHER)[0]!.label).toContain('10 fire points');
+    const fewMods = (resolve(few, TOGETHER, { fire: [1] }).steps[0]!.text);
+    expect(fewMods).not.toContain('Green');
+    const half = two(5, { quality: 'green', stands: 6, files: 6 }, { stands: 6, files: 6 });
+    expect(resolve(half, TOGETHER, { fire: [1] }).steps[0]!.text).toContain('Green troops or guns firing');
+  });
+
+  it('adds 1 for buck and ball or repeaters only in a charge, and never more than 1 with sharpshooters', () => {
+    const s = duel(3, { weapon: 'SM' });
+    const plain = dice(s, FIRE)[0]!.modifier!;
+    expect(dice(s, { ...FIRE, choices: { inCharge: true } })[0]!.modifier).toBe(plain + 1);
+    const rp = duel(3, { weapon: 'RPR' });
+    expect(dice(rp, { ...FIRE, choices: { inCharge: true } })[0]!.modifier).toBe(dice(rp, FIRE)[0]!.modifier! + 1);
+    const sharp = mapUnit(s, 'u', (u) => ({ ...u, sharpshooters: true }));
+    expect(dice(sharp, { ...FIRE, choices: { inCharge: true } })[0]!.modifier).toBe(dice(sharp, FIRE)[0]!.modifier);
+  });
+
+  it('lets two batteries mass their fire only in canister range or at the closest target, under an artillery leader', () => {
+    const guns = { arm: 'artillery' as const, weapon: 'LR', stands: 2, files: 2, brigadeId: 'arty' };
+    const chief = [{ id: 'chief', name: 'Col. Alexander', side: 'a', brigadeId: 'arty', quality: 'capable' as const, at: { xIn: 35, yIn: 6 }, headingDeg: 90 }];
+    // Canister range (4") under an artillery leader: massed.
+    expect(Array.isArray(dice(two(3, guns, guns, { commanders: chief }), TOGETHER))).toBe(true);
+    // No artillery leader: refused.
+    expect(dice(two(3, guns, guns), TOGETHER)).toMatchObject({ ok: false, reason: 'fire/massing-artillery' });
+    // A leader of an infantry brigade is no artillery leader.
+    const general = [{ ...chief[0]!, brigadeId: 'inf' }];
+    expect(dice(two(3, guns, guns, { commanders: general }), TOGETHER)).toMatchObject({ ok: false, reason: 'fire/massing-artillery' });
+    // Shell range at a target that is not the closest: refused.
+    const near = table(
+      [inf('u', 'a', { xIn: 30, yIn: 10 }, 90, guns), inf('v', 'a', { xIn: 40, yIn: 10 }, 90, guns), inf('t', 'b', { xIn: 35, yIn: 25 }, 270, { stands: 16, files: 16 }), inf('n', 'b', { xIn: 35, yIn: 18 }, 270, { stands: 2, files: 2 })],
+      { commanders: chief },
+    );
+    expect(dice(near, TOGETHER)).toMatchObject({ ok: false, reason: 'fire/massing-artillery' });
+    expect(Array.isArray(dice(near, { ...TOGETHER, targetUnitId: 'n' }))).toBe(true);
+  });
+});

@@ -10,6 +10,7 @@ import type { DiceFaces, DiceRequest, Outcome, OutcomeEffect, OutcomeStep, Pendi
 import { readRoll } from '../../engine/resolve/readDice.ts';
 import type { TableState, Unit } from '../../model/tableState.ts';
 import type { FfrFireOption } from './fire.ts';
+import { combinedFire, type CombinedFire } from './combinedFire.ts';
 import { FIRE_DIE_SIDES, FIRE_EFFECTS } from './tables/fireTables.ts';
 import {
   CHARGE_CHECKED_RETREAT_IN,
@@ -28,32 +29,29 @@ import {
 } from './tables/fireEffectsTable.ts';
 import { qrs } from './tables/source.ts';
 import { CASUALTIES_SOURCE, countPatch, fightingStandsOnTable, joinText, lossText, moveAwayFrom, standLoss, standsLostPatch, unitById, unitEffect } from './resolveCommon.ts';
-import { evaluationOf } from './resolveEvaluation.ts';
 
 export const FIRE_TABLE_SOURCE = qrs('Figure 3, Musketry & Cannonade Table');
 
-/** The fire option of the action on this table, or why it cannot be rolled for. */
-export function fireOptionFor(state: TableState, action: PendingAction): FfrFireOption | Refusal {
-  const ev = evaluationOf(state).units[action.unitId!];
-  if (!ev) return { ok: false, reason: 'unit/no-stands', detail: `${action.unitId} has no stands on the table` };
-  const option = ev.fire.find((f) => f.targetUnitId === action.targetUnitId);
-  if (!option) return { ok: false, reason: 'fire/not-a-target', detail: `${action.targetUnitId} is not an enemy of ${action.unitId}` };
-  if (!option.ok) return { ok: false, reason: option.reason, ...(option.detail ? { detail: option.detail } : {}) };
-  const fire = option as FfrFireOption;
-  if (fire.missingParameters.length > 0 || fire.effects.length < FIRE_EFFECTS.length) {
-    return { ok: false, reason: 'parameter/missing', detail: `enter ${fire.missingParameters.join(', ')} to read this fire (${FIRE_TABLE_SOURCE})` };
-  }
-  return fire;
+/** The units firing: `unitIds` when several fire together (the acting unit among them), else the acting unit. */
+export function firingUnitIds(action: PendingAction): string[] {
+  const ids = action.unitIds && action.unitIds.length > 0 ? [...action.unitIds] : [action.unitId!];
+  if (action.unitId && !ids.includes(action.unitId)) ids.unshift(action.unitId);
+  return ids;
+}
+
+/** The fire of the action on this table (one unit or several together), or why it cannot be rolled for. */
+export function fireFor(state: TableState, action: PendingAction): CombinedFire | Refusal {
+  return combinedFire(state, firingUnitIds(action), action.targetUnitId!, action.choices?.['inCharge'] === true);
 }
 
 export function fireDice(state: TableState, action: PendingAction): DiceRequest[] | Refusal {
-  const fire = fireOptionFor(state, action);
-  if (!fire.ok) return fire;
-  const m = fire.breakdown.dice;
+  const fire = fireFor(state, action);
+  if ('ok' in fire) return fire;
+  const m = fire.dieModifier;
   return [
     {
       id: 'fire',
-      label: `${action.unitId} fires at ${action.targetUnitId}: one d10 ${m >= 0 ? '+' : ''}${m} (${fire.firePoints.dice} fire points)`,
+      label: `${fire.firers.map((f) => f.unit.id).join(' + ')} fire${fire.firers.length > 1 ? '' : 's'} at ${action.targetUnitId}: one d10 ${m >= 0 ? '+' : ''}${m} (${fire.firePoints} fire points)`,
       count: 1,
       sides: FIRE_DIE_SIDES,
       reading: 'each',
@@ -130,17 +128,19 @@ function effectOn(state: TableState, unit: Unit, result: FireResult, modified: n
 export function resolveFire(state: TableState, action: PendingAction, faces: DiceFaces): Outcome | Refusal {
   const requests = fireDice(state, action);
   if (!Array.isArray(requests)) return requests;
-  const fire = fireOptionFor(state, action) as FfrFireOption;
+  const combined = fireFor(state, action) as CombinedFire;
+  const fire = combined.option;
   const roll = readRoll(requests[0]!, faces['fire']!);
   const base = roll.faces[0]!;
   const modified = roll.value;
   const firer = unitById(state, action.unitId!);
   const target = unitById(state, action.targetUnitId!);
-  const cannonade = firer.arm === 'artillery';
+  // "From cannonade only": every firing unit is artillery.
+  const cannonade = combined.firers.every((f) => f.unit.arm === 'artillery');
   const result = fireResultFor(fire, modified);
   const row = FIRE_EFFECT_ROWS[result];
   const steps: OutcomeStep[] = [
-    { text: `${fire.firePoints.dice} fire points; die ${base} ${fire.breakdown.dice >= 0 ? '+' : ''}${fire.breakdown.dice} = ${modified}`, source: FIRE_TABLE_SOURCE },
+    { text: `${combined.firePoints} fire points (${combined.modifiers.map((m) => `${m.dice >= 0 ? '+' : ''}${m.dice} ${m.label}`).join(', ') || 'no modifiers'}); die ${base} ${combined.dieModifier >= 0 ? '+' : ''}${combined.dieModifier} = ${modified}`, source: FIRE_TABLE_SOURCE },
     { text: `${modified} against a ${target.quality} target: ${row.result}. ${row.text}`, source: FIRE_EFFECTS_SOURCE },
   ];
   const effects: OutcomeEffect[] = [];
@@ -162,14 +162,17 @@ export function resolveFire(state: TableState, action: PendingAction, faces: Dic
   }
   const followUps: PendingAction[] = [];
   if (base === LOW_ON_AMMO_BASE_DIE) {
-    const stands = fightingStandsOnTable(state, firer);
-    if (firer.arm === 'artillery') {
-      const n = countPatch(firer, 'lowOnAmmoGunStands', 1, stands);
-      effects.push(unitEffect(firer.id, `Low on Ammo: mark one gun stand of ${firer.name}.`, LOW_ON_AMMO_SOURCE, { status: { rulesetStatus: { lowOnAmmoGunStands: n } } }));
-    } else if (fire.eligibleStandIds.length * 2 >= stands) {
-      effects.push(unitEffect(firer.id, `Low on Ammo: ${firer.name} fired with half or more of its stands (${fire.eligibleStandIds.length} of ${stands}) and is marked.`, LOW_ON_AMMO_SOURCE, { status: { rulesetStatus: { lowOnAmmo: true } } }));
-    } else {
-      steps.push({ text: `Base die 10, but ${firer.name} fired with fewer than half its stands (${fire.eligibleStandIds.length} of ${stands}): not low on ammo.`, source: LOW_ON_AMMO_SOURCE });
+    for (const f of combined.firers) {
+      const stands = fightingStandsOnTable(state, f.unit);
+      const firing = f.option.eligibleStandIds.length;
+      if (f.unit.arm === 'artillery') {
+        const n = countPatch(f.unit, 'lowOnAmmoGunStands', 1, stands);
+        effects.push(unitEffect(f.unit.id, `Low on Ammo: mark one gun stand of ${f.unit.name}.`, LOW_ON_AMMO_SOURCE, { status: { rulesetStatus: { lowOnAmmoGunStands: n } } }));
+      } else if (firing * 2 >= stands) {
+        effects.push(unitEffect(f.unit.id, `Low on Ammo: ${f.unit.name} fired with half or more of its stands (${firing} of ${stands}) and is marked.`, LOW_ON_AMMO_SOURCE, { status: { rulesetStatus: { lowOnAmmo: true } } }));
+      } else {
+        steps.push({ text: `Base die 10, but ${f.unit.name} fired with fewer than half its stands (${firing} of ${stands}): not low on ammo.`, source: LOW_ON_AMMO_SOURCE });
+      }
     }
   }
   if (base === FALLEN_LEADER_BASE_DIE && fire.fallenLeaderCheckId) {
