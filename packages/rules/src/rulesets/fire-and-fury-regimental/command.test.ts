@@ -87,3 +87,33 @@ describe('fresh, worn, spent (QRS II, Inflicting Troop Casualties; the unit labe
     expect(mods(e.units['u']!.rally as DiceBreakdown).some((m) => m.includes('troops'))).toBe(false);
   });
 });
+
+describe('dismounted and artillery leaders (QRS II, Command Radius "4" ... dismounted"; Provisional Command)', () => {
+  const dismount = (s: TableState) => ({ ...s, stands: s.stands.map((st) => (st.unitId === 'gen' ? { ...st, role: 'dismounted' as const } : st)) });
+
+  it('gives a dismounted leader (his stand marked dismounted) a 4" radius', () => {
+    expect(unitOf(scene(5)).command).toMatchObject({ inCommand: true, commandRadiusIn: 8 });
+    expect(unitOf(dismount(scene(5))).command).toMatchObject({ inCommand: false, commandRadiusIn: 4 });
+    expect(unitOf(dismount(scene(3.9))).command.inCommand).toBe(true);
+    expect(ev(dismount(scene(5))).shapes.find((x) => x.id === 'command/radius/gen')).toMatchObject({ radiusIn: 4 });
+  });
+
+  it('lets an artillery commander command only guns, provisionally too', () => {
+    // The leader's brigade 'arty' holds only a battery; the infantry of b1 has no leader of its own near.
+    const s = table(
+      [inf('u', 'a', { xIn: 36, yIn: 10 }, 90, { brigadeId: 'b1' }), inf('g', 'a', { xIn: 50, yIn: 10 }, 90, { brigadeId: 'arty', arm: 'artillery', weapon: 'LR', stands: 2, files: 2 })],
+      { commanders: [leader({ xIn: 40, yIn: 5 }, { brigadeId: 'arty' })] },
+    );
+    expect(unitOf(s).command.inCommand).toBe(false);
+    expect(mods(unitOf(s).rally as DiceBreakdown)).toContain('-2 Out of command');
+    expect(unitOf(s, 'g').command.inCommand).toBe(true);
+    // A battery of another brigade is under his provisional command.
+    const other = table([inf('h', 'a', { xIn: 36, yIn: 10 }, 90, { brigadeId: 'b1', arm: 'artillery', weapon: 'LR', stands: 2, files: 2 }), inf('g', 'a', { xIn: 50, yIn: 10 }, 90, { brigadeId: 'arty', arm: 'artillery', weapon: 'LR', stands: 2, files: 2 })], {
+      commanders: [leader({ xIn: 40, yIn: 5 }, { brigadeId: 'arty' })],
+    });
+    expect(mods(unitOf(other, 'h').rally as DiceBreakdown)).toContain('-1 Provisional command');
+    // An infantry brigade's leader commands infantry of another brigade provisionally, as before.
+    const mixed = table([inf('u', 'a', { xIn: 36, yIn: 10 }, 90, { brigadeId: 'b1' }), inf('w', 'a', { xIn: 50, yIn: 10 }, 90, { brigadeId: 'b2' })], { commanders: [leader({ xIn: 40, yIn: 5 }, { brigadeId: 'b2' })] });
+    expect(unitOf(mixed).command.inCommand).toBe(true);
+  });
+});

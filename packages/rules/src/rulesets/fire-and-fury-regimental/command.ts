@@ -1,6 +1,8 @@
 /**
  * Command radius (QRS II, Maneuver Table, Command Radius; Maneuver Die Roll Modifiers, Provisional Command):
- * 8" with a clear line of sight; 4" through dense woods, in twilight or fog, or when the leader is attached.
+ * 8" with a clear line of sight; 4" through dense woods, in twilight or fog, or when the leader is attached
+ * or dismounted (his stand's role 'dismounted'). An artillery commander (every unit of his brigade is guns)
+ * commands only guns, provisionally too.
  * A unit within its own brigade leader's radius is in command; within another leader's of its side it is
  * under provisional command; outside every radius it is out of command.
  *
@@ -43,6 +45,13 @@ export interface LeaderPlace {
   readonly box: BoundingBoxIn;
   readonly centre: PointIn;
   readonly attachedToUnitId?: string;
+  /** His stand is marked dismounted (stand role 'dismounted'): command radius 4", the Dismounted leader row. */
+  readonly dismounted: boolean;
+  /**
+   * An artillery commander: every unit of his brigade on the table is artillery. He commands only guns
+   * ("except for artillery commanders who can only command guns", Provisional Command).
+   */
+  readonly artilleryOnly: boolean;
 }
 
 /** The commander a unit's status says is attached to it (`status.attachedCommanderId`), if any. */
@@ -67,6 +76,14 @@ export const leaderPlacesQuery = query(
   'ffr/leader-places',
   (ctx: FfrContext): LeaderPlace[] => {
     const attachedBy = new Map(ctx.t.get(attachmentsQuery));
+    const armsOfBrigade = new Map<string, Set<string>>();
+    for (const id of ctx.t.unitIds()) {
+      const u = ctx.t.unit(id);
+      if (!u?.brigadeId) continue;
+      const key = `${u.side}\u0000${u.brigadeId}`;
+      if (!armsOfBrigade.has(key)) armsOfBrigade.set(key, new Set());
+      armsOfBrigade.get(key)!.add(u.arm);
+    }
     const out: LeaderPlace[] = [];
     for (const c of ctx.t.commanders()) {
       const attachedToUnitId = c.attachedToUnitId ?? attachedBy.get(c.id);
@@ -75,7 +92,9 @@ export const leaderPlacesQuery = query(
       const at = stand ?? host?.formation.reference;
       if (!at) continue;
       const polygon = standPolygon(at);
-      out.push({ commander: c, polygon, box: pointsBoundingBox(polygon), centre: standCenter(at), ...(attachedToUnitId ? { attachedToUnitId } : {}) });
+      const arms = armsOfBrigade.get(`${c.side}\u0000${c.brigadeId}`);
+      const artilleryOnly = arms !== undefined && arms.size === 1 && arms.has('artillery');
+      out.push({ commander: c, polygon, box: pointsBoundingBox(polygon), centre: standCenter(at), ...(attachedToUnitId ? { attachedToUnitId } : {}), dismounted: stand?.role === 'dismounted', artilleryOnly });
     }
     return out;
   },
@@ -103,7 +122,7 @@ function throughDenseWoods(ctx: FfrContext, a: PointIn, b: PointIn): boolean {
 export function commandCircles(ctx: FfrContext, leaders: readonly LeaderPlace[]): Shape[] {
   const twilight = ctx.param('visibility') === 'twilight-or-fog';
   return leaders.map((l): Shape => {
-    const reduced = twilight || l.attachedToUnitId !== undefined;
+    const reduced = twilight || l.attachedToUnitId !== undefined || l.dismounted;
     return {
       kind: 'circle',
       id: `command/radius/${l.commander.id}`,
@@ -146,7 +165,7 @@ function leaderHit(ctx: FfrContext, l: LeaderPlace, unit: FfrUnitInfo['unit'], t
     const cp = closestPointsBetweenPolygons(l.polygon, poly);
     const d = l.attachedToUnitId === unit.id ? 0 : cp.distanceIn;
     const dense = throughDenseWoods(ctx, l.centre, cp.onB);
-    const radius = twilight || dense || l.attachedToUnitId !== undefined ? COMMAND_RADIUS.reducedIn : COMMAND_RADIUS.clearIn;
+    const radius = twilight || dense || l.attachedToUnitId !== undefined || l.dismounted ? COMMAND_RADIUS.reducedIn : COMMAND_RADIUS.clearIn;
     if (!best || d < best.d) best = { l, d, radius, from: cp.onA, to: cp.onB };
   }
   return best;
@@ -172,6 +191,8 @@ export function unitCommand(ctx: FfrContext, leaders: readonly LeaderPlace[], in
   if (!own || own.d > own.radius + 1e-9) {
     for (const l of leaders) {
       if (l.commander.side !== unit.side || (brigade !== undefined && l.commander.brigadeId === brigade)) continue;
+      // "artillery commanders ... can only command guns" (Provisional Command).
+      if (l.artilleryOnly && unit.arm !== 'artillery') continue;
       const h = leaderHit(ctx, l, unit, targets, targetBoxes, twilight);
       if (h) hits.push(h);
     }

@@ -17,7 +17,7 @@ import { makeContext, WarningSink, type FfrContext, type FfrUnitInfo, type Keyed
 import { commandCircles, leaderPlaceQuery, leaderPlacesQuery, unitCommand } from './command.ts';
 import { evaluateMorale, type Effectiveness } from './morale.ts';
 import { evaluateMovement } from './movement.ts';
-import { leaderReach } from './leaderMovement.ts';
+import { leaderShapes } from './leaderMovement.ts';
 import { fireArcShape, fireAtTarget, fireBeyondReach, fireSetup, type FfrFireOption, type FireInputs } from './fire.ts';
 import { chargeAtTarget, chargeBeyondReach, chargeReachShape, chargeSetup, type FfrChargeOption, type SideFacts } from './charge.ts';
 import { maneuverCheck, type ManeuverReading } from './maneuver.ts';
@@ -224,12 +224,12 @@ const unitEvaluationQuery = query(
 
 const commandCirclesQuery = query('ffr/command-circles', (ctx: FfrContext) => commandCircles(ctx, ctx.t.get(leaderPlacesQuery)), { equal: 'plain' });
 
-/** A leader's own reach (none for one attached to a unit). */
+/** A leader's own reach and road reach (none for one attached to a unit). */
 const leaderReachQuery = query(
   'ffr/leader-reach',
-  (ctx: FfrContext, commanderId) => {
+  (ctx: FfrContext, commanderId): Shape[] => {
     const place = ctx.t.get(leaderPlaceQuery, commanderId);
-    return place ? leaderReach(ctx, place) : undefined;
+    return place ? leaderShapes(ctx, place) : [];
   },
   { equal: 'plain' },
 );
@@ -250,8 +250,7 @@ const evaluationQuery = query('ffr/evaluation', (ctx: FfrContext): Evaluation =>
   for (const s of ctx.t.get(commandCirclesQuery)) shapes.push(s);
   for (const s of links) shapes.push(s);
   for (const place of ctx.t.get(leaderPlacesQuery)) {
-    const reach = ctx.t.get(leaderReachQuery, place.commander.id);
-    if (reach) shapes.push(reach);
+    for (const s of ctx.t.get(leaderReachQuery, place.commander.id)) shapes.push(s);
   }
   return { rulesetId: FFR_RULESET_ID, units, shapes, warnings };
 });

@@ -47,3 +47,26 @@ describe("a leader's own move (QRS II, Figure 2 Movement Rate, Leader rows)", ()
     expect(reachOf(s, 'L')).toBeUndefined();
   });
 });
+
+describe('dismounted leaders and leaders on roads (QRS II, Figure 2 Leader rows; Road Movement)', () => {
+  const at = { xIn: 36, yIn: 24 };
+  const base = (roads: boolean) =>
+    table([{ ...inf('u', 'a', { xIn: 10, yIn: 5 }, 90), brigadeId: 'b' }], {
+      commanders: [leader('L', 'a', at, 'b')],
+      terrain: roads ? { roads: [{ id: 'pike', points: [{ xIn: 0, yIn: 24 }, { xIn: 72, yIn: 24 }] }] } : {},
+    });
+  const dismounted = (s: TableState): TableState => ({ ...s, stands: s.stands.map((st) => (st.unitId === 'L' ? { ...st, role: 'dismounted' as const } : st)) });
+
+  it('moves a dismounted leader by the Dismounted row: 16" open', () => {
+    expect(alongIn(reachOf(base(false), 'L')!, at, 90)).toBeCloseTo(24, 6);
+    expect(alongIn(reachOf(dismounted(base(false)), 'L')!, at, 90)).toBeCloseTo(16, 6);
+  });
+
+  it('gives a leader on a good road his open rate x1.5: 36" mounted, 24" dismounted, each way', () => {
+    const roadOf = (s: TableState) => evaluateFireAndFuryRegimental(s).shapes.find((x) => x.id === 'movement/leader/L/road/0') as { points: { xIn: number; yIn: number }[] } | undefined;
+    const len = (p: { points: { xIn: number; yIn: number }[] }) => p.points.slice(1).reduce((sum, q, i) => sum + Math.hypot(q.xIn - p.points[i]!.xIn, q.yIn - p.points[i]!.yIn), 0);
+    expect(len(roadOf(base(true))!)).toBeCloseTo(36 + 36, 6);
+    expect(len(roadOf(dismounted(base(true)))!)).toBeCloseTo(48, 6);
+    expect(roadOf(base(false))).toBeUndefined();
+  });
+});

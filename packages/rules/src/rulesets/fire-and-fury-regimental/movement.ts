@@ -337,9 +337,18 @@ export function reachPolygon(ctx: FfrContext, enemyStands: readonly PolygonBox[]
   return out;
 }
 
-function roadReach(ctx: FfrContext, info: FfrUnitInfo, allowanceIn: number): PointIn[][] {
+/** What a road move reads of the mover: where it measures from, and its footprints (touching the road). */
+export interface RoadMoverShape {
+  readonly centre: PointIn;
+  readonly box: BoundingBoxIn;
+  readonly polygons: readonly (readonly PointIn[])[];
+  readonly polygonBoxes: readonly BoundingBoxIn[];
+}
+
+/** The road reach of a mover touching a road: along each road it touches, `allowanceIn` both ways from the nearest point. */
+export function roadReach(ctx: FfrContext, info: RoadMoverShape, allowanceIn: number): PointIn[][] {
   const out: PointIn[][] = [];
-  const centre = standCenter(info.formation.reference);
+  const centre = info.centre;
   for (const road of ctx.terrain().roads) {
     const half = (road.widthIn ?? 1) / 2;
     let touching = false;
@@ -463,7 +472,7 @@ export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo): MovementRe
   shapes.push(...changeFront.shapes);
   if (row.road) {
     const road = roadRateFor(ctx, unit.arm === 'artillery' ? 'limbered-guns' : 'troops', row);
-    roadReach(ctx, info, road.inches).forEach((points, i) => {
+    roadReach(ctx, { centre: standCenter(info.formation.reference), box: info.box, polygons: info.polygons, polygonBoxes: info.polygonBoxes }, road.inches).forEach((points, i) => {
       shapes.push({ ...base, kind: 'polyline', id: `movement/${unit.id}/road/${i}`, style: 'reach-road', points });
     });
     if (shapes.length > 1) notes.push(`On the road: ${road.text}`);
