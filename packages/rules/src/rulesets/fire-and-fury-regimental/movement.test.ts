@@ -167,3 +167,18 @@ describe('movement reach (QRS II, Figure 2 Movement Rate; Road Movement)', () =>
     expect(move(limbered('HR', false)).notes.join(' ')).toContain('No double quick for HR guns');
   });
 });
+
+describe('Tardy move allowances (QRS II, Tardy: "half the full move rate in good order, or at the full move rate disordered")', () => {
+  it('gives a line the Tardy half move (6" open, 4" broken, 3" rough) and the full move disordered without a flank march', () => {
+    const notes = move(table([inf('u', 'a', { xIn: 36, yIn: 20 }, 90)])).notes.join(' ');
+    expect(notes).toContain('Tardy: a half move in good order, 6" open, 4" broken, 3" rough');
+    expect(notes).toContain('or the full move disordered, advancing or withdrawing');
+    // A march column's half move: 6", 5", 4".
+    expect(move(table([inf('u', 'a', { xIn: 36, yIn: 20 }, 90, { files: 1 })])).notes.join(' ')).toContain('6" open, 5" broken, 4" rough');
+  });
+
+  it('gives limbered guns their full move limbered', () => {
+    const s = mapStands(table([inf('u', 'a', { xIn: 36, yIn: 20 }, 90, { arm: 'artillery', weapon: 'LR', stands: 2, files: 1 })]), 'u', (st, i) => (i === 1 ? { ...st, role: 'limber' } : st));
+    expect(move(s).notes.join(' ')).toContain('Tardy: full move limbered, 12" open, 8" broken, 4" rough');
+  });
+});

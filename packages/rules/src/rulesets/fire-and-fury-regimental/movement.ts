@@ -429,6 +429,21 @@ export function roadRateFor(ctx: FfrContext, mover: RoadMover, row: MovementRow)
   return { inches, bonus, text: `${inches}" (${open}" open-ground/road rate x${bonus} good-road bonus; ${ROAD_BONUS.source}).` };
 }
 
+/**
+ * What a Tardy effect allows the unit to move (QRS II, Tardy: "Movement is at half the full move rate in good
+ * order, or at the full move rate disordered"; Full Move Disordered: "may only advance or withdraw in its
+ * current formation ... wheel or oblique up to 45-degrees"; guns: Figure 2 Gun Maneuvers, Tardy, "Full move
+ * limbered"). Tardy lists no march by the flank.
+ */
+export function tardyNote(guns: boolean, row: MovementRow): string {
+  if (guns) return `Tardy: full move limbered, ${row.open.full}" open, ${row.broken.full}" broken, ${row.rough.full}" rough, no double quick (${qrs('Figure 2, Gun Maneuvers, Tardy')}).`;
+  const half = (n: number) => `${n / 2}"`;
+  return (
+    `Tardy: a half move in good order, ${half(row.open.full)} open, ${half(row.broken.full)} broken, ${half(row.rough.full)} rough; ` +
+    `or the full move disordered, advancing or withdrawing in its formation (it may wheel or oblique up to 45°), no march by the flank (${qrs('Tardy; Full Move Disordered')}).`
+  );
+}
+
 export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo): MovementResult {
   const unit = info.unit;
   const origin = standCenter(info.formation.reference);
@@ -466,6 +481,7 @@ export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo): MovementRe
     );
   }
   if (sectors) notes.push(SECTORS_NOTE);
+  notes.push(tardyNote(unit.arm === 'artillery', row));
   const shapes: Shape[] = [{ ...base, kind: 'polygon', id: `movement/${unit.id}/reach`, style: 'reach', vertices: reach }];
   const changeFront = changeFrontFor(ctx, info, row, enemyStands);
   if (changeFront.note) notes.push(changeFront.note);
