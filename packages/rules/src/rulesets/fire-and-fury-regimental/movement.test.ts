@@ -182,3 +182,19 @@ describe('Tardy move allowances (QRS II, Tardy: "half the full move rate in good
     expect(move(s).notes.join(' ')).toContain('Tardy: full move limbered, 12" open, 8" broken, 4" rough');
   });
 });
+
+describe('prolong (QRS II, Prolong; Gun Maneuver Changes 9-10)', () => {
+  it('lets unlimbered guns retreat a half move (6" field guns) within 45° of straight back, not forward; heavy guns not at all', () => {
+    const s = table([inf('u', 'a', { xIn: 36, yIn: 24 }, 90, { arm: 'artillery', weapon: 'LR', stands: 2, files: 2 })]);
+    const ref = s.stands.find((x) => x.id === 'u-1')!.pose;
+    const prolong = ev(s).shapes.find((x) => x.id === 'movement/u/prolong') as { vertices: { xIn: number; yIn: number }[] };
+    for (const dir of [270, 225, 315]) expect(alongIn(prolong.vertices, ref, dir)).toBeCloseTo(6, 6);
+    for (const dir of [90, 0, 180]) expect(alongIn(prolong.vertices, ref, dir)).toBe(0);
+    expect(move(s).notes.join(' ')).toContain('Prolong (Well Handled): retreat unlimbered up to a half move, 6" open, 4" broken, 2" rough');
+    // Horse guns: half of 18".
+    const horse = mapUnit(s, 'u', (u) => ({ ...u, horseArtillery: true }));
+    expect(alongIn((ev(horse).shapes.find((x) => x.id === 'movement/u/prolong') as { vertices: { xIn: number; yIn: number }[] }).vertices, ref, 270)).toBeCloseTo(9, 6);
+    const hh = mapUnit(s, 'u', (u) => ({ ...u, weapon: 'HH' }));
+    expect(ev(hh).shapes.some((x) => x.id === 'movement/u/prolong')).toBe(false);
+  });
+});

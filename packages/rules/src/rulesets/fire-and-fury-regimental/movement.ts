@@ -38,6 +38,8 @@ export interface MovementResult {
 }
 
 const RAYS = 48;
+/** "may retreat up to a half move" (Prolong). */
+export const PROLONG_FACTOR = 0.5;
 const GROUNDS = ['open', 'broken', 'rough'] as const;
 
 type RowChoice = { readonly kind: 'row'; readonly id: MovementRowId } | { readonly kind: 'haul'; readonly inches: number } | Refusal;
@@ -225,7 +227,7 @@ export function moveLookIn(info: FfrUnitInfo): number {
   let m = changeFrontLookIn(info);
   const choice = movementRowFor(info);
   if ('ok' in choice) return m;
-  if (choice.kind === 'haul') return Math.max(m, choice.inches);
+  if (choice.kind === 'haul') return Math.max(m, choice.inches, MOVEMENT_RATES[info.unit.horseArtillery ? 'artillery-horse-gun' : 'artillery-field-gun'].open.full * PROLONG_FACTOR);
   const row = MOVEMENT_RATES[choice.id];
   for (const g of GROUNDS) m = Math.max(m, row[g].full, row[g].doubleQuick ?? 0);
   return m;
@@ -452,15 +454,27 @@ export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo): MovementRe
   if ('ok' in choice) return { movement: choice, shapes: [], startClass };
   const base = { layer: 'movement' as const, unitId: unit.id, side: unit.side };
   if (choice.kind === 'haul') {
-    const reach = reachPolygon(ctx, ctx.t.get(enemyStandsNearQuery, unit.id), origin, { open: choice.inches, broken: choice.inches, rough: choice.inches }, handHaulSectorsFor(info));
+    const enemies = ctx.t.get(enemyStandsNearQuery, unit.id);
+    const reach = reachPolygon(ctx, enemies, origin, { open: choice.inches, broken: choice.inches, rough: choice.inches }, handHaulSectorsFor(info));
+    // Prolong (Well Handled): "The gun remains unlimbered and may retreat up to a half move ... The retreat path
+    // may change direction up to 45-degrees" (Prolong); a half of the limbered row's full move, backward.
+    const row = MOVEMENT_RATES[unit.horseArtillery ? 'artillery-horse-gun' : 'artillery-field-gun'];
+    const half = { open: row.open.full * PROLONG_FACTOR, broken: row.broken.full * PROLONG_FACTOR, rough: row.rough.full * PROLONG_FACTOR };
+    const prolong = reachPolygon(ctx, enemies, origin, half, { headingDeg: (info.formation.headingDeg + 180) % 360, flankFactor: 0, rear: false });
     return {
       movement: {
         ok: true,
         allowanceIn: choice.inches,
         reach,
-        notes: [`Hand haul ${choice.inches}" unlimbered, over open, broken or rough ground, forward or backward, changing direction up to ${OBLIQUE_MAX_DEG}° (${HAND_HAUL_IN.source}); no offensive fire after.`],
+        notes: [
+          `Hand haul ${choice.inches}" unlimbered, over open, broken or rough ground, forward or backward, changing direction up to ${OBLIQUE_MAX_DEG}° (${HAND_HAUL_IN.source}); no offensive fire after.`,
+          `Prolong (Well Handled): retreat unlimbered up to a half move, ${half.open}" open, ${half.broken}" broken, ${half.rough}" rough, changing direction up to ${OBLIQUE_MAX_DEG}° or following a road; no offensive fire in the next phase, and no fire modifier against it (${qrs('Prolong')}).`,
+        ],
       },
-      shapes: [{ ...base, kind: 'polygon', id: `movement/${unit.id}/reach`, style: 'reach', vertices: reach }],
+      shapes: [
+        { ...base, kind: 'polygon', id: `movement/${unit.id}/reach`, style: 'reach', vertices: reach },
+        { ...base, kind: 'polygon', id: `movement/${unit.id}/prolong`, style: 'reach', vertices: prolong },
+      ],
       startClass,
     };
   }
