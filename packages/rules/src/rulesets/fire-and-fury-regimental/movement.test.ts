@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateFireAndFuryRegimental } from './evaluate.ts';
 import { inf, mapStands, mapUnit, table, withParams } from '../../../../../fixtures/rules/fire-and-fury-regimental/testScenes.ts';
 import type { MovementOption } from '../../engine/evaluation.ts';
-import type { PolylineShape } from '../../engine/shapes.ts';
+import type { PolygonShape, PolylineShape } from '../../engine/shapes.ts';
 import type { TableState } from '../../model/tableState.ts';
 
 const ev = (s: TableState) => evaluateFireAndFuryRegimental(s);
@@ -187,13 +187,13 @@ describe('prolong (QRS II, Prolong; Gun Maneuver Changes 9-10)', () => {
   it('lets unlimbered guns retreat a half move (6" field guns) within 45° of straight back, not forward; heavy guns not at all', () => {
     const s = table([inf('u', 'a', { xIn: 36, yIn: 24 }, 90, { arm: 'artillery', weapon: 'LR', stands: 2, files: 2 })]);
     const ref = s.stands.find((x) => x.id === 'u-1')!.pose;
-    const prolong = ev(s).shapes.find((x) => x.id === 'movement/u/prolong') as { vertices: { xIn: number; yIn: number }[] };
+    const prolong = ev(s).shapes.find((x) => x.id === 'movement/u/prolong') as PolygonShape;
     for (const dir of [270, 225, 315]) expect(alongIn(prolong.vertices, ref, dir)).toBeCloseTo(6, 6);
     for (const dir of [90, 0, 180]) expect(alongIn(prolong.vertices, ref, dir)).toBe(0);
     expect(move(s).notes.join(' ')).toContain('Prolong (Well Handled): retreat unlimbered up to a half move, 6" open, 4" broken, 2" rough');
     // Horse guns: half of 18".
     const horse = mapUnit(s, 'u', (u) => ({ ...u, horseArtillery: true }));
-    expect(alongIn((ev(horse).shapes.find((x) => x.id === 'movement/u/prolong') as { vertices: { xIn: number; yIn: number }[] }).vertices, ref, 270)).toBeCloseTo(9, 6);
+    expect(alongIn((ev(horse).shapes.find((x) => x.id === 'movement/u/prolong') as PolygonShape).vertices, ref, 270)).toBeCloseTo(9, 6);
     const hh = mapUnit(s, 'u', (u) => ({ ...u, weapon: 'HH' }));
     expect(ev(hh).shapes.some((x) => x.id === 'movement/u/prolong')).toBe(false);
   });
