@@ -9,7 +9,7 @@
 import type { Shape } from '../../engine/shapes.ts';
 import type { FfrContext, PolygonBox } from './context.ts';
 import { leaderPlaceQuery, type LeaderPlace } from './command.ts';
-import { enemyStandsNear, reachPolygon, roadRateFor, roadReach } from './movement.ts';
+import { enemyStandsNear, reachPolygon, roadEntryReach, roadRateFor, roadReach, touchedRoadIds } from './movement.ts';
 import { query } from '../../engine/incremental/query.ts';
 import { MOVEMENT_RATES, ROAD_BONUS, type MovementRow } from './tables/movementRates.ts';
 import { pointsBoundingBox } from '../../geometry/polygon.ts';
@@ -35,9 +35,18 @@ export function leaderShapes(ctx: FfrContext, place: LeaderPlace): Shape[] {
   const row = MOVEMENT_RATES[place.dismounted ? 'leader-dismounted' : 'leader-mounted'];
   const vertices = reachPolygon(ctx, ctx.t.get(leaderEnemyStandsQuery, c.id) ?? [], place.centre, rowRates(row));
   const out: Shape[] = [{ kind: 'polygon', id: `movement/leader/${c.id}/reach`, layer: 'movement', style: 'reach', side: c.side, vertices }];
+  if (ctx.terrain().roads.length === 0) return out;
   const road = roadRateFor(ctx, 'leader', row);
-  roadReach(ctx, { centre: place.centre, box: place.box, polygons: [place.polygon], polygonBoxes: [pointsBoundingBox(place.polygon)] }, road.inches).forEach((points, i) => {
+  const mover = { centre: place.centre, box: place.box, polygons: [place.polygon], polygonBoxes: [pointsBoundingBox(place.polygon)] };
+  const touched = touchedRoadIds(ctx, mover);
+  roadReach(ctx, mover, road.inches, touched).forEach((points, i) => {
     out.push({ kind: 'polyline', id: `movement/leader/${c.id}/road/${i}`, layer: 'movement', style: 'reach-road', side: c.side, points });
   });
+  // "A march column, limbered battery, or leader also can begin moving on a road if it later makes contact with the road."
+  if (road.bonus > 1) {
+    roadEntryReach(ctx, mover, rowRates(row), road.bonus, touched).forEach((points, i) => {
+      out.push({ kind: 'polyline', id: `movement/leader/${c.id}/road-entry/${i}`, layer: 'movement', style: 'reach-road', side: c.side, points });
+    });
+  }
   return out;
 }

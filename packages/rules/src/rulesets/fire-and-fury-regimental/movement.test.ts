@@ -103,9 +103,11 @@ describe('movement reach (QRS II, Figure 2 Movement Rate; Road Movement)', () =>
     expect(road(s).style).toBe('reach-road');
     expect(lengthIn(road(s))).toBeCloseTo(36, 6);
     expect(lengthIn(road(withParams(s, { 'road-condition': 'poor' })))).toBeCloseTo(24, 6);
-    // A line touching the road does not move on it (the chart's "-").
+    // A line touching the road does not move on it as a line (the chart's "-"); it may only change formation
+    // and half move in march column on it (Road Movement), drawn apart as road-march.
     const line = table([inf('u', 'a', { xIn: 10, yIn: 20 }, 0)], { terrain: s.terrain });
-    expect(ev(line).shapes.some((x) => x.id.startsWith('movement/u/road'))).toBe(false);
+    expect(ev(line).shapes.some((x) => x.id.startsWith('movement/u/road/'))).toBe(false);
+    expect(ev(line).shapes.some((x) => x.id.startsWith('movement/u/road-march/'))).toBe(true);
   });
 
   it('multiplies the open-ground rate on a good road: x1.5 troops, x2 limbered guns, and the note says the reach drawn (Road Movement)', () => {
@@ -196,5 +198,50 @@ describe('prolong (QRS II, Prolong; Gun Maneuver Changes 9-10)', () => {
     expect(alongIn((ev(horse).shapes.find((x) => x.id === 'movement/u/prolong') as PolygonShape).vertices, ref, 270)).toBeCloseTo(9, 6);
     const hh = mapUnit(s, 'u', (u) => ({ ...u, weapon: 'HH' }));
     expect(ev(hh).shapes.some((x) => x.id === 'movement/u/prolong')).toBe(false);
+  });
+});
+
+describe('on and off the road (QRS II, Road Movement; Figure 9)', () => {
+  const lengthIn = (pts: readonly { xIn: number; yIn: number }[]) => pts.slice(1).reduce((sum, q, i) => sum + Math.hypot(q.xIn - pts[i]!.xIn, q.yIn - pts[i]!.yIn), 0);
+  const line = (id: string, s: TableState) => (ev(s).shapes.find((x) => x.id === id) as PolylineShape | undefined)?.points;
+
+  it("works Figure 9's three moves: 18\" on the road, 15\" leaving it into open ground, 13\" into broken woods", async () => {
+    const { roadThenOffRoad } = await import('./movement.ts');
+    expect(roadThenOffRoad(12, 1.5, 18)).toEqual({ spentIn: 12, offRoadIn: 0, totalIn: 18 });
+    expect(roadThenOffRoad(12, 1.5, 9)).toEqual({ spentIn: 6, offRoadIn: 6, totalIn: 15 });
+    expect(roadThenOffRoad(10, 1.5, 9)).toEqual({ spentIn: 6, offRoadIn: 4, totalIn: 13 });
+    const s = table([inf('u', 'a', { xIn: 10, yIn: 20 }, 90, { files: 1 })], { terrain: { roads: [{ id: 'pike', points: [{ xIn: 10, yIn: 0 }, { xIn: 10, yIn: 48 }] }] } });
+    expect(move(s).notes.join(' ')).toContain('Leaving a good road: each inch on it costs 1/1.5 of the rate of the slowest ground of the whole move');
+  });
+
+  it('lets a march column reach a road during its move: the rest of its rate x1.5 along it, slower when it crosses broken ground', () => {
+    // Reference stand centre at (20, 19.25); the road runs along x = 26, 6" away (its stands reach x 20.75).
+    const pike = { id: 'pike', points: [{ xIn: 26, yIn: 0 }, { xIn: 26, yIn: 48 }] };
+    const open = table([inf('u', 'a', { xIn: 20, yIn: 20 }, 90, { files: 1, stands: 4 })], { terrain: { roads: [pike] } });
+    const pts = line('movement/u/road-entry/0', open)!;
+    expect(pts[0]).toEqual({ xIn: 20, yIn: 19.25 });
+    // 6" to the road, then (12 - 6) x 1.5 = 9" each way along it.
+    expect(lengthIn(pts.slice(1))).toBeCloseTo(18, 6);
+    expect(move(open).notes.join(' ')).toContain('To a road and along it');
+    // Through broken woods on the way: 10" rate, (10 - 6) x 1.5 = 6" each way.
+    const woods = { id: 'w', kind: 'open-woods' as const, vertices: [{ xIn: 22, yIn: 0 }, { xIn: 24, yIn: 0 }, { xIn: 24, yIn: 48 }, { xIn: 22, yIn: 48 }] };
+    const broken = table([inf('u', 'a', { xIn: 20, yIn: 20 }, 90, { files: 1, stands: 4 })], { terrain: { roads: [pike], areas: [woods] } });
+    expect(lengthIn(line('movement/u/road-entry/0', broken)!.slice(1))).toBeCloseTo(12, 6);
+    // A road 13" away is beyond the move; a line (the chart's "-") does not enter a road this way.
+    const far = table([inf('u', 'a', { xIn: 20, yIn: 20 }, 90, { files: 1, stands: 4 })], { terrain: { roads: [{ id: 'far', points: [{ xIn: 33, yIn: 0 }, { xIn: 33, yIn: 48 }] }] } });
+    expect(line('movement/u/road-entry/0', far)).toBeUndefined();
+    expect(line('movement/u/road-entry/0', table([inf('u', 'a', { xIn: 20, yIn: 20 }, 90)], { terrain: { roads: [pike] } }))).toBeUndefined();
+  });
+
+  it('lets a line touching a road change formation and half move in march column on it: 9"', () => {
+    const s = table([inf('u', 'a', { xIn: 10, yIn: 20 }, 0)], { terrain: { roads: [{ id: 'pike', points: [{ xIn: 10, yIn: 0 }, { xIn: 10, yIn: 48 }] }] } });
+    expect(lengthIn(line('movement/u/road-march/0', s)!)).toBeCloseTo(18, 6);
+    expect(move(s).notes.join(' ')).toContain('half move in march column on the road, 9"');
+  });
+
+  it('lets an unlimbered battery touching a road limber and move on it: 12" x2 = 24" each way', () => {
+    const s = table([inf('u', 'a', { xIn: 10, yIn: 24 }, 0, { arm: 'artillery', weapon: 'LR', stands: 2, files: 2 })], { terrain: { roads: [{ id: 'pike', points: [{ xIn: 10, yIn: 0 }, { xIn: 10, yIn: 60 }] }] } });
+    const big = { ...s, table: { ...s.table, depthIn: 60 } };
+    expect(lengthIn(line('movement/u/road-limber/0', big)!)).toBeCloseTo(48, 6);
   });
 });

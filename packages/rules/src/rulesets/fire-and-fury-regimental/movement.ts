@@ -339,6 +339,88 @@ export function reachPolygon(ctx: FfrContext, enemyStands: readonly PolygonBox[]
   return out;
 }
 
+/** The nearest point of a road's centre line to `p`, with its segment and distance. */
+function nearestOnRoad(points: readonly PointIn[], p: PointIn): { seg: number; p: PointIn; d: number } {
+  let best = { seg: 0, p: points[0]!, d: Infinity };
+  for (let k = 0; k + 1 < points.length; k++) {
+    const q = closestPointOnSegment(p, points[k]!, points[k + 1]!);
+    const d = Math.hypot(q.xIn - p.xIn, q.yIn - p.yIn);
+    if (d < best.d) best = { seg: k, p: q, d };
+  }
+  return best;
+}
+
+/** The road's centre line `lengthIn` both ways from `p` (on segment `seg`), stopped at the road's ends. */
+function roadPolylineFrom(points: readonly PointIn[], seg: number, p: PointIn, lengthIn: number): PointIn[] {
+  const walk = (dir: 1 | -1): PointIn[] => {
+    const pts = [p];
+    let left = lengthIn;
+    let at = p;
+    let k = dir === 1 ? seg + 1 : seg;
+    while (left > 1e-9 && k >= 0 && k < points.length) {
+      const next = points[k]!;
+      const d = Math.hypot(next.xIn - at.xIn, next.yIn - at.yIn);
+      if (d >= left) {
+        pts.push({ xIn: at.xIn + ((next.xIn - at.xIn) * left) / d, yIn: at.yIn + ((next.yIn - at.yIn) * left) / d });
+        left = 0;
+      } else {
+        pts.push(next);
+        left -= d;
+        at = next;
+      }
+      k += dir;
+    }
+    return pts;
+  };
+  return [...walk(-1).reverse(), ...walk(1).slice(1)];
+}
+
+/**
+ * Figure 9's arithmetic (Road Movement): a move of `roadIn` on a good road (bonus `bonus`) then on through
+ * ground whose slowest class sets `rateIn` "for its entire movement": the road distance costs roadIn / bonus
+ * of the allowance, the rest goes off the road. (12" open rate, 9" on the road x1.5: 6" spent, 6" more over
+ * open ground, 15" in all; through broken woods at 10": 4" more, 13".)
+ */
+export function roadThenOffRoad(rateIn: number, bonus: number, roadIn: number): { spentIn: number; offRoadIn: number; totalIn: number } {
+  const spentIn = Math.min(rateIn, roadIn / bonus);
+  const offRoadIn = Math.max(0, rateIn - spentIn);
+  return { spentIn, offRoadIn, totalIn: Math.min(roadIn, rateIn * bonus) + offRoadIn };
+}
+
+/**
+ * "A march column, limbered battery, or leader also can begin moving on a road if it later makes contact with
+ * the road during movement ... its movement rate will be based on the level of difficulty for the terrain it
+ * must move through to reach the road" (Road Movement): straight to the nearest point of each road it does not
+ * touch, at the slowest class crossed (a river stops it), then the rest of the allowance times the bonus along
+ * the road. Enemy stands on the way are not looked at.
+ */
+export function roadEntryReach(ctx: FfrContext, mover: RoadMoverShape, rates: Readonly<Record<(typeof GROUNDS)[number], number>>, bonus: number, touching: ReadonlySet<string>): PointIn[][] {
+  const out: PointIn[][] = [];
+  const from = mover.centre;
+  const startRank = classRank(ctx.classAt(from));
+  for (const road of ctx.terrain().roads) {
+    if (touching.has(road.id)) continue;
+    const near = nearestOnRoad(road.points, from);
+    const maxIn = Math.max(rates.open, rates.broken, rates.rough);
+    if (near.d >= maxIn) continue;
+    let rank = startRank;
+    for (const a of ctx.areas()) {
+      if (a.rank <= rank) continue;
+      if (segmentInsideIntervals(from, near.p, a.vertices).length > 0) rank = a.rank;
+    }
+    if (rank > 2) continue;
+    let blocked = false;
+    for (const l of ctx.terrain().linear) {
+      if (!IMPASSABLE_LINEAR.includes(l.kind)) continue;
+      for (let k = 0; k + 1 < l.points.length && !blocked; k++) if (!Number.isNaN(segmentIntersectionT(from, near.p, l.points[k]!, l.points[k + 1]!))) blocked = true;
+    }
+    const rate = rates[GROUNDS[rank]!];
+    if (blocked || near.d >= rate) continue;
+    out.push([from, ...roadPolylineFrom(road.points, near.seg, near.p, (rate - near.d) * bonus)]);
+  }
+  return out;
+}
+
 /** What a road move reads of the mover: where it measures from, and its footprints (touching the road). */
 export interface RoadMoverShape {
   readonly centre: PointIn;
@@ -347,10 +429,9 @@ export interface RoadMoverShape {
   readonly polygonBoxes: readonly BoundingBoxIn[];
 }
 
-/** The road reach of a mover touching a road: along each road it touches, `allowanceIn` both ways from the nearest point. */
-export function roadReach(ctx: FfrContext, info: RoadMoverShape, allowanceIn: number): PointIn[][] {
-  const out: PointIn[][] = [];
-  const centre = info.centre;
+/** The roads a mover's stands touch (within half the road's width of its centre line). */
+export function touchedRoadIds(ctx: FfrContext, info: RoadMoverShape): Set<string> {
+  const out = new Set<string>();
   for (const road of ctx.terrain().roads) {
     const half = (road.widthIn ?? 1) / 2;
     let touching = false;
@@ -372,37 +453,19 @@ export function roadReach(ctx: FfrContext, info: RoadMoverShape, allowanceIn: nu
         }
       }
     }
-    if (!touching) continue;
+    if (touching) out.add(road.id);
+  }
+  return out;
+}
+
+/** The road reach of a mover touching a road: along each road it touches, `allowanceIn` both ways from the nearest point. */
+export function roadReach(ctx: FfrContext, info: RoadMoverShape, allowanceIn: number, touched = touchedRoadIds(ctx, info)): PointIn[][] {
+  const out: PointIn[][] = [];
+  for (const road of ctx.terrain().roads) {
+    if (!touched.has(road.id)) continue;
     // Nearest point of the road to the reference stand, then walk both ways.
-    let best = { seg: 0, p: road.points[0]!, d: Infinity };
-    for (let k = 0; k + 1 < road.points.length; k++) {
-      const p = closestPointOnSegment(centre, road.points[k]!, road.points[k + 1]!);
-      const d = Math.hypot(p.xIn - centre.xIn, p.yIn - centre.yIn);
-      if (d < best.d) best = { seg: k, p, d };
-    }
-    const walk = (dir: 1 | -1): PointIn[] => {
-      const pts = [best.p];
-      let left = allowanceIn;
-      let at = best.p;
-      let k = dir === 1 ? best.seg + 1 : best.seg;
-      while (left > 1e-9 && k >= 0 && k < road.points.length) {
-        const next = road.points[k]!;
-        const d = Math.hypot(next.xIn - at.xIn, next.yIn - at.yIn);
-        if (d >= left) {
-          pts.push({ xIn: at.xIn + ((next.xIn - at.xIn) * left) / d, yIn: at.yIn + ((next.yIn - at.yIn) * left) / d });
-          left = 0;
-        } else {
-          pts.push(next);
-          left -= d;
-          at = next;
-        }
-        k += dir;
-      }
-      return pts;
-    };
-    const back = walk(-1).reverse();
-    const ahead = walk(1);
-    out.push([...back, ...ahead.slice(1)]);
+    const best = nearestOnRoad(road.points, info.centre);
+    out.push(roadPolylineFrom(road.points, best.seg, best.p, allowanceIn));
   }
   return out;
 }
@@ -446,8 +509,30 @@ export function tardyNote(guns: boolean, row: MovementRow): string {
   );
 }
 
+/**
+ * "an unlimbered battery touching the road may limber up and move on the road" (Road Movement): the limbered
+ * row's road move (Well Handled: limber and full move), drawn as `movement/<unit>/road-limber/<i>`.
+ */
+function limberOntoRoad(ctx: FfrContext, info: FfrUnitInfo, row: MovementRow, base: { layer: 'movement'; unitId: string; side: string }): Shape[] {
+  if (ctx.terrain().roads.length === 0) return [];
+  const mover: RoadMoverShape = { centre: standCenter(info.formation.reference), box: info.box, polygons: info.polygons, polygonBoxes: info.polygonBoxes };
+  const road = roadRateFor(ctx, 'limbered-guns', row);
+  return roadReach(ctx, mover, road.inches).map((points, i): Shape => ({ ...base, kind: 'polyline', id: `movement/${info.unit.id}/road-limber/${i}`, style: 'reach-road', points }));
+}
+
+/** Figure 9's arithmetic for this row, as a note: leaving the road after some distance on it. */
+export function figure9Note(row: MovementRow, bonus: number): string {
+  if (bonus <= 1) return `Leaving the road: the whole move at the slowest ground's rate (${ROAD_BONUS.source}).`;
+  const example = roadThenOffRoad(row.open.full, bonus, row.open.full * bonus / 2);
+  return (
+    `Leaving a good road: each inch on it costs 1/${bonus} of the rate of the slowest ground of the whole move, the rest goes off the road ` +
+    `(e.g. ${example.totalIn - example.offRoadIn}" on the road costs ${example.spentIn}", then ${example.offRoadIn}" more over open ground; Road Movement, Figure 9).`
+  );
+}
+
 export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo): MovementResult {
   const unit = info.unit;
+  const formation = info.formation;
   const origin = standCenter(info.formation.reference);
   const startClass = ctx.classAt(origin);
   const choice = movementRowFor(info);
@@ -474,6 +559,7 @@ export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo): MovementRe
       shapes: [
         { ...base, kind: 'polygon', id: `movement/${unit.id}/reach`, style: 'reach', vertices: reach },
         { ...base, kind: 'polygon', id: `movement/${unit.id}/prolong`, style: 'reach', vertices: prolong },
+        ...limberOntoRoad(ctx, info, row, base),
       ],
       startClass,
     };
@@ -500,12 +586,32 @@ export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo): MovementRe
   const changeFront = changeFrontFor(ctx, info, row, enemyStands);
   if (changeFront.note) notes.push(changeFront.note);
   shapes.push(...changeFront.shapes);
+  const mover: RoadMoverShape = { centre: standCenter(info.formation.reference), box: info.box, polygons: info.polygons, polygonBoxes: info.polygonBoxes };
+  const touched = ctx.terrain().roads.length > 0 ? touchedRoadIds(ctx, mover) : new Set<string>();
   if (row.road) {
     const road = roadRateFor(ctx, unit.arm === 'artillery' ? 'limbered-guns' : 'troops', row);
-    roadReach(ctx, { centre: standCenter(info.formation.reference), box: info.box, polygons: info.polygons, polygonBoxes: info.polygonBoxes }, road.inches).forEach((points, i) => {
+    const onRoad = roadReach(ctx, mover, road.inches, touched);
+    onRoad.forEach((points, i) => {
       shapes.push({ ...base, kind: 'polyline', id: `movement/${unit.id}/road/${i}`, style: 'reach-road', points });
     });
-    if (shapes.length > 1) notes.push(`On the road: ${road.text}`);
+    if (onRoad.length > 0) {
+      notes.push(`On the road: ${road.text}`);
+      notes.push(figure9Note(row, road.bonus));
+    }
+    // A march column or limbered battery may reach a road during its move (not a broken unit).
+    if (formation.id !== 'broken' && road.bonus > 1) {
+      const entries = roadEntryReach(ctx, mover, rates, road.bonus, touched);
+      entries.forEach((points, i) => shapes.push({ ...base, kind: 'polyline', id: `movement/${unit.id}/road-entry/${i}`, style: 'reach-road', points }));
+      if (entries.length > 0) notes.push(`To a road and along it: the rate of the slowest ground crossed to reach it, the rest x${road.bonus} on the road (${ROAD_BONUS.source}).`);
+    }
+  } else if (touched.size > 0 && unit.arm !== 'artillery' && formation.id !== 'garrison') {
+    // "A regiment in any other formation with at least one stand touching the road, that rolls a Double Quick,
+    // Well Handled, or Rally with Elan effect, may change formation and half move in march column on the road."
+    const marchRow = MOVEMENT_RATES[unit.arm === 'cavalry' ? 'cavalry-march-column' : 'infantry-march-column'];
+    const road = roadRateFor(ctx, 'troops', marchRow);
+    const halfIn = road.inches / 2;
+    roadReach(ctx, mover, halfIn, touched).forEach((points, i) => shapes.push({ ...base, kind: 'polyline', id: `movement/${unit.id}/road-march/${i}`, style: 'reach-road', points }));
+    notes.push(`Touching a road: with a Double Quick, Well Handled or Rally with Élan effect it may change formation and half move in march column on the road, ${halfIn}" (${ROAD_BONUS.source}).`);
   }
   return { movement: { ok: true, allowanceIn, reach, notes }, shapes, row, startClass };
 }
