@@ -57,7 +57,22 @@ export function isArtilleryLeader(state: TableState, commanderId: string): boole
   return units.length > 0 && units.every((u) => u.arm === 'artillery');
 }
 
-export function combinedFire(state: TableState, unitIds: readonly string[], targetId: string, inCharge: boolean): CombinedFire | Refusal {
+/**
+ * Plunging fire through wooded high ground (Plunging Fire through Wooded High Ground, an optional rule): "The
+ * firing stands subtract two for firing through full cover if the target is deep in woods or within 4"
+ * behind woods. Subtract one for firing through partial cover at a target over 4" behind woods ... the -2
+ * modifier only applies if half or more of the total fire points are from the plunging fire." Declared with
+ * the fire (the slope, the crest and the woods' depth are the players' to judge); the guns of the fire are
+ * the plunging fire ("Guns now may fire through wooded high ground").
+ */
+export type PlungingFire = 'none' | 'full-cover' | 'partial-cover';
+export const PLUNGING_MODIFIERS = {
+  'full-cover': { label: 'Plunging fire through full cover (half or more of the fire points)', value: -2 },
+  'partial-cover': { label: 'Plunging fire through partial cover (half or more of the fire points)', value: -1 },
+  source: qrs('Plunging Fire through Wooded High Ground'),
+} as const;
+
+export function combinedFire(state: TableState, unitIds: readonly string[], targetId: string, inCharge: boolean, plunging: PlungingFire = 'none'): CombinedFire | Refusal {
   const ev = evaluationOf(state);
   const firers: Firer[] = [];
   for (const id of unitIds) {
@@ -105,6 +120,11 @@ export function combinedFire(state: TableState, unitIds: readonly string[], targ
   const buck = inCharge && half((f) => f.unit.arm !== 'artillery' && BUCK_AND_BALL_WEAPONS.includes(f.unit.weapon));
   if (sharp) mods.push({ label: FIRE_MODIFIERS.sharpshooters.label, dice: FIRE_MODIFIERS.sharpshooters.value, source: FIRE_MODIFIERS.sharpshooters.source });
   else if (buck) mods.push({ ...BUCK_AND_BALL, dice: BUCK_AND_BALL.value });
+  // Only when half or more of the points plunge (the guns'); else the direct fire carries no such modifier.
+  if (plunging !== 'none' && half((f) => f.unit.arm === 'artillery')) {
+    const p = PLUNGING_MODIFIERS[plunging];
+    mods.push({ label: p.label, dice: p.value, source: PLUNGING_MODIFIERS.source });
+  }
   // The firing units' own conditions by half the points; the target's (cover, abatis) from the first option.
   const firstMods = firers[0]!.option.breakdown.modifiers;
   const firerLabels = new Set(firers.flatMap((f) => f.option.breakdown.modifiers.filter((m) => FIRER_LABELS.includes(m.label)).map((m) => m.label)));

@@ -390,3 +390,17 @@ describe('several units firing together (QRS II, Changes 16-18; Fire Combat Modi
     expect(Array.isArray(dice(near, { ...TOGETHER, targetUnitId: 'n' }))).toBe(true);
   });
 });
+
+describe('plunging fire through wooded high ground (QRS II, Plunging Fire through Wooded High Ground)', () => {
+  it('subtracts 2 through full cover and 1 through partial cover, only when half or more of the points are the guns\'', () => {
+    const guns = duel(3, { arm: 'artillery', weapon: 'LR', stands: 2, files: 2 });
+    const plain = dice(guns, FIRE)[0]!.modifier!;
+    expect(dice(guns, { ...FIRE, choices: { plunging: 'full-cover' } })[0]!.modifier).toBe(plain - 2);
+    expect(dice(guns, { ...FIRE, choices: { plunging: 'partial-cover' } })[0]!.modifier).toBe(plain - 1);
+    // Guns (2 stands x 3 = 6 points) with 7 rifle stands (7 points): the plunging fire is under half, no -2.
+    const mixed = table([inf('g', 'a', { xIn: 30, yIn: 10 }, 90, { arm: 'artillery', weapon: 'LR', stands: 2, files: 2 }), inf('r', 'a', { xIn: 40, yIn: 10 }, 90, { stands: 7, files: 7 }), inf('t', 'b', { xIn: 35, yIn: 13 }, 270, { stands: 16, files: 16 })]);
+    const together: PendingAction = { kind: 'fire', unitId: 'g', unitIds: ['g', 'r'], targetUnitId: 't' };
+    expect(dice(mixed, together)[0]!.label).toContain('13 fire points');
+    expect(dice(mixed, { ...together, choices: { plunging: 'full-cover' } })[0]!.modifier).toBe(dice(mixed, together)[0]!.modifier);
+  });
+});

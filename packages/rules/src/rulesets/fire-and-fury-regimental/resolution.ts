@@ -17,7 +17,7 @@ export const FFR_RESOLUTION: RulesetResolution = {
   dice: { sides: 10, styles: ['table', 'opposed'], source: qrs('Maneuver Table Procedure ("Roll one 10-sided die"); Figure 3; Figure 4') },
   kinds: [
     { kind: 'maneuver', label: 'Maneuver check', needs: ['unitId'], choices: { fullMoveDisordered: [true, false], gunRally: [true, false] }, source: qrs('Maneuver Table Procedure; Figure 5') },
-    { kind: 'fire', label: 'Musketry & cannonade (one unit, or several together in unitIds)', needs: ['unitId', 'targetUnitId'], choices: { targetCharging: [true, false], inCharge: [true, false] }, source: qrs('Figure 3, Musketry & Cannonade Table') },
+    { kind: 'fire', label: 'Musketry & cannonade (one unit, or several together in unitIds)', needs: ['unitId', 'targetUnitId'], choices: { targetCharging: [true, false], inCharge: [true, false], plunging: ['none', 'full-cover', 'partial-cover'] }, source: qrs('Figure 3, Musketry & Cannonade Table') },
     { kind: 'charge', label: 'Charge combat', needs: ['unitId', 'targetUnitId'], choices: { combat: ['first', 'second'], desperateStruggle: [true, false] }, source: qrs('Figure 4, Charge Table') },
     { kind: 'fallen-leader', label: 'Fallen Leader check', needs: ['commanderId'], source: qrs('Figure 4, Fallen Leader Table') },
   ],

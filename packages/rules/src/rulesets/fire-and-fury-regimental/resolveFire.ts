@@ -41,7 +41,8 @@ export function firingUnitIds(action: PendingAction): string[] {
 
 /** The fire of the action on this table (one unit or several together), or why it cannot be rolled for. */
 export function fireFor(state: TableState, action: PendingAction): CombinedFire | Refusal {
-  return combinedFire(state, firingUnitIds(action), action.targetUnitId!, action.choices?.['inCharge'] === true);
+  const plunging = action.choices?.['plunging'];
+  return combinedFire(state, firingUnitIds(action), action.targetUnitId!, action.choices?.['inCharge'] === true, plunging === 'full-cover' || plunging === 'partial-cover' ? plunging : 'none');
 }
 
 export function fireDice(state: TableState, action: PendingAction): DiceRequest[] | Refusal {
