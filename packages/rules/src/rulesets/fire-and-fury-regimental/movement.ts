@@ -26,6 +26,7 @@ import { IMPASSABLE_LINEAR, classRank, type TerrainClass } from './tables/terrai
 import { qrs } from './tables/source.ts';
 import { ROAD_RATE_READING_PARAM } from './fields.ts';
 import { changeFrontFor, changeFrontLookIn } from './wheel.ts';
+import { deployToFront, dismountNote } from './deployAndDismount.ts';
 import { OBLIQUE_MAX_DEG, SECTORS_NOTE, handHaulSectorsFor, movementSectorsFor, type ReachSectors } from './reachSectors.ts';
 
 export interface MovementResult {
@@ -582,7 +583,14 @@ export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo): MovementRe
   }
   if (sectors) notes.push(SECTORS_NOTE);
   notes.push(tardyNote(unit.arm === 'artillery', row));
+  const deploy = deployToFront(ctx, info);
+  const dismount = dismountNote(ctx, info);
+  if (dismount) notes.push(dismount);
   const shapes: Shape[] = [{ ...base, kind: 'polygon', id: `movement/${unit.id}/reach`, style: 'reach', vertices: reach }];
+  if (deploy) {
+    notes.push(deploy.note);
+    shapes.push(deploy.shape);
+  }
   const changeFront = changeFrontFor(ctx, info, row, enemyStands);
   if (changeFront.note) notes.push(changeFront.note);
   shapes.push(...changeFront.shapes);
