@@ -21,6 +21,7 @@ import { leaderShapes } from './leaderMovement.ts';
 import { fireArcShape, fireAtTarget, fireBeyondReach, fireSetup, type FfrFireOption, type FireInputs } from './fire.ts';
 import { chargeAtTarget, chargeBeyondReach, chargeReachShape, chargeSetup, type FfrChargeOption, type SideFacts } from './charge.ts';
 import { maneuverCheck, type ManeuverReading } from './maneuver.ts';
+import { skirmishersQuery } from './skirmishers.ts';
 
 export const FFR_RULESET_ID = 'fire-and-fury-regimental';
 
@@ -165,6 +166,7 @@ const unitEvaluationQuery = query(
     const morale = ctx.t.get(moraleQuery, unitId);
     sink.addAll(morale.warnings);
     formationWarning(info, sink);
+    for (const [code, message] of ctx.t.get(skirmishersQuery, unitId).warnings) sink.add(code, message);
     const movement = ctx.t.get(movementQuery, unitId);
     const shapes: Shape[] = [...movement.shapes];
     const chargeShapes: Shape[] = [];

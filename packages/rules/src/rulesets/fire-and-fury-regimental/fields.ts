@@ -269,6 +269,7 @@ export const FFR_UNIT_FIELDS: readonly RulesetFieldSpec[] = [
   { id: 'militia', label: 'Rated militia (provisional command modifier)', type: 'boolean', default: false, source: qrs('Maneuver Die Roll Modifiers, Provisional Command'), usedFor: 'maneuver check' },
   { id: 'braveColonel', label: 'Brave colonel', type: 'boolean', default: false, source: qrs('Maneuver Table, Die Roll Modifiers'), usedFor: 'maneuver and charge modifiers' },
   { id: 'mountedInfantry', label: 'Mounted infantry (no cavalry charge bonus)', type: 'boolean', default: false, source: qrs('Figure 4, Charge Table'), usedFor: 'charge modifiers' },
+  { id: 'skirmishers', label: 'A skirmisher detachment (of the nearest regiment of its brigade with the same ratings)', type: 'boolean', default: false, source: qrs('Skirmishers'), usedFor: 'skirmisher limits, placement and rejoining' },
   { id: 'extendedLineOnly', label: 'Forms only march column and extended line (skirmish troops, dismounted cavalry)', type: 'boolean', default: false, source: qrs('Deploy to the Front'), usedFor: 'formation reading' },
 ];
 
