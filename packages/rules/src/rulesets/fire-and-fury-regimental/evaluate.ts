@@ -81,9 +81,24 @@ function infoOf(ctx: FfrContext, unitId: string): FfrUnitInfo {
 /** Fresh / worn / spent and its warnings. */
 const moraleQuery = query(
   'ffr/morale',
-  (ctx: FfrContext, unitId) => {
+  (ctx: FfrContext, unitId): ReturnType<typeof evaluateMorale> & { warnings: KeyedWarning[] } => {
+    const info = infoOf(ctx, unitId);
+    // A skirmisher detachment takes its regiment's fresh / worn / spent ("A player must look at the
+    // regiment's label to determine the current effectiveness ... for both units", Skirmishers).
+    const regimentId = ctx.t.get(skirmishersQuery, unitId).regimentId;
+    if (regimentId && ctx.unit(regimentId)) {
+      const r = ctx.t.get(moraleQuery, regimentId);
+      return { reading: r.reading, ...(r.effectiveness ? { effectiveness: r.effectiveness } : {}), warnings: [] };
+    }
+    let detached = 0;
+    for (const id of ctx.t.unitIds()) {
+      if (id === unitId) continue;
+      const u = ctx.t.unit(id);
+      if (!u || u.side !== info.unit.side || u.brigadeId !== info.unit.brigadeId || ctx.unitField(u, 'skirmishers') !== true) continue;
+      if (ctx.t.get(skirmishersQuery, id).regimentId === unitId) detached += ctx.unit(id)?.stands.length ?? 0;
+    }
     const sink = new WarningSink(unitId);
-    const m = evaluateMorale(ctx, infoOf(ctx, unitId), sink);
+    const m = evaluateMorale(ctx, info, sink, detached);
     return { ...m, warnings: sink.keyed };
   },
   { equal: 'plain' },

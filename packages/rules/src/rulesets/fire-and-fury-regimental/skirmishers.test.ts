@@ -50,3 +50,22 @@ describe('skirmisher detachments (QRS II, Skirmishers)', () => {
     expect(codes(scene(13.5, { stands: 1, files: 1 }))).toContain('skirmishers/one-stand');
   });
 });
+
+describe('fresh / worn / spent of a regiment and its skirmishers (QRS II, Skirmishers: "the combined strength")', () => {
+  const label = { startingStands: 8, wornAtStandsLost: 2, spentAtStandsLost: 4 };
+  const withLabel = (regStands: number) =>
+    table([
+      inf('r', 'a', { xIn: 36, yIn: 10 }, 90, { brigadeId: 'b', stands: regStands, files: regStands, fields: label }),
+      inf('s', 'a', { xIn: 36, yIn: 13.5 }, 90, { brigadeId: 'b', stands: 3, files: 3, gapIn: 0.5, fields: { skirmishers: true } }),
+    ]);
+  it('counts the detached stands as the regiment\'s, and gives the skirmishers the regiment\'s level', () => {
+    const ev = evaluateFireAndFuryRegimental(withLabel(5));
+    expect(ev.units['r']!.morale).toMatchObject({ state: 'fresh', counted: { value: 0 } });
+    expect(ev.units['s']!.morale).toMatchObject({ state: 'fresh' });
+    const worn = evaluateFireAndFuryRegimental(withLabel(3));
+    expect(worn.units['r']!.morale).toMatchObject({ state: 'worn', counted: { value: 2 } });
+    expect(worn.units['s']!.morale).toMatchObject({ state: 'worn' });
+    // The skirmishers carry no label of their own: no missing-field warning for them.
+    expect(worn.warnings.some((w) => w.unitId === 's' && w.code === 'unit/missing-field')).toBe(false);
+  });
+});
