@@ -48,6 +48,8 @@ describe('movement reach (QRS II, Figure 2 Movement Rate; Road Movement)', () =>
     for (const dir of [90, 135, 45, 270, 225]) expect(alongIn(m.reach, ref, dir)).toBeCloseTo(12, 6);
     for (const dir of [0, 180, 37.5, 142.5, 322.5]) expect(alongIn(m.reach, ref, dir)).toBeCloseTo(6, 6);
     expect(m.notes.join(' ')).toContain('obliquing up to 45°');
+    // "A unit may oblique either left or right, but not both in the same phase." (Oblique)
+    expect(m.notes.join(' ')).toContain('once and to one side only: not left then right in the same phase');
     expect(m.notes.join(' ')).toContain('marching by the flank, a half move');
     // The table edge clips the reach: 9.25" behind a line 10" from the near edge.
     expect(alongIn(move(table([inf('u', 'a', { xIn: 36, yIn: 10 }, 90)])).reach, { xIn: 35.25, yIn: 9.25 }, 270)).toBeCloseTo(9.25, 6);
