@@ -88,16 +88,7 @@ describe('fresh, worn, spent (QRS II, Inflicting Troop Casualties; the unit labe
   });
 });
 
-describe('dismounted and artillery leaders (QRS II, Command Radius "4" ... dismounted"; Provisional Command)', () => {
-  const dismount = (s: TableState) => ({ ...s, stands: s.stands.map((st) => (st.unitId === 'gen' ? { ...st, role: 'dismounted' as const } : st)) });
-
-  it('gives a dismounted leader (his stand marked dismounted) a 4" radius', () => {
-    expect(unitOf(scene(5)).command).toMatchObject({ inCommand: true, commandRadiusIn: 8 });
-    expect(unitOf(dismount(scene(5))).command).toMatchObject({ inCommand: false, commandRadiusIn: 4 });
-    expect(unitOf(dismount(scene(3.9))).command.inCommand).toBe(true);
-    expect(ev(dismount(scene(5))).shapes.find((x) => x.id === 'command/radius/gen')).toMatchObject({ radiusIn: 4 });
-  });
-
+describe('artillery leaders (QRS II, Provisional Command: "except for artillery commanders who can only command guns")', () => {
   it('lets an artillery commander command only guns, provisionally too', () => {
     // The leader's brigade 'arty' holds only a battery; the infantry of b1 has no leader of its own near.
     const s = table(

@@ -1,8 +1,8 @@
 /**
  * Command radius (QRS II, Maneuver Table, Command Radius; Maneuver Die Roll Modifiers, Provisional Command):
  * 8" with a clear line of sight; 4" through dense woods, in twilight or fog, or when the leader is attached
- * or dismounted (his stand's role 'dismounted'). An artillery commander (every unit of his brigade is guns)
- * commands only guns, provisionally too.
+ * (the table state cannot say a leader is dismounted). An artillery commander (every unit of his brigade is
+ * guns) commands only guns, provisionally too.
  * A unit within its own brigade leader's radius is in command; within another leader's of its side it is
  * under provisional command; outside every radius it is out of command.
  *
@@ -45,8 +45,6 @@ export interface LeaderPlace {
   readonly box: BoundingBoxIn;
   readonly centre: PointIn;
   readonly attachedToUnitId?: string;
-  /** His stand is marked dismounted (stand role 'dismounted'): command radius 4", the Dismounted leader row. */
-  readonly dismounted: boolean;
   /**
    * An artillery commander: every unit of his brigade on the table is artillery. He commands only guns
    * ("except for artillery commanders who can only command guns", Provisional Command).
@@ -94,7 +92,7 @@ export const leaderPlacesQuery = query(
       const polygon = standPolygon(at);
       const arms = armsOfBrigade.get(`${c.side}\u0000${c.brigadeId}`);
       const artilleryOnly = arms !== undefined && arms.size === 1 && arms.has('artillery');
-      out.push({ commander: c, polygon, box: pointsBoundingBox(polygon), centre: standCenter(at), ...(attachedToUnitId ? { attachedToUnitId } : {}), dismounted: stand?.role === 'dismounted', artilleryOnly });
+      out.push({ commander: c, polygon, box: pointsBoundingBox(polygon), centre: standCenter(at), ...(attachedToUnitId ? { attachedToUnitId } : {}), artilleryOnly });
     }
     return out;
   },
@@ -122,7 +120,7 @@ function throughDenseWoods(ctx: FfrContext, a: PointIn, b: PointIn): boolean {
 export function commandCircles(ctx: FfrContext, leaders: readonly LeaderPlace[]): Shape[] {
   const twilight = ctx.param('visibility') === 'twilight-or-fog';
   return leaders.map((l): Shape => {
-    const reduced = twilight || l.attachedToUnitId !== undefined || l.dismounted;
+    const reduced = twilight || l.attachedToUnitId !== undefined;
     return {
       kind: 'circle',
       id: `command/radius/${l.commander.id}`,
@@ -165,7 +163,7 @@ function leaderHit(ctx: FfrContext, l: LeaderPlace, unit: FfrUnitInfo['unit'], t
     const cp = closestPointsBetweenPolygons(l.polygon, poly);
     const d = l.attachedToUnitId === unit.id ? 0 : cp.distanceIn;
     const dense = throughDenseWoods(ctx, l.centre, cp.onB);
-    const radius = twilight || dense || l.attachedToUnitId !== undefined || l.dismounted ? COMMAND_RADIUS.reducedIn : COMMAND_RADIUS.clearIn;
+    const radius = twilight || dense || l.attachedToUnitId !== undefined ? COMMAND_RADIUS.reducedIn : COMMAND_RADIUS.clearIn;
     if (!best || d < best.d) best = { l, d, radius, from: cp.onA, to: cp.onB };
   }
   return best;

@@ -2,9 +2,10 @@
  * A leader's own move (QRS II, Figure 2 Movement Rate, the Leader rows; Player Turn Sequence, Maneuver Phase
  * step d, "Move detached leaders"): from his own stand a mounted leader goes 24" over open ground, 20" broken,
  * 12" rough, at the slowest ground crossed (Road Movement), never past an enemy stand, a river or the table
- * edge. A leader attached to a unit moves with it and has no reach of his own. A leader whose stand's role is
- * 'dismounted' moves by the Dismounted row (16", 14", 12"). A leader touching a road also gets the road reach,
- * his open-ground rate x1.5 on a good road ("x1.5 for leaders", Road Movement).
+ * edge. A leader attached to a unit moves with it and has no reach of his own. The table state cannot say a
+ * leader is dismounted (a commander's stand has the role 'commander' only), so the Mounted row is used. A
+ * leader touching a road also gets the road reach, his open-ground rate x1.5 on a good road ("x1.5 for
+ * leaders", Road Movement), and one who reaches a road during his move goes on along it.
  */
 import type { Shape } from '../../engine/shapes.ts';
 import type { FfrContext, PolygonBox } from './context.ts';
@@ -32,7 +33,7 @@ export const leaderEnemyStandsQuery = query(
 export function leaderShapes(ctx: FfrContext, place: LeaderPlace): Shape[] {
   const c = place.commander;
   if (place.attachedToUnitId !== undefined || c.standId === undefined) return [];
-  const row = MOVEMENT_RATES[place.dismounted ? 'leader-dismounted' : 'leader-mounted'];
+  const row = MOVEMENT_RATES['leader-mounted'];
   const vertices = reachPolygon(ctx, ctx.t.get(leaderEnemyStandsQuery, c.id) ?? [], place.centre, rowRates(row));
   const out: Shape[] = [{ kind: 'polygon', id: `movement/leader/${c.id}/reach`, layer: 'movement', style: 'reach', side: c.side, vertices }];
   if (ctx.terrain().roads.length === 0) return out;
