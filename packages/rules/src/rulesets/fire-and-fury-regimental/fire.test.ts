@@ -183,3 +183,15 @@ describe("the heavy howitzer's printed fire points (QRS II, Weapons, Heavy Howit
     });
   });
 });
+
+describe('a partly silenced battery (QRS II, Figure 3 "1 gun stand silenced")', () => {
+  it('fires with the gun stands not silenced: 3 stands at canister, 1 silenced, fire 2 x 3 points', () => {
+    const guns = (silenced?: number) =>
+      table([inf('u', 'a', { xIn: 36, yIn: 10 }, 90, { arm: 'artillery', weapon: 'LR', stands: 3, files: 3, ...(silenced === undefined ? {} : { status: { rulesetStatus: { silencedGunStands: silenced } } }) }), inf('t', 'b', { xIn: 36, yIn: 13 }, 270)]);
+    expect(ok(fireAt(guns())).firePoints.dice).toBe(9);
+    const one = ok(fireAt(guns(1)));
+    expect(one.firePoints.dice).toBe(6);
+    expect(one.eligibleStandIds).toHaveLength(2);
+    expect(fireAt(guns(3))).toMatchObject({ ok: false, reason: 'fire/silenced' });
+  });
+});

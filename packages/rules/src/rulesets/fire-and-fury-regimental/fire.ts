@@ -279,6 +279,17 @@ export function fireAtTarget(
     }
     eligible.push({ stand: s.stand, rangeIn, band, to });
   }
+  // Silenced gun stands do not fire (Figure 3: "1 gun stand silenced"; Gun Maneuver Changes 12). Which stands
+  // are silenced is the owner's to mark; reading: the farthest from this target are left out.
+  const silencedStands = unit.arm === 'artillery' ? ctx.statusField(unit, 'silencedGunStands') : undefined;
+  if (typeof silencedStands === 'number' && silencedStands > 0 && eligible.length > 0) {
+    const farthest = [...eligible].sort((a, b) => b.rangeIn - a.rangeIn || (a.stand.id < b.stand.id ? -1 : 1));
+    const drop = new Set(farthest.slice(0, silencedStands).map((e) => e.stand.id));
+    const kept = eligible.filter((e) => !drop.has(e.stand.id));
+    if (kept.length === 0) return { result: fireRefusal(target.unit.id, 'fire/silenced', `${silencedStands} gun stand${silencedStands === 1 ? ' is' : 's are'} silenced (${qrs('Figure 3, Effects; Gun Maneuver Changes 12')})`) };
+    eligible.length = 0;
+    eligible.push(...kept);
+  }
   if (eligible.length === 0) {
     const [reason, detail] = why ?? ['fire/out-of-range', `${inchesText(nearestIn)}" is beyond ${weapon.label}'s ${reachIn}"`];
     return { result: fireRefusal(target.unit.id, firstMissing && reason === 'fire/out-of-range' ? 'fire/range-unknown' : reason, detail) };
