@@ -287,6 +287,12 @@ describe('maneuver results (QRS II, Figure 5; Maneuver Effects; Gun Maneuvers)',
     const o = resolve(s, M, { maneuver: [faceFor(s, 0)] });
     expect(o.result).toBe('Fall Back');
     expect(effectOn(o, 'u')[0]).toMatchObject({ status: { disordered: true }, move: { kind: 'fall-back' } });
+    // "Hold position and fire only if out of close range"
+    const far = duel(20, { quality: 'green' });
+    const held = effectOn(resolve(far, M, { maneuver: [faceFor(far, 0)] }), 'u')[0]!;
+    expect(held.move).toBeUndefined();
+    expect(held.status).toBeUndefined();
+    expect(held.text).toContain('holds position and may fire only');
   });
 
   it('guns: a silenced gun rallies only with Well Handled, not with Tardy (Gun Maneuver Changes 12)', () => {

@@ -159,8 +159,10 @@ function oneUnit(state: TableState, c: Checked, base: number, choices: PendingAc
         const move = moveAwayFrom(state, unit.id, t.enemies[0]!, 'fall-back', full.inches, `Limber and full retreat silenced: ${full.inches}"`, MANEUVER_EFFECTS_SOURCE);
         return done(`Fall Back: ${unit.name} is in close range of ${t.enemies.join(', ')}: guns limber and full retreat ${full.inches}" silenced.`, MANEUVER_EFFECTS_SOURCE, { move });
       }
+      // "Troops retreat out of close range disordered ... Hold position and fire only if out of close range, or
+      // fortified": the disorder goes with the retreat (reading, see the README).
+      if (t.enemies.length === 0 || fortified) return done(`Fall Back: ${unit.name} is out of close range${fortified ? ' or fortified' : ''}: holds position and may fire only.`, MANEUVER_EFFECTS_SOURCE);
       status.disordered = true;
-      if (t.enemies.length === 0 || fortified) return done(`Fall Back: ${unit.name} is out of close range${fortified ? ' or fortified' : ''}: holds position disordered and may fire only.`, MANEUVER_EFFECTS_SOURCE);
       const move = moveAwayFrom(state, unit.id, t.enemies[0]!, 'fall-back', t.retreatIn, 'Retreat out of close range', MANEUVER_EFFECTS_SOURCE);
       return done(`Fall Back: ${unit.name} retreats out of close range of ${t.enemies.join(', ')} (about ${t.retreatIn.toFixed(1)}") disordered.`, MANEUVER_EFFECTS_SOURCE, { move });
     }
