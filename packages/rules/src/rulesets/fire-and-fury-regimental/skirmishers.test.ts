@@ -45,6 +45,12 @@ describe('skirmisher detachments (QRS II, Skirmishers)', () => {
     expect(codes(aside)).toContain('skirmishers/out-of-reach');
   });
 
+  it('makes the skirmishers the regiment when the regiment has no stand left', () => {
+    const s = scene(13.5);
+    const gone = { ...s, stands: s.stands.filter((st) => st.unitId !== 'r'), units: s.units.map((u) => (u.id === 'r' ? { ...u, standIds: [] } : u)) };
+    expect(codes(gone)).toEqual(['skirmishers/regiment-gone']);
+  });
+
   it('rejoins on contact, and sends a single stand back to rejoin', () => {
     expect(codes(scene(11.5))).toEqual(['skirmishers/rejoin']);
     expect(codes(scene(13.5, { stands: 1, files: 1 }))).toContain('skirmishers/one-stand');

@@ -11,7 +11,8 @@
  *   least one of the regiment's stands must remain within 16" (400-yards) and in the retreat path of the
  *   skirmishers"; otherwise "the skirmishers must move to conform ... in their next maneuver check";
  * - rejoining: "at least one stand from each unit makes contact": the stands go back into the regiment;
- *   "reduced to one stand": they must full retreat broken and rejoin.
+ *   "reduced to one stand": they must full retreat broken and rejoin; a regiment with no stand left makes the
+ *   skirmishers the regiment.
  * The answers are warnings on the detachment (codes `skirmishers/...`).
  */
 import { polygonToPolygonDistanceIn } from '../../geometry/distance.ts';
@@ -59,6 +60,16 @@ export const skirmishersQuery = query(
     const w: [string, string][] = [];
     const name = det.unit.name;
     if (!reg) {
+      // A regiment of the brigade with the same ratings but no stand left: "If all the stands in the regiment
+      // are eliminated while its skirmishers are detached, the remaining skirmisher stands become the regiment".
+      const gone = ctx.t.unitIds().some((id) => {
+        const u = ctx.t.unit(id);
+        return id !== unitId && u !== undefined && u.side === det.unit.side && u.brigadeId === det.unit.brigadeId && u.arm === 'infantry' && u.quality === det.unit.quality && u.weapon === det.unit.weapon && ctx.unitField(u, 'skirmishers') !== true && !ctx.unit(id);
+      });
+      if (gone) {
+        w.push(['skirmishers/regiment-gone', `${name}: its regiment has no stand left, so the skirmisher stands become the regiment, a normal unit (remove the skirmisher marker, replace two stands with the command and label stands; it may stay in extended line) (${SKIRMISHERS_SOURCE}, Rejoining the Regiment).`]);
+        return { warnings: w };
+      }
       w.push(['skirmishers/no-regiment', `${name}: no regiment of its brigade with the same ratings on the table to screen (${SKIRMISHERS_SOURCE}).`]);
       return { warnings: w };
     }
