@@ -50,6 +50,12 @@ export interface FormationReading {
   /** 0..1: how well the stands fit the formation's template; 1 when set explicitly. */
   readonly confidence: number;
   readonly source: 'status' | 'geometry';
+  /**
+   * Set when the stands stand in a way the rules forbid (e.g. an extended line of more than six stands with
+   * intervals): the reason code, what to change, and the section. The rest of the reading says what the
+   * stands are closest to; the rule set's warnings repeat it.
+   */
+  readonly illegal?: { readonly reason: string; readonly detail: string; readonly section: string };
 }
 
 export interface MovementOption {

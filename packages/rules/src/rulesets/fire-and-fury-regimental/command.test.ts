@@ -87,3 +87,62 @@ describe('fresh, worn, spent (QRS II, Inflicting Troop Casualties; the unit labe
     expect(mods(e.units['u']!.rally as DiceBreakdown).some((m) => m.includes('troops'))).toBe(false);
   });
 });
+
+describe('artillery leaders (QRS II, Provisional Command: "except for artillery commanders who can only command guns")', () => {
+  it('lets an artillery commander command only guns, provisionally too', () => {
+    // The leader's brigade 'arty' holds only a battery; the infantry of b1 has no leader of its own near.
+    const s = table(
+      [inf('u', 'a', { xIn: 36, yIn: 10 }, 90, { brigadeId: 'b1' }), inf('g', 'a', { xIn: 50, yIn: 10 }, 90, { brigadeId: 'arty', arm: 'artillery', weapon: 'LR', stands: 2, files: 2 })],
+      { commanders: [leader({ xIn: 40, yIn: 5 }, { brigadeId: 'arty' })] },
+    );
+    expect(unitOf(s).command.inCommand).toBe(false);
+    expect(mods(unitOf(s).rally as DiceBreakdown)).toContain('-2 Out of command');
+    expect(unitOf(s, 'g').command.inCommand).toBe(true);
+    // A battery of another brigade is under his provisional command.
+    const other = table([inf('h', 'a', { xIn: 36, yIn: 10 }, 90, { brigadeId: 'b1', arm: 'artillery', weapon: 'LR', stands: 2, files: 2 }), inf('g', 'a', { xIn: 50, yIn: 10 }, 90, { brigadeId: 'arty', arm: 'artillery', weapon: 'LR', stands: 2, files: 2 })], {
+      commanders: [leader({ xIn: 40, yIn: 5 }, { brigadeId: 'arty' })],
+    });
+    expect(mods(unitOf(other, 'h').rally as DiceBreakdown)).toContain('-1 Provisional command');
+    // An infantry brigade's leader commands infantry of another brigade provisionally, as before.
+    const mixed = table([inf('u', 'a', { xIn: 36, yIn: 10 }, 90, { brigadeId: 'b1' }), inf('w', 'a', { xIn: 50, yIn: 10 }, 90, { brigadeId: 'b2' })], { commanders: [leader({ xIn: 40, yIn: 5 }, { brigadeId: 'b2' })] });
+    expect(unitOf(mixed).command.inCommand).toBe(true);
+  });
+});
+
+describe('attached to a contiguous line of march (QRS II, Maneuver Table, Command Radius)', () => {
+  /** Three march columns of 4 stands in file facing +y, end to end; the third `gapIn` behind the second. */
+  const column = (gapIn: number, leaderOn = 'u1', brigade3 = 'b1') =>
+    table(
+      [
+        inf('u1', 'a', { xIn: 36, yIn: 26 }, 90, { brigadeId: 'b1', stands: 4, files: 1 }),
+        inf('u2', 'a', { xIn: 36, yIn: 20 }, 90, { brigadeId: 'b1', stands: 4, files: 1 }),
+        inf('u3', 'a', { xIn: 36, yIn: 14 - gapIn }, 90, { brigadeId: brigade3, stands: 4, files: 1 }),
+      ],
+      { commanders: [leader({ xIn: 36, yIn: 30 }, { attachedToUnitId: leaderOn })] },
+    );
+
+  it('commands every unit of the line from the unit he is attached to, however long the line', () => {
+    const s = column(0);
+    expect(ev(s).units['u1']!.formation.name).toBe('March column');
+    expect(unitOf(s, 'u3').command).toMatchObject({ inCommand: true, commanderInRangeId: 'gen' });
+    expect(mods(unitOf(s, 'u3').rally as DiceBreakdown)).not.toContain('-2 Out of command');
+  });
+
+  it('stops at a gap in the line: the unit behind it is out of his 4" attached radius', () => {
+    const s = column(2);
+    expect(unitOf(s, 'u2').command.inCommand).toBe(true);
+    expect(unitOf(s, 'u3').command.inCommand).toBe(false);
+  });
+
+  it('gives provisional command to a unit of another brigade in the line', () => {
+    expect(mods(unitOf(column(0, 'u1', 'b2'), 'u3').rally as DiceBreakdown)).toContain('-1 Provisional command');
+  });
+
+  it('is no line of march when the units are not in march column', () => {
+    const lines = table(
+      [inf('u1', 'a', { xIn: 36, yIn: 26 }, 90, { brigadeId: 'b1' }), inf('u2', 'a', { xIn: 36, yIn: 24.5 }, 90, { brigadeId: 'b1' }), inf('u3', 'a', { xIn: 36, yIn: 14 }, 90, { brigadeId: 'b1' })],
+      { commanders: [leader({ xIn: 36, yIn: 30 }, { attachedToUnitId: 'u1' })] },
+    );
+    expect(unitOf(lines, 'u3').command.inCommand).toBe(false);
+  });
+});

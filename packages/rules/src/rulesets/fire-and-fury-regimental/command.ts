@@ -1,6 +1,8 @@
 /**
  * Command radius (QRS II, Maneuver Table, Command Radius; Maneuver Die Roll Modifiers, Provisional Command):
- * 8" with a clear line of sight; 4" through dense woods, in twilight or fog, or when the leader is attached.
+ * 8" with a clear line of sight; 4" through dense woods, in twilight or fog, or when the leader is attached
+ * (the table state cannot say a leader is dismounted). An artillery commander (every unit of his brigade is
+ * guns) commands only guns, provisionally too.
  * A unit within its own brigade leader's radius is in command; within another leader's of its side it is
  * under provisional command; outside every radius it is out of command.
  *
@@ -43,6 +45,11 @@ export interface LeaderPlace {
   readonly box: BoundingBoxIn;
   readonly centre: PointIn;
   readonly attachedToUnitId?: string;
+  /**
+   * An artillery commander: every unit of his brigade on the table is artillery. He commands only guns
+   * ("except for artillery commanders who can only command guns", Provisional Command).
+   */
+  readonly artilleryOnly: boolean;
 }
 
 /** The commander a unit's status says is attached to it (`status.attachedCommanderId`), if any. */
@@ -67,6 +74,14 @@ export const leaderPlacesQuery = query(
   'ffr/leader-places',
   (ctx: FfrContext): LeaderPlace[] => {
     const attachedBy = new Map(ctx.t.get(attachmentsQuery));
+    const armsOfBrigade = new Map<string, Set<string>>();
+    for (const id of ctx.t.unitIds()) {
+      const u = ctx.t.unit(id);
+      if (!u?.brigadeId) continue;
+      const key = `${u.side}\u0000${u.brigadeId}`;
+      if (!armsOfBrigade.has(key)) armsOfBrigade.set(key, new Set());
+      armsOfBrigade.get(key)!.add(u.arm);
+    }
     const out: LeaderPlace[] = [];
     for (const c of ctx.t.commanders()) {
       const attachedToUnitId = c.attachedToUnitId ?? attachedBy.get(c.id);
@@ -75,7 +90,9 @@ export const leaderPlacesQuery = query(
       const at = stand ?? host?.formation.reference;
       if (!at) continue;
       const polygon = standPolygon(at);
-      out.push({ commander: c, polygon, box: pointsBoundingBox(polygon), centre: standCenter(at), ...(attachedToUnitId ? { attachedToUnitId } : {}) });
+      const arms = armsOfBrigade.get(`${c.side}\u0000${c.brigadeId}`);
+      const artilleryOnly = arms !== undefined && arms.size === 1 && arms.has('artillery');
+      out.push({ commander: c, polygon, box: pointsBoundingBox(polygon), centre: standCenter(at), ...(attachedToUnitId ? { attachedToUnitId } : {}), artilleryOnly });
     }
     return out;
   },
@@ -152,6 +169,47 @@ function leaderHit(ctx: FfrContext, l: LeaderPlace, unit: FfrUnitInfo['unit'], t
   return best;
 }
 
+/** Largest gap between two units still "contiguous" in a line of march, inches (a camera's read of touching). */
+export const LINE_OF_MARCH_GAP_IN = 0.5;
+
+/** Units that march in a line of march: march columns and limbered guns (reading, see the README). */
+function marching(info: FfrUnitInfo): boolean {
+  return info.formation.id === 'march-column' || (info.unit.arm === 'artillery' && info.formation.limbered);
+}
+
+/** The marching units of the same side whose stands touch this marching unit's (within `LINE_OF_MARCH_GAP_IN`). */
+export const marchNeighboursQuery = query(
+  'ffr/march-neighbours',
+  (ctx: FfrContext, unitId): string[] => {
+    const info = ctx.unit(unitId);
+    if (!info || !marching(info)) return [];
+    const m = LINE_OF_MARCH_GAP_IN + 1e-6;
+    const box = { minXIn: info.box.minXIn - m, minYIn: info.box.minYIn - m, maxXIn: info.box.maxXIn + m, maxYIn: info.box.maxYIn + m };
+    const out = new Set<string>();
+    for (const { info: other, k } of ctx.unitStandsIn(box, info.unit.side, false)) {
+      if (other.unit.id === unitId || out.has(other.unit.id) || !marching(other)) continue;
+      const poly = other.polygons[k]!;
+      if (info.polygons.some((p) => polygonToPolygonDistanceIn(p, poly) <= LINE_OF_MARCH_GAP_IN + 1e-9)) out.add(other.unit.id);
+    }
+    return [...out].sort();
+  },
+  { equal: 'plain' },
+);
+
+/** The contiguous line of march the unit is part of (its own id included), empty when it does not march. */
+function lineOfMarch(ctx: FfrContext, unitId: string): Set<string> {
+  const line = new Set<string>();
+  const todo = [unitId];
+  while (todo.length > 0) {
+    const id = todo.pop()!;
+    const next = ctx.t.get(marchNeighboursQuery, id);
+    if (id === unitId && next.length === 0) return line;
+    line.add(id);
+    for (const n of next) if (!line.has(n)) todo.push(n);
+  }
+  return line;
+}
+
 /** One unit's command: its state, the leader it answers to and the link drawn to it. Reads the unit and the leaders only. */
 export function unitCommand(ctx: FfrContext, leaders: readonly LeaderPlace[], info: FfrUnitInfo): { command: UnitCommand; link?: Shape } {
   const twilight = ctx.param('visibility') === 'twilight-or-fog';
@@ -172,11 +230,27 @@ export function unitCommand(ctx: FfrContext, leaders: readonly LeaderPlace[], in
   if (!own || own.d > own.radius + 1e-9) {
     for (const l of leaders) {
       if (l.commander.side !== unit.side || (brigade !== undefined && l.commander.brigadeId === brigade)) continue;
+      // "artillery commanders ... can only command guns" (Provisional Command).
+      if (l.artilleryOnly && unit.arm !== 'artillery') continue;
       const h = leaderHit(ctx, l, unit, targets, targetBoxes, twilight);
       if (h) hits.push(h);
     }
   }
   const within = hits.filter((h) => h.d <= h.radius + 1e-9).sort((a, b) => a.d - b.d || (a.l.commander.id < b.l.commander.id ? -1 : 1));
+  // "Attached to a contiguous line of march" (Command Radius): a leader attached to a unit of the unit's
+  // line of march commands it wherever it is in the line.
+  const line = lineOfMarch(ctx, unit.id);
+  const byLine: Hit[] = [];
+  if (line.size > 1) {
+    const to = standCenter(info.formation.reference);
+    for (const l of leaders) {
+      if (l.commander.side !== unit.side || l.attachedToUnitId === undefined || l.attachedToUnitId === unit.id || !line.has(l.attachedToUnitId)) continue;
+      if (l.artilleryOnly && unit.arm !== 'artillery' && l.commander.brigadeId !== brigade) continue;
+      byLine.push({ l, d: 0, radius: COMMAND_RADIUS.reducedIn, from: l.centre, to });
+    }
+    byLine.sort((a, b) => (a.l.commander.id < b.l.commander.id ? -1 : 1));
+  }
+  const ownByLine = byLine.find((h) => brigade !== undefined && h.l.commander.brigadeId === brigade);
   let state: CommandState;
   let chosen: Hit | undefined;
   let why: string;
@@ -184,6 +258,14 @@ export function unitCommand(ctx: FfrContext, leaders: readonly LeaderPlace[], in
     state = 'in-command';
     chosen = own;
     why = `within ${own.radius}" of ${own.l.commander.name}`;
+  } else if (ownByLine) {
+    state = 'in-command';
+    chosen = ownByLine;
+    why = `${ownByLine.l.commander.name} is attached to its contiguous line of march`;
+  } else if (within.length === 0 && byLine.length > 0) {
+    state = 'provisional';
+    chosen = byLine[0]!;
+    why = `${chosen.l.commander.name}, not its own leader, is attached to its contiguous line of march`;
   } else if (within.length > 0) {
     state = 'provisional';
     chosen = within[0]!;

@@ -17,10 +17,11 @@ import { makeContext, WarningSink, type FfrContext, type FfrUnitInfo, type Keyed
 import { commandCircles, leaderPlaceQuery, leaderPlacesQuery, unitCommand } from './command.ts';
 import { evaluateMorale, type Effectiveness } from './morale.ts';
 import { evaluateMovement } from './movement.ts';
-import { leaderReach } from './leaderMovement.ts';
+import { leaderShapes } from './leaderMovement.ts';
 import { fireArcShape, fireAtTarget, fireBeyondReach, fireSetup, type FfrFireOption, type FireInputs } from './fire.ts';
 import { chargeAtTarget, chargeBeyondReach, chargeReachShape, chargeSetup, type FfrChargeOption, type SideFacts } from './charge.ts';
 import { maneuverCheck, type ManeuverReading } from './maneuver.ts';
+import { skirmishersQuery } from './skirmishers.ts';
 
 export const FFR_RULESET_ID = 'fire-and-fury-regimental';
 
@@ -51,7 +52,8 @@ export function noStandsEvaluation(unit: Unit, sink: WarningSink): UnitEvaluatio
 /** Asks the players to dress the stands when the formation read from them is uncertain. */
 export function formationWarning(info: FfrUnitInfo, sink: WarningSink): void {
   const reading = info.formation.reading;
-  if (reading.source === 'geometry' && reading.confidence < FORMATION_WARNING_CONFIDENCE) {
+  if (reading.illegal) sink.add(reading.illegal.reason, `${info.unit.name}: ${reading.illegal.detail} (${reading.illegal.section})`);
+  else if (reading.source === 'geometry' && reading.confidence < FORMATION_WARNING_CONFIDENCE) {
     sink.add('formation/uncertain', `${info.unit.name}: formation read as ${reading.name ?? reading.formation} (confidence ${reading.confidence}); dress the stands or set status.rulesetStatus.formation.`);
   }
 }
@@ -79,9 +81,24 @@ function infoOf(ctx: FfrContext, unitId: string): FfrUnitInfo {
 /** Fresh / worn / spent and its warnings. */
 const moraleQuery = query(
   'ffr/morale',
-  (ctx: FfrContext, unitId) => {
+  (ctx: FfrContext, unitId): ReturnType<typeof evaluateMorale> & { warnings: KeyedWarning[] } => {
+    const info = infoOf(ctx, unitId);
+    // A skirmisher detachment takes its regiment's fresh / worn / spent ("A player must look at the
+    // regiment's label to determine the current effectiveness ... for both units", Skirmishers).
+    const regimentId = ctx.t.get(skirmishersQuery, unitId).regimentId;
+    if (regimentId && ctx.unit(regimentId)) {
+      const r = ctx.t.get(moraleQuery, regimentId);
+      return { reading: r.reading, ...(r.effectiveness ? { effectiveness: r.effectiveness } : {}), warnings: [] };
+    }
+    let detached = 0;
+    for (const id of ctx.t.unitIds()) {
+      if (id === unitId) continue;
+      const u = ctx.t.unit(id);
+      if (!u || u.side !== info.unit.side || u.brigadeId !== info.unit.brigadeId || ctx.unitField(u, 'skirmishers') !== true) continue;
+      if (ctx.t.get(skirmishersQuery, id).regimentId === unitId) detached += ctx.unit(id)?.stands.length ?? 0;
+    }
     const sink = new WarningSink(unitId);
-    const m = evaluateMorale(ctx, infoOf(ctx, unitId), sink);
+    const m = evaluateMorale(ctx, info, sink, detached);
     return { ...m, warnings: sink.keyed };
   },
   { equal: 'plain' },
@@ -164,6 +181,7 @@ const unitEvaluationQuery = query(
     const morale = ctx.t.get(moraleQuery, unitId);
     sink.addAll(morale.warnings);
     formationWarning(info, sink);
+    for (const [code, message] of ctx.t.get(skirmishersQuery, unitId).warnings) sink.add(code, message);
     const movement = ctx.t.get(movementQuery, unitId);
     const shapes: Shape[] = [...movement.shapes];
     const chargeShapes: Shape[] = [];
@@ -223,12 +241,12 @@ const unitEvaluationQuery = query(
 
 const commandCirclesQuery = query('ffr/command-circles', (ctx: FfrContext) => commandCircles(ctx, ctx.t.get(leaderPlacesQuery)), { equal: 'plain' });
 
-/** A leader's own reach (none for one attached to a unit). */
+/** A leader's own reach and road reach (none for one attached to a unit). */
 const leaderReachQuery = query(
   'ffr/leader-reach',
-  (ctx: FfrContext, commanderId) => {
+  (ctx: FfrContext, commanderId): Shape[] => {
     const place = ctx.t.get(leaderPlaceQuery, commanderId);
-    return place ? leaderReach(ctx, place) : undefined;
+    return place ? leaderShapes(ctx, place) : [];
   },
   { equal: 'plain' },
 );
@@ -249,8 +267,7 @@ const evaluationQuery = query('ffr/evaluation', (ctx: FfrContext): Evaluation =>
   for (const s of ctx.t.get(commandCirclesQuery)) shapes.push(s);
   for (const s of links) shapes.push(s);
   for (const place of ctx.t.get(leaderPlacesQuery)) {
-    const reach = ctx.t.get(leaderReachQuery, place.commander.id);
-    if (reach) shapes.push(reach);
+    for (const s of ctx.t.get(leaderReachQuery, place.commander.id)) shapes.push(s);
   }
   return { rulesetId: FFR_RULESET_ID, units, shapes, warnings };
 });

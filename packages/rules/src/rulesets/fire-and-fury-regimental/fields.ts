@@ -217,6 +217,32 @@ export const ROAD_CONDITION_PARAM: RulesetFieldSpec = {
   usedFor: 'road movement',
 };
 
+export const ROAD_RATE_READING_PARAM: RulesetFieldSpec = {
+  id: 'road-rate-reading',
+  label: 'Rate on a good road',
+  type: 'choice',
+  choices: [
+    { id: 'text', label: 'Open-ground rate x the road bonus (x1.5 troops and leaders, x2 limbered guns), as the text says' },
+    { id: 'chart', label: "Figure 2's Road column" },
+  ],
+  default: 'text',
+  source: qrs('Road Movement ("The road bonus multiplies the distance traveled"); Figure 9'),
+  usedFor: 'road movement',
+};
+
+export const PANIC_LOSSES_PARAM: RulesetFieldSpec = {
+  id: 'panic-stand-losses',
+  label: 'Who loses stands to Panic ("one troop stand ... equal to the die result difference less than zero")',
+  type: 'choice',
+  choices: [
+    { id: 'disordered-column', label: 'Disordered or broken troops only (the section replaces that column\'s effects)' },
+    { id: 'both-columns', label: 'Troops in good order too (C1 Panic)' },
+  ],
+  default: 'disordered-column',
+  source: qrs('Maneuver Effects, Panic; Figure 5'),
+  usedFor: 'maneuver check results',
+};
+
 export const FFR_PARAMETERS: readonly RulesetFieldSpec[] = [
   FIRE_ARC_PARAM,
   WOODS_SIGHT_PARAM,
@@ -228,6 +254,8 @@ export const FFR_PARAMETERS: readonly RulesetFieldSpec[] = [
   VISIBILITY_PARAM,
   COMMAND_MEASURE_PARAM,
   ROAD_CONDITION_PARAM,
+  ROAD_RATE_READING_PARAM,
+  PANIC_LOSSES_PARAM,
 ];
 
 export const PARAM_BY_ID: ReadonlyMap<string, RulesetFieldSpec> = new Map(FFR_PARAMETERS.map((p) => [p.id, p]));
@@ -241,6 +269,7 @@ export const FFR_UNIT_FIELDS: readonly RulesetFieldSpec[] = [
   { id: 'militia', label: 'Rated militia (provisional command modifier)', type: 'boolean', default: false, source: qrs('Maneuver Die Roll Modifiers, Provisional Command'), usedFor: 'maneuver check' },
   { id: 'braveColonel', label: 'Brave colonel', type: 'boolean', default: false, source: qrs('Maneuver Table, Die Roll Modifiers'), usedFor: 'maneuver and charge modifiers' },
   { id: 'mountedInfantry', label: 'Mounted infantry (no cavalry charge bonus)', type: 'boolean', default: false, source: qrs('Figure 4, Charge Table'), usedFor: 'charge modifiers' },
+  { id: 'skirmishers', label: 'A skirmisher detachment (of the nearest regiment of its brigade with the same ratings)', type: 'boolean', default: false, source: qrs('Skirmishers'), usedFor: 'skirmisher limits, placement and rejoining' },
   { id: 'extendedLineOnly', label: 'Forms only march column and extended line (skirmish troops, dismounted cavalry)', type: 'boolean', default: false, source: qrs('Deploy to the Front'), usedFor: 'formation reading' },
 ];
 
@@ -301,4 +330,9 @@ export const FFR_STATUS_FIELDS: readonly RulesetFieldSpec[] = [
   },
   { id: 'supported', label: 'Guns supported (charge)', type: 'boolean', default: false, source: qrs('Figure 4, Charge Table'), usedFor: 'charge modifiers' },
   CHARGE_MODE_STATUS_FIELD,
+  { id: 'fortified', label: 'Fortified (holds position on Fall Back, Shaken, Wavering and Hard Pressed)', type: 'boolean', default: false, source: qrs('Figure 4, Hard Pressed; Figure 5'), usedFor: 'charge and maneuver results' },
+  { id: 'silencedGunStands', label: 'Gun stands silenced', type: 'integer', unit: 'stands', min: 0, source: qrs('Figure 3, Effects'), usedFor: 'fire and charge results' },
+  { id: 'damagedGunStands', label: 'Gun stands damaged', type: 'integer', unit: 'stands', min: 0, source: qrs('Figure 3, Telling Fire; Figure 4, Hard Pressed'), usedFor: 'fire and charge results' },
+  { id: 'lowOnAmmo', label: 'Low on ammunition (troops)', type: 'boolean', default: false, source: qrs('Figure 3, Additional Effects, Low on Ammo'), usedFor: 'fire results' },
+  { id: 'lowOnAmmoGunStands', label: 'Gun stands low on ammunition', type: 'integer', unit: 'stands', min: 0, source: qrs('Figure 3, Additional Effects, Low on Ammo'), usedFor: 'fire results' },
 ];

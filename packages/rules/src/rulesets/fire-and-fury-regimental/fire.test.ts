@@ -142,3 +142,56 @@ describe('who may fire at what (range bands, arc, line of sight)', () => {
     expect(fireAt(s)).toMatchObject({ ok: false, reason: 'fire/limbered' });
   });
 });
+
+describe("the heavy howitzer's printed fire points (QRS II, Weapons, Heavy Howitzer (HH): Canister 4\" 6, Shell 12\" 4, 48\" 3)", () => {
+  /** Two HH gun stands facing +y at y = 10, a target `rangeIn` away. */
+  const hh = (rangeIn: number) =>
+    table([inf('u', 'a', { xIn: 36, yIn: 10 }, 90, { arm: 'artillery', weapon: 'HH', stands: 2, files: 2 }), inf('t', 'b', { xIn: 36, yIn: 10 + rangeIn }, 270)], { params: { 'fire-arc-half-deg': 45 } });
+  it.each([
+    [3, 'canister 4"', 12],
+    [10, 'shell-1 12"', 8],
+    [40, 'shell-2 48"', 6],
+  ])('at %i" two stands fire at %s: %i points, with no parameter entered for the HH', (rangeIn, band, points) => {
+    const f = ok(fireAt(hh(rangeIn)));
+    expect(f.band).toBe(band);
+    expect(f.firePoints.dice).toBe(points);
+    expect(f.missingParameters.filter((p) => p.startsWith('weapon-hh'))).toEqual([]);
+  });
+
+  it('does not reach past 48"', () => {
+    expect(fireAt(hh(47.5)).ok).toBe(true);
+    expect(fireAt(hh(49))).toMatchObject({ ok: false, reason: 'fire/out-of-range' });
+  });
+
+  it('gives the values as defaults with the sheet as source, not as "not in the document"', async () => {
+    const { FFR_PARAMETERS } = await import('./fields.ts');
+    const hhParams = FFR_PARAMETERS.filter((p) => p.id.startsWith('weapon-hh-'));
+    expect(hhParams).toHaveLength(8);
+    for (const p of hhParams) {
+      expect(p.notInDocument).toBeFalsy();
+      expect(p.source).toContain('Heavy Howitzer (HH)');
+    }
+    expect(Object.fromEntries(hhParams.map((p) => [p.id, p.default]))).toEqual({
+      'weapon-hh-canister-in': 4,
+      'weapon-hh-canister-points': 6,
+      'weapon-hh-shell-1-in': 12,
+      'weapon-hh-shell-1-points': 4,
+      'weapon-hh-shell-2-in': 48,
+      'weapon-hh-shell-2-points': 3,
+      'weapon-hh-shell-3-in': 0,
+      'weapon-hh-shell-3-points': 0,
+    });
+  });
+});
+
+describe('a partly silenced battery (QRS II, Figure 3 "1 gun stand silenced")', () => {
+  it('fires with the gun stands not silenced: 3 stands at canister, 1 silenced, fire 2 x 3 points', () => {
+    const guns = (silenced?: number) =>
+      table([inf('u', 'a', { xIn: 36, yIn: 10 }, 90, { arm: 'artillery', weapon: 'LR', stands: 3, files: 3, ...(silenced === undefined ? {} : { status: { rulesetStatus: { silencedGunStands: silenced } } }) }), inf('t', 'b', { xIn: 36, yIn: 13 }, 270)]);
+    expect(ok(fireAt(guns())).firePoints.dice).toBe(9);
+    const one = ok(fireAt(guns(1)));
+    expect(one.firePoints.dice).toBe(6);
+    expect(one.eligibleStandIds).toHaveLength(2);
+    expect(fireAt(guns(3))).toMatchObject({ ok: false, reason: 'fire/silenced' });
+  });
+});

@@ -116,21 +116,21 @@ function arcWedge(s: Stand, fl: PointIn, fr: PointIn, halfDeg: number): Wedge {
 }
 
 /** Fire points → die roll modifier (Changes 16 above 7 points, parameters at 7 or less and for +3/+4). */
-function pointsModifier(ctx: FfrContext, points: number, need: (id: string) => void): number | undefined {
+export function pointsModifier(param: (id: string) => unknown, points: number, need: (id: string) => void): number | undefined {
   if (points <= 0) return undefined;
   if (points >= 25) return 5;
   if (points >= 12) {
     if (points < 13) return 2;
-    const p3 = ctx.param('fire-points-plus3-at');
+    const p3 = param('fire-points-plus3-at');
     if (typeof p3 !== 'number') return need('fire-points-plus3-at'), undefined;
     if (points < p3) return 2;
     if (points < 14) return 3;
-    const p4 = ctx.param('fire-points-plus4-at');
+    const p4 = param('fire-points-plus4-at');
     if (typeof p4 !== 'number') return need('fire-points-plus4-at'), undefined;
     return points >= p4 ? 4 : 3;
   }
   for (const g of FIRE_POINTS_GIVEN) if (points >= g.atLeast) return g.modifier;
-  const v = ctx.param(firePointsParamId(points));
+  const v = param(firePointsParamId(points));
   if (typeof v !== 'number') return need(firePointsParamId(points)), undefined;
   return v;
 }
@@ -279,6 +279,17 @@ export function fireAtTarget(
     }
     eligible.push({ stand: s.stand, rangeIn, band, to });
   }
+  // Silenced gun stands do not fire (Figure 3: "1 gun stand silenced"; Gun Maneuver Changes 12). Which stands
+  // are silenced is the owner's to mark; reading: the farthest from this target are left out.
+  const silencedStands = unit.arm === 'artillery' ? ctx.statusField(unit, 'silencedGunStands') : undefined;
+  if (typeof silencedStands === 'number' && silencedStands > 0 && eligible.length > 0) {
+    const farthest = [...eligible].sort((a, b) => b.rangeIn - a.rangeIn || (a.stand.id < b.stand.id ? -1 : 1));
+    const drop = new Set(farthest.slice(0, silencedStands).map((e) => e.stand.id));
+    const kept = eligible.filter((e) => !drop.has(e.stand.id));
+    if (kept.length === 0) return { result: fireRefusal(target.unit.id, 'fire/silenced', `${silencedStands} gun stand${silencedStands === 1 ? ' is' : 's are'} silenced (${qrs('Figure 3, Effects; Gun Maneuver Changes 12')})`) };
+    eligible.length = 0;
+    eligible.push(...kept);
+  }
   if (eligible.length === 0) {
     const [reason, detail] = why ?? ['fire/out-of-range', `${inchesText(nearestIn)}" is beyond ${weapon.label}'s ${reachIn}"`];
     return { result: fireRefusal(target.unit.id, firstMissing && reason === 'fire/out-of-range' ? 'fire/range-unknown' : reason, detail) };
@@ -371,7 +382,7 @@ function fireOption(
   };
 
   const mods: DiceModifier[] = [];
-  const pm = pointsModifier(ctx, total, (id) => need(id, 'Fire die modifier from fire points'));
+  const pm = pointsModifier((id) => ctx.param(id), total, (id) => need(id, 'Fire die modifier from fire points'));
   if (pm !== undefined) mods.push({ label: `${total} fire point${total === 1 ? '' : 's'}`, dice: pm, source: pm !== undefined && total >= 8 ? FIRE_POINTS_SOURCE : 'Regimental Fire and Fury rulebook, Musketry & Cannonade Table (parameter)' });
   // Every firing stand is of this one unit, so "half or more of the fire points" is the whole unit's rating.
   if (unit.quality === 'green') mods.push({ label: FIRE_MODIFIERS.green.label, dice: FIRE_MODIFIERS.green.value, source: FIRE_MODIFIERS.green.source });

@@ -52,4 +52,24 @@ describe('formation read from the stands (QRS II, Troop Maneuvers; Deploy to the
     const limbered = mapStands(guns, 'b', (st, i) => (i === 1 ? { ...st, role: 'limber' } : st));
     expect(formationOf(limbered, 'b').formation).toBe('limbered');
   });
+
+  it('refuses an extended line of more than six stands with intervals, with the reason (Extended Line Frontage)', () => {
+    // "Only skirmishers and other units with six or fewer stands in extended line may expand their frontage.
+    // Units with more than six stands in extended line must remain in base-to-base contact."
+    const seven = table([inf('u', 'a', { xIn: 36, yIn: 24 }, 90, { stands: 7, files: 7, gapIn: 0.5 })]);
+    const ev = evaluateFireAndFuryRegimental(seven);
+    const f = ev.units['u']!.formation;
+    expect(f.name).toBe('Extended line');
+    expect(f.illegal).toMatchObject({ reason: 'formation/extended-line-intervals', section: expect.stringContaining('Extended Line Frontage') });
+    expect(f.illegal!.detail).toContain('must remain in base-to-base contact');
+    expect(ev.warnings).toContainEqual(expect.objectContaining({ code: 'formation/extended-line-intervals', unitId: 'u' }));
+    // Six stands with the same intervals may expand; seven touching stands in extended line are legal too.
+    expect(formationOf(table([inf('u', 'a', { xIn: 36, yIn: 24 }, 90, { stands: 6, files: 6, gapIn: 0.5 })])).illegal).toBeUndefined();
+    const touching = table([inf('u', 'a', { xIn: 36, yIn: 24 }, 90, { stands: 7, files: 7, fields: { extendedLineOnly: true } })]);
+    expect(formationOf(touching)).toMatchObject({ name: 'Extended line' });
+    expect(formationOf(touching).illegal).toBeUndefined();
+    // Set as extended line by status, the intervals on the table still decide.
+    const declared = mapUnit(seven, 'u', (u) => ({ ...u, status: { rulesetStatus: { formation: 'extended-line' } } }));
+    expect(formationOf(declared).illegal?.reason).toBe('formation/extended-line-intervals');
+  });
 });

@@ -65,6 +65,11 @@ const SECTIONS: Readonly<Record<FfrFormationId, string>> = {
 
 /** Largest interval between stands of an extended line (Extended Line Frontage: "no single interval exceeds 1""). */
 export const EXTENDED_LINE_MAX_INTERVAL_IN = 1;
+/**
+ * "Only skirmishers and other units with six or fewer stands in extended line may expand their frontage. Units
+ * with more than six stands in extended line must remain in base-to-base contact." (Extended Line Frontage)
+ */
+export const EXTENDED_LINE_INTERVALS_MAX_STANDS = 6;
 /** Intervals up to this are "base-to-base contact" in a read from a camera, inches. */
 export const TOUCH_TOLERANCE_IN = 0.2;
 
@@ -108,10 +113,32 @@ export function readFormation(unit: Unit, stands: readonly Stand[], extendedLine
   if (unit.arm === 'artillery') return make(limbered ? 'limbered' : 'unlimbered', 1, status?.limbered !== undefined ? 'status' : 'geometry', rest);
 
   const explicit = status?.rulesetStatus?.['formation'];
-  if (typeof explicit === 'string') return make(explicit as FfrFormationId, 1, 'status', rest);
+  if (typeof explicit === 'string') return withLegality(make(explicit as FfrFormationId, 1, 'status', rest));
   const generic = status?.formation ? FROM_GENERIC[status.formation] : undefined;
-  if (generic) return make(generic, 1, 'status', rest);
-  return { ...geometryFormation(fighting, headingDeg, extendedLineOnly || dismounted), ...rest } as FfrFormation;
+  if (generic) return withLegality(make(generic, 1, 'status', rest));
+  return withLegality({ ...geometryFormation(fighting, headingDeg, extendedLineOnly || dismounted), ...rest } as FfrFormation);
+}
+
+/** Largest interval between neighbouring stands along the rank (across the facing), inches. */
+export function largestRankIntervalIn(stands: readonly Stand[], headingDeg: number): number {
+  const f = headingToVector(headingDeg);
+  const order = stands.map((s) => ({ x: s.pose.xIn * f.y - s.pose.yIn * f.x, w: s.widthIn })).sort((a, b) => a.x - b.x);
+  let maxGap = 0;
+  for (let i = 1; i < order.length; i++) maxGap = Math.max(maxGap, order[i]!.x - order[i - 1]!.x - (order[i]!.w + order[i - 1]!.w) / 2);
+  return maxGap;
+}
+
+/** An extended line of more than six stands with intervals is refused, with the reason (Extended Line Frontage). */
+function withLegality(f: FfrFormation): FfrFormation {
+  if (f.id !== 'extended-line' || f.stands.length <= EXTENDED_LINE_INTERVALS_MAX_STANDS) return f;
+  const gapIn = largestRankIntervalIn(f.stands, f.headingDeg);
+  if (gapIn <= TOUCH_TOLERANCE_IN) return f;
+  const illegal = {
+    reason: 'formation/extended-line-intervals',
+    detail: `${f.stands.length} stands in extended line with intervals (up to ${gapIn.toFixed(1)}"); units with more than ${EXTENDED_LINE_INTERVALS_MAX_STANDS} stands in extended line must remain in base-to-base contact: close the intervals.`,
+    section: qrs('Extended Line Frontage'),
+  };
+  return { ...f, reading: { ...f.reading, illegal } };
 }
 
 /** A formation read from the stands, as `geometryFormation` returns it. */
@@ -147,7 +174,8 @@ function geometryFormation(stands: readonly Stand[], headingDeg: number, extende
     let maxGap = 0;
     for (let i = 1; i < order.length; i++) maxGap = Math.max(maxGap, order[i]!.x - order[i - 1]!.x - (order[i]!.w + order[i - 1]!.w) / 2);
     if (maxGap <= TOUCH_TOLERANCE_IN) return pickGeometry(extendedOnly ? 'extended-line' : 'line', facingFit, rest);
-    if (maxGap <= EXTENDED_LINE_MAX_INTERVAL_IN + TOUCH_TOLERANCE_IN) return pickGeometry('extended-line', facingFit * (stands.length <= 6 ? 1 : 0.5), rest);
+    // More than six stands with intervals is still read as the extended line it is closest to; `withLegality` refuses it.
+    if (maxGap <= EXTENDED_LINE_MAX_INTERVAL_IN + TOUCH_TOLERANCE_IN) return pickGeometry('extended-line', facingFit, rest);
     return pickGeometry('broken', 0.6, rest);
   }
   if (files === 1) {

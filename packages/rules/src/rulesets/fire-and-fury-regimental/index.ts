@@ -1,12 +1,13 @@
 /**
  * Regimental Fire and Fury (Quick Reference Sheets II) as one `Ruleset`, the object the registry
  * (`../index.ts`) installs: id, name, the evaluation as queries (`evaluate.ts`) and its declarations
- * (`fields.ts`).
+ * (`fields.ts`), and what a roll did (`resolution.ts`).
  */
 import type { Ruleset } from '../../engine/ruleset.ts';
 import { queryRuleset } from '../../engine/incremental/runQueries.ts';
 import { FFR_QUERIES, FFR_RULESET_ID } from './evaluate.ts';
 import { FFR_PARAMETERS, FFR_STATUS_FIELDS, FFR_UNIT_FIELDS } from './fields.ts';
+import { FFR_RESOLUTION } from './resolution.ts';
 
 export const fireAndFuryRegimental: Ruleset = queryRuleset(
   {
@@ -16,6 +17,7 @@ export const fireAndFuryRegimental: Ruleset = queryRuleset(
     parameters: FFR_PARAMETERS,
     unitFields: FFR_UNIT_FIELDS,
     statusFields: FFR_STATUS_FIELDS,
+    resolution: FFR_RESOLUTION,
   },
   FFR_QUERIES,
 );

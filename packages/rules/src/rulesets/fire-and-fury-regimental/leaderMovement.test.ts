@@ -47,3 +47,27 @@ describe("a leader's own move (QRS II, Figure 2 Movement Rate, Leader rows)", ()
     expect(reachOf(s, 'L')).toBeUndefined();
   });
 });
+
+describe('leaders on roads (QRS II, Road Movement: "x1.5 for leaders")', () => {
+  const at = { xIn: 36, yIn: 24 };
+  const base = (roadYIn: number | undefined) =>
+    table([{ ...inf('u', 'a', { xIn: 10, yIn: 5 }, 90), brigadeId: 'b' }], {
+      commanders: [leader('L', 'a', at, 'b')],
+      terrain: roadYIn === undefined ? {} : { roads: [{ id: 'pike', points: [{ xIn: 0, yIn: roadYIn }, { xIn: 72, yIn: roadYIn }] }] },
+    });
+  const roadOf = (s: TableState, kind = 'road') => evaluateFireAndFuryRegimental(s).shapes.find((x) => x.id === `movement/leader/L/${kind}/0`) as { points: { xIn: number; yIn: number }[] } | undefined;
+  const len = (pts: readonly { xIn: number; yIn: number }[]) => pts.slice(1).reduce((sum, q, i) => sum + Math.hypot(q.xIn - pts[i]!.xIn, q.yIn - pts[i]!.yIn), 0);
+
+  it('gives a mounted leader on a good road 24" x1.5 = 36" each way', () => {
+    expect(len(roadOf(base(24))!.points)).toBeCloseTo(72, 6);
+    expect(roadOf(base(undefined))).toBeUndefined();
+  });
+
+  it('lets a leader reach a road 10" away and go on along it with the rest x1.5: 21" each way', () => {
+    // His stand's centre at y = 24, the road at y = 34: 10" at 24", then 14" x1.5 = 21".
+    const pts = roadOf(base(34), 'road-entry')!.points;
+    expect(pts[0]).toEqual(at);
+    expect(len(pts.slice(1))).toBeCloseTo(42, 6);
+    expect(roadOf(base(34))).toBeUndefined();
+  });
+});

@@ -17,7 +17,12 @@ export interface MoraleResult {
 
 const SOURCE = qrs('Fire Combat Effects, Inflicting Troop Casualties');
 
-export function evaluateMorale(ctx: FfrContext, info: FfrUnitInfo, sink: WarningSink): MoraleResult {
+/**
+ * `detachedStands`: stands of the unit's skirmisher detachments on the table, counted with its own ("The
+ * current level is based on the combined strength of the remaining stands in the regiment and its detached
+ * skirmishers", Skirmishers).
+ */
+export function evaluateMorale(ctx: FfrContext, info: FfrUnitInfo, sink: WarningSink, detachedStands = 0): MoraleResult {
   const unit = info.unit;
   const given = ctx.statusField(unit, 'standsLost');
   // The label's field, else the army file's count of the unit's stands (lost stands leave the table).
@@ -25,7 +30,7 @@ export function evaluateMorale(ctx: FfrContext, info: FfrUnitInfo, sink: Warning
   const starting = typeof field === 'number' ? field : unit.startingStands;
   let lost = 0;
   if (typeof given === 'number') lost = given;
-  else if (typeof starting === 'number') lost = Math.max(0, starting - info.stands.length);
+  else if (typeof starting === 'number') lost = Math.max(0, starting - info.stands.length - detachedStands);
   else sink.add('morale/losses-unknown', `${unit.name}: stands lost unknown; enter rulesetFields.startingStands or status.rulesetStatus.standsLost (counted as 0).`);
   const wornAt = ctx.unitField(unit, 'wornAtStandsLost');
   const spentAt = ctx.unitField(unit, 'spentAtStandsLost');

@@ -24,8 +24,10 @@ import { query } from '../../engine/incremental/query.ts';
 import { HAND_HAUL_IN, HEAVY_GUN_WEAPONS, MOVEMENT_RATES, ROAD_BONUS, type MovementRow, type MovementRowId } from './tables/movementRates.ts';
 import { IMPASSABLE_LINEAR, classRank, type TerrainClass } from './tables/terrainClasses.ts';
 import { qrs } from './tables/source.ts';
+import { ROAD_RATE_READING_PARAM } from './fields.ts';
 import { changeFrontFor, changeFrontLookIn } from './wheel.ts';
-import { OBLIQUE_MAX_DEG, SECTORS_NOTE, movementSectorsFor, type ReachSectors } from './reachSectors.ts';
+import { deployToFront, dismountNote } from './deployAndDismount.ts';
+import { OBLIQUE_MAX_DEG, SECTORS_NOTE, handHaulSectorsFor, movementSectorsFor, type ReachSectors } from './reachSectors.ts';
 
 export interface MovementResult {
   readonly movement: MovementOption | Refusal;
@@ -37,6 +39,8 @@ export interface MovementResult {
 }
 
 const RAYS = 48;
+/** "may retreat up to a half move" (Prolong). */
+export const PROLONG_FACTOR = 0.5;
 const GROUNDS = ['open', 'broken', 'rough'] as const;
 
 type RowChoice = { readonly kind: 'row'; readonly id: MovementRowId } | { readonly kind: 'haul'; readonly inches: number } | Refusal;
@@ -224,7 +228,7 @@ export function moveLookIn(info: FfrUnitInfo): number {
   let m = changeFrontLookIn(info);
   const choice = movementRowFor(info);
   if ('ok' in choice) return m;
-  if (choice.kind === 'haul') return Math.max(m, choice.inches);
+  if (choice.kind === 'haul') return Math.max(m, choice.inches, MOVEMENT_RATES[info.unit.horseArtillery ? 'artillery-horse-gun' : 'artillery-field-gun'].open.full * PROLONG_FACTOR);
   const row = MOVEMENT_RATES[choice.id];
   for (const g of GROUNDS) m = Math.max(m, row[g].full, row[g].doubleQuick ?? 0);
   return m;
@@ -336,9 +340,99 @@ export function reachPolygon(ctx: FfrContext, enemyStands: readonly PolygonBox[]
   return out;
 }
 
-function roadReach(ctx: FfrContext, info: FfrUnitInfo, allowanceIn: number): PointIn[][] {
+/** The nearest point of a road's centre line to `p`, with its segment and distance. */
+function nearestOnRoad(points: readonly PointIn[], p: PointIn): { seg: number; p: PointIn; d: number } {
+  let best = { seg: 0, p: points[0]!, d: Infinity };
+  for (let k = 0; k + 1 < points.length; k++) {
+    const q = closestPointOnSegment(p, points[k]!, points[k + 1]!);
+    const d = Math.hypot(q.xIn - p.xIn, q.yIn - p.yIn);
+    if (d < best.d) best = { seg: k, p: q, d };
+  }
+  return best;
+}
+
+/** The road's centre line `lengthIn` both ways from `p` (on segment `seg`), stopped at the road's ends. */
+function roadPolylineFrom(points: readonly PointIn[], seg: number, p: PointIn, lengthIn: number): PointIn[] {
+  const walk = (dir: 1 | -1): PointIn[] => {
+    const pts = [p];
+    let left = lengthIn;
+    let at = p;
+    let k = dir === 1 ? seg + 1 : seg;
+    while (left > 1e-9 && k >= 0 && k < points.length) {
+      const next = points[k]!;
+      const d = Math.hypot(next.xIn - at.xIn, next.yIn - at.yIn);
+      if (d >= left) {
+        pts.push({ xIn: at.xIn + ((next.xIn - at.xIn) * left) / d, yIn: at.yIn + ((next.yIn - at.yIn) * left) / d });
+        left = 0;
+      } else {
+        pts.push(next);
+        left -= d;
+        at = next;
+      }
+      k += dir;
+    }
+    return pts;
+  };
+  return [...walk(-1).reverse(), ...walk(1).slice(1)];
+}
+
+/**
+ * Figure 9's arithmetic (Road Movement): a move of `roadIn` on a good road (bonus `bonus`) then on through
+ * ground whose slowest class sets `rateIn` "for its entire movement": the road distance costs roadIn / bonus
+ * of the allowance, the rest goes off the road. (12" open rate, 9" on the road x1.5: 6" spent, 6" more over
+ * open ground, 15" in all; through broken woods at 10": 4" more, 13".)
+ */
+export function roadThenOffRoad(rateIn: number, bonus: number, roadIn: number): { spentIn: number; offRoadIn: number; totalIn: number } {
+  const spentIn = Math.min(rateIn, roadIn / bonus);
+  const offRoadIn = Math.max(0, rateIn - spentIn);
+  return { spentIn, offRoadIn, totalIn: Math.min(roadIn, rateIn * bonus) + offRoadIn };
+}
+
+/**
+ * "A march column, limbered battery, or leader also can begin moving on a road if it later makes contact with
+ * the road during movement ... its movement rate will be based on the level of difficulty for the terrain it
+ * must move through to reach the road" (Road Movement): straight to the nearest point of each road it does not
+ * touch, at the slowest class crossed (a river stops it), then the rest of the allowance times the bonus along
+ * the road. Enemy stands on the way are not looked at.
+ */
+export function roadEntryReach(ctx: FfrContext, mover: RoadMoverShape, rates: Readonly<Record<(typeof GROUNDS)[number], number>>, bonus: number, touching: ReadonlySet<string>): PointIn[][] {
   const out: PointIn[][] = [];
-  const centre = standCenter(info.formation.reference);
+  const from = mover.centre;
+  const startRank = classRank(ctx.classAt(from));
+  for (const road of ctx.terrain().roads) {
+    if (touching.has(road.id)) continue;
+    const near = nearestOnRoad(road.points, from);
+    const maxIn = Math.max(rates.open, rates.broken, rates.rough);
+    if (near.d >= maxIn) continue;
+    let rank = startRank;
+    for (const a of ctx.areas()) {
+      if (a.rank <= rank) continue;
+      if (segmentInsideIntervals(from, near.p, a.vertices).length > 0) rank = a.rank;
+    }
+    if (rank > 2) continue;
+    let blocked = false;
+    for (const l of ctx.terrain().linear) {
+      if (!IMPASSABLE_LINEAR.includes(l.kind)) continue;
+      for (let k = 0; k + 1 < l.points.length && !blocked; k++) if (!Number.isNaN(segmentIntersectionT(from, near.p, l.points[k]!, l.points[k + 1]!))) blocked = true;
+    }
+    const rate = rates[GROUNDS[rank]!];
+    if (blocked || near.d >= rate) continue;
+    out.push([from, ...roadPolylineFrom(road.points, near.seg, near.p, (rate - near.d) * bonus)]);
+  }
+  return out;
+}
+
+/** What a road move reads of the mover: where it measures from, and its footprints (touching the road). */
+export interface RoadMoverShape {
+  readonly centre: PointIn;
+  readonly box: BoundingBoxIn;
+  readonly polygons: readonly (readonly PointIn[])[];
+  readonly polygonBoxes: readonly BoundingBoxIn[];
+}
+
+/** The roads a mover's stands touch (within half the road's width of its centre line). */
+export function touchedRoadIds(ctx: FfrContext, info: RoadMoverShape): Set<string> {
+  const out = new Set<string>();
   for (const road of ctx.terrain().roads) {
     const half = (road.widthIn ?? 1) / 2;
     let touching = false;
@@ -360,53 +454,114 @@ function roadReach(ctx: FfrContext, info: FfrUnitInfo, allowanceIn: number): Poi
         }
       }
     }
-    if (!touching) continue;
-    // Nearest point of the road to the reference stand, then walk both ways.
-    let best = { seg: 0, p: road.points[0]!, d: Infinity };
-    for (let k = 0; k + 1 < road.points.length; k++) {
-      const p = closestPointOnSegment(centre, road.points[k]!, road.points[k + 1]!);
-      const d = Math.hypot(p.xIn - centre.xIn, p.yIn - centre.yIn);
-      if (d < best.d) best = { seg: k, p, d };
-    }
-    const walk = (dir: 1 | -1): PointIn[] => {
-      const pts = [best.p];
-      let left = allowanceIn;
-      let at = best.p;
-      let k = dir === 1 ? best.seg + 1 : best.seg;
-      while (left > 1e-9 && k >= 0 && k < road.points.length) {
-        const next = road.points[k]!;
-        const d = Math.hypot(next.xIn - at.xIn, next.yIn - at.yIn);
-        if (d >= left) {
-          pts.push({ xIn: at.xIn + ((next.xIn - at.xIn) * left) / d, yIn: at.yIn + ((next.yIn - at.yIn) * left) / d });
-          left = 0;
-        } else {
-          pts.push(next);
-          left -= d;
-          at = next;
-        }
-        k += dir;
-      }
-      return pts;
-    };
-    const back = walk(-1).reverse();
-    const ahead = walk(1);
-    out.push([...back, ...ahead.slice(1)]);
+    if (touching) out.add(road.id);
   }
   return out;
 }
 
+/** The road reach of a mover touching a road: along each road it touches, `allowanceIn` both ways from the nearest point. */
+export function roadReach(ctx: FfrContext, info: RoadMoverShape, allowanceIn: number, touched = touchedRoadIds(ctx, info)): PointIn[][] {
+  const out: PointIn[][] = [];
+  for (const road of ctx.terrain().roads) {
+    if (!touched.has(road.id)) continue;
+    // Nearest point of the road to the reference stand, then walk both ways.
+    const best = nearestOnRoad(road.points, info.centre);
+    out.push(roadPolylineFrom(road.points, best.seg, best.p, allowanceIn));
+  }
+  return out;
+}
+
+/** Who moves on a road, for its bonus (Road Movement). */
+export type RoadMover = 'troops' | 'leader' | 'limbered-guns';
+
+/**
+ * How far a unit or leader goes moving entirely on a road from the start, and the note that says why (QRS II,
+ * Road Movement): "A unit that starts aligned on or touching a road immediately can move on the road at the
+ * open-ground/road rate", and on a good road "The road bonus multiplies the distance traveled by x1.5 for
+ * infantry and cavalry in march column, x1.5 for leaders, and x2 for limbered artillery" (Figure 9: "12"
+ * open-ground/road rate x1.5 good-road bonus = 18""). A poor road "only [is] treated as open ground". The
+ * chart's Road column disagrees for cavalry march columns and guns (24 against 27, 18 and 24 against 24 and
+ * 36); the text is followed unless `road-rate-reading` is 'chart'.
+ */
+export function roadRateFor(ctx: FfrContext, mover: RoadMover, row: MovementRow): { inches: number; bonus: number; text: string } {
+  const good = ctx.param('road-condition') !== 'poor';
+  const open = row.open.full;
+  if (!good) return { inches: open, bonus: 1, text: `${open}" (a poor road is open ground, no bonus; ${ROAD_BONUS.source}).` };
+  if (ctx.param(ROAD_RATE_READING_PARAM.id) === 'chart' && row.road) {
+    return { inches: row.road.full, bonus: row.road.full / open, text: `${row.road.full}" (the chart's Road column, ${row.source}; reading 'chart' of road-rate-reading).` };
+  }
+  const bonus = mover === 'limbered-guns' ? ROAD_BONUS.limberedGuns : mover === 'leader' ? ROAD_BONUS.leaders : ROAD_BONUS.troops;
+  const inches = open * bonus;
+  return { inches, bonus, text: `${inches}" (${open}" open-ground/road rate x${bonus} good-road bonus; ${ROAD_BONUS.source}).` };
+}
+
+/**
+ * What a Tardy effect allows the unit to move (QRS II, Tardy: "Movement is at half the full move rate in good
+ * order, or at the full move rate disordered"; Full Move Disordered: "may only advance or withdraw in its
+ * current formation ... wheel or oblique up to 45-degrees"; guns: Figure 2 Gun Maneuvers, Tardy, "Full move
+ * limbered"). Tardy lists no march by the flank.
+ */
+export function tardyNote(guns: boolean, row: MovementRow): string {
+  if (guns) return `Tardy: full move limbered, ${row.open.full}" open, ${row.broken.full}" broken, ${row.rough.full}" rough, no double quick (${qrs('Figure 2, Gun Maneuvers, Tardy')}).`;
+  const half = (n: number) => `${n / 2}"`;
+  return (
+    `Tardy: a half move in good order, ${half(row.open.full)} open, ${half(row.broken.full)} broken, ${half(row.rough.full)} rough; ` +
+    `or the full move disordered, advancing or withdrawing in its formation (it may wheel or oblique up to 45°), no march by the flank (${qrs('Tardy; Full Move Disordered')}).`
+  );
+}
+
+/**
+ * "an unlimbered battery touching the road may limber up and move on the road" (Road Movement): the limbered
+ * row's road move (Well Handled: limber and full move), drawn as `movement/<unit>/road-limber/<i>`.
+ */
+function limberOntoRoad(ctx: FfrContext, info: FfrUnitInfo, row: MovementRow, base: { layer: 'movement'; unitId: string; side: string }): Shape[] {
+  if (ctx.terrain().roads.length === 0) return [];
+  const mover: RoadMoverShape = { centre: standCenter(info.formation.reference), box: info.box, polygons: info.polygons, polygonBoxes: info.polygonBoxes };
+  const road = roadRateFor(ctx, 'limbered-guns', row);
+  return roadReach(ctx, mover, road.inches).map((points, i): Shape => ({ ...base, kind: 'polyline', id: `movement/${info.unit.id}/road-limber/${i}`, style: 'reach-road', points }));
+}
+
+/** Figure 9's arithmetic for this row, as a note: leaving the road after some distance on it. */
+export function figure9Note(row: MovementRow, bonus: number): string {
+  if (bonus <= 1) return `Leaving the road: the whole move at the slowest ground's rate (${ROAD_BONUS.source}).`;
+  const example = roadThenOffRoad(row.open.full, bonus, row.open.full * bonus / 2);
+  return (
+    `Leaving a good road: each inch on it costs 1/${bonus} of the rate of the slowest ground of the whole move, the rest goes off the road ` +
+    `(e.g. ${example.totalIn - example.offRoadIn}" on the road costs ${example.spentIn}", then ${example.offRoadIn}" more over open ground; Road Movement, Figure 9).`
+  );
+}
+
 export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo): MovementResult {
   const unit = info.unit;
+  const formation = info.formation;
   const origin = standCenter(info.formation.reference);
   const startClass = ctx.classAt(origin);
   const choice = movementRowFor(info);
   if ('ok' in choice) return { movement: choice, shapes: [], startClass };
   const base = { layer: 'movement' as const, unitId: unit.id, side: unit.side };
   if (choice.kind === 'haul') {
-    const reach = reachPolygon(ctx, ctx.t.get(enemyStandsNearQuery, unit.id), origin, { open: choice.inches, broken: choice.inches, rough: choice.inches });
+    const enemies = ctx.t.get(enemyStandsNearQuery, unit.id);
+    const reach = reachPolygon(ctx, enemies, origin, { open: choice.inches, broken: choice.inches, rough: choice.inches }, handHaulSectorsFor(info));
+    // Prolong (Well Handled): "The gun remains unlimbered and may retreat up to a half move ... The retreat path
+    // may change direction up to 45-degrees" (Prolong); a half of the limbered row's full move, backward.
+    const row = MOVEMENT_RATES[unit.horseArtillery ? 'artillery-horse-gun' : 'artillery-field-gun'];
+    const half = { open: row.open.full * PROLONG_FACTOR, broken: row.broken.full * PROLONG_FACTOR, rough: row.rough.full * PROLONG_FACTOR };
+    const prolong = reachPolygon(ctx, enemies, origin, half, { headingDeg: (info.formation.headingDeg + 180) % 360, flankFactor: 0, rear: false });
     return {
-      movement: { ok: true, allowanceIn: choice.inches, reach, notes: [`Hand haul ${choice.inches}" unlimbered, over open, broken or rough ground (${HAND_HAUL_IN.source}); no offensive fire after.`] },
-      shapes: [{ ...base, kind: 'polygon', id: `movement/${unit.id}/reach`, style: 'reach', vertices: reach }],
+      movement: {
+        ok: true,
+        allowanceIn: choice.inches,
+        reach,
+        notes: [
+          `Hand haul ${choice.inches}" unlimbered, over open, broken or rough ground, forward or backward, changing direction up to ${OBLIQUE_MAX_DEG}° (${HAND_HAUL_IN.source}); no offensive fire after.`,
+          `Prolong (Well Handled): retreat unlimbered up to a half move, ${half.open}" open, ${half.broken}" broken, ${half.rough}" rough, changing direction up to ${OBLIQUE_MAX_DEG}° or following a road; no offensive fire in the next phase, and no fire modifier against it (${qrs('Prolong')}).`,
+        ],
+      },
+      shapes: [
+        { ...base, kind: 'polygon', id: `movement/${unit.id}/reach`, style: 'reach', vertices: reach },
+        { ...base, kind: 'polygon', id: `movement/${unit.id}/prolong`, style: 'reach', vertices: prolong },
+        ...limberOntoRoad(ctx, info, row, base),
+      ],
       startClass,
     };
   }
@@ -427,24 +582,44 @@ export function evaluateMovement(ctx: FfrContext, info: FfrUnitInfo): MovementRe
     );
   }
   if (sectors) notes.push(SECTORS_NOTE);
+  notes.push(tardyNote(unit.arm === 'artillery', row));
+  const deploy = deployToFront(ctx, info);
+  const dismount = dismountNote(ctx, info);
+  if (dismount) notes.push(dismount);
   const shapes: Shape[] = [{ ...base, kind: 'polygon', id: `movement/${unit.id}/reach`, style: 'reach', vertices: reach }];
+  if (deploy) {
+    notes.push(deploy.note);
+    shapes.push(deploy.shape);
+  }
   const changeFront = changeFrontFor(ctx, info, row, enemyStands);
   if (changeFront.note) notes.push(changeFront.note);
   shapes.push(...changeFront.shapes);
+  const mover: RoadMoverShape = { centre: standCenter(info.formation.reference), box: info.box, polygons: info.polygons, polygonBoxes: info.polygonBoxes };
+  const touched = ctx.terrain().roads.length > 0 ? touchedRoadIds(ctx, mover) : new Set<string>();
   if (row.road) {
-    const good = ctx.param('road-condition') !== 'poor';
-    const roadIn = good ? row.road.full : row.open.full;
-    roadReach(ctx, info, roadIn).forEach((points, i) => {
+    const road = roadRateFor(ctx, unit.arm === 'artillery' ? 'limbered-guns' : 'troops', row);
+    const onRoad = roadReach(ctx, mover, road.inches, touched);
+    onRoad.forEach((points, i) => {
       shapes.push({ ...base, kind: 'polyline', id: `movement/${unit.id}/road/${i}`, style: 'reach-road', points });
     });
-    const bonus = unit.arm === 'artillery' ? ROAD_BONUS.limberedGuns : ROAD_BONUS.troops;
-    if (shapes.length > 1) {
-      notes.push(
-        good
-          ? `On the road: ${roadIn}" (the chart's Road column; a good road's bonus is x${bonus} for the distance on it, ${ROAD_BONUS.source}).`
-          : `On the road: ${roadIn}" (a poor road is open ground, no bonus; ${ROAD_BONUS.source}).`,
-      );
+    if (onRoad.length > 0) {
+      notes.push(`On the road: ${road.text}`);
+      notes.push(figure9Note(row, road.bonus));
     }
+    // A march column or limbered battery may reach a road during its move (not a broken unit).
+    if (formation.id !== 'broken' && road.bonus > 1) {
+      const entries = roadEntryReach(ctx, mover, rates, road.bonus, touched);
+      entries.forEach((points, i) => shapes.push({ ...base, kind: 'polyline', id: `movement/${unit.id}/road-entry/${i}`, style: 'reach-road', points }));
+      if (entries.length > 0) notes.push(`To a road and along it: the rate of the slowest ground crossed to reach it, the rest x${road.bonus} on the road (${ROAD_BONUS.source}).`);
+    }
+  } else if (touched.size > 0 && unit.arm !== 'artillery' && formation.id !== 'garrison') {
+    // "A regiment in any other formation with at least one stand touching the road, that rolls a Double Quick,
+    // Well Handled, or Rally with Elan effect, may change formation and half move in march column on the road."
+    const marchRow = MOVEMENT_RATES[unit.arm === 'cavalry' ? 'cavalry-march-column' : 'infantry-march-column'];
+    const road = roadRateFor(ctx, 'troops', marchRow);
+    const halfIn = road.inches / 2;
+    roadReach(ctx, mover, halfIn, touched).forEach((points, i) => shapes.push({ ...base, kind: 'polyline', id: `movement/${unit.id}/road-march/${i}`, style: 'reach-road', points }));
+    notes.push(`Touching a road: with a Double Quick, Well Handled or Rally with Élan effect it may change formation and half move in march column on the road, ${halfIn}" (${ROAD_BONUS.source}).`);
   }
   return { movement: { ok: true, allowanceIn, reach, notes }, shapes, row, startClass };
 }

@@ -38,6 +38,14 @@ export function movementSectorsFor(info: FfrUnitInfo): ReachSectors | undefined 
   return { headingDeg: info.formation.headingDeg, flankFactor: FLANK_MARCH_FACTOR, rear: true };
 }
 
+/**
+ * Hand haul: "The gun can move either forward or backward, and change direction up to 45-degrees" (Gun
+ * Maneuvers, Hand Haul): within 45° of the guns' front or rear, nothing to the flanks.
+ */
+export function handHaulSectorsFor(info: FfrUnitInfo): ReachSectors {
+  return { headingDeg: info.formation.headingDeg, flankFactor: 0, rear: true };
+}
+
 /** A charge's sectors: ahead only, obliquing up to 45° at its start. */
 export function chargeSectorsFor(info: FfrUnitInfo): ReachSectors {
   return { headingDeg: info.formation.headingDeg, flankFactor: 0, rear: false };
@@ -45,7 +53,7 @@ export function chargeSectorsFor(info: FfrUnitInfo): ReachSectors {
 
 /** The movement note that says how a fronted unit's reach is cut (the same for every such unit). */
 export const SECTORS_NOTE =
-  `Advance or withdraw straight or obliquing up to ${OBLIQUE_MAX_DEG}°, the distance measured along the angle (${OBLIQUE_SOURCE}); ` +
+  `Advance or withdraw straight or obliquing up to ${OBLIQUE_MAX_DEG}°, the distance measured along the angle, once and to one side only: not left then right in the same phase, not with a wheel or a march by the flank (${OBLIQUE_SOURCE}); ` +
   `more than ${OBLIQUE_MAX_DEG}° off the front or rear only by marching by the flank, a half move (${FLANK_MARCH_SOURCE}), ` +
   `which a Tardy full move disordered may not do (${qrs('Tardy, Full Move Disordered')}). ` +
   'The oblique template\'s cost per angle (Figure 8) is not in the text: the reach charges none.';

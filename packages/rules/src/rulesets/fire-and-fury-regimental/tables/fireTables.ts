@@ -28,6 +28,25 @@ const SMALL = ['close', 'effective'] as const;
 const GUN = ['canister', 'shell-1', 'shell-2', 'shell-3'] as const;
 const BASIC = 'Regimental Fire and Fury rulebook, Weapons (pp. 10-12; not in the QRS)';
 
+const HH_ROW = qrs('Weapons, Heavy Howitzer (HH), the row "Canister 4" | Shell 12" 48"": 6 | 4 3');
+
+/**
+ * The heavy howitzer's bands as the sheet prints them (Weapons, Heavy Howitzer (HH)): canister to 4" at 6
+ * fire points, shell to 12" at 4, shell to 48" at 3. Reading: the printed columns are the gun's bands, so it
+ * has no fourth (shell-3 is 0", "no such band"). The text's "more hitting power than the 12-pound Napoleon
+ * ... when firing shell between 36" and 48"" compares it with the Napoleon's bands; it adds no HH band.
+ */
+export const HEAVY_HOWITZER_BANDS: Readonly<Record<string, { readonly value: number; readonly source: string }>> = {
+  'canister-in': { value: 4, source: HH_ROW },
+  'canister-points': { value: 6, source: HH_ROW },
+  'shell-1-in': { value: 12, source: HH_ROW },
+  'shell-1-points': { value: 4, source: HH_ROW },
+  'shell-2-in': { value: 48, source: HH_ROW },
+  'shell-2-points': { value: 3, source: HH_ROW },
+  'shell-3-in': { value: 0, source: `${HH_ROW} (reading: no fourth band printed)` },
+  'shell-3-points': { value: 0, source: `${HH_ROW} (reading: no fourth band printed)` },
+};
+
 export const WEAPONS: readonly WeaponDef[] = [
   { code: 'SM', label: 'Smoothbore musket (SM)', weaponClass: 'small-arms', bands: SMALL, source: qrs('Fire Combat Modifier, Buck and Ball') },
   { code: 'IR', label: 'Inferior rifle (IR)', weaponClass: 'small-arms', bands: SMALL, source: qrs('Weapons, Rifle & Carbine') },
@@ -62,8 +81,10 @@ export const WEAPONS: readonly WeaponDef[] = [
   { code: 'LS', label: 'Light smoothbore gun (LS)', weaponClass: 'gun', bands: GUN, source: BASIC },
   { code: 'HS', label: '12-pound Napoleon, heavy smoothbore (HS)', weaponClass: 'gun', bands: GUN, source: qrs('Weapons, Heavy Howitzer (HH)') },
   { code: 'LH', label: 'Light howitzer (LH)', weaponClass: 'gun', bands: GUN, source: qrs('Weapons, Mountain Howitzer (MH)') },
-  // "firing canister at the closest 4" range band"
-  { code: 'HH', label: '24-pound heavy howitzer (HH)', weaponClass: 'gun', bands: GUN, given: { 'canister-in': { value: 4, source: qrs('Weapons, Heavy Howitzer (HH)') } }, source: qrs('Musketry and Cannonade Table Changes 15') },
+  // The sheet prints the heavy howitzer's row: "Canister 4" | Shell 12" 48"" over "6 | 4 3". Read as three
+  // bands, canister out to 4" at 6 points, shell out to 12" at 4 and out to 48" at 3, and no fourth band
+  // (HEAVY_HOWITZER_BANDS; the README says why; every value stays a parameter the players may change).
+  { code: 'HH', label: '24-pound heavy howitzer (HH)', weaponClass: 'gun', bands: GUN, given: HEAVY_HOWITZER_BANDS, source: qrs('Musketry and Cannonade Table Changes 15') },
   // "The mountain howitzer has the same weapon range and fire points as a light howitzer (LH)."
   { code: 'MH', label: '12-pound mountain howitzer (MH)', weaponClass: 'gun', bands: GUN, sameAs: 'LH', source: qrs('Weapons, Mountain Howitzer (MH)') },
   { code: 'LR', label: 'Light rifled gun (LR)', weaponClass: 'gun', bands: GUN, source: BASIC },

@@ -75,5 +75,8 @@ export const HAND_HAUL_IN = { standard: 2, mountainHowitzer: 4, source: qrs('Gun
 /** Weapons that may not move at the double quick, hand haul or prolong (QRS II, Gun Maneuver Changes 9). */
 export const HEAVY_GUN_WEAPONS: readonly string[] = ['HH', 'HR'];
 
-/** Road bonus on a good road: x1.5 troops and leaders, x2 limbered guns (QRS II, Road Movement). */
-export const ROAD_BONUS = { troops: 1.5, limberedGuns: 2, source: qrs('Road Movement') } as const;
+/**
+ * Road bonus on a good road: "x1.5 for infantry and cavalry in march column, x1.5 for leaders, and x2 for
+ * limbered artillery" (QRS II, Road Movement; Movement Rates Chart Changes: "x1.5 for troops and x2 for guns").
+ */
+export const ROAD_BONUS = { troops: 1.5, leaders: 1.5, limberedGuns: 2, source: qrs('Road Movement') } as const;
