@@ -98,6 +98,19 @@ export const EXHAUSTION_ROUNDING_PARAM: RulesetFieldSpec = {
   usedFor: 'the brigade exhaustion threshold',
 };
 
+export const ROUTED_GUNS_MOVE_PARAM: RulesetFieldSpec = {
+  id: 'routed-guns-move-as',
+  label: 'Routed artillery "abandon their weapons and move as infantry": at the rate of slow or fast infantry (the supplement does not say which)',
+  type: 'choice',
+  choices: [
+    { id: 'slow-infantry', label: 'slow infantry, 12"' },
+    { id: 'fast-infantry', label: 'fast infantry, 16"' },
+  ],
+  default: 'slow-infantry',
+  source: `${cite('Melee Results', 5)}; ${cite('Morale', 4)}`,
+  usedFor: 'the rout move of artillery stands',
+};
+
 /** One parameter per Saves condition: the supplement lists when a stand saves, the base rules on what roll. */
 export const SAVE_PARAMS: Readonly<Record<SaveCondition, RulesetFieldSpec>> = Object.fromEntries(
   (Object.keys(SAVE_LABELS) as SaveCondition[]).map((c) => [
@@ -123,6 +136,7 @@ export const VB_PARAMETERS: readonly RulesetFieldSpec[] = [
   ARTILLERY_SUPPORT_PARAM,
   PT_STATIONARY_PARAM,
   EXHAUSTION_ROUNDING_PARAM,
+  ROUTED_GUNS_MOVE_PARAM,
   ...Object.values(SAVE_PARAMS),
 ];
 
