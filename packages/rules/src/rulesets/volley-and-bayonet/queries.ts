@@ -190,3 +190,31 @@ export const chargeQuery = query(
 /** The danger zones of one unit's guns. */
 export const dangerQuery = query('vb/danger', (ctx: VbContext, unitId: string) => unitDangerZones(ctx, ctx.units.get(unitId)!), { equal: 'plain' });
 
+
+/** A unit's charge at an enemy unit as the pair query answers it (for the after-the-roll part: one-shot contexts). */
+export function chargePairAt(ctx: VbContext, chargerId: string, targetId: string): ChargeAtUnit | undefined {
+  return ctx.t.get(chargePairQuery, `${chargerId}${PAIR}${targetId}`);
+}
+
+/** A unit's fire at an enemy unit as the pair query answers it, or undefined without the fire parameters or firers. */
+export function firePairAt(ctx: VbContext, firerId: string, targetId: string): FireAtUnit | undefined {
+  if (!ctx.t.get(fireSettingsQuery).settings || ctx.t.get(firersQuery, firerId).length === 0) return undefined;
+  return ctx.t.get(firePairQuery, `${firerId}${PAIR}${targetId}`);
+}
+
+/** Whether the unit's brigade is exhausted (Morale Collapse, p. 5). */
+export function brigadeExhausted(ctx: VbContext, unitId: string): boolean {
+  return ctx.t.get(exhaustedQuery, unitId);
+}
+
+/**
+ * The charge pair as if no brigade were exhausted: a melee already joined is still rolled off after its hits
+ * exhaust a brigade (exhaustion forbids moving into contact, not finishing a melee).
+ */
+export function joinedMeleeAt(ctx: VbContext, chargerId: string, targetId: string): ChargeAtUnit | undefined {
+  const info = ctx.units.get(chargerId)!;
+  const terrain = ctx.t.get(terrainQuery);
+  const never = (): boolean => false;
+  const setup = chargeSetup(ctx, terrain, info, never);
+  return setup ? chargeAtUnit(ctx, terrain, setup, info, ctx.units.get(targetId)!, standInCommand(ctx), never) : undefined;
+}
