@@ -262,6 +262,16 @@ export const HITS_THIS_PHASE_STATUS: RulesetFieldSpec = {
   source: cite('Morale Collapse', 5),
 };
 
+/** "Each time a Native American stand is lost, that band s morale number drops by one" (Native American Morale, p. 4). */
+export const NATIVE_STANDS_LOST_STATUS: RulesetFieldSpec = {
+  id: 'native-stands-lost',
+  label: 'Native American band: stands lost (each drops the band\'s morale by one)',
+  type: 'integer',
+  min: 0,
+  default: 0,
+  source: cite('Native American Morale', 4),
+};
+
 export const VB_STATUS_FIELDS: readonly RulesetFieldSpec[] = [
   STATIONARY_STATUS,
   ROAD_MARCH_STATUS,
@@ -270,4 +280,5 @@ export const VB_STATUS_FIELDS: readonly RulesetFieldSpec[] = [
   ROUTED_STATUS,
   SP_LOST_STATUS,
   HITS_THIS_PHASE_STATUS,
+  NATIVE_STANDS_LOST_STATUS,
 ];

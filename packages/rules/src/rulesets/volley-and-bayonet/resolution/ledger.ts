@@ -6,7 +6,7 @@
 import type { ForcedMove, OutcomeEffect, OutcomeStep } from '../../../engine/resolve/resolution.ts';
 import type { RulesetValue } from '../../../model/tableState.ts';
 import type { VbUnit } from '../context.ts';
-import { HITS_THIS_PHASE_STATUS, SP_LOST_STATUS } from '../declarations.ts';
+import { HITS_THIS_PHASE_STATUS, NATIVE_STANDS_LOST_STATUS, SP_LOST_STATUS } from '../declarations.ts';
 
 interface UnitChange {
   readonly unitId: string;
@@ -21,6 +21,8 @@ interface UnitChange {
   hitsThisPhase: number;
   readonly spLostBefore: number;
   readonly hitsBefore: number;
+  /** A Native American band: its stands are of 1 SP each (Unit Organisation, p. 7), so each SP lost is a stand lost. */
+  readonly nativeStandsLost?: number;
 }
 
 /** The changes an outcome makes, unit by unit, in the order units are first named; and the trail of steps. */
@@ -31,7 +33,8 @@ export class OutcomeLedger {
   #of(info: VbUnit): UnitChange {
     let c = this.#changes.get(info.unit.id);
     if (!c) {
-      c = { unitId: info.unit.id, texts: [], sources: [], rulesetStatus: {}, spLost: info.spLost, hitsThisPhase: info.hitsThisPhase, spLostBefore: info.spLost, hitsBefore: info.hitsThisPhase };
+      const native = info.abilities.has('NA') ? { nativeStandsLost: (info.ratedMorale ?? 0) - (info.morale ?? 0) } : {};
+      c = { unitId: info.unit.id, texts: [], sources: [], rulesetStatus: {}, spLost: info.spLost, hitsThisPhase: info.hitsThisPhase, spLostBefore: info.spLost, hitsBefore: info.hitsThisPhase, ...native };
       this.#changes.set(info.unit.id, c);
     }
     return c;
@@ -89,6 +92,11 @@ export class OutcomeLedger {
       const rs: Record<string, RulesetValue | null> = { ...c.rulesetStatus };
       if (c.spLost !== c.spLostBefore) rs[SP_LOST_STATUS.id] = c.spLost;
       if (c.hitsThisPhase !== c.hitsBefore) rs[HITS_THIS_PHASE_STATUS.id] = c.hitsThisPhase;
+      // "Each time a Native American stand is lost, that band s morale number drops by one" (Native American Morale, p. 4).
+      if (c.nativeStandsLost !== undefined && c.spLost > c.spLostBefore) {
+        rs[NATIVE_STANDS_LOST_STATUS.id] = c.nativeStandsLost + (c.spLost - c.spLostBefore);
+        c.texts.push(`its morale drops by ${c.spLost - c.spLostBefore} (a Native American stand lost per SP)`);
+      }
       const hasRs = Object.keys(rs).length > 0;
       const status = c.disordered !== undefined || hasRs ? { ...(c.disordered !== undefined ? { disordered: c.disordered } : {}), ...(hasRs ? { rulesetStatus: rs } : {}) } : undefined;
       out.push({

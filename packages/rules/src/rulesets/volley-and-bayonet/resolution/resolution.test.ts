@@ -94,6 +94,20 @@ describe('fire (Combat: Attack Dice, Hit Numbers; Saves, p. 5)', () => {
   });
 });
 
+describe('Native American bands lose morale with their stands (Native American Morale, p. 4)', () => {
+  it('each stand lost drops the band\'s morale by one: a hit on a band of 1-SP stands is a stand lost', () => {
+    const band = { abilities: ['NA'], base: 'detachment' as const, morale: 6, sp: 3 };
+    const state = duel(5, {}, band);
+    const o = outcome(state, fire(), { 'fire-1': [6, 1, 1] });
+    expect(after(state, o, 't').rulesetStatus).toMatchObject({ 'native-stands-lost': 1, 'strength-points-lost': 1 });
+    // Morale 6 less one: its melee check now passes on 5 or less, and at 5 it no longer counts as shock.
+    const next = applyOutcome(state, o);
+    const back: PendingAction = { kind: 'melee-morale', unitId: 't', targetUnitId: 'a' };
+    expect(dice(duel(5, {}, band), back)[0]!.target).toBe(6);
+    expect(dice(next, back)[0]!.target).toBe(5);
+  });
+});
+
 describe('fence check (Terrain Effects: Fences and Hedges, p. 3)', () => {
   const cav = { troop: 'light-cavalry', base: 'mounted' as const };
   const fence = { linear: [{ id: 'fence-1', kind: 'fence' as const, points: [{ xIn: 0, yIn: 14.75 }, { xIn: 96, yIn: 14.75 }] }] };
