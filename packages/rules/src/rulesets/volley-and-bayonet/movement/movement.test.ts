@@ -54,6 +54,34 @@ describe('movement rates (Movement table, p. 2)', () => {
     expect((r.movement as MovementOption).allowanceIn).toBe(8);
   });
 
+  it('out of command: never toward a visible enemy unit; an enemy hidden in a forest does not cut the reach (Command and Control, p. 2)', () => {
+    const withEnemy = (terrain: Partial<Terrain>) => {
+      const state = scene({
+        widthIn: 96,
+        depthIn: 96,
+        units: [
+          { id: 'u', side: 'a', brigadeId: 'b', fields: { 'troop-type': 'fast-infantry', morale: 5, 'strength-points': 2 }, stands: [{ id: 's', base: 'infantry', ...at48 }] },
+          // 20" straight ahead (the stand faces +y).
+          { id: 'e', side: 'z', fields: { 'troop-type': 'fast-infantry', morale: 5, 'strength-points': 2 }, stands: [{ id: 'e1', base: 'infantry', x: 48, y: 68, heading: 270 }] },
+        ],
+        terrain,
+      });
+      const ctx = buildContext(state);
+      return evaluateMovement(ctx, buildTerrain(state), ctx.units.get('u')!, evaluateCommand(ctx).standInCommand);
+    };
+    const seen = withEnemy({});
+    const reach = (seen.movement as MovementOption).reach;
+    // Straight ahead and 78.75° off it go toward the enemy: nowhere. Square to it (90°) and back: the half move.
+    expect(dist(reach[0]!)).toBeCloseTo(0, 9);
+    expect(dist(reach[7]!)).toBeCloseTo(0, 9);
+    expect(dist(reach[8]!)).toBeCloseTo(8, 6);
+    expect(dist(reach[16]!)).toBeCloseTo(8, 6);
+    expect((seen.movement as MovementOption).notes.join(' ')).toContain('the reach goes nowhere toward the 1 enemy stand it sees');
+    // A forest between them hides it (Stands outside a Forest may not trace a line of sight through it).
+    const hidden = withEnemy({ areas: [{ id: 'f', kind: 'thick-woods', vertices: sq(30, 56, 66, 60) }] });
+    expect(dist((hidden.movement as MovementOption).reach[0]!)).toBeCloseTo(8, 6);
+  });
+
   it('poorly trained: full move within the 45° oblique, half beyond it (no free facing change)', () => {
     const r = move({ fields: { 'troop-type': 'slow-infantry', morale: 5, 'strength-points': 2, abilities: ['PT'] }, stands: [{ id: 's', base: 'infantry', ...at48 }] });
     const reach = (r.movement as MovementOption).reach;

@@ -23,6 +23,7 @@ import {
 } from '../tables/movementRates.ts';
 import { areaMatters, openWalkIn, walkReachIn, type MoverProfile, type RaySpans } from './costWalk.ts';
 import { moverProfile, standRate } from './standMovement.ts';
+import { cutTowardEnemies, visibleEnemyCentres } from './outOfCommand.ts';
 import { roadAt, type VbArea, type VbHill, type VbLine, type VbTerrain } from './terrainScene.ts';
 import { emptyBox, extendBox, type BoundingBoxIn } from '../../../geometry/polygon.ts';
 
@@ -459,7 +460,9 @@ export function evaluateMovement(
     let allowanceIn = rate.rateIn * (outOfCommand ? OUT_OF_COMMAND_MOVE_FRACTION : 1);
     const roadMarch = info.roadMarch && s.type !== 'command';
     const crossIn = allowanceIn * (roadMarch ? ROAD_MARCH_CROSS_COUNTRY : 1);
-    const reach = reachAt(s, crossIn, rate.rateIn);
+    // Out of command: never toward a visible enemy unit (the reach's directions toward one are cut).
+    const visible = outOfCommand ? visibleEnemyCentres(ctx, info, s) : [];
+    const reach = cutTowardEnemies(s, reachAt(s, crossIn, rate.rateIn), visible);
     let roadPts: PointIn[] | undefined;
     if (roadMarch) {
       const road = roadAt(terrain, s.center);
@@ -473,7 +476,7 @@ export function evaluateMovement(
     stands.push({ standId: s.stand.id, allowanceIn: roadMarch ? crossIn : allowanceIn, reach, ...(roadPts ? { roadReach: roadPts } : {}) });
     if (stands.length === 1) {
       notes.push(`${rate.label} ${rate.rateIn}" (${rate.source})`);
-      if (outOfCommand) notes.push(`Out of command: half movement, disordered if it moves, never toward a visible enemy (${OUT_OF_COMMAND_SOURCE})`);
+      if (outOfCommand) notes.push(`Out of command: half movement, disordered if it moves, never toward a visible enemy${visible.length > 0 ? ` (the reach goes nowhere toward the ${visible.length} enemy stand${visible.length === 1 ? '' : 's'} it sees)` : ''} (${OUT_OF_COMMAND_SOURCE})`);
       if (roadMarch) notes.push(`Road march: x${ROAD_MARCH_CROSS_COUNTRY} cross-country, x${ROAD_MARCH_ON_ROAD} on a road; no combat value; half a move to form up (${ROAD_MARCH_SOURCE})`);
       if (info.poorlyTrained) notes.push(`Poorly trained: no free facing change; a change of facing costs half the move (${FACING_SOURCE})`);
       if (info.disordered && !info.permanentlyDisordered) notes.push(`Recovering from disorder costs half the move, not in contact with the enemy (Movement: Disorder, p. 2)`);
