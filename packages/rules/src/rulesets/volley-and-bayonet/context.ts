@@ -24,6 +24,7 @@ import {
   TROOP_TYPE_FIELD,
   HITS_THIS_PHASE_STATUS,
   NATIVE_STANDS_LOST_STATUS,
+  BRIDGE_DISORDER_STATUS,
   WING_FIELD,
   ARMY_COMMANDER_BRIGADE,
   WING_COMMANDER_PREFIX,
@@ -97,6 +98,8 @@ export interface VbUnit {
   readonly permanentlyDisordered: boolean;
   readonly routed: boolean;
   readonly poorlyTrained: boolean;
+  /** The owner's option at bridges: disordered instead of half the move (status `bridge-disorder`). */
+  readonly bridgeDisorders: boolean;
   /** The wing it was assigned to at the start of the game (unit field `wing`), if any. */
   readonly wing?: number;
   readonly spLost: number;
@@ -299,6 +302,7 @@ export function readUnit(forests: readonly Forest[], u: Unit, unitStands: readon
     permanentlyDisordered,
     routed,
     poorlyTrained: militia || abilities.has('PT'),
+    bridgeDisorders: bool(u, BRIDGE_DISORDER_STATUS),
     ...(num(rulesetValue(WING_FIELD, u.rulesetFields)) !== undefined ? { wing: num(rulesetValue(WING_FIELD, u.rulesetFields))! } : {}),
     spLost: num(rulesetValue(SP_LOST_STATUS, u.status?.rulesetStatus)) ?? 0,
     hitsThisPhase: num(rulesetValue(HITS_THIS_PHASE_STATUS, u.status?.rulesetStatus)) ?? 0,

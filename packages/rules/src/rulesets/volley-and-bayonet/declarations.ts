@@ -262,6 +262,9 @@ export const HITS_THIS_PHASE_STATUS: RulesetFieldSpec = {
   source: cite('Morale Collapse', 5),
 };
 
+/** Bridges (p. 3): "Stands not in Road march pay half their movement or suffer disorder, at the owners option." */
+export const BRIDGE_DISORDER_STATUS = flag('bridge-disorder', 'Crosses bridges disordered instead of paying half its move (the owner\'s option)', cite('Terrain Effects: Bridges', 3));
+
 /** "Each time a Native American stand is lost, that band s morale number drops by one" (Native American Morale, p. 4). */
 export const NATIVE_STANDS_LOST_STATUS: RulesetFieldSpec = {
   id: 'native-stands-lost',
@@ -281,4 +284,5 @@ export const VB_STATUS_FIELDS: readonly RulesetFieldSpec[] = [
   SP_LOST_STATUS,
   HITS_THIS_PHASE_STATUS,
   NATIVE_STANDS_LOST_STATUS,
+  BRIDGE_DISORDER_STATUS,
 ];

@@ -82,6 +82,22 @@ describe('movement rates (Movement table, p. 2)', () => {
     expect(dist((hidden.movement as MovementOption).reach[0]!)).toBeCloseTo(8, 6);
   });
 
+  it('a unit marked to cross bridges disordered pays no half move at a bridge (Bridges, p. 3)', () => {
+    const bridge = { linear: [{ id: 'r', kind: 'river' as const, points: [{ xIn: 52, yIn: 0 }, { xIn: 52, yIn: 96 }] }], roads: [{ id: 'rd', points: [{ xIn: 0, yIn: 48 }, { xIn: 96, yIn: 48 }] }] };
+    const unit = (status?: UnitBuild['status']) => ({ fields: { 'troop-type': 'fast-infantry', morale: 5, 'strength-points': 2 }, ...(status ? { status } : {}), stands: [{ id: 's', base: 'infantry' as const, x: 48, y: 48, heading: 0 }] });
+    // Fast infantry 16": the bridge 4" ahead costs half the move (8"), leaving 8" of ground; disordered, all 16".
+    expect(dist((move(unit(), bridge).movement as MovementOption).reach[0]!)).toBeCloseTo(8, 6);
+    expect(dist((move(unit({ rulesetStatus: { 'bridge-disorder': true } }), bridge).movement as MovementOption).reach[0]!)).toBeCloseTo(16, 6);
+  });
+
+  it('the notes name the second facing change (half the move; poorly trained, disorder) and going stationary (Movement: Facing, Charges, Stationary, p. 2)', () => {
+    const notes = (abilities: string[]) => (move({ fields: { 'troop-type': 'slow-infantry', morale: 5, 'strength-points': 2, abilities }, stands: [{ id: 's', base: 'infantry', ...at48 }] }).movement as MovementOption).notes.join(' ');
+    expect(notes([])).toContain('A second facing change (up to 180°) costs half the move');
+    expect(notes([])).toContain('May go stationary instead (in command): no move, no recovering from disorder or road march; a free facing change does not count as moving');
+    expect(notes(['PT'])).toContain('a second change puts it into disorder');
+    expect(notes(['PT'])).not.toContain('a free facing change does not count as moving');
+  });
+
   it('poorly trained: full move within the 45° oblique, half beyond it (no free facing change)', () => {
     const r = move({ fields: { 'troop-type': 'slow-infantry', morale: 5, 'strength-points': 2, abilities: ['PT'] }, stands: [{ id: 's', base: 'infantry', ...at48 }] });
     const reach = (r.movement as MovementOption).reach;
@@ -149,6 +165,11 @@ describe('terrain costs (Terrain Effects, p. 3)', () => {
     const t = terrain({ linear: [{ id: 'l', kind: 'river', points: [{ xIn: 14, yIn: 0 }, { xIn: 14, yIn: 20 }] }], roads: [{ id: 'rd', points: [{ xIn: 0, yIn: 10 }, { xIn: 40, yIn: 10 }] }] });
     expect(walkCost(t, from, to(12), prof('infantry'), 12).reachedIn).toBeCloseTo(6, 6);
     expect(walkCost(t, from, to(12), prof('infantry', { roadMarch: true }), 12).reachedIn).toBeCloseTo(12, 6);
+    // "pay half their movement or suffer disorder, at the owners option" (Bridges, p. 3): disordered, it pays nothing.
+    const disordered = walkCost(t, from, to(12), prof('infantry', { bridgeDisorders: true }), 12);
+    expect(disordered.reachedIn).toBeCloseTo(12, 6);
+    expect(disordered.disorderedBy).toEqual(['l']);
+    expect(walkCost(t, from, to(12), prof('infantry'), 12).disorderedBy).toEqual([]);
   });
 
   it('hills: two contours cost half the move; artillery half to climb one and never two', () => {

@@ -12,6 +12,7 @@ import { pointInPolygon } from '../../../geometry/intersect.ts';
 import { DISMOUNTED_MOVE_PARAM } from '../declarations.ts';
 import { boxesApart, type Blocker, type VbContext, type VbStand, type VbUnit } from '../context.ts';
 import {
+  CHARGE_FACING_SOURCE,
   FACING_SOURCE,
   OBLIQUE_DEG,
   OUT_OF_COMMAND_MOVE_FRACTION,
@@ -20,6 +21,7 @@ import {
   ROAD_MARCH_CROSS_COUNTRY,
   ROAD_MARCH_ON_ROAD,
   ROAD_MARCH_SOURCE,
+  STATIONARY_SOURCE,
 } from '../tables/movementRates.ts';
 import { areaMatters, openWalkIn, walkReachIn, type MoverProfile, type RaySpans } from './costWalk.ts';
 import { moverProfile, standRate } from './standMovement.ts';
@@ -477,8 +479,12 @@ export function evaluateMovement(
     if (stands.length === 1) {
       notes.push(`${rate.label} ${rate.rateIn}" (${rate.source})`);
       if (outOfCommand) notes.push(`Out of command: half movement, disordered if it moves, never toward a visible enemy${visible.length > 0 ? ` (the reach goes nowhere toward the ${visible.length} enemy stand${visible.length === 1 ? '' : 's'} it sees)` : ''} (${OUT_OF_COMMAND_SOURCE})`);
-      if (roadMarch) notes.push(`Road march: x${ROAD_MARCH_CROSS_COUNTRY} cross-country, x${ROAD_MARCH_ON_ROAD} on a road; no combat value; half a move to form up (${ROAD_MARCH_SOURCE})`);
-      if (info.poorlyTrained) notes.push(`Poorly trained: no free facing change; a change of facing costs half the move (${FACING_SOURCE})`);
+      if (roadMarch) notes.push(`Road march: x${ROAD_MARCH_CROSS_COUNTRY} cross-country, x${ROAD_MARCH_ON_ROAD} on a road; no combat value; forming up costs half a move, not in contact with the enemy, with a free change of facing, and it may fire or melee that turn (${ROAD_MARCH_SOURCE})`);
+      if (info.poorlyTrained) notes.push(`Poorly trained: no free facing change; a change of facing costs half the move, and a second change puts it into disorder (${FACING_SOURCE}; ${CHARGE_FACING_SOURCE})`);
+      else notes.push(`A second facing change (up to 180°) costs half the move; the reach shows the free one; a charging stand turns only at the start and never twice (${FACING_SOURCE}; ${CHARGE_FACING_SOURCE})`);
+      if ((s.type === 'infantry' || s.type === 'artillery') && !outOfCommand && !info.stationary) {
+        notes.push(`May go stationary instead (in command): no move, no recovering from disorder or road march${info.poorlyTrained ? '' : '; a free facing change does not count as moving'} (${STATIONARY_SOURCE})`);
+      }
       if (info.disordered && !info.permanentlyDisordered) notes.push(`Recovering from disorder costs half the move, not in contact with the enemy (Movement: Disorder, p. 2)`);
     }
   }
