@@ -19,6 +19,7 @@ import { evaluateFire, fireAtUnit, fireSettings, fireSightPool, firersOf, firers
 import { brigadeMorale, unitDangerZones, type BrigadeMorale } from './morale.ts';
 import { evaluateMovement, movementEnemies, standReach } from './movement/movement.ts';
 import { buildTerrain } from './movement/terrainScene.ts';
+import { commanderMovementShapes } from './movement/commanderMovement.ts';
 
 /** Separates the parts of a query's key (unit and stand ids hold no newline). */
 const PAIR = '\n';
@@ -183,6 +184,16 @@ export const chargeQuery = query(
       () => targetsOf(ctx, info.unit.side, ctx.t.get(chargeTargetsQuery, unitId)),
       (_setup, targetId) => ctx.t.get(chargePairQuery, `${unitId}${PAIR}${targetId}`),
     );
+  },
+  { equal: 'plain' },
+);
+
+/** A superior commander's own movement: his stand's reach (key: the commander's id). */
+export const commanderMovementQuery = query(
+  'vb/commander-movement',
+  (ctx: VbContext, commanderId: string) => {
+    const c = ctx.commanders.find((x) => x.commander.id === commanderId);
+    return c ? commanderMovementShapes(ctx, ctx.t.get(terrainQuery), c) : [];
   },
   { equal: 'plain' },
 );

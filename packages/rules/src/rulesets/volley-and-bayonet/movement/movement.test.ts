@@ -6,6 +6,7 @@ import { evaluateCommand } from '../command.ts';
 import { walkCost, type MoverProfile } from './costWalk.ts';
 import { evaluateMovement, REACH_BINS } from './movement.ts';
 import { buildTerrain } from './terrainScene.ts';
+import { evaluateVolleyAndBayonet } from '../evaluate.ts';
 import { scene, type UnitBuild } from '../../../../../../fixtures/rules/volley-and-bayonet/build.ts';
 
 const sq = (x0: number, y0: number, x1: number, y1: number) => [{ xIn: x0, yIn: y0 }, { xIn: x1, yIn: y0 }, { xIn: x1, yIn: y1 }, { xIn: x0, yIn: y1 }];
@@ -96,6 +97,27 @@ describe('movement rates (Movement table, p. 2)', () => {
     expect(notes([])).toContain('May go stationary instead (in command): no move, no recovering from disorder or road march; a free facing change does not count as moving');
     expect(notes(['PT'])).toContain('a second change puts it into disorder');
     expect(notes(['PT'])).not.toContain('a free facing change does not count as moving');
+  });
+
+  it('a superior commander moves 24" on his own, through woods at 2 per 1, stopped by enemy bases (Movement; Terrain Effects)', () => {
+    const state = scene({
+      widthIn: 96,
+      depthIn: 96,
+      units: [
+        { id: 'e', side: 'z', fields: { 'troop-type': 'fast-infantry', morale: 5, 'strength-points': 2 }, stands: [{ id: 'e1', base: 'infantry', x: 48, y: 60, heading: 270 }] },
+      ],
+      commanders: [{ id: 'bc', side: 'a', brigadeId: 'b', x: 48, y: 48, heading: 90 }],
+      terrain: { areas: [{ id: 'f', kind: 'thick-woods', vertices: sq(50, 30, 90, 66) }] },
+    });
+    const shape = evaluateVolleyAndBayonet(state).shapes.find((sh) => sh.id === 'movement/reach/bc-stand');
+    expect(shape?.kind).toBe('polygon');
+    const reach = (shape as { vertices: { xIn: number; yIn: number }[] }).vertices;
+    // Bin 0 faces +y: the enemy base 12" ahead (1.5" deep, the commander's 1.5") stops it at 10.5".
+    expect(dist(reach[0]!)).toBeCloseTo(10.5, 6);
+    // Straight back (-y): open ground, the full 24".
+    expect(dist(reach[16]!)).toBeCloseTo(24, 6);
+    // To the right (-x is bin 8, +x is bin 24): 2" of open ground to the forest edge (from the centre), then 2 per 1: 2 + 22 / 2 = 13".
+    expect(dist(reach[24]!)).toBeCloseTo(13, 6);
   });
 
   it('poorly trained: full move within the 45° oblique, half beyond it (no free facing change)', () => {
