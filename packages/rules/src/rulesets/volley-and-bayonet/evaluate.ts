@@ -15,8 +15,9 @@ import type { TableState } from '../../model/tableState.ts';
 import { makeContext, unitReadingQuery, type VbContext } from './context.ts';
 import { SAVE_PARAMS } from './declarations.ts';
 import { readFormation } from './formation.ts';
+import { townBlocks } from './occupancy.ts';
 import { evaluateRally, moraleReading } from './morale.ts';
-import { brigadeMoraleQuery, brigadeQuery, chargeQuery, commanderMovementQuery, commanderZonesQuery, commandQuery, dangerQuery, fireQuery, fireSettingsQuery, movementQuery } from './queries.ts';
+import { blockOccupancyQuery, brigadeMoraleQuery, brigadeQuery, chargeQuery, commanderMovementQuery, commanderZonesQuery, commandQuery, dangerQuery, fireQuery, fireSettingsQuery, movementQuery } from './queries.ts';
 import type { SaveCondition } from './tables/combat.ts';
 
 export const VB_RULESET_ID = 'volley-and-bayonet';
@@ -105,6 +106,7 @@ const evaluationQuery = query('vb/evaluation', (ctx: VbContext): Evaluation => {
   for (const p of pieces) appendAll(shapes, p.command.shapes);
   for (const p of pieces) appendAll(warnings, p.danger.warnings);
   for (const p of pieces) appendAll(warnings, p.command.warnings);
+  for (const block of townBlocks(ctx.t.terrain().areas)) appendAll(warnings, ctx.t.get(blockOccupancyQuery, block.id));
   for (const c of Object.keys(SAVE_PARAMS) as SaveCondition[]) {
     if (missingSaves.has(c)) warnings.push(missingParameterWarning(SAVE_PARAMS[c], 'A save named on the fire dice'));
   }

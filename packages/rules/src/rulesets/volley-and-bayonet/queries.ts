@@ -20,6 +20,7 @@ import { brigadeMorale, unitDangerZones, type BrigadeMorale } from './morale.ts'
 import { evaluateMovement, movementEnemies, standReach } from './movement/movement.ts';
 import { buildTerrain } from './movement/terrainScene.ts';
 import { commanderMovementShapes } from './movement/commanderMovement.ts';
+import { blockOccupancy } from './occupancy.ts';
 
 /** Separates the parts of a query's key (unit and stand ids hold no newline). */
 const PAIR = '\n';
@@ -194,6 +195,16 @@ export const commanderMovementQuery = query(
   (ctx: VbContext, commanderId: string) => {
     const c = ctx.commanders.find((x) => x.commander.id === commanderId);
     return c ? commanderMovementShapes(ctx, ctx.t.get(terrainQuery), c) : [];
+  },
+  { equal: 'plain' },
+);
+
+/** The stands in a town or village block against what it may hold (key: the area's id). */
+export const blockOccupancyQuery = query(
+  'vb/block-occupancy',
+  (ctx: VbContext, areaId: string) => {
+    const block = ctx.t.terrain().areas.find((a) => a.id === areaId);
+    return block ? blockOccupancy(ctx, block) : [];
   },
   { equal: 'plain' },
 );

@@ -111,7 +111,7 @@ describe('movement rates (Movement table, p. 2)', () => {
     });
     const shape = evaluateVolleyAndBayonet(state).shapes.find((sh) => sh.id === 'movement/reach/bc-stand');
     expect(shape?.kind).toBe('polygon');
-    const reach = (shape as { vertices: { xIn: number; yIn: number }[] }).vertices;
+    const reach = (shape as unknown as { vertices: { xIn: number; yIn: number }[] }).vertices;
     // Bin 0 faces +y: the enemy base 12" ahead (1.5" deep, the commander's 1.5") stops it at 10.5".
     expect(dist(reach[0]!)).toBeCloseTo(10.5, 6);
     // Straight back (-y): open ground, the full 24".
