@@ -11,7 +11,9 @@ import type { TableState } from '../../../model/tableState.ts';
 import type { VbContext, VbUnit } from '../context.ts';
 import { firePairAt } from '../queries.ts';
 import { FIRE_ARC_PARAM, RANGE_FROM_PARAM } from '../declarations.ts';
-import { ATTACK_DICE_SOURCE, HIT_NUMBERS_SOURCE, type SaveCondition } from '../tables/combat.ts';
+import { ATTACK_DICE_SOURCE, HIT_NUMBERS_SOURCE, MOUNTED_RETIRE_IN_PER_HIT, SAVES_SOURCE, type SaveCondition } from '../tables/combat.ts';
+import { pathAwayFrom } from '../../../engine/resolve/forcedMovePath.ts';
+import { centreOf } from './losses.ts';
 import { exhaustionAfterHits } from './brigades.ts';
 import { OutcomeLedger } from './ledger.ts';
 import { hitsAfterSaves, saveRequests } from './saves.ts';
@@ -21,6 +23,8 @@ export interface FireAt {
   readonly target: VbUnit;
   readonly options: readonly FireTargetOption[];
   readonly saves: readonly SaveCondition[];
+  /** The target's mounted stands elect to retire 6" per hit. */
+  readonly retire: boolean;
 }
 
 export function fireAt(ctx: VbContext, action: PendingAction): FireAt | Refusal {
@@ -37,7 +41,15 @@ export function fireAt(ctx: VbContext, action: PendingAction): FireAt | Refusal 
   }
   const saves = new Set<SaveCondition>();
   for (const list of pair.optionSaves ?? []) for (const c of list) saves.add(c);
-  return { firer, target, options, saves: [...saves] };
+  // Mounted stands may elect to retire 6" per hit for a save (Saves, p. 5): the players' choice on the roll.
+  const retire = action.choices?.['mounted-retire'] === true;
+  if (retire) {
+    if (!target.combatStands.some((s) => s.type === 'mounted' || s.type === 'mounted-skirmisher')) {
+      return { ok: false, reason: 'fire/not-mounted', detail: `${target.unit.name} has no mounted stands: only mounted stands may elect to retire (${SAVES_SOURCE})` };
+    }
+    saves.add('mounted-retire');
+  }
+  return { firer, target, options, saves: [...saves], retire };
 }
 
 /** One group per range band ('fire-1', 'fire-2' ...), then the target's save groups. */
@@ -57,7 +69,7 @@ export function fireDice(state: TableState, f: FireAt): DiceRequest[] | Refusal 
   return [...groups, ...saves];
 }
 
-export function resolveFire(ctx: VbContext, f: FireAt, requests: readonly DiceRequest[], faces: DiceFaces): Omit<Outcome, 'rulesetId' | 'action' | 'rolls'> {
+export function resolveFire(ctx: VbContext, state: TableState, f: FireAt, requests: readonly DiceRequest[], faces: DiceFaces): Omit<Outcome, 'rulesetId' | 'action' | 'rolls'> {
   const ledger = new OutcomeLedger();
   let scored = 0;
   for (const r of requests) {
@@ -67,6 +79,12 @@ export function resolveFire(ctx: VbContext, f: FireAt, requests: readonly DiceRe
     ledger.step(`${r.label}: ${faces[r.id]!.join(', ') || 'no dice'}, ${hits} hit${hits === 1 ? '' : 's'}`, r.source);
   }
   const left = hitsAfterSaves(requests, '', faces, scored, ledger.steps, f.target.unit.name);
+  if (f.retire && scored > 0) {
+    const d = MOUNTED_RETIRE_IN_PER_HIT * scored;
+    const p = pathAwayFrom(state, f.target.unit.id, centreOf(f.firer.combatStands), d);
+    if (p) ledger.move(f.target, { kind: 'fall-back', distanceIn: d, path: p.path, endHeadingDeg: p.headingDeg, ...(p.leavesTable ? { leavesTable: true } : {}), text: `retires ${MOUNTED_RETIRE_IN_PER_HIT}" per hit (${scored})`, source: SAVES_SOURCE });
+    ledger.say(f.target, `elected to retire: ${d}" (${MOUNTED_RETIRE_IN_PER_HIT}" per hit from fire)`, SAVES_SOURCE);
+  }
   const followUps: PendingAction[] = [];
   if (left > 0) {
     ledger.loseSp(f.target, left, true);

@@ -24,7 +24,7 @@ import { fireAt, fireDice, resolveFire } from './fire.ts';
 import { fenceDice, meleeAt, meleeDice, meleeMoraleDice, resolveFence, resolveMelee, resolveMeleeMorale, resolveRollOff, rollOffDice } from './melee.ts';
 
 export const VB_RESOLUTION_KINDS: readonly ResolutionKindSpec[] = [
-  { kind: 'fire', label: 'Fire', needs: ['unitId', 'targetUnitId'], source: `${ATTACK_DICE_SOURCE}; ${SAVES_SOURCE}` },
+  { kind: 'fire', label: 'Fire', needs: ['unitId', 'targetUnitId'], choices: { 'mounted-retire': [true, false] }, source: `${ATTACK_DICE_SOURCE}; ${SAVES_SOURCE}` },
   { kind: 'fence-check', label: 'Fence check (mounted stands charging across a fence)', needs: ['unitId', 'targetUnitId'], source: FENCE_CHECK_SOURCE },
   { kind: 'melee-morale', label: 'Morale checks before a melee (both sides)', needs: ['unitId', 'targetUnitId'], source: MORALE_SOURCE },
   { kind: 'melee', label: 'Melee', needs: ['unitId', 'targetUnitId'], source: `${ATTACK_DICE_SOURCE}; ${MELEE_RESULTS_SOURCE}` },
@@ -79,7 +79,7 @@ function diceOn(ctx: VbContext, state: TableState, action: PendingAction): DiceR
 function resolveOn(ctx: VbContext, state: TableState, action: PendingAction, requests: readonly DiceRequest[], faces: DiceFaces): Omit<Outcome, 'rulesetId' | 'action' | 'rolls'> | Refusal {
   switch (action.kind) {
     case 'fire':
-      return resolveFire(ctx, fireAt(ctx, action) as Exclude<ReturnType<typeof fireAt>, Refusal>, requests, faces);
+      return resolveFire(ctx, state, fireAt(ctx, action) as Exclude<ReturnType<typeof fireAt>, Refusal>, requests, faces);
     case 'fence-check':
     case 'melee-morale':
     case 'melee':

@@ -83,6 +83,20 @@ describe('fire (Combat: Attack Dice, Hit Numbers; Saves, p. 5)', () => {
     expect(after(state, o, 't').rulesetStatus?.['strength-points-lost']).toBe(1);
   });
 
+  it('mounted stands may elect to retire 6" per hit from fire, for a save on the roll entered', () => {
+    const cav = { troop: 'light-cavalry', base: 'mounted' as const, sp: 4 };
+    const retire: PendingAction = { ...fire(), choices: { 'mounted-retire': true } };
+    const state = duel(5, {}, cav, { parameters: { ...TEST_PARAMETERS, 'save-mounted-retire': 4 } });
+    expect(dice(state, retire).map((r) => r.id)).toEqual(['fire-1', 'save-mounted-retire']);
+    const o = outcome(state, retire, { 'fire-1': [6, 6, 1], 'save-mounted-retire': [4, 1, 1] });
+    expect(o.result).toBe('1 hit');
+    expect(on(o, 't')!.move).toMatchObject({ kind: 'fall-back', distanceIn: 12 });
+    // Not electing: no save, no move.
+    expect(on(outcome(state, fire(), { 'fire-1': [6, 6, 1] }), 't')!.move).toBeUndefined();
+    // Foot cannot elect it.
+    expect(diceForAction(volleyAndBayonet, duel(5), retire)).toMatchObject({ ok: false, reason: 'fire/not-mounted' });
+  });
+
   it('hits that reach the exhaustion level exhaust the brigade: stationary is lost and a collapse roll follows (Morale Collapse, p. 5)', () => {
     // 2 SP at morale 5: exhausted at 1 SP lost (Exhaustion, p. 7: 50%).
     const state = duel(5, {}, { status: { rulesetStatus: { stationary: true } } });

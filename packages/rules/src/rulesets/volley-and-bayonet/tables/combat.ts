@@ -84,7 +84,8 @@ export type SaveCondition =
   | 'infantry-in-buildings'
   | 'in-works'
   | 'artillery-long-range-light-field'
-  | 'hit-by-disordered';
+  | 'hit-by-disordered'
+  | 'mounted-retire';
 
 export const SAVES_SOURCE = cite('Saves', 5);
 
@@ -95,7 +96,11 @@ export const SAVE_LABELS: Readonly<Record<SaveCondition, string>> = {
   'in-works': 'Artillery and infantry in works, from hits by fire or melee',
   'artillery-long-range-light-field': 'Artillery hit by long range fire from light or field guns',
   'hit-by-disordered': 'All stands, from hits by disordered stands',
+  'mounted-retire': 'Mounted stands which elect to retire six inches per hit from fire',
 };
+
+/** "Mounted stands which elect to retire six (6) inches per hit from fire" (Saves, p. 5). */
+export const MOUNTED_RETIRE_IN_PER_HIT = 6;
 
 /** The artillery danger zone: short range, straight down the barrel, 2" either side (Morale, condition 2, p. 4). */
 export const DANGER_ZONE_HALF_WIDTH_IN = 2;
