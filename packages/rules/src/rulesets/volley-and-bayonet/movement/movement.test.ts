@@ -120,6 +120,26 @@ describe('movement rates (Movement table, p. 2)', () => {
     expect(dist(reach[24]!)).toBeCloseTo(13, 6);
   });
 
+  it('in contact with the enemy a unit may not form up from road march nor recover from disorder (Movement: Road March, Disorder, p. 2)', () => {
+    const notes = (enemyY: number) => {
+      const state = scene({
+        widthIn: 96,
+        depthIn: 96,
+        units: [
+          { id: 'u', side: 'a', brigadeId: 'b', fields: { 'troop-type': 'fast-infantry', morale: 5, 'strength-points': 2 }, status: { disordered: true, rulesetStatus: { 'road-march': true } }, stands: [{ id: 's', base: 'infantry', ...at48 }] },
+          { id: 'e', side: 'z', fields: { 'troop-type': 'fast-infantry', morale: 5, 'strength-points': 2 }, stands: [{ id: 'e1', base: 'infantry', x: 48, y: enemyY, heading: 270 }] },
+        ],
+        commanders: [{ id: 'bc', side: 'a', brigadeId: 'b', x: 44, y: 46 }],
+      });
+      const ctx = buildContext(state);
+      return (evaluateMovement(ctx, buildTerrain(state), ctx.units.get('u')!, evaluateCommand(ctx).standInCommand).movement as MovementOption).notes.join(' ');
+    };
+    // Bases 1.5" deep: centres 1.5" apart touch.
+    expect(notes(49.5)).toContain('in contact with the enemy now: it may not form up');
+    expect(notes(49.5)).toContain('in contact with the enemy now: it may not recover');
+    expect(notes(52)).not.toContain('in contact with the enemy now');
+  });
+
   it('poorly trained: full move within the 45° oblique, half beyond it (no free facing change)', () => {
     const r = move({ fields: { 'troop-type': 'slow-infantry', morale: 5, 'strength-points': 2, abilities: ['PT'] }, stands: [{ id: 's', base: 'infantry', ...at48 }] });
     const reach = (r.movement as MovementOption).reach;
