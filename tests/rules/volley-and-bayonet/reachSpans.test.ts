@@ -9,6 +9,7 @@ import { buildContext } from '../../../packages/rules/src/rulesets/volley-and-ba
 import { evaluateCommand } from '../../../packages/rules/src/rulesets/volley-and-bayonet/command.ts';
 import { walkCost } from '../../../packages/rules/src/rulesets/volley-and-bayonet/movement/costWalk.ts';
 import { blockersFor, evaluateMovement, REACH_BINS } from '../../../packages/rules/src/rulesets/volley-and-bayonet/movement/movement.ts';
+import { cutTowardEnemies, visibleEnemyCentres } from '../../../packages/rules/src/rulesets/volley-and-bayonet/movement/outOfCommand.ts';
 import { moverProfile, standRate } from '../../../packages/rules/src/rulesets/volley-and-bayonet/movement/standMovement.ts';
 import { buildTerrain } from '../../../packages/rules/src/rulesets/volley-and-bayonet/movement/terrainScene.ts';
 import { scene } from '../../../fixtures/rules/volley-and-bayonet/build.ts';
@@ -38,12 +39,18 @@ function largestGapIn(state: TableState): { gapIn: number; rays: number } {
       const a = reached.allowanceIn;
       const blockers = blockersFor(ctx, s, info.unit.side, a);
       const c = s.center;
+      const walkedEnds: PointIn[] = [];
       for (let b = 0; b < REACH_BINS; b++) {
         const th = (s.stand.pose.headingDeg * Math.PI) / 180 + (b * 2 * Math.PI) / REACH_BINS;
         const end: PointIn = { xIn: c.xIn + Math.cos(th) * a, yIn: c.yIn + Math.sin(th) * a };
         const walked = walkCost(terrain, c, end, profile, a, blockers).reachedIn;
+        walkedEnds.push({ xIn: c.xIn + Math.cos(th) * walked, yIn: c.yIn + Math.sin(th) * walked });
+      }
+      // Out of command, the rays toward a visible enemy go nowhere (Command and Control, p. 2): cut the walked ends alike.
+      const expected = cutTowardEnemies(s, walkedEnds, command.standInCommand.get(s.stand.id) === false ? visibleEnemyCentres(ctx, info, s) : []);
+      for (let b = 0; b < REACH_BINS; b++) {
         const p = reached.reach[b]!;
-        gapIn = Math.max(gapIn, Math.hypot(p.xIn - (c.xIn + Math.cos(th) * walked), p.yIn - (c.yIn + Math.sin(th) * walked)));
+        gapIn = Math.max(gapIn, Math.hypot(p.xIn - expected[b]!.xIn, p.yIn - expected[b]!.yIn));
         rays++;
       }
     }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChargeRefusal, ChargeTargetOption } from '../../engine/evaluation.ts';
 import type { RulesetValues } from '../../model/tableState.ts';
 import { evaluateVolleyAndBayonet } from './evaluate.ts';
-import { scene, TEST_PARAMETERS, type BaseKind, type UnitBuild } from '../../../../../fixtures/rules/volley-and-bayonet/build.ts';
+import { scene, TEST_PARAMETERS, type BaseKind, type SceneBuild, type UnitBuild } from '../../../../../fixtures/rules/volley-and-bayonet/build.ts';
 
 interface Attacker {
   readonly troopType?: string;
@@ -13,7 +13,11 @@ interface Attacker {
 }
 
 /** An attacker at (20, 10) and a target whose near edge is `gapIn` from the attacker's front edge. */
-function chargeAt(gapIn: number, a: Attacker = {}, t: { heading?: number; status?: UnitBuild['status']; lostSp?: number; parameters?: RulesetValues; targetTroop?: string; targetBase?: BaseKind } = {}) {
+function chargeAt(
+  gapIn: number,
+  a: Attacker = {},
+  t: { heading?: number; status?: UnitBuild['status']; lostSp?: number; parameters?: RulesetValues; targetTroop?: string; targetBase?: BaseKind; targetAbilities?: string[]; terrain?: SceneBuild['terrain'] } = {},
+) {
   const heading = a.heading ?? 90;
   const attacker: UnitBuild = {
     id: 'a', side: 'x', brigadeId: 'b',
@@ -23,11 +27,11 @@ function chargeAt(gapIn: number, a: Attacker = {}, t: { heading?: number; status
   };
   const target: UnitBuild = {
     id: 't', side: 'y',
-    fields: { 'troop-type': t.targetTroop ?? 'fast-infantry', morale: 5, 'strength-points': 2 },
+    fields: { 'troop-type': t.targetTroop ?? 'fast-infantry', morale: 5, 'strength-points': 2, abilities: t.targetAbilities ?? [] },
     ...(t.status ? { status: t.status } : {}),
     stands: [{ id: 't-1', base: t.targetBase ?? 'infantry', x: 20, y: 10.75 + gapIn + 0.75, heading: t.heading ?? 270 }],
   };
-  const ev = evaluateVolleyAndBayonet(scene({ widthIn: 96, depthIn: 96, units: [attacker, target], commanders: [{ id: 'bc', side: 'x', brigadeId: 'b', x: 20, y: 6 }], parameters: t.parameters ?? TEST_PARAMETERS }));
+  const ev = evaluateVolleyAndBayonet(scene({ widthIn: 96, depthIn: 96, units: [attacker, target], commanders: [{ id: 'bc', side: 'x', brigadeId: 'b', x: 20, y: 6 }], parameters: t.parameters ?? TEST_PARAMETERS, ...(t.terrain ? { terrain: t.terrain } : {}) }));
   return { ev, on: ev.units.a!.charge.find((c) => c.targetUnitId === 't') };
 }
 const ok = (c: ChargeTargetOption | ChargeRefusal | undefined): ChargeTargetOption => {
@@ -85,14 +89,14 @@ describe('charges (Movement: Charges, p. 2) and melee dice (Combat, p. 5)', () =
     const plain = ok(chargeAt(5).on);
     expect(results(plain, 'Attacker')).toEqual([
       'Attacker in a tie: a d6 + 5 (best modified morale); the higher total wins',
-      'Attacker if it loses (fewer hits, or every SP engaged lost): is disordered and retreats a half move (8") directly away, ignoring terrain',
+      'Attacker if it loses (fewer hits, or every SP engaged lost): is disordered and retreats a half move (8") directly away, ignoring terrain; disorders friendly stands it passes through in its first 4" (those already disordered retreat ahead of it)',
     ]);
     // No elites: one less in the roll-off. A disordered defender (-1 on its morale) would rout, losing 1 SP a stand.
     const c = ok(chargeAt(5, { abilities: ['NE'] }, { status: { disordered: true } }).on);
     expect(results(c, 'Attacker')[0]).toBe('Attacker in a tie: a d6 + 4 (best modified morale, -1 no elites (NE)); the higher total wins');
     expect(results(c, 'Defender')).toEqual([
       'Defender in a tie: a d6 + 4 (best modified morale); the higher total wins',
-      'Defender if it loses (fewer hits, or every SP engaged lost): routs a full move to the rear (16"), takes the red marker it lacks and loses 1 SP per stand',
+      'Defender if it loses (fewer hits, or every SP engaged lost): routs a full move to the rear (16"), takes the red marker it lacks and loses 1 SP per stand; disorders friendly stands it passes through in the first half of its move (8") (those already disordered rout ahead of it)',
     ]);
     // Routed stands that fail to win a melee are removed after routing.
     const routed = ok(chargeAt(5, {}, { status: { rulesetStatus: { routed: true } } }).on);
@@ -130,5 +134,85 @@ describe('charges (Movement: Charges, p. 2) and melee dice (Combat, p. 5)', () =
     expect(chargeAt(5, { status: { rulesetStatus: { 'road-march': true } } }).on).toMatchObject({ ok: false, reason: 'charge/road-march' });
     // 2 SP at morale 5: exhausted at 1 SP lost.
     expect(chargeAt(5, {}, { lostSp: 1 }).on).toMatchObject({ ok: false, reason: 'charge/brigade-exhausted' });
+  });
+});
+
+describe('what the issue found wrong (Volley & Bayonet: At War in the Americas)', () => {
+  const labels = (c: ChargeTargetOption): string[] => [...c.attacker.modifiers, ...c.defender.modifiers].map((m) => m.label);
+  const line = (c: ChargeTargetOption, start: string): string => labels(c).find((l) => l.startsWith(start)) ?? '';
+  /** A line across the table between the attacker's front (y 10.75) and a target `gapIn` beyond it. */
+  const across = (gapIn: number, kind: 'stream' | 'fence') => ({ linear: [{ id: `${kind}-1`, kind, points: [{ xIn: 0, yIn: 10.75 + gapIn / 2 }, { xIn: 96, yIn: 10.75 + gapIn / 2 }] }] });
+
+  it('a limbered gun (road march) has no combat value: it rolls no melee dice (Stand Types, p. 1; Road March, p. 2)', () => {
+    const limbered = ok(chargeAt(5, {}, { targetTroop: 'field-artillery', targetBase: 'artillery', status: { rulesetStatus: { 'road-march': true } } }).on);
+    expect(limbered.defender.dice).toBe(0);
+    expect(line(limbered, 'In road march')).toContain('no combat value');
+    // Unlimbered, to its front, it rolls its die.
+    expect(ok(chargeAt(5, {}, { targetTroop: 'field-artillery', targetBase: 'artillery' }).on).defender.dice).toBe(1);
+    // Infantry in road march likewise.
+    expect(ok(chargeAt(5, {}, { status: { rulesetStatus: { 'road-march': true } } }).on).defender.dice).toBe(0);
+  });
+
+  it('a disordered attacker with its brigade commander attached gets the +1 too (Morale, p. 4)', () => {
+    const c = ok(chargeAt(5, { status: { disordered: true, attachedCommanderId: 'bc' } }).on);
+    expect(line(c, 'Attacker morale check')).toBe('Attacker morale check: passes on a d6 of 5 or less (morale 5, +1 superior commander (not uc) attached to the unit, -1 stand is disordered)');
+    expect(line(ok(chargeAt(5, { status: { disordered: true } }).on), 'Attacker morale check')).toContain('4 or less');
+  });
+
+  it('attacking across a stream onto the defended far bank: the attacker is disordered in the melee (Streams, p. 3)', () => {
+    const c = ok(chargeAt(6, {}, { terrain: across(6, 'stream') }).on);
+    expect(c.disorderedBy).toEqual(['stream-1']);
+    expect(line(c, 'Attacker morale check')).toContain('4 or less');
+    expect(line(c, 'Attacking across a stream')).toContain('considered disordered');
+    // Hits by disordered stands are saved.
+    expect(line(c, 'Defender saves')).toContain('All stands, from hits by disordered stands');
+    // Without the stream: neither.
+    const dry = ok(chargeAt(6).on);
+    expect(line(dry, 'Attacker morale check')).toContain('5 or less');
+    expect(line(dry, 'Defender saves')).toBe('');
+  });
+
+  it('a fence: a mounted stand in good order checks for disorder (a d6 less than its morale), one already disordered does not (Fences and Hedges, p. 3)', () => {
+    const cav = { troopType: 'light-cavalry', base: 'mounted' as const };
+    const params = { parameters: { ...TEST_PARAMETERS, 'mounted-melee-hit-number': 5 }, terrain: across(8, 'fence') };
+    const good = ok(chargeAt(8, cav, params).on);
+    expect(good.disorderedBy).toEqual([]);
+    expect(line(good, 'Crossing fence-1')).toBe('Crossing fence-1: a-1 checks for disorder before the morale check: a d6 less than morale 5 avoids it');
+    expect(line(good, 'Attacker morale check')).toContain('5 or less');
+    const pt = ok(chargeAt(8, { ...cav, abilities: ['PT'] }, params).on);
+    expect(line(pt, 'Crossing fence-1')).toContain('a d6 +1 (poorly trained) less than morale 5');
+    const already = ok(chargeAt(8, { ...cav, status: { disordered: true } }, params).on);
+    expect(line(already, 'Crossing fence-1')).toBe('Crossing fence-1: already disordered, no fence check');
+    // Foot do not check at a fence.
+    expect(line(ok(chargeAt(8, {}, { terrain: across(8, 'fence') }).on), 'Crossing')).toBe('');
+  });
+
+  it('a disordered Native American band charged by cavalry is eliminated, not routed (Native American Morale, p. 4)', () => {
+    const cav = { troopType: 'light-cavalry', base: 'mounted' as const };
+    const parameters = { ...TEST_PARAMETERS, 'mounted-melee-hit-number': 5 };
+    const c = ok(chargeAt(8, cav, { parameters, targetAbilities: ['NA'], targetBase: 'detachment', status: { disordered: true } }).on);
+    expect(c.defender.dice).toBe(0);
+    expect(line(c, 'Disordered Native Americans')).toContain('eliminated and removed from play');
+    expect(line(c, 'Disordered Native Americans')).toContain('move up to 12"');
+    expect(labels(c).some((l) => l.startsWith('Defender if it loses'))).toBe(false);
+    // In good order it fights, but failing its morale check eliminates it.
+    const fresh = ok(chargeAt(8, cav, { parameters, targetAbilities: ['NA'], targetBase: 'detachment' }).on);
+    expect(fresh.defender.dice).toBe(1);
+    expect(line(fresh, 'Native Americans attacked by mounted troops')).toContain('eliminates them');
+    // Charged by foot, a disordered band routs as others do.
+    expect(line(ok(chargeAt(8, {}, { targetAbilities: ['NA'], targetBase: 'detachment', status: { disordered: true } }).on), 'Defender if it loses')).toContain('routs a full move');
+  });
+
+  it('routed guns abandon their weapons and move as infantry (Melee Results, p. 5); a retreating gun keeps its own rate', () => {
+    const gun = { targetTroop: 'heavy-artillery', targetBase: 'artillery' as const };
+    // Heavy artillery moves 4"; routed, as slow infantry 12" (the parameter's default) or fast 16".
+    expect(line(ok(chargeAt(5, {}, { ...gun, status: { disordered: true } }).on), 'Defender if it loses')).toMatch(/^Defender if it loses .*: routs a full move to the rear \(12"\).*the guns are abandoned and it moves as infantry$/);
+    expect(line(ok(chargeAt(5, {}, { ...gun, status: { disordered: true }, parameters: { ...TEST_PARAMETERS, 'routed-guns-move-as': 'fast-infantry' } }).on), 'Defender if it loses')).toContain('(16")');
+    expect(line(ok(chargeAt(5, {}, gun).on), 'Defender if it loses')).toMatch(/retreats a half move \(2"\).*it takes its guns with it$/);
+  });
+
+  it('a loser disorders the friends it passes in its first 4" (a retreat) or the first half of its move (a rout) (Melee Results, p. 5)', () => {
+    expect(line(ok(chargeAt(5).on), 'Defender if it loses')).toContain('disorders friendly stands it passes through in its first 4"');
+    expect(line(ok(chargeAt(5, {}, { status: { disordered: true } }).on), 'Defender if it loses')).toContain('in the first half of its move (8")');
   });
 });

@@ -7,7 +7,7 @@
 import type { ChargeRefusal, ChargeTargetOption, DiceBreakdown, DiceModifier, EvaluationWarning } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
 import { appendAll } from '../../engine/appendAll.ts';
-import { missingParameterWarning, numberParameter } from '../../engine/rulesetFields.ts';
+import { missingParameterWarning, numberParameter, rulesetValue } from '../../engine/rulesetFields.ts';
 import type { PointIn } from '../../model/units.ts';
 import { emptyBox, extendBox, type BoundingBoxIn } from '../../geometry/polygon.ts';
 import { angleDiffDeg, vectorToHeadingDeg } from '../../geometry/angles.ts';
@@ -15,7 +15,7 @@ import { polygonToPolygonDistanceIn, segmentToSegmentDistanceIn } from '../../ge
 import { closestPointsFromFront } from './nearest.ts';
 import { elevationLevelAt } from '../../geometry/lineOfSight.ts';
 import { pointInPolygon } from '../../geometry/intersect.ts';
-import { ARTILLERY_SUPPORT_PARAM, MOUNTED_MELEE_HIT_PARAM, SAVE_PARAMS } from './declarations.ts';
+import { ARTILLERY_SUPPORT_PARAM, MOUNTED_MELEE_HIT_PARAM, ROUTED_GUNS_MOVE_PARAM, SAVE_PARAMS } from './declarations.ts';
 import { countsStationary, standDice, weaponRow } from './combat.ts';
 import { boxesApart, type Blocker, type TargetUnits, type VbContext, type VbStand, type VbUnit } from './context.ts';
 import { walkCost } from './movement/costWalk.ts';
@@ -23,7 +23,15 @@ import { moverProfile, standRate, type StandRate } from './movement/standMovemen
 import { terrainNear, type VbTerrain } from './movement/terrainScene.ts';
 import {
   ATTACK_DICE_SOURCE,
+  FENCE_CHECK_POORLY_TRAINED_MOD,
+  FENCE_CHECK_SOURCE,
   HIT_NUMBERS,
+  NATIVE_AMERICAN_SOURCE,
+  NATIVE_RIDDEN_DOWN_MOVE_IN,
+  NO_COMBAT_VALUE_SOURCE,
+  RETREAT_DISORDERS_FRIENDS_IN,
+  ROUT_DISORDERS_FRIENDS_FRACTION,
+  STREAM_ATTACK_SOURCE,
   LIGHT_DRAGOON_SHOCK_NOTE,
   MELEE_RESULTS_SOURCE,
   MELEE_RETREAT_MOVE_FRACTION,
@@ -37,7 +45,7 @@ import {
   SHOCK_SOURCE,
   type SaveCondition,
 } from './tables/combat.ts';
-import { CHARGE_FACING_SOURCE, OBLIQUE_DEG, OUT_OF_COMMAND_SOURCE, PAID_FACING_CHANGE_FRACTION } from './tables/movementRates.ts';
+import { CHARGE_FACING_SOURCE, MOVEMENT_RATES_IN, OBLIQUE_DEG, OUT_OF_COMMAND_SOURCE, PAID_FACING_CHANGE_FRACTION } from './tables/movementRates.ts';
 import { COLLAPSE_SOURCE, MORALE_MODIFIERS, MORALE_SOURCE, type MoraleCondition } from './tables/morale.ts';
 import { LINEAR_KIND_CLASS } from './tables/terrain.ts';
 
@@ -73,24 +81,64 @@ function modifiedMorale(morale: number, conds: readonly MoraleCondition[]): numb
 }
 
 /**
+ * How far a stand moves when it loses a melee or fails morale (Melee Results, p. 5; Morale, p. 4): a half turn
+ * back ('retreat') or a full turn ('rout'), at its own rate; routed guns "abandon their weapons and move as
+ * infantry", at the rate the parameter `routed-guns-move-as` names (slow infantry unless set).
+ */
+export function lossMoveIn(ctx: VbContext, info: VbUnit, s: VbStand, kind: 'retreat' | 'rout'): number | undefined {
+  if (kind === 'rout' && s.type === 'artillery') {
+    const as = rulesetValue(ROUTED_GUNS_MOVE_PARAM, ctx.state.rulesetParameters) === 'fast-infantry' ? 'fast-infantry' : 'slow-infantry';
+    return MOVEMENT_RATES_IN[as].rateIn * MELEE_ROUT_MOVE_FRACTION;
+  }
+  const rate = standRate(ctx, info, s);
+  if (!('rateIn' in rate)) return undefined;
+  return rate.rateIn * (kind === 'rout' ? MELEE_ROUT_MOVE_FRACTION : MELEE_RETREAT_MOVE_FRACTION);
+}
+
+/** Whether a gun is "emplaced in works": a works line within half its depth (the reading of "in works" used for morale). */
+function inWorksLine(ctx: VbContext, t: VbStand, keep: (kind: string) => boolean = () => true): boolean {
+  return ctx.state.terrain.linear.some(
+    (l) => keep(l.kind) && LINEAR_KIND_CLASS[l.kind] === 'works' && l.points.some((_, k) => k + 1 < l.points.length && polygonToPolygonDistanceIn([l.points[k]!, l.points[k + 1]!], t.corners) <= t.stand.depthIn / 2),
+  );
+}
+
+/** What a side that loses the melee suffers, by the markers it has now (Melee Results, p. 5), in players' words. */
+export function meleeLossText(ctx: VbContext, info: VbUnit, s: VbStand): string {
+  const inch = (v: number | undefined): string => (v === undefined ? '' : ` (${v}")`);
+  const rout = lossMoveIn(ctx, info, s, 'rout');
+  if (info.routed) return `routs${inch(rout)} and is removed from play`;
+  if (info.disordered) {
+    return (
+      `routs a full move to the rear${inch(rout)}, takes the ${info.permanentlyDisordered ? 'yellow' : 'red'} marker it lacks and loses ${ROUT_SP_LOSS_PER_STAND} SP per stand; ` +
+      `disorders friendly stands it passes through in the first half of its move${rout === undefined ? '' : ` (${rout * ROUT_DISORDERS_FRIENDS_FRACTION}")`} (those already disordered rout ahead of it)` +
+      (s.type === 'artillery' ? '; the guns are abandoned and it moves as infantry' : '')
+    );
+  }
+  return (
+    `is disordered and retreats a half move${inch(lossMoveIn(ctx, info, s, 'retreat'))} directly away, ignoring terrain; ` +
+    `disorders friendly stands it passes through in its first ${RETREAT_DISORDERS_FRIENDS_IN}" (those already disordered retreat ahead of it)` +
+    (s.type === 'artillery' ? (inWorksLine(ctx, s) ? '; emplaced in works, it abandons its guns' : '; it takes its guns with it') : '')
+  );
+}
+
+/** The side's total in a tie roll-off before the die: its best modified morale, no elites 1 less (Melee Results, p. 5). */
+export function tieBonus(info: VbUnit, conds: readonly MoraleCondition[]): number | undefined {
+  if (info.morale === undefined) return undefined;
+  return modifiedMorale(info.morale, conds) + (info.abilities.has('NE') ? NO_ELITES_TIE_MOD : 0);
+}
+
+/**
  * What Melee Results (p. 5) does for this side: its tie roll-off (a d6 plus its best modified morale, no
  * elites 1 less) and what befalls it if it loses, by the markers it has now (half move back disordered,
  * a rout of a full move with 1 SP lost per stand, or removal when already routed).
  */
 function meleeResultLines(ctx: VbContext, side: string, info: VbUnit, s: VbStand, conds: readonly MoraleCondition[]): DiceModifier[] {
   const out: DiceModifier[] = [];
-  if (info.morale !== undefined) {
-    const v = modifiedMorale(info.morale, conds) + (info.abilities.has('NE') ? NO_ELITES_TIE_MOD : 0);
+  const v = tieBonus(info, conds);
+  if (v !== undefined) {
     out.push({ label: `${side} in a tie: a d6 + ${v} (best modified morale${info.abilities.has('NE') ? `, ${NO_ELITES_TIE_MOD} no elites (NE)` : ''}); the higher total wins`, dice: 0, source: MELEE_RESULTS_SOURCE });
   } else out.push({ label: `${side} in a tie: a d6 + its best modified morale (no morale rating)`, dice: 0, source: MELEE_RESULTS_SOURCE });
-  const rate = standRate(ctx, info, s);
-  const move = (fraction: number): string => ('rateIn' in rate ? ` (${rate.rateIn * fraction}")` : '');
-  let loses: string;
-  if (info.routed) loses = `routs${move(MELEE_ROUT_MOVE_FRACTION)} and is removed from play`;
-  else if (info.disordered) {
-    loses = `routs a full move to the rear${move(MELEE_ROUT_MOVE_FRACTION)}, takes the ${info.permanentlyDisordered ? 'yellow' : 'red'} marker it lacks and loses ${ROUT_SP_LOSS_PER_STAND} SP per stand${s.type === 'artillery' ? '; the guns are abandoned' : ''}`;
-  } else loses = `is disordered and retreats a half move${move(MELEE_RETREAT_MOVE_FRACTION)} directly away, ignoring terrain`;
-  out.push({ label: `${side} if it loses (fewer hits, or every SP engaged lost): ${loses}`, dice: 0, source: MELEE_RESULTS_SOURCE });
+  out.push({ label: `${side} if it loses (fewer hits, or every SP engaged lost): ${meleeLossText(ctx, info, s)}`, dice: 0, source: MELEE_RESULTS_SOURCE });
   return out;
 }
 
@@ -136,6 +184,10 @@ interface Pair {
   readonly to: PointIn;
   readonly from: PointIn;
   readonly disorderedBy: readonly string[];
+  /** Streams crossed onto the target's bank (the attack is disordered). */
+  readonly streams: readonly string[];
+  /** Fences a mounted charger crosses (it checks for disorder unless already disordered). */
+  readonly fences: readonly string[];
 }
 
 /** Whether some stand of `a` has its box within `gapIn` of some stand of `b`'s (a plain loop: it runs per unit and enemy unit). */
@@ -224,6 +276,49 @@ export interface ChargeAtUnit {
   readonly shapes: readonly Shape[];
   readonly mountedHitMissing: boolean;
   readonly artillerySupportMissing: boolean;
+  /** The melee as the resolution reads it (absent on a refusal). */
+  readonly melee?: MeleeSetup;
+}
+
+/** One side of a melee, as plain data: what it rolls, its morale check and tie roll-off, the saves it takes. */
+export interface MeleeSide {
+  readonly unitId: string;
+  /** Its stands in the melee (the chargers, or the stands struck). */
+  readonly standIds: readonly string[];
+  readonly dice: number;
+  readonly hitOn?: number;
+  /** The Morale table's conditions that apply to it in this melee. */
+  readonly conds: readonly MoraleCondition[];
+  /** Its modified morale: the check passes on a d6 of this or less (absent without a morale rating). */
+  readonly checkOn?: number;
+  /** Added to its die in a tie roll-off (best modified morale, no elites 1 less). */
+  readonly tieBonus?: number;
+  /** Save conditions against the other side's hits. */
+  readonly saves: readonly SaveCondition[];
+  /** The stand whose rate and type set its loss move (the nearest pair's). */
+  readonly checkStandId: string;
+}
+
+export interface MeleeSetup {
+  readonly attacker: MeleeSide;
+  readonly defender: MeleeSide;
+  readonly aspect: 'front' | 'flank' | 'rear';
+  /** Streams crossed onto the defended bank: the attack is disordered (Streams, p. 3). */
+  readonly streams: readonly string[];
+  /** Fences mounted chargers cross. */
+  readonly fences: readonly string[];
+  /** The mounted stands that must check for disorder at a fence (none when the unit is already disordered). */
+  readonly fenceCheckStandIds: readonly string[];
+  readonly attackerMounted: boolean;
+  /** A Native American band attacked by mounted troops: disordered, it is eliminated. */
+  readonly nativeRidden: boolean;
+  /** ... and it is disordered already: eliminated, no melee. */
+  readonly nativeRiddenDown: boolean;
+}
+
+/** "Superior commander (not UC) attached to the unit" (Morale, p. 4): a commanders[] entry attached to it. */
+export function superiorAttached(ctx: VbContext, info: VbUnit): boolean {
+  return info.unit.status?.attachedCommanderId !== undefined || ctx.commanders.some((c) => c.commander.attachedToUnitId === info.unit.id);
 }
 
 const NO_SHAPES: readonly Shape[] = [];
@@ -338,7 +433,10 @@ export function chargeAtUnit(
         continue;
       }
       const disorderedBy = [...walk.disorderedBy];
-      // Crossing lines on the way: mounted stands test for disorder at fences; across a defended stream the attack is disordered.
+      // Lines crossed on the way: a stream onto the defended far bank disorders the attack (Streams, p. 3);
+      // a fence makes a mounted stand check for disorder (Fences and Hedges, p. 3), a roll, not a certainty.
+      const streams: string[] = [];
+      const fences: string[] = [];
       for (const l of terrain.lines) {
         const cls = l.cls;
         if (!(cls === 'stream' || (cls === 'fence-hedge' && mounted(s)))) continue;
@@ -346,12 +444,14 @@ export function chargeAtUnit(
         if (boxesApart(l.box, segmentBox(s.center, end), 1e-6)) continue;
         for (let k = 0; k + 1 < l.points.length; k++) {
           if (polygonToPolygonDistanceIn([s.center, end], [l.points[k]!, l.points[k + 1]!]) < 1e-9) {
-            if (!disorderedBy.includes(l.id)) disorderedBy.push(l.id);
+            const into = cls === 'stream' ? streams : fences;
+            if (!into.includes(l.id)) into.push(l.id);
             break;
           }
         }
       }
-      best = { s, t, distanceIn: d, to, from: fc, disorderedBy };
+      for (const id of streams) if (!disorderedBy.includes(id)) disorderedBy.push(id);
+      best = { s, t, distanceIn: d, to, from: fc, disorderedBy, streams, fences };
       break;
     }
     if (best) pairs.push(best);
@@ -377,46 +477,67 @@ export function chargeAtUnit(
     const before = attHit;
     attHit += SHOCK_HIT_MOD;
     const why = info.abilities.has('Sh') ? 'Shock (Sh)' : info.abilities.has('NA') ? 'Native Americans of morale 6-7 count as shock' : 'Light dragoons count as shock against disordered units';
-    attMods.push({ label: `${why}: hit on ${attHit}+ instead of ${before}+`, dice: 0, source: info.abilities.has('Sh') ? SHOCK_SOURCE : info.abilities.has('NA') ? 'Volley & Bayonet: At War in the Americas, Native American Morale (p. 4)' : LIGHT_DRAGOON_SHOCK_NOTE });
+    attMods.push({ label: `${why}: hit on ${attHit}+ instead of ${before}+`, dice: 0, source: info.abilities.has('Sh') ? SHOCK_SOURCE : info.abilities.has('NA') ? NATIVE_AMERICAN_SOURCE : LIGHT_DRAGOON_SHOCK_NOTE });
   }
   if (attHit === undefined) attMods.push({ label: `Mounted melee hit number not entered (${MOUNTED_MELEE_HIT_PARAM.id})`, dice: 0, source: MOUNTED_MELEE_HIT_PARAM.source });
   const first = pairs.reduce((a, b) => (b.distanceIn < a.distanceIn ? b : a));
   const aspect = attackAspect(first.t, first.s.center);
+  const anyMounted = pairs.some((p) => mounted(p.s));
   const miDisordered = pairs.some((p) => mounted(p.s) && info.category === 'infantry');
   if (miDisordered) attMods.push({ label: 'Mounted infantry are always considered disordered in melee', dice: 0, source: MOUNTED_INFANTRY_DISORDERED_NOTE });
+  const streams = [...new Set(pairs.flatMap((p) => p.streams))];
+  if (streams.length > 0) attMods.push({ label: `Attacking across a stream (${streams.join(', ')}) onto a bank defended by ${target.unit.name}: considered disordered in this melee`, dice: 0, source: STREAM_ATTACK_SOURCE });
+  // Fences: each non-disordered mounted stand crossing one checks before the morale test; disordered ones do not.
+  const fenceCheckers = info.disordered ? [] : pairs.filter((p) => p.fences.length > 0).map((p) => p.s.stand.id);
+  const fences = [...new Set(pairs.flatMap((p) => p.fences))];
+  if (fences.length > 0) {
+    attMods.push(
+      info.disordered
+        ? { label: `Crossing ${fences.join(', ')}: already disordered, no fence check`, dice: 0, source: FENCE_CHECK_SOURCE }
+        : { label: `Crossing ${fences.join(', ')}: ${fenceCheckers.join(', ')} check${fenceCheckers.length === 1 ? 's' : ''} for disorder before the morale check: a d6${info.poorlyTrained ? ` +${FENCE_CHECK_POORLY_TRAINED_MOD} (poorly trained)` : ''} less than morale ${info.morale ?? '?'} avoids it`, dice: 0, source: FENCE_CHECK_SOURCE },
+    );
+  }
+  const attackerDisordered = info.disordered || miDisordered || streams.length > 0;
   const attConds: MoraleCondition[] = [];
+  if (superiorAttached(ctx, info)) attConds.push('superior-commander-attached');
   if (target.skirmishOrder) attConds.push('meleeing-skirmishers');
   if (aspect !== 'front') attConds.push('meleeing-flank-or-rear');
   if (target.roadMarch) attConds.push('attacking-road-march');
-  if (info.disordered || miDisordered) attConds.push('disordered');
-  if (pairs.some((p) => mounted(p.s)) && !info.abilities.has('MC') && target.abilities.has('MC') && target.category === 'cavalry') attConds.push('cavalry-vs-heavier-cavalry');
+  if (attackerDisordered) attConds.push('disordered');
+  if (anyMounted && !info.abilities.has('MC') && target.abilities.has('MC') && target.category === 'cavalry') attConds.push('cavalry-vs-heavier-cavalry');
   if (first.t.type === 'artillery' && aspect === 'front') attConds.push('meleeing-artillery-from-front');
   attMods.push(moraleLine('Attacker', info.morale, attConds));
   attMods.push(...meleeResultLines(ctx, 'Attacker', info, first.s, attConds));
-  // Defender: the stands struck, with stationary dice if they hold it.
+  // Defender: the stands struck, with stationary dice if they hold it; in road march they have no combat value.
   const struck = [...new Set(pairs.map((p) => p.t))];
   let defBase = 0;
   let defBonus = 0;
   let defHit: number | undefined;
-  for (const t of struck) {
-    const d = standDice(ctx.state, target, t, 'melee');
-    if (!d) continue;
-    defBase += d.normal;
-    if (countsStationary(target, t, standInCommand.get(t.stand.id) === true, exhausted(target.unit.id))) defBonus += d.stationary - d.normal;
-    const h = meleeHitOn(ctx, target, t);
-    if (h === undefined && mounted(t)) mountedHitMissing = true;
-    if (h !== undefined) defHit = defHit === undefined ? h : Math.min(defHit, h);
-  }
   const defMods: DiceModifier[] = [];
+  // Native American Morale (p. 4): a disordered band attacked by mounted troops is eliminated, no melee fought.
+  const ridden = target.abilities.has('NA') && anyMounted;
+  const riddenDown = ridden && targetDisordered;
+  if (target.roadMarch) defMods.push({ label: 'In road march: no combat value (no melee dice)', dice: 0, source: NO_COMBAT_VALUE_SOURCE });
+  else if (riddenDown) {
+    defMods.push({ label: `Disordered Native Americans attacked by mounted troops: eliminated and removed from play, no melee; the mounted troops may change facing and move up to ${NATIVE_RIDDEN_DOWN_MOVE_IN}" and are disordered at the end of that move`, dice: 0, source: NATIVE_AMERICAN_SOURCE });
+  } else {
+    for (const t of struck) {
+      const d = standDice(ctx.state, target, t, 'melee');
+      if (!d) continue;
+      defBase += d.normal;
+      if (countsStationary(target, t, standInCommand.get(t.stand.id) === true, exhausted(target.unit.id))) defBonus += d.stationary - d.normal;
+      const h = meleeHitOn(ctx, target, t);
+      if (h === undefined && mounted(t)) mountedHitMissing = true;
+      if (h !== undefined) defHit = defHit === undefined ? h : Math.min(defHit, h);
+    }
+  }
   if (defBonus > 0) defMods.push({ label: 'Stationary', dice: defBonus, source: ATTACK_DICE_SOURCE });
   const defConds: MoraleCondition[] = [];
   const tLevel = elevationLevelAt(first.t.center, ctx.state.terrain);
   const aLevel = elevationLevelAt(first.s.center, ctx.state.terrain);
   if (countsStationary(target, first.t, standInCommand.get(first.t.stand.id) === true, exhausted(target.unit.id)) && tLevel > aLevel) defConds.push('stationary-higher-ground');
-  const inWorks = (t: VbStand): boolean =>
-    ctx.state.terrain.linear.some((l) => LINEAR_KIND_CLASS[l.kind] === 'works' && l.points.some((_, k) => k + 1 < l.points.length && polygonToPolygonDistanceIn([l.points[k]!, l.points[k + 1]!], t.corners) <= t.stand.depthIn / 2));
-  if ((first.t.type === 'infantry' || first.t.type === 'detachment' || first.t.type === 'artillery') && inWorks(first.t)) defConds.push('defending-works');
-  if (target.unit.status?.attachedCommanderId !== undefined || ctx.commanders.some((c) => c.commander.attachedToUnitId === target.unit.id)) defConds.push('superior-commander-attached');
+  if ((first.t.type === 'infantry' || first.t.type === 'detachment' || first.t.type === 'artillery') && inWorksLine(ctx, first.t)) defConds.push('defending-works');
+  if (superiorAttached(ctx, target)) defConds.push('superior-commander-attached');
   if (target.disordered) defConds.push('disordered');
   if (first.t.type === 'artillery') {
     const supportIn = numberParameter(ctx.state, ARTILLERY_SUPPORT_PARAM);
@@ -425,27 +546,50 @@ export function chargeAtUnit(
       if (!artillerySupported(ctx, first.t, supportIn)) defConds.push('unsupported-artillery-meleed');
     }
   }
-  if ((first.t.type === 'infantry' || first.t.type === 'detachment' || first.t.type === 'infantry-skirmisher') && pairs.some((p) => mounted(p.s))) defConds.push('infantry-meleed-by-mounted');
+  if ((first.t.type === 'infantry' || first.t.type === 'detachment' || first.t.type === 'infantry-skirmisher') && anyMounted) defConds.push('infantry-meleed-by-mounted');
   if (aspect === 'flank') defConds.push('meleed-from-flank');
   if (target.roadMarch) defConds.push('meleed-in-road-march');
   if (target.routed) defConds.push('meleed-while-routed');
   defMods.push(moraleLine('Defender', target.morale, defConds));
-  defMods.push(...meleeResultLines(ctx, 'Defender', target, first.t, defConds));
+  if (ridden && !riddenDown) defMods.push({ label: `Native Americans attacked by mounted troops: failing the morale check disorders them, and so eliminates them (removed from play)`, dice: 0, source: NATIVE_AMERICAN_SOURCE });
+  if (!riddenDown) defMods.push(...meleeResultLines(ctx, 'Defender', target, first.t, defConds));
   // Saves in melee (Saves, p. 5): buildings, works (not a sunken road against infantry), hits by disordered stands.
   const defSaves: SaveCondition[] = [];
   const tFoot = first.t.type === 'infantry' || first.t.type === 'detachment' || first.t.type === 'infantry-skirmisher';
   if (tFoot && inTownBlock(terrain, first.t.center)) defSaves.push('infantry-in-buildings');
   if (defConds.includes('defending-works')) {
-    const onlySunken = !ctx.state.terrain.linear.some((l) => l.kind !== 'sunken-road' && LINEAR_KIND_CLASS[l.kind] === 'works' && l.points.some((_, k) => k + 1 < l.points.length && polygonToPolygonDistanceIn([l.points[k]!, l.points[k + 1]!], first.t.corners) <= first.t.stand.depthIn / 2));
-    if (!(onlySunken && !pairs.some((p) => mounted(p.s)))) defSaves.push('in-works');
+    const onlySunken = !inWorksLine(ctx, first.t, (kind) => kind !== 'sunken-road');
+    if (!(onlySunken && !anyMounted)) defSaves.push('in-works');
   }
-  if (info.disordered || miDisordered) defSaves.push('hit-by-disordered');
+  if (attackerDisordered) defSaves.push('hit-by-disordered');
   defMods.push(...saveLines(ctx, defSaves, 'Defender'));
-  if (target.disordered) attMods.push(...saveLines(ctx, ['hit-by-disordered'], 'Attacker'));
+  const attSaves: SaveCondition[] = target.disordered ? ['hit-by-disordered'] : [];
+  attMods.push(...saveLines(ctx, attSaves, 'Attacker'));
   const attacker: DiceBreakdown = { kind: 'dice', ...(attHit !== undefined ? { hitOn: attHit } : {}), baseDice: attBase, modifiers: attMods, dice: attBase, limits: [] };
   const defender: DiceBreakdown = { kind: 'dice', ...(defHit !== undefined ? { hitOn: defHit } : {}), baseDice: defBase, modifiers: defMods, dice: defBase + defBonus, limits: [] };
   const disorderedBy = [...new Set(pairs.flatMap((p) => p.disorderedBy))];
   const entry: ChargeTargetOption = { ok: true, targetUnitId: target.unit.id, distanceIn: first.distanceIn, attacker, defender, disorderedBy, enemyFlanked: aspect !== 'front' };
   const shapes: Shape[] = pairs.map((p) => ({ kind: 'polyline', id: `charge/${u.id}/${target.unit.id}/${p.s.stand.id}`, layer: 'charge', style: 'charge', unitId: u.id, side: u.side, points: [p.from, p.to], arrow: true }));
-  return { entry, shapes, mountedHitMissing, artillerySupportMissing };
+  const side = (v: VbUnit, standIds: string[], dice: number, hitOn: number | undefined, conds: MoraleCondition[], saves: SaveCondition[], checkStand: VbStand): MeleeSide => ({
+    unitId: v.unit.id,
+    standIds,
+    dice,
+    ...(hitOn !== undefined ? { hitOn } : {}),
+    conds,
+    ...(v.morale !== undefined ? { checkOn: modifiedMorale(v.morale, conds), tieBonus: tieBonus(v, conds)! } : {}),
+    saves,
+    checkStandId: checkStand.stand.id,
+  });
+  const melee: MeleeSetup = {
+    attacker: side(info, pairs.map((p) => p.s.stand.id), attacker.dice, attHit, attConds, attSaves, first.s),
+    defender: side(target, struck.map((t) => t.stand.id), defender.dice, defHit, defConds, defSaves, first.t),
+    aspect,
+    streams,
+    fences,
+    fenceCheckStandIds: fenceCheckers,
+    attackerMounted: anyMounted,
+    nativeRidden: ridden,
+    nativeRiddenDown: riddenDown,
+  };
+  return { entry, shapes, mountedHitMissing, artillerySupportMissing, melee };
 }

@@ -23,6 +23,8 @@ import {
   STRENGTH_FIELD,
   TROOP_TYPE_FIELD,
   HITS_THIS_PHASE_STATUS,
+  NATIVE_STANDS_LOST_STATUS,
+  BRIDGE_DISORDER_STATUS,
   WING_FIELD,
   ARMY_COMMANDER_BRIGADE,
   WING_COMMANDER_PREFIX,
@@ -82,7 +84,10 @@ export interface VbUnit {
   readonly unit: Unit;
   readonly troopType?: TroopType;
   readonly category: UnitCategory;
+  /** The morale number now: the rating, less one per stand a Native American band has lost (Native American Morale, p. 4). */
   readonly morale?: number;
+  /** The rating on the stand (the band's starting morale), which sets the exhaustion level. */
+  readonly ratedMorale?: number;
   readonly strengthPoints?: number;
   readonly abilities: ReadonlySet<Ability>;
   readonly stationary: boolean;
@@ -93,6 +98,8 @@ export interface VbUnit {
   readonly permanentlyDisordered: boolean;
   readonly routed: boolean;
   readonly poorlyTrained: boolean;
+  /** The owner's option at bridges: disordered instead of half the move (status `bridge-disorder`). */
+  readonly bridgeDisorders: boolean;
   /** The wing it was assigned to at the start of the game (unit field `wing`), if any. */
   readonly wing?: number;
   readonly spLost: number;
@@ -278,13 +285,14 @@ export function readUnit(forests: readonly Forest[], u: Unit, unitStands: readon
     stands.push(vs);
   }
   const combatStands = stands.filter((s) => s.type !== 'command' && s.type !== 'road-march-spacer');
+  const rated = num(rulesetValue(MORALE_FIELD, u.rulesetFields));
   const combatBox = emptyBox();
   for (const s of combatStands) extendBox(combatBox, s.box);
   const info: VbUnit = {
     unit: u,
     ...(troopType !== undefined ? { troopType } : {}),
     category,
-    ...(num(rulesetValue(MORALE_FIELD, u.rulesetFields)) !== undefined ? { morale: num(rulesetValue(MORALE_FIELD, u.rulesetFields))! } : {}),
+    ...(rated !== undefined ? { morale: rated - (abilities.has('NA') ? (num(rulesetValue(NATIVE_STANDS_LOST_STATUS, u.status?.rulesetStatus)) ?? 0) : 0), ratedMorale: rated } : {}),
     ...(num(rulesetValue(STRENGTH_FIELD, u.rulesetFields)) !== undefined ? { strengthPoints: num(rulesetValue(STRENGTH_FIELD, u.rulesetFields))! } : {}),
     abilities,
     stationary: bool(u, STATIONARY_STATUS),
@@ -294,6 +302,7 @@ export function readUnit(forests: readonly Forest[], u: Unit, unitStands: readon
     permanentlyDisordered,
     routed,
     poorlyTrained: militia || abilities.has('PT'),
+    bridgeDisorders: bool(u, BRIDGE_DISORDER_STATUS),
     ...(num(rulesetValue(WING_FIELD, u.rulesetFields)) !== undefined ? { wing: num(rulesetValue(WING_FIELD, u.rulesetFields))! } : {}),
     spLost: num(rulesetValue(SP_LOST_STATUS, u.status?.rulesetStatus)) ?? 0,
     hitsThisPhase: num(rulesetValue(HITS_THIS_PHASE_STATUS, u.status?.rulesetStatus)) ?? 0,

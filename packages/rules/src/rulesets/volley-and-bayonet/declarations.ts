@@ -98,6 +98,19 @@ export const EXHAUSTION_ROUNDING_PARAM: RulesetFieldSpec = {
   usedFor: 'the brigade exhaustion threshold',
 };
 
+export const ROUTED_GUNS_MOVE_PARAM: RulesetFieldSpec = {
+  id: 'routed-guns-move-as',
+  label: 'Routed artillery "abandon their weapons and move as infantry": at the rate of slow or fast infantry (the supplement does not say which)',
+  type: 'choice',
+  choices: [
+    { id: 'slow-infantry', label: 'slow infantry, 12"' },
+    { id: 'fast-infantry', label: 'fast infantry, 16"' },
+  ],
+  default: 'slow-infantry',
+  source: `${cite('Melee Results', 5)}; ${cite('Morale', 4)}`,
+  usedFor: 'the rout move of artillery stands',
+};
+
 /** One parameter per Saves condition: the supplement lists when a stand saves, the base rules on what roll. */
 export const SAVE_PARAMS: Readonly<Record<SaveCondition, RulesetFieldSpec>> = Object.fromEntries(
   (Object.keys(SAVE_LABELS) as SaveCondition[]).map((c) => [
@@ -123,6 +136,7 @@ export const VB_PARAMETERS: readonly RulesetFieldSpec[] = [
   ARTILLERY_SUPPORT_PARAM,
   PT_STATIONARY_PARAM,
   EXHAUSTION_ROUNDING_PARAM,
+  ROUTED_GUNS_MOVE_PARAM,
   ...Object.values(SAVE_PARAMS),
 ];
 
@@ -248,6 +262,19 @@ export const HITS_THIS_PHASE_STATUS: RulesetFieldSpec = {
   source: cite('Morale Collapse', 5),
 };
 
+/** Bridges (p. 3): "Stands not in Road march pay half their movement or suffer disorder, at the owners option." */
+export const BRIDGE_DISORDER_STATUS = flag('bridge-disorder', 'Crosses bridges disordered instead of paying half its move (the owner\'s option)', cite('Terrain Effects: Bridges', 3));
+
+/** "Each time a Native American stand is lost, that band s morale number drops by one" (Native American Morale, p. 4). */
+export const NATIVE_STANDS_LOST_STATUS: RulesetFieldSpec = {
+  id: 'native-stands-lost',
+  label: 'Native American band: stands lost (each drops the band\'s morale by one)',
+  type: 'integer',
+  min: 0,
+  default: 0,
+  source: cite('Native American Morale', 4),
+};
+
 export const VB_STATUS_FIELDS: readonly RulesetFieldSpec[] = [
   STATIONARY_STATUS,
   ROAD_MARCH_STATUS,
@@ -256,4 +283,6 @@ export const VB_STATUS_FIELDS: readonly RulesetFieldSpec[] = [
   ROUTED_STATUS,
   SP_LOST_STATUS,
   HITS_THIS_PHASE_STATUS,
+  NATIVE_STANDS_LOST_STATUS,
+  BRIDGE_DISORDER_STATUS,
 ];

@@ -15,8 +15,9 @@ import type { TableState } from '../../model/tableState.ts';
 import { makeContext, unitReadingQuery, type VbContext } from './context.ts';
 import { SAVE_PARAMS } from './declarations.ts';
 import { readFormation } from './formation.ts';
+import { townBlocks } from './occupancy.ts';
 import { evaluateRally, moraleReading } from './morale.ts';
-import { brigadeMoraleQuery, brigadeQuery, chargeQuery, commanderZonesQuery, commandQuery, dangerQuery, fireQuery, fireSettingsQuery, movementQuery } from './queries.ts';
+import { blockOccupancyQuery, brigadeMoraleQuery, brigadeQuery, chargeQuery, commanderMovementQuery, commanderZonesQuery, commandQuery, dangerQuery, fireQuery, fireSettingsQuery, movementQuery } from './queries.ts';
 import type { SaveCondition } from './tables/combat.ts';
 
 export const VB_RULESET_ID = 'volley-and-bayonet';
@@ -98,11 +99,14 @@ const evaluationQuery = query('vb/evaluation', (ctx: VbContext): Evaluation => {
     appendAll(shapes, p.shapes);
     for (const c of p.missingSaves) missingSaves.add(c);
   }
+  // Superior commanders' own movement (Movement, p. 2: "Commanders 24").
+  for (const c of ctx.commanders) appendAll(shapes, ctx.t.get(commanderMovementQuery, c.commander.id));
   for (const p of pieces) appendAll(shapes, p.danger.shapes);
   appendAll(shapes, ctx.t.get(commanderZonesQuery));
   for (const p of pieces) appendAll(shapes, p.command.shapes);
   for (const p of pieces) appendAll(warnings, p.danger.warnings);
   for (const p of pieces) appendAll(warnings, p.command.warnings);
+  for (const block of townBlocks(ctx.t.terrain().areas)) appendAll(warnings, ctx.t.get(blockOccupancyQuery, block.id));
   for (const c of Object.keys(SAVE_PARAMS) as SaveCondition[]) {
     if (missingSaves.has(c)) warnings.push(missingParameterWarning(SAVE_PARAMS[c], 'A save named on the fire dice'));
   }

@@ -47,12 +47,13 @@ export function brigadeMorale(ctx: VbContext): { brigades: Map<string, BrigadeMo
     for (const info of units) {
       lost += info.spLost;
       hits += info.hitsThisPhase;
-      const fraction = info.morale !== undefined ? EXHAUSTION_FRACTION_BY_MORALE[info.morale] : undefined;
+      // The rating on the stand: a band's morale dropping with its losses does not move its brigade's level (a reading).
+      const fraction = info.ratedMorale !== undefined ? EXHAUSTION_FRACTION_BY_MORALE[info.ratedMorale] : undefined;
       if (fraction === undefined || info.strengthPoints === undefined) {
         if (level !== undefined) {
           warnings.push({
             code: 'morale/no-exhaustion-rate',
-            message: `Brigade ${brigadeId}: ${info.unit.name} has ${info.morale === undefined ? 'no morale' : `morale ${info.morale}, which the Exhaustion table does not list (4, 5, 6)`}${info.strengthPoints === undefined ? ' and no strength points' : ''}; the exhaustion level is not computed (${EXHAUSTION_SOURCE}).`,
+            message: `Brigade ${brigadeId}: ${info.unit.name} has ${info.ratedMorale === undefined ? 'no morale' : `morale ${info.ratedMorale}, which the Exhaustion table does not list (4, 5, 6)`}${info.strengthPoints === undefined ? ' and no strength points' : ''}; the exhaustion level is not computed (${EXHAUSTION_SOURCE}).`,
             unitId: info.unit.id,
           });
         }
@@ -82,7 +83,7 @@ export function brigadeMorale(ctx: VbContext): { brigades: Map<string, BrigadeMo
 export function standingMorale(info: VbUnit, superiorAttached: boolean): { value: number; parts: string[] } | undefined {
   if (info.morale === undefined) return undefined;
   let value = info.morale;
-  const parts = [`morale ${info.morale}`];
+  const parts = [info.ratedMorale !== info.morale ? `morale ${info.morale} (${info.ratedMorale}, less one per Native American stand lost)` : `morale ${info.morale}`];
   if (info.disordered) {
     value += MORALE_MODIFIERS.disordered.mod;
     parts.push(`${MORALE_MODIFIERS.disordered.mod} ${MORALE_MODIFIERS.disordered.label.toLowerCase()}`);

@@ -19,6 +19,8 @@ import { evaluateFire, fireAtUnit, fireSettings, fireSightPool, firersOf, firers
 import { brigadeMorale, unitDangerZones, type BrigadeMorale } from './morale.ts';
 import { evaluateMovement, movementEnemies, standReach } from './movement/movement.ts';
 import { buildTerrain } from './movement/terrainScene.ts';
+import { commanderMovementShapes } from './movement/commanderMovement.ts';
+import { blockOccupancy } from './occupancy.ts';
 
 /** Separates the parts of a query's key (unit and stand ids hold no newline). */
 const PAIR = '\n';
@@ -187,6 +189,54 @@ export const chargeQuery = query(
   { equal: 'plain' },
 );
 
+/** A superior commander's own movement: his stand's reach (key: the commander's id). */
+export const commanderMovementQuery = query(
+  'vb/commander-movement',
+  (ctx: VbContext, commanderId: string) => {
+    const c = ctx.commanders.find((x) => x.commander.id === commanderId);
+    return c ? commanderMovementShapes(ctx, ctx.t.get(terrainQuery), c) : [];
+  },
+  { equal: 'plain' },
+);
+
+/** The stands in a town or village block against what it may hold (key: the area's id). */
+export const blockOccupancyQuery = query(
+  'vb/block-occupancy',
+  (ctx: VbContext, areaId: string) => {
+    const block = ctx.t.terrain().areas.find((a) => a.id === areaId);
+    return block ? blockOccupancy(ctx, block) : [];
+  },
+  { equal: 'plain' },
+);
+
 /** The danger zones of one unit's guns. */
 export const dangerQuery = query('vb/danger', (ctx: VbContext, unitId: string) => unitDangerZones(ctx, ctx.units.get(unitId)!), { equal: 'plain' });
 
+
+/** A unit's charge at an enemy unit as the pair query answers it (for the after-the-roll part: one-shot contexts). */
+export function chargePairAt(ctx: VbContext, chargerId: string, targetId: string): ChargeAtUnit | undefined {
+  return ctx.t.get(chargePairQuery, `${chargerId}${PAIR}${targetId}`);
+}
+
+/** A unit's fire at an enemy unit as the pair query answers it, or undefined without the fire parameters or firers. */
+export function firePairAt(ctx: VbContext, firerId: string, targetId: string): FireAtUnit | undefined {
+  if (!ctx.t.get(fireSettingsQuery).settings || ctx.t.get(firersQuery, firerId).length === 0) return undefined;
+  return ctx.t.get(firePairQuery, `${firerId}${PAIR}${targetId}`);
+}
+
+/** Whether the unit's brigade is exhausted (Morale Collapse, p. 5). */
+export function brigadeExhausted(ctx: VbContext, unitId: string): boolean {
+  return ctx.t.get(exhaustedQuery, unitId);
+}
+
+/**
+ * The charge pair as if no brigade were exhausted: a melee already joined is still rolled off after its hits
+ * exhaust a brigade (exhaustion forbids moving into contact, not finishing a melee).
+ */
+export function joinedMeleeAt(ctx: VbContext, chargerId: string, targetId: string): ChargeAtUnit | undefined {
+  const info = ctx.units.get(chargerId)!;
+  const terrain = ctx.t.get(terrainQuery);
+  const never = (): boolean => false;
+  const setup = chargeSetup(ctx, terrain, info, never);
+  return setup ? chargeAtUnit(ctx, terrain, setup, info, ctx.units.get(targetId)!, standInCommand(ctx), never) : undefined;
+}

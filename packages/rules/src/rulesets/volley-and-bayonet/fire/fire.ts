@@ -197,6 +197,8 @@ export interface FireAtUnit {
   /** The skirmishers small arms must fire at instead (a `fire/must-fire-at-skirmishers` refusal). */
   readonly screenUnitId?: string;
   readonly missingSaves: readonly SaveCondition[];
+  /** The save conditions of each option among `entries` (refusals: none), in the same order. */
+  readonly optionSaves?: readonly (readonly SaveCondition[])[];
 }
 
 /** Why no firing stand can fire at a unit, in words (only the text that is shown is built). */
@@ -334,6 +336,7 @@ export function fireAtUnit(
     return { entries: fire, shapes, ...(screened[0] !== undefined ? { screenUnitId: screened[0] } : {}), missingSaves: NO_SAVES };
   }
   const missing = new Set<SaveCondition>();
+  const optionSaves: SaveCondition[][] = [];
   // One option per range band (hit number): stands at different bands roll at different numbers.
   const groups = new Map<string, StandShot[]>();
   for (const s of shots) {
@@ -365,6 +368,7 @@ export function fireAtUnit(
     const saves = new Set<SaveCondition>();
     for (const shot of group) for (const c of fireSaves(ctx, info, shot)) saves.add(c);
     modifiers.push(...saveModifiers(ctx, [...saves], missing));
+    optionSaves.push([...saves]);
     const breakdown: DiceBreakdown = {
       kind: 'dice',
       hitOn,
@@ -396,7 +400,7 @@ export function fireAtUnit(
       arrow: true,
     });
   }
-  return { entries: fire, shapes, ...(screened[0] !== undefined ? { screenUnitId: screened[0] } : {}), missingSaves: [...missing] };
+  return { entries: fire, shapes, ...(screened[0] !== undefined ? { screenUnitId: screened[0] } : {}), missingSaves: [...missing], optionSaves };
 }
 
 /**

@@ -22,6 +22,11 @@ export interface MoverProfile {
   /** The stand's normal movement (for "half a stand's movement" costs), inches. */
   readonly moveIn: number;
   readonly roadMarch: boolean;
+  /**
+   * Bridges: "Stands not in Road march pay half their movement or suffer disorder, at the owners option"
+   * (Terrain Effects: Bridges, p. 3): true when the owner takes the disorder (the crossing costs nothing).
+   */
+  readonly bridgeDisorders?: boolean;
 }
 
 /** What stops a walk: an enemy base grown by half the moving base (`VbContext.grown`), with its box. */
@@ -300,7 +305,13 @@ export function walkReachIn(
       if (line.cls === 'river' || line.cls === 'stream') {
         ON_WALK.xIn = a.xIn + dx * at;
         ON_WALK.yIn = a.yIn + dy * at;
-        if (roadAt(terrain, ON_WALK) !== undefined) c = profile.roadMarch ? { inches: 0 } : 'half-move';
+        if (roadAt(terrain, ON_WALK) !== undefined) {
+          if (!profile.roadMarch && profile.bridgeDisorders) {
+            addEvent(at, 0, line.id, true);
+            continue;
+          }
+          c = profile.roadMarch ? { inches: 0 } : 'half-move';
+        }
       }
       const cost = c === 'impassable' ? Infinity : c === 'half-move' ? profile.moveIn / 2 : c.inches;
       addEvent(at, cost, line.id, line.cls === 'works');

@@ -6,6 +6,7 @@ import { evaluateCommand } from '../command.ts';
 import { walkCost, type MoverProfile } from './costWalk.ts';
 import { evaluateMovement, REACH_BINS } from './movement.ts';
 import { buildTerrain } from './terrainScene.ts';
+import { evaluateVolleyAndBayonet } from '../evaluate.ts';
 import { scene, type UnitBuild } from '../../../../../../fixtures/rules/volley-and-bayonet/build.ts';
 
 const sq = (x0: number, y0: number, x1: number, y1: number) => [{ xIn: x0, yIn: y0 }, { xIn: x1, yIn: y0 }, { xIn: x1, yIn: y1 }, { xIn: x0, yIn: y1 }];
@@ -52,6 +53,91 @@ describe('movement rates (Movement table, p. 2)', () => {
   it('out of command: half the allowance (Command and Control)', () => {
     const r = move({ fields: { 'troop-type': 'fast-infantry', morale: 5, 'strength-points': 2 }, stands: [{ id: 's', base: 'infantry', ...at48 }] }, {}, false);
     expect((r.movement as MovementOption).allowanceIn).toBe(8);
+  });
+
+  it('out of command: never toward a visible enemy unit; an enemy hidden in a forest does not cut the reach (Command and Control, p. 2)', () => {
+    const withEnemy = (terrain: Partial<Terrain>) => {
+      const state = scene({
+        widthIn: 96,
+        depthIn: 96,
+        units: [
+          { id: 'u', side: 'a', brigadeId: 'b', fields: { 'troop-type': 'fast-infantry', morale: 5, 'strength-points': 2 }, stands: [{ id: 's', base: 'infantry', ...at48 }] },
+          // 20" straight ahead (the stand faces +y).
+          { id: 'e', side: 'z', fields: { 'troop-type': 'fast-infantry', morale: 5, 'strength-points': 2 }, stands: [{ id: 'e1', base: 'infantry', x: 48, y: 68, heading: 270 }] },
+        ],
+        terrain,
+      });
+      const ctx = buildContext(state);
+      return evaluateMovement(ctx, buildTerrain(state), ctx.units.get('u')!, evaluateCommand(ctx).standInCommand);
+    };
+    const seen = withEnemy({});
+    const reach = (seen.movement as MovementOption).reach;
+    // Straight ahead and 78.75° off it go toward the enemy: nowhere. Square to it (90°) and back: the half move.
+    expect(dist(reach[0]!)).toBeCloseTo(0, 9);
+    expect(dist(reach[7]!)).toBeCloseTo(0, 9);
+    expect(dist(reach[8]!)).toBeCloseTo(8, 6);
+    expect(dist(reach[16]!)).toBeCloseTo(8, 6);
+    expect((seen.movement as MovementOption).notes.join(' ')).toContain('the reach goes nowhere toward the 1 enemy stand it sees');
+    // A forest between them hides it (Stands outside a Forest may not trace a line of sight through it).
+    const hidden = withEnemy({ areas: [{ id: 'f', kind: 'thick-woods', vertices: sq(30, 56, 66, 60) }] });
+    expect(dist((hidden.movement as MovementOption).reach[0]!)).toBeCloseTo(8, 6);
+  });
+
+  it('a unit marked to cross bridges disordered pays no half move at a bridge (Bridges, p. 3)', () => {
+    const bridge = { linear: [{ id: 'r', kind: 'river' as const, points: [{ xIn: 52, yIn: 0 }, { xIn: 52, yIn: 96 }] }], roads: [{ id: 'rd', points: [{ xIn: 0, yIn: 48 }, { xIn: 96, yIn: 48 }] }] };
+    const unit = (status?: UnitBuild['status']) => ({ fields: { 'troop-type': 'fast-infantry', morale: 5, 'strength-points': 2 }, ...(status ? { status } : {}), stands: [{ id: 's', base: 'infantry' as const, x: 48, y: 48, heading: 0 }] });
+    // Fast infantry 16": the bridge 4" ahead costs half the move (8"), leaving 8" of ground; disordered, all 16".
+    expect(dist((move(unit(), bridge).movement as MovementOption).reach[0]!)).toBeCloseTo(8, 6);
+    expect(dist((move(unit({ rulesetStatus: { 'bridge-disorder': true } }), bridge).movement as MovementOption).reach[0]!)).toBeCloseTo(16, 6);
+  });
+
+  it('the notes name the second facing change (half the move; poorly trained, disorder) and going stationary (Movement: Facing, Charges, Stationary, p. 2)', () => {
+    const notes = (abilities: string[]) => (move({ fields: { 'troop-type': 'slow-infantry', morale: 5, 'strength-points': 2, abilities }, stands: [{ id: 's', base: 'infantry', ...at48 }] }).movement as MovementOption).notes.join(' ');
+    expect(notes([])).toContain('A second facing change (up to 180°) costs half the move');
+    expect(notes([])).toContain('May go stationary instead (in command): no move, no recovering from disorder or road march; a free facing change does not count as moving');
+    expect(notes(['PT'])).toContain('a second change puts it into disorder');
+    expect(notes(['PT'])).not.toContain('a free facing change does not count as moving');
+  });
+
+  it('a superior commander moves 24" on his own, through woods at 2 per 1, stopped by enemy bases (Movement; Terrain Effects)', () => {
+    const state = scene({
+      widthIn: 96,
+      depthIn: 96,
+      units: [
+        { id: 'e', side: 'z', fields: { 'troop-type': 'fast-infantry', morale: 5, 'strength-points': 2 }, stands: [{ id: 'e1', base: 'infantry', x: 48, y: 60, heading: 270 }] },
+      ],
+      commanders: [{ id: 'bc', side: 'a', brigadeId: 'b', x: 48, y: 48, heading: 90 }],
+      terrain: { areas: [{ id: 'f', kind: 'thick-woods', vertices: sq(50, 30, 90, 66) }] },
+    });
+    const shape = evaluateVolleyAndBayonet(state).shapes.find((sh) => sh.id === 'movement/reach/bc-stand');
+    expect(shape?.kind).toBe('polygon');
+    const reach = (shape as unknown as { vertices: { xIn: number; yIn: number }[] }).vertices;
+    // Bin 0 faces +y: the enemy base 12" ahead (1.5" deep, the commander's 1.5") stops it at 10.5".
+    expect(dist(reach[0]!)).toBeCloseTo(10.5, 6);
+    // Straight back (-y): open ground, the full 24".
+    expect(dist(reach[16]!)).toBeCloseTo(24, 6);
+    // To the right (-x is bin 8, +x is bin 24): 2" of open ground to the forest edge (from the centre), then 2 per 1: 2 + 22 / 2 = 13".
+    expect(dist(reach[24]!)).toBeCloseTo(13, 6);
+  });
+
+  it('in contact with the enemy a unit may not form up from road march nor recover from disorder (Movement: Road March, Disorder, p. 2)', () => {
+    const notes = (enemyY: number) => {
+      const state = scene({
+        widthIn: 96,
+        depthIn: 96,
+        units: [
+          { id: 'u', side: 'a', brigadeId: 'b', fields: { 'troop-type': 'fast-infantry', morale: 5, 'strength-points': 2 }, status: { disordered: true, rulesetStatus: { 'road-march': true } }, stands: [{ id: 's', base: 'infantry', ...at48 }] },
+          { id: 'e', side: 'z', fields: { 'troop-type': 'fast-infantry', morale: 5, 'strength-points': 2 }, stands: [{ id: 'e1', base: 'infantry', x: 48, y: enemyY, heading: 270 }] },
+        ],
+        commanders: [{ id: 'bc', side: 'a', brigadeId: 'b', x: 44, y: 46 }],
+      });
+      const ctx = buildContext(state);
+      return (evaluateMovement(ctx, buildTerrain(state), ctx.units.get('u')!, evaluateCommand(ctx).standInCommand).movement as MovementOption).notes.join(' ');
+    };
+    // Bases 1.5" deep: centres 1.5" apart touch.
+    expect(notes(49.5)).toContain('in contact with the enemy now: it may not form up');
+    expect(notes(49.5)).toContain('in contact with the enemy now: it may not recover');
+    expect(notes(52)).not.toContain('in contact with the enemy now');
   });
 
   it('poorly trained: full move within the 45° oblique, half beyond it (no free facing change)', () => {
@@ -121,6 +207,11 @@ describe('terrain costs (Terrain Effects, p. 3)', () => {
     const t = terrain({ linear: [{ id: 'l', kind: 'river', points: [{ xIn: 14, yIn: 0 }, { xIn: 14, yIn: 20 }] }], roads: [{ id: 'rd', points: [{ xIn: 0, yIn: 10 }, { xIn: 40, yIn: 10 }] }] });
     expect(walkCost(t, from, to(12), prof('infantry'), 12).reachedIn).toBeCloseTo(6, 6);
     expect(walkCost(t, from, to(12), prof('infantry', { roadMarch: true }), 12).reachedIn).toBeCloseTo(12, 6);
+    // "pay half their movement or suffer disorder, at the owners option" (Bridges, p. 3): disordered, it pays nothing.
+    const disordered = walkCost(t, from, to(12), prof('infantry', { bridgeDisorders: true }), 12);
+    expect(disordered.reachedIn).toBeCloseTo(12, 6);
+    expect(disordered.disorderedBy).toEqual(['l']);
+    expect(walkCost(t, from, to(12), prof('infantry'), 12).disorderedBy).toEqual([]);
   });
 
   it('hills: two contours cost half the move; artillery half to climb one and never two', () => {

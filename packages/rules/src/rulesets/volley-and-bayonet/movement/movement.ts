@@ -12,6 +12,7 @@ import { pointInPolygon } from '../../../geometry/intersect.ts';
 import { DISMOUNTED_MOVE_PARAM } from '../declarations.ts';
 import { boxesApart, type Blocker, type VbContext, type VbStand, type VbUnit } from '../context.ts';
 import {
+  CHARGE_FACING_SOURCE,
   FACING_SOURCE,
   OBLIQUE_DEG,
   OUT_OF_COMMAND_MOVE_FRACTION,
@@ -20,9 +21,13 @@ import {
   ROAD_MARCH_CROSS_COUNTRY,
   ROAD_MARCH_ON_ROAD,
   ROAD_MARCH_SOURCE,
+  STATIONARY_SOURCE,
 } from '../tables/movementRates.ts';
 import { areaMatters, openWalkIn, walkReachIn, type MoverProfile, type RaySpans } from './costWalk.ts';
 import { moverProfile, standRate } from './standMovement.ts';
+import { cutTowardEnemies, visibleEnemyCentres } from './outOfCommand.ts';
+import { TOUCH_TOLERANCE_IN } from '../command.ts';
+import { polygonToPolygonDistanceIn } from '../../../geometry/distance.ts';
 import { roadAt, type VbArea, type VbHill, type VbLine, type VbTerrain } from './terrainScene.ts';
 import { emptyBox, extendBox, type BoundingBoxIn } from '../../../geometry/polygon.ts';
 
@@ -428,6 +433,16 @@ export function movementEnemies(ctx: VbContext, info: VbUnit): VbStand[] {
   return lookIn > 0 ? ctx.enemyStandsNear(info.unit.side, movingBox, lookIn + 1e-6) : [];
 }
 
+/** Whether a combat stand of the unit touches an enemy unit's stand (within the command module's touching tolerance). */
+function inContact(ctx: VbContext, info: VbUnit): boolean {
+  if (info.combatStands.length === 0) return false;
+  for (const e of ctx.enemyStandsNear(info.unit.side, info.combatBox, TOUCH_TOLERANCE_IN)) {
+    if (e.unitId === undefined) continue;
+    for (const s of info.combatStands) if (polygonToPolygonDistanceIn(s.corners, e.corners) <= TOUCH_TOLERANCE_IN) return true;
+  }
+  return false;
+}
+
 export function evaluateMovement(
   ctx: VbContext,
   terrain: VbTerrain,
@@ -459,7 +474,9 @@ export function evaluateMovement(
     let allowanceIn = rate.rateIn * (outOfCommand ? OUT_OF_COMMAND_MOVE_FRACTION : 1);
     const roadMarch = info.roadMarch && s.type !== 'command';
     const crossIn = allowanceIn * (roadMarch ? ROAD_MARCH_CROSS_COUNTRY : 1);
-    const reach = reachAt(s, crossIn, rate.rateIn);
+    // Out of command: never toward a visible enemy unit (the reach's directions toward one are cut).
+    const visible = outOfCommand ? visibleEnemyCentres(ctx, info, s) : [];
+    const reach = cutTowardEnemies(s, reachAt(s, crossIn, rate.rateIn), visible);
     let roadPts: PointIn[] | undefined;
     if (roadMarch) {
       const road = roadAt(terrain, s.center);
@@ -473,10 +490,16 @@ export function evaluateMovement(
     stands.push({ standId: s.stand.id, allowanceIn: roadMarch ? crossIn : allowanceIn, reach, ...(roadPts ? { roadReach: roadPts } : {}) });
     if (stands.length === 1) {
       notes.push(`${rate.label} ${rate.rateIn}" (${rate.source})`);
-      if (outOfCommand) notes.push(`Out of command: half movement, disordered if it moves, never toward a visible enemy (${OUT_OF_COMMAND_SOURCE})`);
-      if (roadMarch) notes.push(`Road march: x${ROAD_MARCH_CROSS_COUNTRY} cross-country, x${ROAD_MARCH_ON_ROAD} on a road; no combat value; half a move to form up (${ROAD_MARCH_SOURCE})`);
-      if (info.poorlyTrained) notes.push(`Poorly trained: no free facing change; a change of facing costs half the move (${FACING_SOURCE})`);
-      if (info.disordered && !info.permanentlyDisordered) notes.push(`Recovering from disorder costs half the move, not in contact with the enemy (Movement: Disorder, p. 2)`);
+      if (outOfCommand) notes.push(`Out of command: half movement, disordered if it moves, never toward a visible enemy${visible.length > 0 ? ` (the reach goes nowhere toward the ${visible.length} enemy stand${visible.length === 1 ? '' : 's'} it sees)` : ''} (${OUT_OF_COMMAND_SOURCE})`);
+      // "Stands recovering from road march cannot be in contact with the enemy"; nor may a stand recover from disorder in contact.
+      const contact = (roadMarch || (info.disordered && !info.permanentlyDisordered)) && inContact(ctx, info);
+      if (roadMarch) notes.push(`Road march: x${ROAD_MARCH_CROSS_COUNTRY} cross-country, x${ROAD_MARCH_ON_ROAD} on a road; no combat value; forming up costs half a move, not in contact with the enemy, with a free change of facing, and it may fire or melee that turn${contact ? '; in contact with the enemy now: it may not form up' : ''} (${ROAD_MARCH_SOURCE})`);
+      if (info.poorlyTrained) notes.push(`Poorly trained: no free facing change; a change of facing costs half the move, and a second change puts it into disorder (${FACING_SOURCE}; ${CHARGE_FACING_SOURCE})`);
+      else notes.push(`A second facing change (up to 180°) costs half the move; the reach shows the free one; a charging stand turns only at the start and never twice (${FACING_SOURCE}; ${CHARGE_FACING_SOURCE})`);
+      if ((s.type === 'infantry' || s.type === 'artillery') && !outOfCommand && !info.stationary) {
+        notes.push(`May go stationary instead (in command): no move, no recovering from disorder or road march${info.poorlyTrained ? '' : '; a free facing change does not count as moving'} (${STATIONARY_SOURCE})`);
+      }
+      if (info.disordered && !info.permanentlyDisordered) notes.push(`Recovering from disorder costs half the move, not in contact with the enemy${contact ? '; in contact with the enemy now: it may not recover' : ''} (Movement: Disorder, p. 2)`);
     }
   }
   if (missing?.startsWith('parameter:')) warnings.push(missingParameterWarning(DISMOUNTED_MOVE_PARAM, `${u.name}: movement of dismounted stands`, u.id));

@@ -70,5 +70,6 @@ export function moverProfile(info: VbUnit, s: VbStand, moveIn: number): MoverPro
     hills: free ? 'free' : mover === 'artillery' || mover === 'pack' || mover === 'wheeled' ? 'artillery' : 'two-contours',
     moveIn,
     roadMarch: info.roadMarch,
+    ...(info.bridgeDisorders ? { bridgeDisorders: true } : {}),
   };
 }

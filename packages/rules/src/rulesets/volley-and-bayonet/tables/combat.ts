@@ -84,7 +84,8 @@ export type SaveCondition =
   | 'infantry-in-buildings'
   | 'in-works'
   | 'artillery-long-range-light-field'
-  | 'hit-by-disordered';
+  | 'hit-by-disordered'
+  | 'mounted-retire';
 
 export const SAVES_SOURCE = cite('Saves', 5);
 
@@ -95,7 +96,11 @@ export const SAVE_LABELS: Readonly<Record<SaveCondition, string>> = {
   'in-works': 'Artillery and infantry in works, from hits by fire or melee',
   'artillery-long-range-light-field': 'Artillery hit by long range fire from light or field guns',
   'hit-by-disordered': 'All stands, from hits by disordered stands',
+  'mounted-retire': 'Mounted stands which elect to retire six inches per hit from fire',
 };
+
+/** "Mounted stands which elect to retire six (6) inches per hit from fire" (Saves, p. 5). */
+export const MOUNTED_RETIRE_IN_PER_HIT = 6;
 
 /** The artillery danger zone: short range, straight down the barrel, 2" either side (Morale, condition 2, p. 4). */
 export const DANGER_ZONE_HALF_WIDTH_IN = 2;
@@ -115,3 +120,47 @@ export const MELEE_RETREAT_MOVE_FRACTION = 0.5;
 export const MELEE_ROUT_MOVE_FRACTION = 1;
 /** SP a routing stand loses ("the loss of 1 SP per stand as part of this rout"). */
 export const ROUT_SP_LOSS_PER_STAND = 1;
+
+/**
+ * "They will disorder any friendly stands they pass through in the first 4 of their movement" (a loser's
+ * half-turn retreat; the inch mark is lost in the text), "in the first half of their movement" (a rout).
+ */
+export const RETREAT_DISORDERS_FRIENDS_IN = 4;
+export const ROUT_DISORDERS_FRIENDS_FRACTION = 0.5;
+/** "A victorious stand may not advance to contact an enemy stand, and must stop a quarter of an inch away from it." */
+export const VICTOR_STOP_SHORT_IN = 0.25;
+/** "artillery stands which rout abandon their weapons and move as infantry" (Melee Results, p. 5; Morale, p. 4). */
+export const ROUTED_GUNS_MOVE_AS_INFANTRY = true;
+
+/** "While in road march, stands have no combat value" (Movement: Road March, p. 2; Stand Types: artillery "if limbered (in road march) the stand has no combat value", p. 1). */
+export const NO_COMBAT_VALUE_SOURCE = `${cite('Movement: Road March', 2)}; ${cite('Stand Types', 1)}`;
+
+/** Streams: "stands attacking across a stream are considered disordered if the far bank is defended by an enemy unit" (p. 3). */
+export const STREAM_ATTACK_SOURCE = cite('Terrain Effects: Streams', 3);
+
+/**
+ * Fences and Hedges (p. 3): "Non-disordered mounted stands attempting to cross a fence in order to enter into
+ * melee must check for disorder. To avoid disorder a stand must roll less than its current morale on a D6.
+ * Stands rated as poorly trained add one to this die roll. This test is before the morale test to enter melee.
+ * Stands which are already disordered do not check for crossing a fence."
+ */
+export const FENCE_CHECK_SOURCE = cite('Terrain Effects: Fences and Hedges', 3);
+export const FENCE_CHECK_POORLY_TRAINED_MOD = 1;
+
+/** Native American Morale (p. 4): a disordered band attacked by mounted troops is eliminated; the mounted troops "may change facing and move up to 12, but are considered as disordered at the end of their movement". */
+export const NATIVE_AMERICAN_SOURCE = cite('Native American Morale', 4);
+export const NATIVE_RIDDEN_DOWN_MOVE_IN = 12;
+
+/**
+ * Marsh (Terrain Effects, p. 3): a D6 per stand on entering, "1-2 ... no effect, 3-4 the cost of moving is 2 per
+ * 1 moved, 5 or more the cost of moving is 4 per 1 moved and the stand is disordered. Add 1 to the roll if
+ * testing for an artillery stand. Also add 1 if the stand is crossing where another stand has already crossed."
+ */
+export const MARSH_SOURCE = cite('Terrain Effects: Marsh', 3);
+export const MARSH_BANDS: readonly { readonly from: number; readonly costPerIn: number; readonly disorders: boolean; readonly label: string }[] = [
+  { from: -Infinity, costPerIn: 1, disorders: false, label: 'no effect' },
+  { from: 3, costPerIn: 2, disorders: false, label: 'the cost of moving is 2 per 1 moved' },
+  { from: 5, costPerIn: 4, disorders: true, label: 'the cost of moving is 4 per 1 moved and the stand is disordered' },
+];
+export const MARSH_ARTILLERY_MOD = 1;
+export const MARSH_CROSSED_BEFORE_MOD = 1;

@@ -43,3 +43,6 @@ export const ROAD_MARCH_SOURCE = cite('Movement: Road March', 2);
 /** Out of command: "They may only move half of their total movement allowance" (Command and Control, p. 2). */
 export const OUT_OF_COMMAND_MOVE_FRACTION = 0.5;
 export const OUT_OF_COMMAND_SOURCE = cite('Command and Control', 2);
+
+/** "Infantry stands (NOT detachments) and artillery stands may go stationary if they are in command" (Movement: Stationary, p. 2). */
+export const STATIONARY_SOURCE = cite('Movement: Stationary', 2);
