@@ -318,6 +318,31 @@ export function engagedWith(ctx: WtdrContext, info: UnitInfo): readonly string[]
   return ctx.t.get(engaged, info.unit.id);
 }
 
+/**
+ * Friendly units in base contact with the unit (on the table, not destroyed), in state order: the
+ * units that may support it in a melee (Combat: Melee, "Supporting units include:"; see melee.ts).
+ */
+const touchingFriends = query(
+  'wtdr/touching-friends',
+  (ctx: WtdrContext, unitId: string): readonly string[] => {
+    const info = ctx.units.get(unitId)!;
+    const out: string[] = [];
+    if (info.stands.length === 0 || info.status === 'destroyed') return out;
+    for (const id of ctx.t.unitsIn(grownBox(info.hull, CONTACT_IN))) {
+      const f = ctx.units.get(id)!;
+      if (id === unitId || f.unit.side !== info.unit.side || f.status === 'destroyed' || f.stands.length === 0) continue;
+      if (gapLowerBoundIn(info, f) > CONTACT_IN) continue;
+      if (polygonToPolygonDistanceIn(info.hull, f.hull) <= CONTACT_IN) out.push(id);
+    }
+    return out;
+  },
+  { equal: 'plain' },
+);
+
+export function touchingFriendsOf(ctx: WtdrContext, info: UnitInfo): readonly string[] {
+  return ctx.t.get(touchingFriends, info.unit.id);
+}
+
 /** The front zone of a unit: its front edge pushed `depthIn` forward (nothing for swarms, which have no front). */
 export function frontZone(info: Pick<UnitInfo, 'type' | 'stands' | 'box' | 'frame'>, depthIn: number): PointIn[] {
   if (info.type?.family === 'swarm' || info.stands.length === 0) return [];
