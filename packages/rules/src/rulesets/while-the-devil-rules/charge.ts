@@ -183,6 +183,7 @@ export function chargePlan(ctx: WtdrContext, info: UnitInfo): ChargePlan {
   if (info.stands.length === 0) return { kind: 'none' };
   if (!type) return refusePlan('charge/no-troop-type', 'set rulesetFields["troop-type"]');
   if (info.status === 'destroyed') return refusePlan('charge/destroyed', 'the unit is destroyed');
+  if (type.family === 'camp') return refusePlan('charge/camp', 'a baggage or camp does not charge (Army Morale)');
   if (type.family === 'artillery') return refusePlan('charge/artillery', `Artillery ... may not Charge (${CHARGES})`);
   if (info.formation.march) return refusePlan('charge/march-column', `units in "march" (column) formation may not Charge (${CHARGES})`);
   if (info.acted) return refusePlan('charge/already-acted', 'the unit has acted this turn (Turn Sequence)');

@@ -322,6 +322,7 @@ export function evaluateMovement(ctx: WtdrContext, info: UnitInfo): MovementResu
   if (info.status === 'destroyed') return refuseMove('movement/destroyed', 'lost half or more of its starting bases (Combat Effects and Rallying)');
   const engaged = engagedWith(ctx, info);
   if (engaged.length > 0) return retireReach(ctx, info, type, engaged);
+  if (type.family === 'camp') return refuseMove('movement/camp', 'the guide gives a baggage or camp no move (Army Morale)');
   if (type.movement === 'heavy-artillery') return refuseMove('movement/pivot-only', 'Heavy Cannon cannot move except to change facing (Movement)');
   const march = info.formation.march;
   const spec = march ? marchSpec(type.id) : advanceSpec(type.id);
