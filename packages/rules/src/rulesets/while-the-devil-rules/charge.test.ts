@@ -85,8 +85,19 @@ describe('charges (Combat: Charges)', () => {
     expect(on(chargeOf([charger({ troopType: 'light-artillery', slots: [{ size: WTDR_BASES.artillery, back: 0, left: 0 }] }), foot('t', 36, 16)]).charge)).toMatchObject({ reason: 'charge/artillery' });
     expect(on(chargeOf([charger({ slots: column(WTDR_BASES.cavalry, 2) }), foot('t', 36, 16)]).charge)).toMatchObject({ reason: 'charge/march-column' });
     const harq = { 'charge-harquebusier': 12 };
-    expect(on(chargeOf([charger({ troopType: 'harquebusier' }), foot('t', 36, 16)], harq).charge)).toMatchObject({ reason: 'charge/harquebusiers-refuse' });
-    expect(on(chargeOf([charger({ troopType: 'harquebusier' }), foot('t', 36, 16, 270, { status: { rulesetStatus: { status: 'disordered' } } })], harq).charge)).toMatchObject({ ok: true });
+    // At an undisordered front the charge is open, but stops 1" short unless its fire disorders the target
+    // ("If the target is not disordered, Harquebusiers will refuse to contact the enemy frontally, stopping an
+    // inch short of contact"): the stop is drawn, its front edge 1" from the target's (at y = 16).
+    const undisordered = chargeOf([charger({ troopType: 'harquebusier' }), foot('t', 36, 16)], harq);
+    const opt = on(undisordered.charge) as ChargeTargetOption;
+    expect(opt.ok).toBe(true);
+    expect(opt.attacker.limits.at(-1)!.label).toMatch(/stop 1" short \(drawn\), no melee/);
+    const stop = undisordered.ev.shapes.find((sh) => sh.id === 'wtdr/c/charge/t/stop-short');
+    expect(stop).toMatchObject({ kind: 'polyline', style: 'blocked', layer: 'charge' });
+    for (const p of (stop as { points: { yIn: number }[] }).points) expect(p.yIn).toBeCloseTo(15, 6);
+    const disordered = chargeOf([charger({ troopType: 'harquebusier' }), foot('t', 36, 16, 270, { status: { rulesetStatus: { status: 'disordered' } } })], harq);
+    expect((on(disordered.charge) as ChargeTargetOption).attacker.limits.some((l) => /short/.test(l.label) && /harquebusiers refuse/.test(l.label))).toBe(false);
+    expect(disordered.ev.shapes.some((sh) => sh.id.endsWith('/stop-short'))).toBe(false);
     const ilh = { 'charge-light-horse': 12 };
     expect(on(chargeOf([charger({ troopType: 'light-horse' }), foot('t', 36, 16)], ilh).charge)).toMatchObject({ reason: 'charge/light-horse-target' });
     expect(on(chargeOf([charger({ troopType: 'light-horse' }), foot('t', 36 - WTDR_BASES.shot.w / 2, 16, 0)], ilh).charge)).toMatchObject({ ok: true, enemyFlanked: true });

@@ -3,7 +3,8 @@
  * some part of its front meets the target; the move may not cross another enemy's front within 1" nor pass
  * through any unit. Who may charge whom (artillery and march columns never; dragoons and forlorn hopes in
  * the open only at skirmishers or guns; light horse only at light troops or guns unless the target is taken
- * in flank or rear; harquebusiers not at an undisordered enemy's front). Reach comes from the app.
+ * in flank or rear). Harquebusiers charging an undisordered enemy's front stop an inch short unless their
+ * charging fire disorders it (`HARQUEBUSIERS_AT_UNDISORDERED_FRONT`): the stop is drawn. Reach comes from the app.
  */
 import type { ChargeRefusal, ChargeTargetOption, DiceModifier } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
@@ -24,6 +25,18 @@ import { AREA_CLASSES } from './tables/terrainClasses.ts';
 import type { TroopType } from './tables/troopTypes.ts';
 
 const CHARGES = 'Combat (Charges and Melee): Charges';
+
+/**
+ * The guide says both "Hraquebusier units will not charge an undisordered enemy (the game app will tell you
+ * when this is the case.)" and, of charging fire, "If the target is not disordered, Harquebusiers will refuse
+ * to contact the enemy frontally, stopping an inch short of contact" (Charges; the Design Notes: "unwilling
+ * to charge, unless their fire was effective"). Read as the second: the charge is open, the harquebusiers
+ * fire before contact, and stop 1" short of the front unless that fire disordered the target. 'refuse' is the
+ * first reading (no charge at an undisordered front).
+ */
+export const HARQUEBUSIERS_AT_UNDISORDERED_FRONT: 'stop-short' | 'refuse' = 'stop-short';
+/** "stopping an inch short of contact" (Charges). */
+export const HARQUEBUSIER_STOP_SHORT_IN = 1;
 /** Wheel angles tried, degrees apart, up to 90° each way ("Wheels may only be made to a unit's front"). */
 const WHEEL_STEP_DEG = 5;
 const WHEEL_MAX_DEG = 90;
@@ -197,6 +210,8 @@ export function chargePlan(ctx: WtdrContext, info: UnitInfo): ChargePlan {
 export interface ChargePair {
   readonly entry: ChargeTargetOption | ChargeRefusal;
   readonly shape?: Shape;
+  /** Where a charge that must stop short ends: its front edge there. */
+  readonly stopShape?: Shape;
 }
 
 function farDetail(reachIn: number, wholeInches: number): string {
@@ -238,7 +253,8 @@ export function chargeAtTarget(ctx: WtdrContext, info: UnitInfo, plan: ChargePla
   if (type.family === 'light-horse' && !(tFamily === 'light-horse' || lightTarget) && !flanked && engagedWith(ctx, target).length === 0) {
     return refusal(tid, 'charge/light-horse-target', `Irregular Light Horse charge only light horse, skirmishers or guns unless the target is already in an ongoing combat or in flank or rear (${CHARGES})`);
   }
-  if (type.id === 'harquebusier' && target.status === 'ok' && !flanked) {
+  const stopsShort = type.id === 'harquebusier' && target.status === 'ok' && !flanked;
+  if (stopsShort && HARQUEBUSIERS_AT_UNDISORDERED_FRONT === 'refuse') {
     return refusal(tid, 'charge/harquebusiers-refuse', `Harquebusiers will not charge an undisordered enemy's front (${CHARGES})`);
   }
   if (distanceIn > reach + 1e-9) {
@@ -263,7 +279,13 @@ export function chargeAtTarget(ctx: WtdrContext, info: UnitInfo, plan: ChargePla
     ok: true,
     targetUnitId: tid,
     distanceIn,
-    attacker: { ...modifierBreakdown(ctx, attackerFactors, `Charge of ${info.unit.name}`, id), limits: chargeFireLines(ctx, info, target, !flanked, found.sweep!) },
+    attacker: {
+      ...modifierBreakdown(ctx, attackerFactors, `Charge of ${info.unit.name}`, id),
+      limits: [
+        ...chargeFireLines(ctx, info, target, !flanked, found.sweep!),
+        ...(stopsShort ? [{ label: `${target.unit.name} is not disordered: unless the charging fire disorders it, the harquebusiers refuse frontal contact and stop ${HARQUEBUSIER_STOP_SHORT_IN}" short (drawn), no melee`, dice: 0, source: CHARGES }] : []),
+      ],
+    },
     defender: modifierBreakdown(ctx, defenderFactors, `Defence of ${target.unit.name}`, tid),
     disorderedBy,
     enemyFlanked: flanked,
@@ -272,7 +294,12 @@ export function chargeAtTarget(ctx: WtdrContext, info: UnitInfo, plan: ChargePla
   const r = (path.headingDeg * Math.PI) / 180;
   const end = { xIn: mid.xIn + Math.cos(r) * path.straightIn, yIn: mid.yIn + Math.sin(r) * path.straightIn };
   const startMid = { xIn: info.centre.xIn + (info.box.front - (info.box.front + info.box.rear) / 2) * info.frame.fx, yIn: info.centre.yIn + (info.box.front - (info.box.front + info.box.rear) / 2) * info.frame.fy };
-  return { entry, shape: { id: `wtdr/${id}/charge/${tid}`, kind: 'polyline', layer: 'charge', style: 'charge', unitId: id, side: info.unit.side, points: [startMid, mid, end], arrow: true } };
+  const shape: Shape = { id: `wtdr/${id}/charge/${tid}`, kind: 'polyline', layer: 'charge', style: 'charge', unitId: id, side: info.unit.side, points: [startMid, mid, end], arrow: true };
+  if (!stopsShort) return { entry, shape };
+  // The front edge an inch short of contact, where the harquebusiers halt if their fire does not disorder.
+  const back = Math.max(0, path.straightIn - HARQUEBUSIER_STOP_SHORT_IN);
+  const stopEdge = path.edge.map((p) => ({ xIn: p.xIn + Math.cos(r) * back, yIn: p.yIn + Math.sin(r) * back }));
+  return { entry, shape, stopShape: { id: `wtdr/${id}/charge/${tid}/stop-short`, kind: 'polyline', layer: 'charge', style: 'blocked', unitId: id, side: info.unit.side, points: stopEdge } };
 }
 
 /** What fire the charge meets or makes before contact, in the order the guide takes it (Charges). */
@@ -288,6 +315,9 @@ export function chargeResult(plan: ChargePlan, enemyIds: readonly string[], pair
   if (plan.kind === 'none') return { charge: [], shapes: [] };
   if (plan.kind === 'refuse') return { charge: enemyIds.map((targetUnitId) => ({ ok: false, reason: plan.reason, detail: plan.detail, targetUnitId })), shapes: [] };
   const shapes: Shape[] = [];
-  for (const p of pairs) if (p.shape) shapes.push(p.shape);
+  for (const p of pairs) {
+    if (p.shape) shapes.push(p.shape);
+    if (p.stopShape) shapes.push(p.stopShape);
+  }
   return { charge: pairs.map((p) => p.entry), shapes };
 }

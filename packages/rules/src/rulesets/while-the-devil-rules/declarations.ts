@@ -192,10 +192,31 @@ export const CAMP_SACKED_FIELD: RulesetFieldSpec = {
   usedFor: 'army break point',
 };
 
+/**
+ * The one arc a Swedish brigade has fired into this turn: "may only fire at targets in one arc in any given
+ * turn" (Formations). Set by the operator after its first fire; its other faces may not fire until cleared.
+ */
+export const FIRE_ARC_FIELD: RulesetFieldSpec = {
+  id: 'fire-arc',
+  label: 'Arc a Swedish brigade has fired into this turn',
+  type: 'choice',
+  choices: [
+    { id: 'none', label: 'none yet' },
+    { id: 'front', label: 'front' },
+    { id: 'rear', label: 'rear' },
+    { id: 'left', label: 'left flank' },
+    { id: 'right', label: 'right flank' },
+  ],
+  default: 'none',
+  source: 'Formations (Swedish Brigade: "may only fire at targets in one arc in any given turn")',
+  usedFor: 'fire of Swedish brigades',
+};
+
 export const WTDR_STATUS_FIELDS: readonly RulesetFieldSpec[] = [
   STATUS_FIELD,
   BASES_LOST_FIELD,
   LEADER_LOST_FIELD,
   CAMP_SACKED_FIELD,
+  FIRE_ARC_FIELD,
   { id: 'acted', label: 'Has acted this turn', type: 'boolean', default: false, source: 'Turn Sequence', usedFor: 'fire and charge notes' },
 ];

@@ -74,11 +74,28 @@ describe('fire after the roll (Calculating Fire and Combat Outcomes Using Dice)'
     expect(evaluateWhileTheDevilRules(after).units['t']!.morale!.state).toBe('destroyed');
   });
 
+  it('combined fire: the firing bases of every unit add up for the force ratio (Fire, "Players may choose to combine fire")', () => {
+    const b: WtdrUnitSpec = { ...a(), id: 'b', name: 'B', at: { xIn: 36 + 2 * W + 1, yIn: 10 } };
+    const wide = scene([a(), b, e('t', 3, 36 + W, 18 + D, 270)], { 'modifier-fire-actor-outnumbered': -1, 'modifier-fire-target-outnumbered': 1 });
+    // Alone: 2 firing v 3 bases, Actor Outnumbered, -1.
+    expect(diceForAction(whileTheDevilRules, wide, { kind: 'fire', unitId: 'a', targetUnitId: 't' })).toContainEqual(expect.objectContaining({ id: 'firer', modifier: -1 }));
+    // Together: 4 firing v 3, Target Outnumbered, +1.
+    const together: PendingAction = { kind: 'fire', unitId: 'a', unitIds: ['a', 'b'], targetUnitId: 't' };
+    expect(diceForAction(whileTheDevilRules, wide, together)).toContainEqual(expect.objectContaining({ id: 'firer', modifier: 1 }));
+    expect(outcome(wide, together, { firer: [6], target: [2] }).summary).toMatch(/^2 Status Levels: T becomes Demoralized \(fire of A and B\)/);
+    // A unit that cannot fire at the target cannot join.
+    const far = scene([a(), { ...b, at: { xIn: 70, yIn: 2 } }, e('t', 3, 36 + W, 18 + D, 270)], { 'modifier-fire-actor-outnumbered': -1, 'modifier-fire-target-outnumbered': 1 });
+    expect(diceForAction(whileTheDevilRules, far, together)).toMatchObject({ ok: false });
+  });
+
   it('defensive fire: a devastating fire (2 levels) stops the charge an inch short; less, and the melee follows (Charges)', () => {
-    const defensive = (faces: Record<string, number[]>) => outcome(state, { kind: 'fire', unitId: 'a', targetUnitId: 't', choices: { defensive: true, 'firer-modifier': 0 } }, faces);
+    const defensive = (faces: Record<string, number[]>, mod = 0) => outcome(state, { kind: 'fire', unitId: 'a', targetUnitId: 't', choices: { defensive: true, 'firer-modifier': mod } }, faces);
     const devastating = defensive({ firer: [6], target: [2] });
     expect(devastating.summary).toMatch(/charge stops an inch short/);
     expect(devastating.followUps).toEqual([]);
+    // Three levels (6-7) stop it too: "devastating" read as 2 or more (DEVASTATING_FIRE_READING).
+    const three = defensive({ firer: [6], target: [1] }, 1);
+    expect([three.result, three.followUps]).toEqual(['3 Status Levels', []]);
     expect(defensive({ firer: [3], target: [2] }).followUps).toEqual([{ kind: 'melee', unitId: 't', targetUnitId: 'a', choices: { charging: true } }]);
   });
 });

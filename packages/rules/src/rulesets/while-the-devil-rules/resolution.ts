@@ -30,7 +30,8 @@ import { CONTACT_IN, engagedWith, type UnitInfo, type WtdrContext } from './cont
 import { evaluateMelees, type MeleeReading } from './melee.ts';
 import { campSackers, evaluateArmies, isCamp, campSacked } from './morale.ts';
 import { modifierParamSpec } from './declarations.ts';
-import { DEVASTATING_FIRE_LEVELS, fireOutcome, meleeOutcome, OUTCOME_SOURCE } from './tables/outcomeTables.ts';
+import { FORCE_RATIO_LABELS, forceRatio, type ForceRatio } from './tables/fireTables.ts';
+import { DEVASTATING_FIRE_LEVELS, fireOutcome, isDevastatingFire, meleeOutcome, OUTCOME_SOURCE } from './tables/outcomeTables.ts';
 import { ARMY_MORALE_SOURCE, STATUS_SOURCE } from './tables/moraleTables.ts';
 import { loseLevels, lossText, regroupLevels, type AfterLoss, type LiveStatus, type UnitCondition } from './statusLevels.ts';
 
@@ -38,6 +39,7 @@ const DICE = 'Using the Game App ("each roll a six-sided die, and apply the modi
 const CHARGES = 'Combat (Charges and Melee): Charges';
 const MELEE = 'Combat (Charges and Melee): Melee';
 const REGROUP = 'Actions (Rest/Regroup)';
+const FIRE = 'Fire';
 
 /**
  * "a difference of 8 or more results in automatic destruction of the target unit" (Melee): read as the side
@@ -49,7 +51,7 @@ const MODIFIERS = Array.from({ length: 21 }, (_, i) => i - 10);
 const SHARES = [0, 1, 2, 3];
 
 export const WTDR_RESOLUTION_KINDS: readonly ResolutionKindSpec[] = [
-  { kind: 'fire', label: 'Fire', needs: ['unitId', 'targetUnitId'], choices: { defensive: [true, false], 'firer-modifier': MODIFIERS, 'target-modifier': MODIFIERS }, source: `Fire; ${OUTCOME_SOURCE}` },
+  { kind: 'fire', label: 'Fire (unitIds: more units combining their fire)', needs: ['unitId', 'targetUnitId'], choices: { defensive: [true, false], 'firer-modifier': MODIFIERS, 'target-modifier': MODIFIERS }, source: `Fire; ${OUTCOME_SOURCE}` },
   {
     kind: 'melee',
     label: 'Melee',
@@ -98,6 +100,58 @@ function fireOption(ev: Evaluation, firerId: string, targetId: string) {
   return ev.units[firerId]?.fire.find((f) => f.targetUnitId === targetId);
 }
 
+/** Firing bases and the target's bases, as the fire option's force-ratio line gives them ("N firing v M bases"). */
+function firingBasesOf(b: DiceBreakdown): { firing: number; target: number } | undefined {
+  for (const m of b.modifiers) {
+    const hit = /\((\d+) firing v (\d+) bases\)/.exec(m.label);
+    if (hit) return { firing: Number(hit[1]), target: Number(hit[2]) };
+  }
+  return undefined;
+}
+
+/**
+ * The fire of one unit, or of several combined on one target ("Players may choose to combine fire on a single
+ * target which is coming from more than one unit", Fire): every firer must have the target open; the firing
+ * bases add up for the force ratio ("the number of firing bases ... compared to the total number of bases in
+ * the Target unit"); the rest of the modifiers are those of the most numerous type of firing base, the first
+ * listed on a tie ("when there are equal numbers of more than one type, the player may choose"), which also
+ * decides whether the firer is disordered.
+ */
+function firing(ctx: WtdrContext, ev: Evaluation, action: PendingAction): { breakdown: DiceBreakdown; firerIds: string[] } | Refusal {
+  const firerIds = [action.unitId!, ...(action.unitIds ?? []).filter((id) => id !== action.unitId)];
+  const options: { id: string; breakdown: DiceBreakdown; bases: number }[] = [];
+  for (const id of firerIds) {
+    const opt = fireOption(ev, id, action.targetUnitId!);
+    if (!opt) return refuse('fire/not-a-target', `${action.targetUnitId} is not an enemy of ${id} on the table`);
+    if (!opt.ok) return refuse(opt.reason, `${ctx.units.get(id)!.unit.name}: ${opt.detail ?? opt.reason}`);
+    options.push({ id, breakdown: opt.breakdown, bases: firingBasesOf(opt.breakdown)?.firing ?? 0 });
+  }
+  if (options.length === 1) return { breakdown: options[0]!.breakdown, firerIds };
+  const byType = new Map<string, number>();
+  for (const o of options) {
+    const type = ctx.units.get(o.id)!.type!.id;
+    byType.set(type, (byType.get(type) ?? 0) + o.bases);
+  }
+  const most = Math.max(...byType.values());
+  const primary = options.find((o) => byType.get(ctx.units.get(o.id)!.type!.id) === most)!;
+  const total = options.reduce((n, o) => n + o.bases, 0);
+  const counts = firingBasesOf(primary.breakdown)!;
+  const own = forceRatio(counts.firing, counts.target);
+  const combined = forceRatio(total, counts.target);
+  const line = (ratio: ForceRatio) => {
+    const spec = modifierParamSpec(`fire-${ratio}`);
+    const v = ctx.param(spec, 'Combined fire', primary.id);
+    return v === undefined ? { label: `${FORCE_RATIO_LABELS[ratio]} (value not entered: ${spec.id})`, dice: 0, source: FIRE } : { label: FORCE_RATIO_LABELS[ratio], dice: v, source: FIRE };
+  };
+  const ownLine = line(own);
+  const combinedLine = { ...line(combined), label: `${line(combined).label} (${total} firing v ${counts.target} bases, combined fire)` };
+  const rest = primary.breakdown.modifiers.filter((m) => !/firing v \d+ bases\)/.test(m.label));
+  return {
+    breakdown: { ...primary.breakdown, modifiers: [combinedLine, ...rest], dice: primary.breakdown.dice - ownLine.dice + combinedLine.dice },
+    firerIds: [primary.id, ...firerIds.filter((id) => id !== primary.id)],
+  };
+}
+
 function meleeReading(ctx: WtdrContext, actorId: string, targetId: string): MeleeReading | undefined {
   return evaluateMelees(ctx).readings.find((r) => r.actorId === actorId && r.targetId === targetId);
 }
@@ -116,11 +170,10 @@ function diceFor(state: TableState, action: PendingAction): readonly DiceRequest
   const c = action.choices ?? {};
   switch (action.kind) {
     case 'fire': {
-      const opt = fireOption(evaluateWhileTheDevilRules(state), action.unitId!, action.targetUnitId!);
-      if (!opt) return refuse('fire/not-a-target', `${action.targetUnitId} is not an enemy of ${action.unitId} on the table`);
-      if (!opt.ok) return refuse(opt.reason, opt.detail ?? '');
+      const fire = firing(ctx, evaluateWhileTheDevilRules(state), action);
+      if ('ok' in fire) return fire;
       const missing: string[] = [];
-      const firer = netModifier(c['firer-modifier'], opt.breakdown, missing);
+      const firer = netModifier(c['firer-modifier'], fire.breakdown, missing);
       const target = typeof c['target-modifier'] === 'number' ? c['target-modifier'] : 0;
       if (missing.length > 0) return refuse('fire/modifier-not-entered', `enter ${[...new Set(missing)].join(', ')} from the app, or give the app's net modifiers as choices firer-modifier and target-modifier`);
       return [die('firer', `Firer (${ctx.units.get(action.unitId!)!.unit.name})`, firer, DICE), die('target', `Target (${ctx.units.get(action.targetUnitId!)!.unit.name})`, target, DICE)];
@@ -183,7 +236,8 @@ const levelWords = (levels: number | 'destroyed'): string => (levels === 'destro
 
 function resolveFire(ctx: WtdrContext, action: PendingAction, faces: DiceFaces, requests: readonly DiceRequest[]): Outcome {
   const rolls = readRolls(requests, faces);
-  const firer = ctx.units.get(action.unitId!)!;
+  const firerIds = [action.unitId!, ...(action.unitIds ?? []).filter((id) => id !== action.unitId)];
+  const firer = { unit: { ...ctx.units.get(action.unitId!)!.unit, name: firerIds.map((id) => ctx.units.get(id)!.unit.name).join(' and ') } };
   const target = ctx.units.get(action.targetUnitId!)!;
   const [f, t] = [rolls[0]!.value, rolls[1]!.value];
   const o = fireOutcome(f, t);
@@ -205,9 +259,8 @@ function resolveFire(ctx: WtdrContext, action: PendingAction, faces: DiceFaces, 
     if (after.destroyed) steps.push({ text: `${target.unit.name} is removed from play; its bases count as destroyed toward the break point`, source: ARMY_MORALE_SOURCE });
   }
   if (action.choices?.['defensive'] === true) {
-    const devastating = o.levels === 'destroyed' || o.levels >= DEVASTATING_FIRE_LEVELS;
-    if (devastating && o.who === 'target') {
-      steps.push({ text: `a devastating fire (${DEVASTATING_FIRE_LEVELS} Status Levels): ${target.unit.name} fails to contact and ends its move an inch short; no Melee follows`, source: CHARGES });
+    if (isDevastatingFire(o)) {
+      steps.push({ text: `a devastating fire (${DEVASTATING_FIRE_LEVELS} Status Levels or more): ${target.unit.name} fails to contact and ends its move an inch short; no Melee follows`, source: CHARGES });
       summary += ` ${target.unit.name}'s charge stops an inch short.`;
     } else {
       followUps.push({ kind: 'melee', unitId: target.unit.id, targetUnitId: firer.unit.id, choices: { charging: true } });
