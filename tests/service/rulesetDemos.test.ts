@@ -116,7 +116,8 @@ describe('switching the opening battle to another rule set live', () => {
           // Each unit names its missing troop type; the rest of the rules (command, army morale) still run.
           const noType = s.evaluation!.warnings.filter((w) => w.code === 'unit/no-troop-type').map((w) => w.unitId).sort();
           expect(noType).toEqual(s.tableState.units.map((u) => u.id).sort());
-          expect(s.ruleset?.rosterProblems.join('\n')).toMatch(/troop-type: missing/);
+          // The army file's gaps in players' words: the unit, what is left out, what to add.
+          expect(s.ruleset?.rosterProblems[0]).toMatch(/^units\[0\] \(al19\)\.rulesetFields\.troop-type: missing .*: 19th Alabama has no Troop type for While the Devil Rules, so its formation, movement, fire, charges are left out; add rulesetFields: \{ troop-type: … \} \(one of dutch-battalion, .*camp\) to it in the army file$/);
           expect(Object.values(s.evaluation!.units).every((u) => u.command !== undefined && u.morale !== undefined)).toBe(true);
           expect(s.evaluation!.shapes.some((sh) => sh.layer === 'command')).toBe(true);
         }
