@@ -94,7 +94,7 @@ describe('charges (Combat: Charges)', () => {
     expect(opt.attacker.limits.at(-1)!.label).toMatch(/stop 1" short \(drawn\), no melee/);
     const stop = undisordered.ev.shapes.find((sh) => sh.id === 'wtdr/c/charge/t/stop-short');
     expect(stop).toMatchObject({ kind: 'polyline', style: 'blocked', layer: 'charge' });
-    for (const p of (stop as { points: { yIn: number }[] }).points) expect(p.yIn).toBeCloseTo(15, 6);
+    for (const p of (stop as unknown as { points: { yIn: number }[] }).points) expect(p.yIn).toBeCloseTo(15, 6);
     const disordered = chargeOf([charger({ troopType: 'harquebusier' }), foot('t', 36, 16, 270, { status: { rulesetStatus: { status: 'disordered' } } })], harq);
     expect((on(disordered.charge) as ChargeTargetOption).attacker.limits.some((l) => /short/.test(l.label) && /harquebusiers refuse/.test(l.label))).toBe(false);
     expect(disordered.ev.shapes.some((sh) => sh.id.endsWith('/stop-short'))).toBe(false);

@@ -66,6 +66,45 @@ function forbiddenRegions(ctx: WtdrContext, info: UnitInfo, reachIn: number, ene
   return out;
 }
 
+/**
+ * Friends the unit may pass through but not stop on: "Units may freely interpenetrate and be interpenetrated
+ * by friendly Forlorn Hope, Dragoons, and Irregular Light Horse in any direction, but may not end their move in
+ * the same space" (Movement). Each as the region its centre may not end in (the friend grown by its outline).
+ */
+function noStopRegions(ctx: WtdrContext, info: UnitInfo, reachIn: number): (Region & { readonly unitId: string; readonly name: string })[] {
+  const out: (Region & { readonly unitId: string; readonly name: string })[] = [];
+  const cx = info.centre.xIn;
+  const cy = info.centre.yIn;
+  const lookIn = reachIn + info.radiusIn + 0.01;
+  for (const otherId of ctx.t.unitsIn({ minXIn: cx - lookIn, minYIn: cy - lookIn, maxXIn: cx + lookIn, maxYIn: cy + lookIn })) {
+    const other = ctx.units.get(otherId)!;
+    if (other === info || other.stands.length === 0 || other.status === 'destroyed' || other.unit.side !== info.unit.side) continue;
+    if (!interpenetrable(info) && !interpenetrable(other)) continue;
+    if (Math.hypot(other.centre.xIn - cx, other.centre.yIn - cy) - other.radiusIn > reachIn + info.radiusIn) continue;
+    const grown = convexMinkowskiSum(other.hull, info.reflectedHull, convexHull);
+    if (pointInPolygon(info.centre, grown)) continue; // already overlapping: nothing to draw from here
+    out.push({ poly: grown, box: boundingBox(grown), unitId: other.unit.id, name: other.unit.name });
+  }
+  return out;
+}
+
+/** `d` along the ray, pulled back to where it enters a no-stop region when it would end inside one. */
+function endOutside(from: PointIn, dirDeg: number, d: number, regions: readonly Region[]): number {
+  const r = (dirDeg * Math.PI) / 180;
+  const at = (t: number): PointIn => ({ xIn: from.xIn + Math.cos(r) * t, yIn: from.yIn + Math.sin(r) * t });
+  const inside = regions.find((g) => pointInPolygon(at(d), g.poly));
+  if (!inside) return d;
+  // Bisect for the entry into that region (the start is outside it).
+  let lo = 0;
+  let hi = d;
+  for (let i = 0; i < 30; i++) {
+    const mid = (lo + hi) / 2;
+    if (pointInPolygon(at(mid), inside.poly)) hi = mid;
+    else lo = mid;
+  }
+  return endOutside(from, dirDeg, lo, regions.filter((g) => g !== inside));
+}
+
 interface Segment {
   readonly t0: number;
   readonly t1: number;
@@ -335,6 +374,7 @@ export function evaluateMovement(ctx: WtdrContext, info: UnitInfo): MovementResu
   const lookIn = allowance * inchesPerBase;
   const regions = forbiddenRegions(ctx, info, lookIn);
   const near = terrainNear(ctx.terrain, info.centre, lookIn);
+  const noStop = noStopRegions(ctx, info, lookIn);
   const reach: PointIn[] = [];
   for (let k = 0; k < 360 / RAY_STEP_DEG; k++) {
     const rel = k * RAY_STEP_DEG > 180 ? k * RAY_STEP_DEG - 360 : k * RAY_STEP_DEG;
@@ -345,7 +385,8 @@ export function evaluateMovement(ctx: WtdrContext, info: UnitInfo): MovementResu
     const dirDeg = info.frame.headingDeg + rel;
     const budget = allowance - turn;
     const limit = blockedAt(ctx, info.centre, dirDeg, budget * inchesPerBase, regions);
-    const d = budget > 0 ? walkRay(near, type.movement, march, info.centre, dirDeg, budget, limit) : 0;
+    const walked = budget > 0 ? walkRay(near, type.movement, march, info.centre, dirDeg, budget, limit) : 0;
+    const d = noStop.length > 0 ? endOutside(info.centre, dirDeg, walked, noStop) : walked;
     const r = (dirDeg * Math.PI) / 180;
     reach.push({ xIn: info.centre.xIn + Math.cos(r) * d, yIn: info.centre.yIn + Math.sin(r) * d });
   }
@@ -354,9 +395,13 @@ export function evaluateMovement(ctx: WtdrContext, info: UnitInfo): MovementResu
     facingCost > 0 ? `facing change ${facingCost}"; wheels cost the moving front corner's path (${MOVEMENT_TABLE_SOURCE})` : `no facing-change cost (${MOVEMENT_TABLE_SOURCE})`,
     `rough x${roughCostPerIn(type.movement)}, very rough ${veryRoughCostPerIn(type.movement) === null ? 'impassable' : `x${veryRoughCostPerIn(type.movement)}`}, obstacles ${linearObstacleCostIn(type.movement) ?? 'impassable'}, choke points ${CHOKE_POINT_COST_IN}" + distance${march ? ', roads 1" per 1.5"' : ''} (${MOVEMENT_TABLE_SOURCE})`,
     `not within ${ENEMY_FRONT_ZONE_IN}" of an enemy front except to charge or retire (${ENEMY_FRONT_ZONE_SOURCE})`,
+    ...(noStop.length > 0 ? [`may pass through ${noStop.map((g) => g.name).join(', ')} but not end its move on them (Movement)`] : []),
   ];
   return {
     movement: { ok: true, allowanceIn: allowance, reach, notes },
-    shapes: [{ id: `wtdr/${id}/movement/reach`, kind: 'polygon', layer: 'movement', style: march ? 'reach-road' : 'reach', unitId: id, side: info.unit.side, vertices: reach }],
+    shapes: [
+      { id: `wtdr/${id}/movement/reach`, kind: 'polygon', layer: 'movement', style: march ? 'reach-road' : 'reach', unitId: id, side: info.unit.side, vertices: reach },
+      ...noStop.map((g): Shape => ({ id: `wtdr/${id}/movement/no-stop/${g.unitId}`, kind: 'polygon', layer: 'movement', style: 'blocked', unitId: id, side: info.unit.side, vertices: g.poly })),
+    ],
   };
 }
