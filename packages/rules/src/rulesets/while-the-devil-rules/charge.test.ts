@@ -81,6 +81,24 @@ describe('charges (Combat: Charges)', () => {
     expect(beside.units['t']!.fire.find((f) => f.targetUnitId === 'c')).not.toMatchObject({ reason: 'fire/in-combat' });
   });
 
+  it('draws where a charged forlorn hope may evade: its own movement reach (Charges: "performed like any other movement")', () => {
+    const fh = (extra: Partial<WtdrUnitSpec> = {}): WtdrUnitSpec => ({ id: 't', name: 'Hope', side: 'b', troopType: 'forlorn-hope', slots: swarmSlots(4, WTDR_BASES.figureFoot, 1.5), at: { xIn: 36, yIn: 16 }, headingDeg: 270, ...extra });
+    const params = { 'charge-cuirassier': 12, 'advance-forlorn-hope': 8 };
+    const { ev, charge } = chargeOf([charger(), fh()], params);
+    const opt = on(charge) as ChargeTargetOption;
+    expect(opt.ok).toBe(true);
+    expect(opt.attacker.limits.map((l) => l.label)).toContain('Hope may evade instead of firing (uses its action): any move within its 8" reach, facing change paid (drawn); the charger may then use its remaining move to reach it');
+    const evade = ev.shapes.find((sh) => sh.id === 'wtdr/c/charge/t/evade');
+    expect(evade).toMatchObject({ kind: 'polygon', layer: 'charge', style: 'reach', unitId: 't' });
+    expect((evade as unknown as { vertices: unknown[] }).vertices).toEqual((ev.units['t']!.movement as { reach: unknown[] }).reach);
+    // A target that has acted may not evade (evading uses its action): named, not drawn.
+    const acted = chargeOf([charger(), fh({ status: { rulesetStatus: { acted: true } } })], params);
+    expect((on(acted.charge) as ChargeTargetOption).attacker.limits.map((l) => l.label)).toContain('Hope has acted: no evasion (evading uses its action)');
+    expect(acted.ev.shapes.some((sh) => sh.id.endsWith('/evade'))).toBe(false);
+    // Formed foot do not evade.
+    expect(chargeOf([charger(), foot('t', 36, 16)]).ev.shapes.some((sh) => sh.id.endsWith('/evade'))).toBe(false);
+  });
+
   it('keeps who may charge whom', () => {
     expect(on(chargeOf([charger({ troopType: 'light-artillery', slots: [{ size: WTDR_BASES.artillery, back: 0, left: 0 }] }), foot('t', 36, 16)]).charge)).toMatchObject({ reason: 'charge/artillery' });
     expect(on(chargeOf([charger({ slots: column(WTDR_BASES.cavalry, 2) }), foot('t', 36, 16)]).charge)).toMatchObject({ reason: 'charge/march-column' });

@@ -15,6 +15,7 @@ import { pointInPolygon } from '../../geometry/intersect.ts';
 import { polygonToPolygonDistanceIn } from '../../geometry/distance.ts';
 import { rotateAround } from '../../geometry/vec.ts';
 import { chargeSpec } from './declarations.ts';
+import { movementOf } from './movement.ts';
 import { engagedWith, frontZone, gapLowerBoundIn, type UnitInfo, type WtdrContext } from './context.ts';
 import { along, aheadOf, clipConvex, frameOf, leftOfRay, rightOfRay } from './geom.ts';
 import { modifierBreakdown, type ModifierFactor } from './modifiers.ts';
@@ -212,6 +213,28 @@ export interface ChargePair {
   readonly shape?: Shape;
   /** Where a charge that must stop short ends: its front edge there. */
   readonly stopShape?: Shape;
+  /** Where the target may evade to. */
+  readonly evadeShape?: Shape;
+}
+
+/**
+ * "When Charged, Forlorn Hopes, Dragoons, and Irregular Light Horse may attempt to evade the Charge ... performed
+ * like any other movement, including paying for the initial facing change" (Charges): where the target may
+ * go, its own movement reach. Not when it has acted ("evade moves will use the evading unit's action") nor in
+ * an ongoing combat ("neither evasion nor defensive Fire are allowed", Ongoing Combats).
+ */
+function evasion(ctx: WtdrContext, chargerId: string, target: UnitInfo): { line: DiceModifier; shape?: Shape } | undefined {
+  const family = target.type?.family;
+  if (family !== 'swarm' && family !== 'light-horse') return undefined;
+  const name = target.unit.name;
+  if (target.acted) return { line: { label: `${name} has acted: no evasion (evading uses its action)`, dice: 0, source: CHARGES } };
+  if (engagedWith(ctx, target).length > 0) return { line: { label: `${name} is in an ongoing combat: no evasion (Ongoing Combats)`, dice: 0, source: CHARGES } };
+  const move = ctx.t.get(movementOf, target.unit.id).movement;
+  if (!move.ok) return { line: { label: `${name} may evade instead of firing (uses its action); its evade reach needs its movement: ${move.detail ?? move.reason}`, dice: 0, source: CHARGES } };
+  return {
+    line: { label: `${name} may evade instead of firing (uses its action): any move within its ${move.allowanceIn}" reach, facing change paid (drawn); the charger may then use its remaining move to reach it`, dice: 0, source: CHARGES },
+    shape: { id: `wtdr/${chargerId}/charge/${target.unit.id}/evade`, kind: 'polygon', layer: 'charge', style: 'reach', unitId: target.unit.id, side: target.unit.side, vertices: move.reach },
+  };
 }
 
 function farDetail(reachIn: number, wholeInches: number): string {
@@ -260,6 +283,7 @@ export function chargeAtTarget(ctx: WtdrContext, info: UnitInfo, plan: ChargePla
   if (distanceIn > reach + 1e-9) {
     return refusal(tid, 'charge/out-of-reach', `path ${distanceIn.toFixed(1)}" (wheel ${path.wheelCostIn.toFixed(1)}" + ${path.straightIn.toFixed(1)}"); reach ${reach}"`);
   }
+  const evade = evasion(ctx, id, target);
   const ratio = forceRatio(info.basesNow, target.basesNow);
   const attackerFactors: ModifierFactor[] = [
     { id: 'melee-actor-charging', label: 'Actor is Charging', section: CHARGES },
@@ -283,6 +307,7 @@ export function chargeAtTarget(ctx: WtdrContext, info: UnitInfo, plan: ChargePla
       ...modifierBreakdown(ctx, attackerFactors, `Charge of ${info.unit.name}`, id),
       limits: [
         ...chargeFireLines(ctx, info, target, !flanked, found.sweep!),
+        ...(evade ? [evade.line] : []),
         ...(stopsShort ? [{ label: `${target.unit.name} is not disordered: unless the charging fire disorders it, the harquebusiers refuse frontal contact and stop ${HARQUEBUSIER_STOP_SHORT_IN}" short (drawn), no melee`, dice: 0, source: CHARGES }] : []),
       ],
     },
@@ -295,11 +320,11 @@ export function chargeAtTarget(ctx: WtdrContext, info: UnitInfo, plan: ChargePla
   const end = { xIn: mid.xIn + Math.cos(r) * path.straightIn, yIn: mid.yIn + Math.sin(r) * path.straightIn };
   const startMid = { xIn: info.centre.xIn + (info.box.front - (info.box.front + info.box.rear) / 2) * info.frame.fx, yIn: info.centre.yIn + (info.box.front - (info.box.front + info.box.rear) / 2) * info.frame.fy };
   const shape: Shape = { id: `wtdr/${id}/charge/${tid}`, kind: 'polyline', layer: 'charge', style: 'charge', unitId: id, side: info.unit.side, points: [startMid, mid, end], arrow: true };
-  if (!stopsShort) return { entry, shape };
+  if (!stopsShort) return { entry, shape, ...(evade?.shape ? { evadeShape: evade.shape } : {}) };
   // The front edge an inch short of contact, where the harquebusiers halt if their fire does not disorder.
   const back = Math.max(0, path.straightIn - HARQUEBUSIER_STOP_SHORT_IN);
   const stopEdge = path.edge.map((p) => ({ xIn: p.xIn + Math.cos(r) * back, yIn: p.yIn + Math.sin(r) * back }));
-  return { entry, shape, stopShape: { id: `wtdr/${id}/charge/${tid}/stop-short`, kind: 'polyline', layer: 'charge', style: 'blocked', unitId: id, side: info.unit.side, points: stopEdge } };
+  return { entry, shape, ...(evade?.shape ? { evadeShape: evade.shape } : {}), stopShape: { id: `wtdr/${id}/charge/${tid}/stop-short`, kind: 'polyline', layer: 'charge', style: 'blocked', unitId: id, side: info.unit.side, points: stopEdge } };
 }
 
 /** What fire the charge meets or makes before contact, in the order the guide takes it (Charges). */
@@ -318,6 +343,7 @@ export function chargeResult(plan: ChargePlan, enemyIds: readonly string[], pair
   for (const p of pairs) {
     if (p.shape) shapes.push(p.shape);
     if (p.stopShape) shapes.push(p.stopShape);
+    if (p.evadeShape) shapes.push(p.evadeShape);
   }
   return { charge: pairs.map((p) => p.entry), shapes };
 }

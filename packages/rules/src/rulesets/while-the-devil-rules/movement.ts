@@ -20,6 +20,7 @@ import {
 } from './tables/movementTables.ts';
 import { AREA_CLASSES, LINEAR_CLASSES } from './tables/terrainClasses.ts';
 import type { MovementClass, TroopType } from './tables/troopTypes.ts';
+import { query } from '../../engine/incremental/query.ts';
 
 /** Directions sampled for the reach outline, degrees apart. */
 const RAY_STEP_DEG = 10;
@@ -352,6 +353,9 @@ function retireReach(ctx: WtdrContext, info: UnitInfo, type: TroopType, engaged:
 function refuseMove(reason: string, detail: string): MovementResult {
   return { movement: { ok: false, reason, detail }, shapes: [] };
 }
+
+/** A unit's movement as a query (read by its evaluation, and by a charge at it for the evade it may make). */
+export const movementOf = query('wtdr/movement', (ctx: WtdrContext, unitId: string) => evaluateMovement(ctx, ctx.units.get(unitId)!), { equal: 'plain' });
 
 export function evaluateMovement(ctx: WtdrContext, info: UnitInfo): MovementResult {
   const id = info.unit.id;
