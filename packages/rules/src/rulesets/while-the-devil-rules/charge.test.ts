@@ -90,7 +90,7 @@ describe('charges (Combat: Charges)', () => {
     expect(opt.attacker.limits.map((l) => l.label)).toContain('Hope may evade instead of firing (uses its action): any move within its 8" reach, facing change paid (drawn); the charger may then use its remaining move to reach it');
     const evade = ev.shapes.find((sh) => sh.id === 'wtdr/c/charge/t/evade');
     expect(evade).toMatchObject({ kind: 'polygon', layer: 'charge', style: 'reach', unitId: 't' });
-    expect((evade as unknown as { vertices: unknown[] }).vertices).toEqual((ev.units['t']!.movement as { reach: unknown[] }).reach);
+    expect((evade as unknown as { vertices: unknown[] }).vertices).toEqual((ev.units["t"]!.movement as unknown as { reach: unknown[] }).reach);
     // A target that has acted may not evade (evading uses its action): named, not drawn.
     const acted = chargeOf([charger(), fh({ status: { rulesetStatus: { acted: true } } })], params);
     expect((on(acted.charge) as ChargeTargetOption).attacker.limits.map((l) => l.label)).toContain('Hope has acted: no evasion (evading uses its action)');

@@ -218,6 +218,18 @@ export interface ChargePair {
 }
 
 /**
+ * "Charges may not involve a change of formation of any type on the part of the charging unit. Unit depth and
+ * frontage must remain the same as at the start of the move ... The exception to this rules is for Irregular
+ * Light Horse, Dragoons, and Forlorn Hopes, which may adjust their formation as desired" (Charges).
+ */
+function formationLine(info: UnitInfo): DiceModifier {
+  const family = info.type?.family;
+  if (family === 'swarm' || family === 'light-horse') return { label: `${info.unit.name} may adjust its formation as desired during the charge`, dice: 0, source: CHARGES };
+  const depthIn = info.box.front - info.box.rear;
+  return { label: `no change of formation during the charge: frontage ${info.frontageIn.toFixed(1)}" and depth ${depthIn.toFixed(1)}" stay as at the start`, dice: 0, source: CHARGES };
+}
+
+/**
  * "When Charged, Forlorn Hopes, Dragoons, and Irregular Light Horse may attempt to evade the Charge ... performed
  * like any other movement, including paying for the initial facing change" (Charges): where the target may
  * go, its own movement reach. Not when it has acted ("evade moves will use the evading unit's action") nor in
@@ -307,6 +319,12 @@ export function chargeAtTarget(ctx: WtdrContext, info: UnitInfo, plan: ChargePla
       ...modifierBreakdown(ctx, attackerFactors, `Charge of ${info.unit.name}`, id),
       limits: [
         ...chargeFireLines(ctx, info, target, !flanked, found.sweep!),
+        formationLine(info),
+        {
+          label: `on contact the front wheels left or right to maximise contact, "but must always wheel to the front of the Target if possible"${flanked ? '' : ' (here the front)'}`,
+          dice: 0,
+          source: CHARGES,
+        },
         ...(evade ? [evade.line] : []),
         ...(stopsShort ? [{ label: `${target.unit.name} is not disordered: unless the charging fire disorders it, the harquebusiers refuse frontal contact and stop ${HARQUEBUSIER_STOP_SHORT_IN}" short (drawn), no melee`, dice: 0, source: CHARGES }] : []),
       ],
