@@ -36,6 +36,10 @@ describe('movement reach (Movement)', () => {
     expect(along(m, 1)).toBeCloseTo(6 - WTDR_BASES.shot.w * (Math.PI / 18), 4); // 10° wheel paid by the moving corner
   });
 
+  it('answers that a wheel is legal only to the front (Movement: "Wheels may only be made to a unit\'s front")', () => {
+    expect(reachOf([mover()], { 'advance-commanded-shot': 6 }).notes).toContain('wheels only to the front, up to 90° either way ("Wheels may only be made to a unit\'s front", Movement)');
+  });
+
   it('halves progress in rough ground but not for a forlorn hope', () => {
     const terrain: Terrain = { ...NO_TERRAIN, areas: [{ id: 'r', kind: 'rough', vertices: rect(20, 12, 50, 30) }] };
     const open = 12 - (10 - SHOT_DEPTH / 2);

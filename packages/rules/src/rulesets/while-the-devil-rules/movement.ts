@@ -345,7 +345,7 @@ function retireReach(ctx: WtdrContext, info: UnitInfo, type: TroopType, engaged:
     fan.push({ xIn: info.centre.xIn + Math.cos(r) * d, yIn: info.centre.yIn + Math.sin(r) * d });
   }
   return {
-    movement: { ok: false, reason: 'movement/in-combat', detail: `${head}; Retire: straight back up to 45° either side, ${allowance} base inches ("${spec.id}") less terrain, drawn (Movement)` },
+    movement: { ok: false, reason: 'movement/in-combat', detail: `${head}; Retire: straight back up to 45° either side, no wheel, ${allowance} base inches ("${spec.id}") less terrain, drawn (Movement)` },
     shapes: [{ id: `wtdr/${id}/movement/retire`, kind: 'polygon', layer: 'movement', style: 'reach', unitId: id, side: info.unit.side, vertices: fan }],
   };
 }
@@ -397,6 +397,7 @@ export function evaluateMovement(ctx: WtdrContext, info: UnitInfo): MovementResu
   const notes = [
     `${march ? 'March' : 'Advance'}: ${allowance} base inches ("${spec.id}", from the app)`,
     facingCost > 0 ? `facing change ${facingCost}"; wheels cost the moving front corner's path (${MOVEMENT_TABLE_SOURCE})` : `no facing-change cost (${MOVEMENT_TABLE_SOURCE})`,
+    ...(type.family === 'swarm' ? [] : [`wheels only to the front, up to 90° either way ("Wheels may only be made to a unit's front", Movement)`]),
     `rough x${roughCostPerIn(type.movement)}, very rough ${veryRoughCostPerIn(type.movement) === null ? 'impassable' : `x${veryRoughCostPerIn(type.movement)}`}, obstacles ${linearObstacleCostIn(type.movement) ?? 'impassable'}, choke points ${CHOKE_POINT_COST_IN}" + distance${march ? ', roads 1" per 1.5"' : ''} (${MOVEMENT_TABLE_SOURCE})`,
     `not within ${ENEMY_FRONT_ZONE_IN}" of an enemy front except to charge or retire (${ENEMY_FRONT_ZONE_SOURCE})`,
     ...(noStop.length > 0 ? [`may pass through ${noStop.map((g) => g.name).join(', ')} but not end its move on them (Movement)`] : []),
