@@ -96,6 +96,10 @@ describe('fire after the roll (Calculating Fire and Combat Outcomes Using Dice)'
     // Three levels (6-7) stop it too: "devastating" read as 2 or more (DEVASTATING_FIRE_READING).
     const three = defensive({ firer: [6], target: [1] }, 1);
     expect([three.result, three.followUps]).toEqual(['3 Status Levels', []]);
+    // Rolled once the charger is in contact (the evaluation then refuses ordinary fire): the app's modifier is asked for.
+    const contact = scene([a(), e('t', 1, 36, 10.05, 270)]);
+    expect(diceForAction(whileTheDevilRules, contact, { kind: 'fire', unitId: 'a', targetUnitId: 't', choices: { defensive: true } })).toMatchObject({ ok: false, reason: 'fire/modifier-not-entered' });
+    expect(outcome(contact, { kind: 'fire', unitId: 'a', targetUnitId: 't', choices: { defensive: true, 'firer-modifier': 1 } }, { firer: [5], target: [2] }).result).toBe('2 Status Levels');
     expect(defensive({ firer: [3], target: [2] }).followUps).toEqual([{ kind: 'melee', unitId: 't', targetUnitId: 'a', choices: { charging: true } }]);
   });
 });

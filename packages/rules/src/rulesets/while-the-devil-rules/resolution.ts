@@ -123,7 +123,15 @@ function firing(ctx: WtdrContext, ev: Evaluation, action: PendingAction): { brea
   for (const id of firerIds) {
     const opt = fireOption(ev, id, action.targetUnitId!);
     if (!opt) return refuse('fire/not-a-target', `${action.targetUnitId} is not an enemy of ${id} on the table`);
-    if (!opt.ok) return refuse(opt.reason, `${ctx.units.get(id)!.unit.name}: ${opt.detail ?? opt.reason}`);
+    if (!opt.ok) {
+      // Defensive fire is taken as the charger comes on (Charges), so the table may show it already in
+      // contact or not yet in range: the players give the app's modifiers.
+      if (action.choices?.['defensive'] === true && options.length === 0 && firerIds.length === 1) {
+        const modifiers = [{ label: `Defensive fire as the charge comes on (value not entered: firer-modifier)`, dice: 0, source: CHARGES }];
+        return { breakdown: { kind: 'modifier', baseDice: 0, modifiers, dice: 0, limits: [] }, firerIds };
+      }
+      return refuse(opt.reason, `${ctx.units.get(id)!.unit.name}: ${opt.detail ?? opt.reason}`);
+    }
     options.push({ id, breakdown: opt.breakdown, bases: firingBasesOf(opt.breakdown)?.firing ?? 0 });
   }
   if (options.length === 1) return { breakdown: options[0]!.breakdown, firerIds };
