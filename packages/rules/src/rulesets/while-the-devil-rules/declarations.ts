@@ -111,7 +111,23 @@ export const CAMP_SACKED_POINTS: RulesetFieldSpec = {
   usedFor: 'army break point',
 };
 
-export const WTDR_PARAMETERS: readonly RulesetFieldSpec[] = [BASE_SCALE, LEADER_BONUS.superb, LEADER_BONUS.capable, LEADER_BONUS.weak, CAMP_SACKED_POINTS, ...moveSpecs(), ...modifierSpecs()];
+/**
+ * "The movement penalty for formation changes is applied to the movement for the order which requires that the
+ * formation be changed" (Movement): the guide gives no figure; the app's.
+ */
+export const FORMATION_CHANGE_COST: RulesetFieldSpec = {
+  id: 'formation-change-cost',
+  label: 'Formation change into or out of march column (base inches)',
+  type: 'number',
+  unit: 'base inches',
+  min: 0,
+  max: 24,
+  source: APP,
+  notInDocument: true,
+  usedFor: 'movement notes (a March from battle formation, any other move from column)',
+};
+
+export const WTDR_PARAMETERS: readonly RulesetFieldSpec[] = [BASE_SCALE, LEADER_BONUS.superb, LEADER_BONUS.capable, LEADER_BONUS.weak, CAMP_SACKED_POINTS, FORMATION_CHANGE_COST, ...moveSpecs(), ...modifierSpecs()];
 
 const SPEC_BY_ID = new Map(WTDR_PARAMETERS.map((s) => [s.id, s]));
 

@@ -40,6 +40,11 @@ describe('movement reach (Movement)', () => {
     expect(reachOf([mover()], { 'advance-commanded-shot': 6 }).notes).toContain('wheels only to the front, up to 90° either way ("Wheels may only be made to a unit\'s front", Movement)');
   });
 
+  it('says what a formation change costs, and when: the app\'s figure, a parameter (Movement, Formation Changes)', () => {
+    expect(reachOf([mover()], { 'advance-commanded-shot': 6 }).notes).toContain('a March order forms column first: it costs the app\'s penalty ("formation-change-cost", not entered) of the March, the column facing front, rear or a flank (Movement, Formation Changes; not drawn)');
+    expect(reachOf([mover()], { 'advance-commanded-shot': 6, 'formation-change-cost': 2 }).notes).toContainEqual(expect.stringMatching(/^a March order forms column first: it costs 2" of the March/));
+  });
+
   it('halves progress in rough ground but not for a forlorn hope', () => {
     const terrain: Terrain = { ...NO_TERRAIN, areas: [{ id: 'r', kind: 'rough', vertices: rect(20, 12, 50, 30) }] };
     const open = 12 - (10 - SHOT_DEPTH / 2);

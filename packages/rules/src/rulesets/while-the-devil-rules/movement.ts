@@ -11,7 +11,8 @@ import type { PointIn } from '../../model/units.ts';
 import type { Terrain } from '../../model/tableState.ts';
 import { pointInPolygon, segmentInsideIntervals, segmentIntersection, segmentPolygonCrossings } from '../../geometry/intersect.ts';
 import { boundingBox, convexHull, type BoundingBoxIn } from '../../geometry/polygon.ts';
-import { advanceSpec, marchSpec } from './declarations.ts';
+import { advanceSpec, FORMATION_CHANGE_COST, marchSpec } from './declarations.ts';
+import { rulesetValue } from '../../engine/rulesetFields.ts';
 import { CONTACT_IN, FRONT_CORNER_SLACK_IN, engagedWith, type UnitInfo, type WtdrContext } from './context.ts';
 import { convexMinkowskiSum, fromFrame, segmentToPolygonDistanceIn } from './geom.ts';
 import {
@@ -354,6 +355,19 @@ function refuseMove(reason: string, detail: string): MovementResult {
   return { movement: { ok: false, reason, detail }, shapes: [] };
 }
 
+/**
+ * What a change of formation costs and when (Movement, Formation Changes): into column as part of a March
+ * order, out of it for any other move, paid from that order's move. The reach drawn is the order the unit's
+ * formation makes (Advance in battle formation, March in column); the other order's is not drawn.
+ */
+function formationChangeNote(ctx: WtdrContext, march: boolean): string {
+  const v = rulesetValue(FORMATION_CHANGE_COST, ctx.parameters);
+  const cost = typeof v === 'number' ? `${v}"` : `the app's penalty ("${FORMATION_CHANGE_COST.id}", not entered)`;
+  return march
+    ? `any move other than March first leaves the column: it costs ${cost} of that move, and the unit faces front, rear or a flank (Movement, Formation Changes; not drawn)`
+    : `a March order forms column first: it costs ${cost} of the March, the column facing front, rear or a flank (Movement, Formation Changes; not drawn)`;
+}
+
 /** A unit's movement as a query (read by its evaluation, and by a charge at it for the evade it may make). */
 export const movementOf = query('wtdr/movement', (ctx: WtdrContext, unitId: string) => evaluateMovement(ctx, ctx.units.get(unitId)!), { equal: 'plain' });
 
@@ -398,6 +412,7 @@ export function evaluateMovement(ctx: WtdrContext, info: UnitInfo): MovementResu
     `${march ? 'March' : 'Advance'}: ${allowance} base inches ("${spec.id}", from the app)`,
     facingCost > 0 ? `facing change ${facingCost}"; wheels cost the moving front corner's path (${MOVEMENT_TABLE_SOURCE})` : `no facing-change cost (${MOVEMENT_TABLE_SOURCE})`,
     ...(type.family === 'swarm' ? [] : [`wheels only to the front, up to 90° either way ("Wheels may only be made to a unit's front", Movement)`]),
+    formationChangeNote(ctx, march),
     `rough x${roughCostPerIn(type.movement)}, very rough ${veryRoughCostPerIn(type.movement) === null ? 'impassable' : `x${veryRoughCostPerIn(type.movement)}`}, obstacles ${linearObstacleCostIn(type.movement) ?? 'impassable'}, choke points ${CHOKE_POINT_COST_IN}" + distance${march ? ', roads 1" per 1.5"' : ''} (${MOVEMENT_TABLE_SOURCE})`,
     `not within ${ENEMY_FRONT_ZONE_IN}" of an enemy front except to charge or retire (${ENEMY_FRONT_ZONE_SOURCE})`,
     ...(noStop.length > 0 ? [`may pass through ${noStop.map((g) => g.name).join(', ')} but not end its move on them (Movement)`] : []),
