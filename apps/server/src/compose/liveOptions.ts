@@ -12,6 +12,8 @@ import type { DataStore } from '../persist/dataStore.ts';
 /** Repository root (this file is apps/server/src/compose/liveOptions.ts). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const DEFAULT_DEMO_SCRIPT = join(REPO_ROOT, 'fixtures/demo/opening-battle.demo.json');
+/** A rule set's own demo battle, moving its example army: `fixtures/demo/<rule set id>.demo.json`. */
+export const rulesetDemoScript = (rulesetId: string): string => join(REPO_ROOT, 'fixtures/demo', `${rulesetId}.demo.json`);
 export const DEFAULT_VIEWS_DIR = join(REPO_ROOT, 'apps/overlay/dist');
 export const DEFAULT_DEMO_TABLE = join(REPO_ROOT, 'fixtures/demo/demo-table.json');
 

@@ -3,12 +3,12 @@
  * defaults filled in (frame size, table profile, frame rate, speed). `demoTableSpec` is what the pipeline
  * is told about the demo's table.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadDemoScript, type DemoScript } from '../demo/demoScript.ts';
 import { loadRoster } from '../roster/loadRoster.ts';
 import type { Roster } from '../roster/roster.ts';
-import { DEFAULT_DEMO_SCRIPT, DEFAULT_DEMO_TABLE, REPO_ROOT, type DemoLiveOptions } from './liveOptions.ts';
+import { DEFAULT_DEMO_SCRIPT, DEFAULT_DEMO_TABLE, REPO_ROOT, rulesetDemoScript, type DemoLiveOptions } from './liveOptions.ts';
 import type { TableSpec } from './startPipeline.ts';
 
 export interface Demo {
@@ -26,8 +26,19 @@ export interface Demo {
   readonly cacheFps: number | undefined;
 }
 
-export async function loadDemo(src: DemoLiveOptions): Promise<Demo> {
-  const scriptPath = src.scriptPath ?? DEFAULT_DEMO_SCRIPT;
+/**
+ * The script a demo start plays: the one asked for (`--demo`); else, with a rule set named (`--ruleset`),
+ * that rule set's own battle when it has one, so its example army (which carries what the rule set needs)
+ * is on the table; else the opening battle.
+ */
+export function demoScriptPath(src: DemoLiveOptions, rulesetId: string | undefined): string {
+  if (src.scriptPath !== undefined) return src.scriptPath;
+  if (rulesetId !== undefined && existsSync(rulesetDemoScript(rulesetId))) return rulesetDemoScript(rulesetId);
+  return DEFAULT_DEMO_SCRIPT;
+}
+
+export async function loadDemo(src: DemoLiveOptions, rulesetId?: string): Promise<Demo> {
+  const scriptPath = demoScriptPath(src, rulesetId);
   // The script names its roster relative to the repository root.
   const rosterRef = (JSON.parse(readFileSync(scriptPath, 'utf8')) as { roster?: unknown }).roster;
   if (typeof rosterRef !== 'string') throw new Error(`${scriptPath}: "roster" must name the roster file`);

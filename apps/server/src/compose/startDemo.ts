@@ -16,7 +16,7 @@ import { undoOnError } from './undoOnError.ts';
 import { log } from '../log/logger.ts';
 
 export async function startDemo(src: DemoLiveOptions, options: LiveOptions): Promise<RunningLive> {
-  const demo = await loadDemo(src);
+  const demo = await loadDemo(src, options.rulesetId);
   const { store, note } = openDemoStore(options.dataDir, demo);
   const game = await openGame({
     store,

@@ -2,7 +2,9 @@
  * The demo battle as data (`fixtures/demo/*.demo.json`): per unit and commander a list of keyframes (time
  * in seconds, the unit's centre and facing in table inches/degrees, the formation from then on), status
  * chips laid next to units for a while, the terrain and the table size. `scenePoses(script, roster, tS)`
- * interpolates every stand's pose (linear position, shortest-arc heading) and every chip's.
+ * interpolates every stand's pose (linear position, shortest-arc heading) and every chip's. A unit may fix
+ * where each of its stands sits in its own frame (`standOffsets`, by tag): the blocks and wedges of
+ * pike & shot, which no line or column gives.
  */
 import { readFileSync } from 'node:fs';
 import type { PoseIn, Terrain } from '@muster/rules';
@@ -18,6 +20,20 @@ export interface Keyframe {
   readonly headingDeg: number;
   /** From this keyframe on; default: the previous keyframe's, or 'line'. */
   readonly formation?: DemoFormation;
+}
+
+/** Where a stand sits from its unit's keyframed centre, in the unit's own frame (inches). */
+export interface StandOffset {
+  /** To the unit's right (its facing turned 90° clockwise). */
+  readonly rightIn: number;
+  /** Along the unit's facing. */
+  readonly forwardIn: number;
+}
+
+export interface DemoUnit {
+  readonly keyframes: readonly Keyframe[];
+  /** By stand tag (as a string): the stand's place in the unit's frame, whatever the keyframe's formation. */
+  readonly standOffsets?: Readonly<Record<string, StandOffset>>;
 }
 
 export interface DemoChip {
@@ -40,7 +56,7 @@ export interface DemoScript {
   /** Corner anchor tags, table inches (for rendered frames). */
   readonly anchors: readonly { readonly tag: number; readonly xIn: number; readonly yIn: number }[];
   readonly terrain: Terrain;
-  readonly units: Readonly<Record<string, { readonly keyframes: readonly Keyframe[] }>>;
+  readonly units: Readonly<Record<string, DemoUnit>>;
   readonly commanders: Readonly<Record<string, { readonly keyframes: readonly Keyframe[] }>>;
   readonly chips: readonly DemoChip[];
 }
@@ -68,6 +84,18 @@ function checkKeyframes(file: string, path: string, v: unknown): Keyframe[] {
   });
 }
 
+function checkStandOffsets(file: string, path: string, v: unknown, stands: readonly RosterStand[]): void {
+  if (v === undefined) return;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(file, `${path} must be an object of stand tag → { rightIn, forwardIn }`);
+  for (const [tag, off] of Object.entries(v as Record<string, unknown>)) {
+    if (!stands.some((st) => st.tag !== null && String(st.tag) === tag)) fail(file, `${path}.${tag}: no stand of this unit has tag ${tag}`);
+    const o = off as Record<string, unknown> | null;
+    for (const f of ['rightIn', 'forwardIn'] as const) {
+      if (typeof o?.[f] !== 'number' || !Number.isFinite(o[f])) fail(file, `${path}.${tag}.${f} must be a number`);
+    }
+  }
+}
+
 /** Checks a parsed script against its roster (every unit id known, keyframes ordered, terrain valid). */
 export function checkDemoScript(value: unknown, roster: Roster, file = 'demo script'): DemoScript {
   if (typeof value !== 'object' || value === null) fail(file, 'must be a JSON object');
@@ -76,11 +104,12 @@ export function checkDemoScript(value: unknown, roster: Roster, file = 'demo scr
   if (typeof s.loopS !== 'number' || s.loopS <= 0) fail(file, 'loopS must be a positive number');
   const terrain = validateTerrain(s.terrain);
   if (!terrain.ok) fail(file, terrain.message);
-  const units = (s.units ?? {}) as Record<string, { keyframes: unknown }>;
+  const units = (s.units ?? {}) as Record<string, { keyframes: unknown; standOffsets?: unknown }>;
   const commanders = (s.commanders ?? {}) as Record<string, { keyframes: unknown }>;
   for (const [id, u] of Object.entries(units)) {
     if (!roster.units.some((r) => r.id === id)) fail(file, `units.${id}: no such unit in roster "${roster.name}"`);
     checkKeyframes(file, `units.${id}.keyframes`, u.keyframes);
+    checkStandOffsets(file, `units.${id}.standOffsets`, u.standOffsets, roster.units.find((r) => r.id === id)!.stands);
   }
   for (const [id, c] of Object.entries(commanders)) {
     if (!roster.commanders.some((r) => r.id === id)) fail(file, `commanders.${id}: no such commander in roster`);
@@ -141,8 +170,11 @@ export function interpolate(keyframes: readonly Keyframe[], tS: number): UnitPos
   return { xIn: prev.xIn, yIn: prev.yIn, headingDeg: ((prev.headingDeg % 360) + 360) % 360, formation };
 }
 
-/** Stand centres for a unit at `pose`: line = side by side, column = 2 wide, battery = guns 0.5" apart. */
-function layout(stands: readonly RosterStand[], pose: UnitPose): Map<string, PoseIn> {
+/**
+ * Stand centres for a unit at `pose`: line = side by side, column = 2 wide, battery = guns 0.5" apart; a
+ * stand with an offset of its own sits there instead.
+ */
+function layout(stands: readonly RosterStand[], pose: UnitPose, offsets: DemoUnit['standOffsets']): Map<string, PoseIn> {
   const h = (pose.headingDeg * Math.PI) / 180;
   const fx = Math.cos(h);
   const fy = Math.sin(h);
@@ -162,6 +194,11 @@ function layout(stands: readonly RosterStand[], pose: UnitPose): Map<string, Pos
   }
   const n = ordered.length;
   ordered.forEach((s, i) => {
+    const own = s.tag !== null ? offsets?.[String(s.tag)] : undefined;
+    if (own) {
+      at(s.id, own.rightIn, own.forwardIn);
+      return;
+    }
     const w = s.base.widthIn;
     const d = s.base.depthIn;
     if (pose.formation === 'column') {
@@ -189,7 +226,7 @@ export function scenePoses(script: DemoScript, roster: Roster, tS: number): Scen
   for (const unit of roster.units) {
     const kf = script.units[unit.id];
     if (!kf) continue;
-    for (const [id, pose] of layout(unit.stands, interpolate(kf.keyframes, tS))) stands.set(id, pose);
+    for (const [id, pose] of layout(unit.stands, interpolate(kf.keyframes, tS), kf.standOffsets)) stands.set(id, pose);
   }
   for (const c of roster.commanders) {
     const kf = script.commanders[c.id];

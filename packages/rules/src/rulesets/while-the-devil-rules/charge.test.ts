@@ -81,12 +81,41 @@ describe('charges (Combat: Charges)', () => {
     expect(beside.units['t']!.fire.find((f) => f.targetUnitId === 'c')).not.toMatchObject({ reason: 'fire/in-combat' });
   });
 
+  it('draws where a charged forlorn hope may evade: its own movement reach (Charges: "performed like any other movement")', () => {
+    const fh = (extra: Partial<WtdrUnitSpec> = {}): WtdrUnitSpec => ({ id: 't', name: 'Hope', side: 'b', troopType: 'forlorn-hope', slots: swarmSlots(4, WTDR_BASES.figureFoot, 1.5), at: { xIn: 36, yIn: 16 }, headingDeg: 270, ...extra });
+    const params = { 'charge-cuirassier': 12, 'advance-forlorn-hope': 8 };
+    const { ev, charge } = chargeOf([charger(), fh()], params);
+    const opt = on(charge) as ChargeTargetOption;
+    expect(opt.ok).toBe(true);
+    expect(opt.attacker.limits.map((l) => l.label)).toContain('Hope may evade instead of firing (uses its action): any move within its 8" reach, facing change paid (drawn); the charger may then use its remaining move to reach it');
+    const evade = ev.shapes.find((sh) => sh.id === 'wtdr/c/charge/t/evade');
+    expect(evade).toMatchObject({ kind: 'polygon', layer: 'charge', style: 'reach', unitId: 't' });
+    expect((evade as unknown as { vertices: unknown[] }).vertices).toEqual((ev.units["t"]!.movement as unknown as { reach: unknown[] }).reach);
+    // A target that has acted may not evade (evading uses its action): named, not drawn.
+    const acted = chargeOf([charger(), fh({ status: { rulesetStatus: { acted: true } } })], params);
+    expect((on(acted.charge) as ChargeTargetOption).attacker.limits.map((l) => l.label)).toContain('Hope has acted: no evasion (evading uses its action)');
+    expect(acted.ev.shapes.some((sh) => sh.id.endsWith('/evade'))).toBe(false);
+    // Formed foot do not evade.
+    expect(chargeOf([charger(), foot('t', 36, 16)]).ev.shapes.some((sh) => sh.id.endsWith('/evade'))).toBe(false);
+  });
+
   it('keeps who may charge whom', () => {
     expect(on(chargeOf([charger({ troopType: 'light-artillery', slots: [{ size: WTDR_BASES.artillery, back: 0, left: 0 }] }), foot('t', 36, 16)]).charge)).toMatchObject({ reason: 'charge/artillery' });
     expect(on(chargeOf([charger({ slots: column(WTDR_BASES.cavalry, 2) }), foot('t', 36, 16)]).charge)).toMatchObject({ reason: 'charge/march-column' });
     const harq = { 'charge-harquebusier': 12 };
-    expect(on(chargeOf([charger({ troopType: 'harquebusier' }), foot('t', 36, 16)], harq).charge)).toMatchObject({ reason: 'charge/harquebusiers-refuse' });
-    expect(on(chargeOf([charger({ troopType: 'harquebusier' }), foot('t', 36, 16, 270, { status: { rulesetStatus: { status: 'disordered' } } })], harq).charge)).toMatchObject({ ok: true });
+    // At an undisordered front the charge is open, but stops 1" short unless its fire disorders the target
+    // ("If the target is not disordered, Harquebusiers will refuse to contact the enemy frontally, stopping an
+    // inch short of contact"): the stop is drawn, its front edge 1" from the target's (at y = 16).
+    const undisordered = chargeOf([charger({ troopType: 'harquebusier' }), foot('t', 36, 16)], harq);
+    const opt = on(undisordered.charge) as ChargeTargetOption;
+    expect(opt.ok).toBe(true);
+    expect(opt.attacker.limits.at(-1)!.label).toMatch(/stop 1" short \(drawn\), no melee/);
+    const stop = undisordered.ev.shapes.find((sh) => sh.id === 'wtdr/c/charge/t/stop-short');
+    expect(stop).toMatchObject({ kind: 'polyline', style: 'blocked', layer: 'charge' });
+    for (const p of (stop as unknown as { points: { yIn: number }[] }).points) expect(p.yIn).toBeCloseTo(15, 6);
+    const disordered = chargeOf([charger({ troopType: 'harquebusier' }), foot('t', 36, 16, 270, { status: { rulesetStatus: { status: 'disordered' } } })], harq);
+    expect((on(disordered.charge) as ChargeTargetOption).attacker.limits.some((l) => /short/.test(l.label) && /harquebusiers refuse/.test(l.label))).toBe(false);
+    expect(disordered.ev.shapes.some((sh) => sh.id.endsWith('/stop-short'))).toBe(false);
     const ilh = { 'charge-light-horse': 12 };
     expect(on(chargeOf([charger({ troopType: 'light-horse' }), foot('t', 36, 16)], ilh).charge)).toMatchObject({ reason: 'charge/light-horse-target' });
     expect(on(chargeOf([charger({ troopType: 'light-horse' }), foot('t', 36 - WTDR_BASES.shot.w / 2, 16, 0)], ilh).charge)).toMatchObject({ ok: true, enemyFlanked: true });

@@ -3,7 +3,8 @@
  * some part of its front meets the target; the move may not cross another enemy's front within 1" nor pass
  * through any unit. Who may charge whom (artillery and march columns never; dragoons and forlorn hopes in
  * the open only at skirmishers or guns; light horse only at light troops or guns unless the target is taken
- * in flank or rear; harquebusiers not at an undisordered enemy's front). Reach comes from the app.
+ * in flank or rear). Harquebusiers charging an undisordered enemy's front stop an inch short unless their
+ * charging fire disorders it (`HARQUEBUSIERS_AT_UNDISORDERED_FRONT`): the stop is drawn. Reach comes from the app.
  */
 import type { ChargeRefusal, ChargeTargetOption, DiceModifier } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
@@ -14,6 +15,7 @@ import { pointInPolygon } from '../../geometry/intersect.ts';
 import { polygonToPolygonDistanceIn } from '../../geometry/distance.ts';
 import { rotateAround } from '../../geometry/vec.ts';
 import { chargeSpec } from './declarations.ts';
+import { movementOf } from './movement.ts';
 import { engagedWith, frontZone, gapLowerBoundIn, type UnitInfo, type WtdrContext } from './context.ts';
 import { along, aheadOf, clipConvex, frameOf, leftOfRay, rightOfRay } from './geom.ts';
 import { modifierBreakdown, type ModifierFactor } from './modifiers.ts';
@@ -24,6 +26,18 @@ import { AREA_CLASSES } from './tables/terrainClasses.ts';
 import type { TroopType } from './tables/troopTypes.ts';
 
 const CHARGES = 'Combat (Charges and Melee): Charges';
+
+/**
+ * The guide says both "Hraquebusier units will not charge an undisordered enemy (the game app will tell you
+ * when this is the case.)" and, of charging fire, "If the target is not disordered, Harquebusiers will refuse
+ * to contact the enemy frontally, stopping an inch short of contact" (Charges; the Design Notes: "unwilling
+ * to charge, unless their fire was effective"). Read as the second: the charge is open, the harquebusiers
+ * fire before contact, and stop 1" short of the front unless that fire disordered the target. 'refuse' is the
+ * first reading (no charge at an undisordered front).
+ */
+export const HARQUEBUSIERS_AT_UNDISORDERED_FRONT: 'stop-short' | 'refuse' = 'stop-short';
+/** "stopping an inch short of contact" (Charges). */
+export const HARQUEBUSIER_STOP_SHORT_IN = 1;
 /** Wheel angles tried, degrees apart, up to 90° each way ("Wheels may only be made to a unit's front"). */
 const WHEEL_STEP_DEG = 5;
 const WHEEL_MAX_DEG = 90;
@@ -183,6 +197,7 @@ export function chargePlan(ctx: WtdrContext, info: UnitInfo): ChargePlan {
   if (info.stands.length === 0) return { kind: 'none' };
   if (!type) return refusePlan('charge/no-troop-type', 'set rulesetFields["troop-type"]');
   if (info.status === 'destroyed') return refusePlan('charge/destroyed', 'the unit is destroyed');
+  if (type.family === 'camp') return refusePlan('charge/camp', 'a baggage or camp does not charge (Army Morale)');
   if (type.family === 'artillery') return refusePlan('charge/artillery', `Artillery ... may not Charge (${CHARGES})`);
   if (info.formation.march) return refusePlan('charge/march-column', `units in "march" (column) formation may not Charge (${CHARGES})`);
   if (info.acted) return refusePlan('charge/already-acted', 'the unit has acted this turn (Turn Sequence)');
@@ -196,6 +211,42 @@ export function chargePlan(ctx: WtdrContext, info: UnitInfo): ChargePlan {
 export interface ChargePair {
   readonly entry: ChargeTargetOption | ChargeRefusal;
   readonly shape?: Shape;
+  /** Where a charge that must stop short ends: its front edge there. */
+  readonly stopShape?: Shape;
+  /** Where the target may evade to. */
+  readonly evadeShape?: Shape;
+}
+
+/**
+ * "Charges may not involve a change of formation of any type on the part of the charging unit. Unit depth and
+ * frontage must remain the same as at the start of the move ... The exception to this rules is for Irregular
+ * Light Horse, Dragoons, and Forlorn Hopes, which may adjust their formation as desired" (Charges).
+ */
+function formationLine(info: UnitInfo): DiceModifier {
+  const family = info.type?.family;
+  if (family === 'swarm' || family === 'light-horse') return { label: `${info.unit.name} may adjust its formation as desired during the charge`, dice: 0, source: CHARGES };
+  const depthIn = info.box.front - info.box.rear;
+  return { label: `no change of formation during the charge: frontage ${info.frontageIn.toFixed(1)}" and depth ${depthIn.toFixed(1)}" stay as at the start`, dice: 0, source: CHARGES };
+}
+
+/**
+ * "When Charged, Forlorn Hopes, Dragoons, and Irregular Light Horse may attempt to evade the Charge ... performed
+ * like any other movement, including paying for the initial facing change" (Charges): where the target may
+ * go, its own movement reach. Not when it has acted ("evade moves will use the evading unit's action") nor in
+ * an ongoing combat ("neither evasion nor defensive Fire are allowed", Ongoing Combats).
+ */
+function evasion(ctx: WtdrContext, chargerId: string, target: UnitInfo): { line: DiceModifier; shape?: Shape } | undefined {
+  const family = target.type?.family;
+  if (family !== 'swarm' && family !== 'light-horse') return undefined;
+  const name = target.unit.name;
+  if (target.acted) return { line: { label: `${name} has acted: no evasion (evading uses its action)`, dice: 0, source: CHARGES } };
+  if (engagedWith(ctx, target).length > 0) return { line: { label: `${name} is in an ongoing combat: no evasion (Ongoing Combats)`, dice: 0, source: CHARGES } };
+  const move = ctx.t.get(movementOf, target.unit.id).movement;
+  if (!move.ok) return { line: { label: `${name} may evade instead of firing (uses its action); its evade reach needs its movement: ${move.detail ?? move.reason}`, dice: 0, source: CHARGES } };
+  return {
+    line: { label: `${name} may evade instead of firing (uses its action): any move within its ${move.allowanceIn}" reach, facing change paid (drawn); the charger may then use its remaining move to reach it`, dice: 0, source: CHARGES },
+    shape: { id: `wtdr/${chargerId}/charge/${target.unit.id}/evade`, kind: 'polygon', layer: 'charge', style: 'reach', unitId: target.unit.id, side: target.unit.side, vertices: move.reach },
+  };
 }
 
 function farDetail(reachIn: number, wholeInches: number): string {
@@ -237,12 +288,14 @@ export function chargeAtTarget(ctx: WtdrContext, info: UnitInfo, plan: ChargePla
   if (type.family === 'light-horse' && !(tFamily === 'light-horse' || lightTarget) && !flanked && engagedWith(ctx, target).length === 0) {
     return refusal(tid, 'charge/light-horse-target', `Irregular Light Horse charge only light horse, skirmishers or guns unless the target is already in an ongoing combat or in flank or rear (${CHARGES})`);
   }
-  if (type.id === 'harquebusier' && target.status === 'ok' && !flanked) {
+  const stopsShort = type.id === 'harquebusier' && target.status === 'ok' && !flanked;
+  if (stopsShort && HARQUEBUSIERS_AT_UNDISORDERED_FRONT === 'refuse') {
     return refusal(tid, 'charge/harquebusiers-refuse', `Harquebusiers will not charge an undisordered enemy's front (${CHARGES})`);
   }
   if (distanceIn > reach + 1e-9) {
     return refusal(tid, 'charge/out-of-reach', `path ${distanceIn.toFixed(1)}" (wheel ${path.wheelCostIn.toFixed(1)}" + ${path.straightIn.toFixed(1)}"); reach ${reach}"`);
   }
+  const evade = evasion(ctx, id, target);
   const ratio = forceRatio(info.basesNow, target.basesNow);
   const attackerFactors: ModifierFactor[] = [
     { id: 'melee-actor-charging', label: 'Actor is Charging', section: CHARGES },
@@ -262,7 +315,20 @@ export function chargeAtTarget(ctx: WtdrContext, info: UnitInfo, plan: ChargePla
     ok: true,
     targetUnitId: tid,
     distanceIn,
-    attacker: { ...modifierBreakdown(ctx, attackerFactors, `Charge of ${info.unit.name}`, id), limits: chargeFireLines(ctx, info, target, !flanked, found.sweep!) },
+    attacker: {
+      ...modifierBreakdown(ctx, attackerFactors, `Charge of ${info.unit.name}`, id),
+      limits: [
+        ...chargeFireLines(ctx, info, target, !flanked, found.sweep!),
+        formationLine(info),
+        {
+          label: `on contact the front wheels left or right to maximise contact, "but must always wheel to the front of the Target if possible"${flanked ? '' : ' (here the front)'}`,
+          dice: 0,
+          source: CHARGES,
+        },
+        ...(evade ? [evade.line] : []),
+        ...(stopsShort ? [{ label: `${target.unit.name} is not disordered: unless the charging fire disorders it, the harquebusiers refuse frontal contact and stop ${HARQUEBUSIER_STOP_SHORT_IN}" short (drawn), no melee`, dice: 0, source: CHARGES }] : []),
+      ],
+    },
     defender: modifierBreakdown(ctx, defenderFactors, `Defence of ${target.unit.name}`, tid),
     disorderedBy,
     enemyFlanked: flanked,
@@ -271,7 +337,12 @@ export function chargeAtTarget(ctx: WtdrContext, info: UnitInfo, plan: ChargePla
   const r = (path.headingDeg * Math.PI) / 180;
   const end = { xIn: mid.xIn + Math.cos(r) * path.straightIn, yIn: mid.yIn + Math.sin(r) * path.straightIn };
   const startMid = { xIn: info.centre.xIn + (info.box.front - (info.box.front + info.box.rear) / 2) * info.frame.fx, yIn: info.centre.yIn + (info.box.front - (info.box.front + info.box.rear) / 2) * info.frame.fy };
-  return { entry, shape: { id: `wtdr/${id}/charge/${tid}`, kind: 'polyline', layer: 'charge', style: 'charge', unitId: id, side: info.unit.side, points: [startMid, mid, end], arrow: true } };
+  const shape: Shape = { id: `wtdr/${id}/charge/${tid}`, kind: 'polyline', layer: 'charge', style: 'charge', unitId: id, side: info.unit.side, points: [startMid, mid, end], arrow: true };
+  if (!stopsShort) return { entry, shape, ...(evade?.shape ? { evadeShape: evade.shape } : {}) };
+  // The front edge an inch short of contact, where the harquebusiers halt if their fire does not disorder.
+  const back = Math.max(0, path.straightIn - HARQUEBUSIER_STOP_SHORT_IN);
+  const stopEdge = path.edge.map((p) => ({ xIn: p.xIn + Math.cos(r) * back, yIn: p.yIn + Math.sin(r) * back }));
+  return { entry, shape, ...(evade?.shape ? { evadeShape: evade.shape } : {}), stopShape: { id: `wtdr/${id}/charge/${tid}/stop-short`, kind: 'polyline', layer: 'charge', style: 'blocked', unitId: id, side: info.unit.side, points: stopEdge } };
 }
 
 /** What fire the charge meets or makes before contact, in the order the guide takes it (Charges). */
@@ -287,6 +358,10 @@ export function chargeResult(plan: ChargePlan, enemyIds: readonly string[], pair
   if (plan.kind === 'none') return { charge: [], shapes: [] };
   if (plan.kind === 'refuse') return { charge: enemyIds.map((targetUnitId) => ({ ok: false, reason: plan.reason, detail: plan.detail, targetUnitId })), shapes: [] };
   const shapes: Shape[] = [];
-  for (const p of pairs) if (p.shape) shapes.push(p.shape);
+  for (const p of pairs) {
+    if (p.shape) shapes.push(p.shape);
+    if (p.stopShape) shapes.push(p.stopShape);
+    if (p.evadeShape) shapes.push(p.evadeShape);
+  }
   return { charge: pairs.map((p) => p.entry), shapes };
 }

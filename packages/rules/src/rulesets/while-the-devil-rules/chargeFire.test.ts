@@ -20,7 +20,7 @@ const lines = (c: ChargeTargetOption): string[] => c.attacker.limits.map((l) => 
 describe('fire during charges (Combat (Charges and Melee): Charges)', () => {
   it('a frontal charge takes defensive fire from a target that has not acted; a devastating fire stops it short', () => {
     const opt = chargeAt([charger(), foot('t', 36, 16)]);
-    expect(lines(opt)[0]).toMatch(/^Defensive fire: t may fire first \(Musketeers\).*devastating fire \(2 status levels\) stops the charge 1" short/);
+    expect(lines(opt)[0]).toMatch(/^Defensive fire: t may fire first \(Musketeers\).*devastating fire \(2 status levels or more\) stops the charge 1" short/);
     expect(opt.attacker.limits[0]!.source).toBe('Combat (Charges and Melee): Charges');
   });
 

@@ -69,7 +69,7 @@ export function defensiveFireLine(ctx: WtdrContext, target: UnitInfo, frontal: b
   const why = cannotFireNow(ctx, target);
   if (why !== undefined) return none(why);
   return {
-    label: `Defensive fire: ${name} may fire first (${rangeRow(weapon).name}), as a normal Fire action; a devastating fire (${DEVASTATING_FIRE_LEVELS} status levels) stops the charge 1" short with no melee${target.type?.family === 'swarm' || target.type?.family === 'light-horse' ? `; or ${name} evades instead (evasion uses its action)` : ''}`,
+    label: `Defensive fire: ${name} may fire first (${rangeRow(weapon).name}), as a normal Fire action; a devastating fire (${DEVASTATING_FIRE_LEVELS} status levels or more) stops the charge 1" short with no melee${target.type?.family === 'swarm' || target.type?.family === 'light-horse' ? `; or ${name} evades instead (evasion uses its action)` : ''}`,
     dice: 0,
     source: CHARGES,
   };

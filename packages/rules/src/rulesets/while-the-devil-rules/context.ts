@@ -124,7 +124,8 @@ export const unitInfo = query(
     const started = unit.rulesetFields?.['starting-bases'];
     // The field, else one for a swarm, else the army file's stands (a unit taken off the table keeps its
     // bases for the break point), else the bases on the table.
-    const startingBases = typeof started === 'number' ? started : type?.family === 'swarm' ? 1 : (unit.startingStands ?? Math.max(1, stands.length));
+    // A camp "generally as a single base" (Army Morale).
+    const startingBases = typeof started === 'number' ? started : type?.family === 'swarm' || type?.family === 'camp' ? 1 : (unit.startingStands ?? Math.max(1, stands.length));
     const lostValue = rulesetValue(BASES_LOST_FIELD, unit.status?.rulesetStatus);
     const basesLost = typeof lostValue === 'number' ? lostValue : 0;
     const destroyed = basesLost >= basesLostToDestroy(startingBases);
@@ -299,8 +300,10 @@ const engaged = query(
   (ctx: WtdrContext, unitId: string): readonly string[] => {
     const info = ctx.units.get(unitId)!;
     const out: string[] = [];
-    if (info.stands.length === 0 || info.status === 'destroyed') return out;
+    // A camp is sacked, not fought (Combat Effects and Rallying): contact with one is no combat.
+    if (info.stands.length === 0 || info.status === 'destroyed' || info.type?.family === 'camp') return out;
     for (const e of enemiesNear(ctx, info.unit.side, info.hull, CONTACT_IN)) {
+      if (e.type?.family === 'camp') continue;
       if (gapLowerBoundIn(info, e) > CONTACT_IN) continue;
       if (polygonToPolygonDistanceIn(info.hull, e.hull) > CONTACT_IN) continue;
       const touchesFront = (a: UnitInfo, b: UnitInfo): boolean => {
@@ -318,9 +321,34 @@ export function engagedWith(ctx: WtdrContext, info: UnitInfo): readonly string[]
   return ctx.t.get(engaged, info.unit.id);
 }
 
+/**
+ * Friendly units in base contact with the unit (on the table, not destroyed), in state order: the
+ * units that may support it in a melee (Combat: Melee, "Supporting units include:"; see melee.ts).
+ */
+const touchingFriends = query(
+  'wtdr/touching-friends',
+  (ctx: WtdrContext, unitId: string): readonly string[] => {
+    const info = ctx.units.get(unitId)!;
+    const out: string[] = [];
+    if (info.stands.length === 0 || info.status === 'destroyed') return out;
+    for (const id of ctx.t.unitsIn(grownBox(info.hull, CONTACT_IN))) {
+      const f = ctx.units.get(id)!;
+      if (id === unitId || f.unit.side !== info.unit.side || f.status === 'destroyed' || f.stands.length === 0) continue;
+      if (gapLowerBoundIn(info, f) > CONTACT_IN) continue;
+      if (polygonToPolygonDistanceIn(info.hull, f.hull) <= CONTACT_IN) out.push(id);
+    }
+    return out;
+  },
+  { equal: 'plain' },
+);
+
+export function touchingFriendsOf(ctx: WtdrContext, info: UnitInfo): readonly string[] {
+  return ctx.t.get(touchingFriends, info.unit.id);
+}
+
 /** The front zone of a unit: its front edge pushed `depthIn` forward (nothing for swarms, which have no front). */
 export function frontZone(info: Pick<UnitInfo, 'type' | 'stands' | 'box' | 'frame'>, depthIn: number): PointIn[] {
-  if (info.type?.family === 'swarm' || info.stands.length === 0) return [];
+  if (info.type?.family === 'swarm' || info.type?.family === 'camp' || info.stands.length === 0) return [];
   const { front, left, right } = info.box;
   return [fromFrame(info.frame, front, left), fromFrame(info.frame, front + depthIn, left), fromFrame(info.frame, front + depthIn, right), fromFrame(info.frame, front, right)];
 }

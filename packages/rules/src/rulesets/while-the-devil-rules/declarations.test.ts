@@ -14,11 +14,12 @@ describe('While the Devil Rules declarations', () => {
       expect(p.default, p.id).toBeUndefined();
       expect(p.source).toMatch(/game app/);
     }
-    // One advance, march and charge reach per troop type that moves or charges (heavy guns only pivot; guns never charge).
+    // One advance, march and charge reach per troop type that moves or charges (heavy guns only pivot; guns
+    // never charge; the guide gives a camp neither).
     const ids = new Set(params.map((p) => p.id));
     for (const t of TROOP_TYPES) {
-      expect(ids.has(`advance-${t.id}`), t.id).toBe(t.id !== 'heavy-artillery');
-      expect(ids.has(`charge-${t.id}`), t.id).toBe(t.family !== 'artillery');
+      expect(ids.has(`advance-${t.id}`), t.id).toBe(t.id !== 'heavy-artillery' && t.id !== 'camp');
+      expect(ids.has(`charge-${t.id}`), t.id).toBe(t.family !== 'artillery' && t.id !== 'camp');
     }
     expect(new Set(params.map((p) => p.id)).size).toBe(params.length);
   });

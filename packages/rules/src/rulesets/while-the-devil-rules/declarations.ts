@@ -25,6 +25,7 @@ export function chargeSpec(type: TroopTypeId): RulesetFieldSpec {
 function moveSpecs(): RulesetFieldSpec[] {
   const out: RulesetFieldSpec[] = [];
   for (const t of TROOP_TYPES) {
+    if (t.family === 'camp') continue; // no move or charge in the guide
     const movable = t.movement !== 'heavy-artillery';
     if (movable) {
       out.push({ id: `advance-${t.id}`, label: `Advance, ${t.label} (base inches)`, type: 'number', unit: 'base inches', min: 0, max: 60, source: APP, notInDocument: true, usedFor: `movement reach of ${t.label}` });
@@ -98,7 +99,35 @@ export const LEADER_BONUS: Readonly<Record<'superb' | 'capable' | 'weak', Rulese
   weak: { id: 'leader-bonus-weak', label: 'Leader bonus of a "weak" commander (activations)', type: 'integer', min: -2, max: 2, default: -1, source: 'Leaders and Command Control ("Poor leaders may be given negative modifiers, but this should never be more than a -2")', usedFor: 'activations per Initiative' },
 };
 
-export const WTDR_PARAMETERS: readonly RulesetFieldSpec[] = [BASE_SCALE, LEADER_BONUS.superb, LEADER_BONUS.capable, LEADER_BONUS.weak, ...moveSpecs(), ...modifierSpecs()];
+/** "For a sacked camp/bagge train: 6 points (suggested)" (Army Morale): the guide's suggestion as the default. */
+export const CAMP_SACKED_POINTS: RulesetFieldSpec = {
+  id: 'camp-sacked-points',
+  label: 'Points toward the break point for a sacked camp or baggage train',
+  type: 'integer',
+  min: 0,
+  max: 20,
+  default: 6,
+  source: 'Army Morale ("For a sacked camp/bagge train: 6 points (suggested)")',
+  usedFor: 'army break point',
+};
+
+/**
+ * "The movement penalty for formation changes is applied to the movement for the order which requires that the
+ * formation be changed" (Movement): the guide gives no figure; the app's.
+ */
+export const FORMATION_CHANGE_COST: RulesetFieldSpec = {
+  id: 'formation-change-cost',
+  label: 'Formation change into or out of march column (base inches)',
+  type: 'number',
+  unit: 'base inches',
+  min: 0,
+  max: 24,
+  source: APP,
+  notInDocument: true,
+  usedFor: 'movement notes (a March from battle formation, any other move from column)',
+};
+
+export const WTDR_PARAMETERS: readonly RulesetFieldSpec[] = [BASE_SCALE, LEADER_BONUS.superb, LEADER_BONUS.capable, LEADER_BONUS.weak, CAMP_SACKED_POINTS, FORMATION_CHANGE_COST, ...moveSpecs(), ...modifierSpecs()];
 
 const SPEC_BY_ID = new Map(WTDR_PARAMETERS.map((s) => [s.id, s]));
 
@@ -169,9 +198,41 @@ export const LEADER_LOST_FIELD: RulesetFieldSpec = {
   usedFor: 'army break point',
 };
 
+/** A camp or baggage train the enemy has sacked (Combat Effects and Rallying; Army Morale). */
+export const CAMP_SACKED_FIELD: RulesetFieldSpec = {
+  id: 'camp-sacked',
+  label: 'Camp or baggage train sacked by the enemy',
+  type: 'boolean',
+  default: false,
+  source: 'Combat Effects and Rallying ("Enemy camps and baggage trains may be destroyed"); Army Morale',
+  usedFor: 'army break point',
+};
+
+/**
+ * The one arc a Swedish brigade has fired into this turn: "may only fire at targets in one arc in any given
+ * turn" (Formations). Set by the operator after its first fire; its other faces may not fire until cleared.
+ */
+export const FIRE_ARC_FIELD: RulesetFieldSpec = {
+  id: 'fire-arc',
+  label: 'Arc a Swedish brigade has fired into this turn',
+  type: 'choice',
+  choices: [
+    { id: 'none', label: 'none yet' },
+    { id: 'front', label: 'front' },
+    { id: 'rear', label: 'rear' },
+    { id: 'left', label: 'left flank' },
+    { id: 'right', label: 'right flank' },
+  ],
+  default: 'none',
+  source: 'Formations (Swedish Brigade: "may only fire at targets in one arc in any given turn")',
+  usedFor: 'fire of Swedish brigades',
+};
+
 export const WTDR_STATUS_FIELDS: readonly RulesetFieldSpec[] = [
   STATUS_FIELD,
   BASES_LOST_FIELD,
   LEADER_LOST_FIELD,
+  CAMP_SACKED_FIELD,
+  FIRE_ARC_FIELD,
   { id: 'acted', label: 'Has acted this turn', type: 'boolean', default: false, source: 'Turn Sequence', usedFor: 'fire and charge notes' },
 ];

@@ -13,7 +13,7 @@ import { ENEMY_FRONT_ZONE_IN } from './tables/movementTables.ts';
 import { chargeAtTarget, chargePlan, chargeResult, type ChargeResult } from './charge.ts';
 import { leaderParts, unitCommand } from './command.ts';
 import { fireArcShapes, fireAtTarget, firePlan, fireResult, type FireResult } from './fire.ts';
-import { evaluateMovement, type MovementResult } from './movement.ts';
+import { movementOf, type MovementResult } from './movement.ts';
 import { evaluateArmies, unitMorale } from './morale.ts';
 import { evaluateMelees } from './melee.ts';
 
@@ -96,7 +96,6 @@ export function unitEvaluation(p: UnitParts): UnitEvaluation {
 
 const info = (ctx: WtdrContext, unitId: string): UnitInfo => ctx.units.get(unitId)!;
 
-const movementOf = query('wtdr/movement', (ctx: WtdrContext, unitId) => evaluateMovement(ctx, info(ctx, unitId)), { equal: 'plain' });
 
 const firePlanOf = query('wtdr/fire-plan', (ctx: WtdrContext, unitId) => firePlan(ctx, info(ctx, unitId)), { equal: 'plain' });
 

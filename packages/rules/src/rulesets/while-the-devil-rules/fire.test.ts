@@ -63,6 +63,17 @@ describe('fire (Fire)', () => {
     expect(tercioRear.eligibleStandIds).toHaveLength(2);
   });
 
+  it('a Swedish brigade that has fired into one arc this turn fires into no other (Formations: "one arc in any given turn")', () => {
+    const brigade = (arc?: string) => firer({ troopType: 'swedish-brigade', slots: swedishSlots(), ...(arc ? { status: { rulesetStatus: { 'fire-arc': arc } } } : {}) });
+    const ahead = target(36, 18, { slots: row(WTDR_BASES.shot, 3) });
+    expect(at(fireOf([brigade('front'), ahead]).fire)).toMatchObject({ ok: true });
+    const refused = at(fireOf([brigade('rear'), ahead]).fire);
+    expect(refused).toMatchObject({ ok: false, reason: 'fire/out-of-arc' });
+    expect((refused as FireRefusal).detail).toMatch(/only to its rear arc/);
+    // Other pike & shot formations are not bound to one arc.
+    expect(at(fireOf([firer({ troopType: 'tercio', slots: tercioExtendedSlots(), status: { rulesetStatus: { 'fire-arc': 'rear' } } }), target(36, 18)]).fire)).toMatchObject({ ok: true });
+  });
+
   it('prefers the closer target, except for cannon', () => {
     const two = [firer(), target(36, 18), { ...target(40, 15), id: 't2' }];
     const { fire } = fireOf(two);

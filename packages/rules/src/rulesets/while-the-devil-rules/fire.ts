@@ -29,6 +29,8 @@ import {
 import { AREA_CLASSES } from './tables/terrainClasses.ts';
 import { OUTCOME_SOURCE } from './tables/outcomeTables.ts';
 import type { WeaponId } from './tables/troopTypes.ts';
+import { rulesetValue } from '../../engine/rulesetFields.ts';
+import { FIRE_ARC_FIELD } from './declarations.ts';
 
 /** Where fire comes from: a front edge (left to right, facing `headingDeg`) or, for swarms, a figure all round. */
 export interface FireSource {
@@ -75,7 +77,11 @@ function fireSources(ctx: WtdrContext, info: UnitInfo): FireSource[] {
       ['left', p(rear, left), p(front, left), h + 90, caps.flank],
       ['right', p(front, right), p(rear, right), h - 90, caps.flank],
     ];
-    return faces.map(([face, a, b, deg, cap]) => ({ id: face, edge: [a, b] as const, headingDeg: deg, face, standIds: [], cap: Math.min(cap, shots) }));
+    // A Swedish brigade that has fired this turn keeps to that arc (Formations: "one arc in any given turn").
+    const arc = info.type!.id === 'swedish-brigade' ? rulesetValue(FIRE_ARC_FIELD, info.unit.status?.rulesetStatus) : 'none';
+    return faces
+      .filter(([face]) => arc === 'none' || arc === face)
+      .map(([face, a, b, deg, cap]) => ({ id: face, edge: [a, b] as const, headingDeg: deg, face, standIds: [], cap: Math.min(cap, shots) }));
   }
   // Everything else: "Only the front rank of bases may fire", each from its own front edge.
   return frontRankStands(info.stands, info.frame.headingDeg).map((s) => {
@@ -283,7 +289,11 @@ export function fireAtTarget(ctx: WtdrContext, info: UnitInfo, plan: FirePlan & 
   const eligible = results.filter((r) => r.rangeIn <= row.maxIn + 1e-9 && r.sight && r.src.cap > 0);
   if (eligible.length === 0) {
     let entry: FireRefusal;
-    if (results.length === 0) entry = { ok: false, reason: 'fire/out-of-arc', detail: `no part of the target within 45° of a firing base's front (${FIRE_SOURCE})`, targetUnitId: tid };
+    if (results.length === 0) {
+      const arc = info.type!.id === 'swedish-brigade' ? rulesetValue(FIRE_ARC_FIELD, info.unit.status?.rulesetStatus) : 'none';
+      const oneArc = arc !== 'none' ? `; this turn the brigade fires only to its ${arc} arc (Formations: "one arc in any given turn")` : '';
+      entry = { ok: false, reason: 'fire/out-of-arc', detail: `no part of the target within 45° of a firing base's front (${FIRE_SOURCE})${oneArc}`, targetUnitId: tid };
+    }
     else if (results.every((r) => r.rangeIn > row.maxIn)) entry = { ok: false, reason: 'fire/out-of-range', detail: `${Math.min(...results.map((r) => r.rangeIn)).toFixed(1)}" in arc; ${row.name} reach ${row.maxIn}" (${FIRE_SOURCE})`, targetUnitId: tid };
     else entry = { ok: false, reason: 'fire/no-line-of-sight', detail: `no 2"-wide clear line, or more than 2" of woods, or a hill between (${FIRE_SOURCE})`, targetUnitId: tid };
     return { entry };

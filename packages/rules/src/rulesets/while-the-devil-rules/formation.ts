@@ -201,6 +201,9 @@ export function readFormation(
       name = `${type.label} (in contact, one facing)`;
       layout = connected(stands, CONTACT_SLACK_IN, touching) ? 1 : 0.3;
       break;
+    case 'camp':
+      // The guide draws no camp: any base or bases, read as placed.
+      return { reading: { formation: 'unknown', name: type.label, section: 'Army Morale', confidence: 1, source: 'geometry' }, pikeStandIds, march: false };
     case 'swarm':
       formation = 'loose-order';
       name = `${type.label} (swarm)`;
@@ -231,5 +234,7 @@ function expectedBaseClasses(type: TroopType): readonly BaseClass[] {
       return ['artillery'];
     case 'swarm':
       return type.mounted ? ['figure-mounted', 'figure-foot'] : ['figure-foot'];
+    case 'camp':
+      return [];
   }
 }

@@ -37,6 +37,21 @@ describe('melee readings (Combat: Melee)', () => {
     expect(result.readings.some((r) => r.actorId === 'a' && r.targetId === 'f')).toBe(false);
   });
 
+  it('a friendly unit in base contact with the Actor supports it: its bases count ("all bases in the involved units are counted")', () => {
+    // B: two bases of shot beside A on its right (+x), fronts level, touching A but not T.
+    const friend: WtdrUnitSpec = { ...actor(), id: 'b', name: 'B', at: { xIn: 36 + 2 * W + 0.05, yIn: 10 } };
+    const { result, ev } = melees([actor(), friend, enemy('t', 1, 36, 10.05, 270)]);
+    const aOnT = result.readings.find((r) => r.actorId === 'a' && r.targetId === 't')!;
+    expect(aOnT).toMatchObject({ actorSide: ['a', 'b'], targetSide: ['t'], actorBases: 4, targetBases: 1 });
+    // And T's reading counts B against it; B touches no enemy's front, so it is never the Actor.
+    expect(result.readings.find((r) => r.actorId === 't')).toMatchObject({ actorBases: 1, targetBases: 4, targetSide: ['a', 'b'] });
+    expect(result.readings.some((r) => r.actorId === 'b')).toBe(false);
+    expect((ev.shapes.find((s) => s.id === 'wtdr/a/melee/t') as LabelShape).text).toContain('4 v 1 bases (supporting: B)');
+    // A friend 1" away is not in contact and not counted.
+    const apart = melees([actor(), { ...friend, at: { xIn: 37 + 2 * W, yIn: 10 } }, enemy('t', 1, 36, 10.05, 270)]).result;
+    expect(apart.readings.find((r) => r.actorId === 'a')).toMatchObject({ actorSide: ['a'], actorBases: 2 });
+  });
+
   it('no reading for units apart, and the missing modifiers are named once', () => {
     expect(melees([actor(), enemy('t', 1, 36, 12, 270)]).result.readings).toEqual([]);
     const { ev } = melees([actor(), enemy('t', 1, 36, 10.05, 270)]);

@@ -5,7 +5,10 @@
  * activated unit, the Target "one of the enemy units ... in contact with the front edge of the acting unit";
  * every other unit in the combat is Supporting: supports change only the force ratio ("all bases in the
  * involved units are counted") and whether Actor or Target is "Taken in Flank/Rear" ("if any enemy unit has
- * contacted them on their sides with any part of its front"; front corners are front). The dice are the
+ * contacted them on their sides with any part of its front"; front corners are front). The guide's list
+ * after "Supporting units include:" is missing from the text: read here as every unit joined to the combat
+ * through enemy contact, and every friendly unit in base contact with one of those (a unit beside or behind
+ * the Actor or the Target), one step only (`SUPPORT_BY_FRIENDLY_CONTACT`). The dice are the
  * app's: each side's modifiers from the `modifier-melee-*` parameters, then the dice difference → status
  * levels (a tie costs both sides one level). One label per possible Actor and Target, at the Actor's front.
  */
@@ -13,12 +16,20 @@ import type { DiceBreakdown } from '../../engine/evaluation.ts';
 import type { Shape } from '../../engine/shapes.ts';
 import type { PointIn } from '../../model/units.ts';
 import { polygonToPolygonDistanceIn } from '../../geometry/distance.ts';
-import { CONTACT_IN, FRONT_CORNER_SLACK_IN, engagedWith, frontZone, type UnitInfo, type WtdrContext } from './context.ts';
+import { CONTACT_IN, FRONT_CORNER_SLACK_IN, engagedWith, frontZone, touchingFriendsOf, type UnitInfo, type WtdrContext } from './context.ts';
 import { fromFrame, segmentToPolygonDistanceIn } from './geom.ts';
 import { modifierBreakdown, type ModifierFactor } from './modifiers.ts';
 import { FORCE_RATIO_LABELS, forceRatio } from './tables/fireTables.ts';
 
 const MELEE = 'Combat (Charges and Melee): Melee';
+
+/**
+ * Whether a friendly unit in base contact with a unit in the combat (but touching no enemy itself) supports
+ * it. The guide's list of supporting units is missing from its text; its issue reading is that "a friendly
+ * unit in contact that supports the actor" is counted ("all bases in the involved units"). False: only units
+ * in contact with an enemy join a combat.
+ */
+export const SUPPORT_BY_FRIENDLY_CONTACT = true;
 
 export interface MeleeReading {
   readonly actorId: string;
@@ -77,8 +88,16 @@ function combats(ctx: WtdrContext): Map<string, string[]> {
         }
       }
     }
+    const engaged = [...members];
+    if (SUPPORT_BY_FRIENDLY_CONTACT) {
+      // One step: friends touching a unit that is itself in contact with the enemy, and in contact with none
+      // (one that is belongs to its own combat).
+      for (const id of engaged) {
+        for (const f of touchingFriendsOf(ctx, ctx.units.get(id)!)) if (engagedWith(ctx, ctx.units.get(f)!).length === 0) members.add(f);
+      }
+    }
     const list = [...ctx.units.keys()].filter((id) => members.has(id));
-    for (const id of list) group.set(id, list);
+    for (const id of engaged) group.set(id, list);
   }
   return group;
 }

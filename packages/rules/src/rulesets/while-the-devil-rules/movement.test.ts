@@ -36,6 +36,15 @@ describe('movement reach (Movement)', () => {
     expect(along(m, 1)).toBeCloseTo(6 - WTDR_BASES.shot.w * (Math.PI / 18), 4); // 10° wheel paid by the moving corner
   });
 
+  it('answers that a wheel is legal only to the front (Movement: "Wheels may only be made to a unit\'s front")', () => {
+    expect(reachOf([mover()], { 'advance-commanded-shot': 6 }).notes).toContain('wheels only to the front, up to 90° either way ("Wheels may only be made to a unit\'s front", Movement)');
+  });
+
+  it('says what a formation change costs, and when: the app\'s figure, a parameter (Movement, Formation Changes)', () => {
+    expect(reachOf([mover()], { 'advance-commanded-shot': 6 }).notes).toContain('a March order forms column first: it costs the app\'s penalty ("formation-change-cost", not entered) of the March, the column facing front, rear or a flank (Movement, Formation Changes; not drawn)');
+    expect(reachOf([mover()], { 'advance-commanded-shot': 6, 'formation-change-cost': 2 }).notes).toContainEqual(expect.stringMatching(/^a March order forms column first: it costs 2" of the March/));
+  });
+
   it('halves progress in rough ground but not for a forlorn hope', () => {
     const terrain: Terrain = { ...NO_TERRAIN, areas: [{ id: 'r', kind: 'rough', vertices: rect(20, 12, 50, 30) }] };
     const open = 12 - (10 - SHOT_DEPTH / 2);
@@ -84,6 +93,21 @@ describe('movement reach (Movement)', () => {
     const m = reachOf([mover(), friend], { 'advance-commanded-shot': 6 });
     expect(along(m, 0)).toBeCloseTo(6, 4);
     expect(along(m, 18)).toBeCloseTo(3, 4);
+  });
+
+  it('passes through a friendly forlorn hope but does not end its move on it (Movement: "may not end their move in the same space")', () => {
+    const swarm = (frontY: number): WtdrUnitSpec => ({ id: 'f', name: 'Forlorn hope', side: 'a', troopType: 'forlorn-hope', slots: swarmSlots(8, WTDR_BASES.figureFoot, 1.5), at: { xIn: 36, yIn: frontY }, headingDeg: 90 });
+    const params = { 'advance-commanded-shot': 6 };
+    // The figures 13.0-15.5" up the table: the 6" move straight ahead (centre to y 15.2) would end on them,
+    // so it stops where the mover would first touch them (its centre at 13.0 - half its depth).
+    const onIt = reachOf([mover(), swarm(15.5)], params);
+    const swarmRearY = 15.5 - (1.5 + WTDR_BASES.figureFoot.d); // two ranks 1.5" apart
+    expect(along(onIt, 0)).toBeCloseTo(swarmRearY - SHOT_DEPTH / 2 - (10 - SHOT_DEPTH / 2), 2);
+    expect(onIt.notes).toContain('may pass through Forlorn hope but not end its move on them (Movement)');
+    const ev = evaluateWhileTheDevilRules(parseTableState(wtdrScene([mover(), swarm(15.5)], { params })));
+    expect(ev.shapes.find((sh) => sh.id === 'wtdr/m/movement/no-stop/f')).toMatchObject({ kind: 'polygon', style: 'blocked', layer: 'movement' });
+    // Figures nearer (10.0-12.5"): it passes through them and ends beyond, the full 6".
+    expect(along(reachOf([mover(), swarm(12.5)], params), 0)).toBeCloseTo(6, 4);
   });
 
   it('never comes within 1" of an enemy front', () => {

@@ -11,7 +11,8 @@ import type { PointIn } from '../../model/units.ts';
 import type { Terrain } from '../../model/tableState.ts';
 import { pointInPolygon, segmentInsideIntervals, segmentIntersection, segmentPolygonCrossings } from '../../geometry/intersect.ts';
 import { boundingBox, convexHull, type BoundingBoxIn } from '../../geometry/polygon.ts';
-import { advanceSpec, marchSpec } from './declarations.ts';
+import { advanceSpec, FORMATION_CHANGE_COST, marchSpec } from './declarations.ts';
+import { rulesetValue } from '../../engine/rulesetFields.ts';
 import { CONTACT_IN, FRONT_CORNER_SLACK_IN, engagedWith, type UnitInfo, type WtdrContext } from './context.ts';
 import { convexMinkowskiSum, fromFrame, segmentToPolygonDistanceIn } from './geom.ts';
 import {
@@ -20,6 +21,7 @@ import {
 } from './tables/movementTables.ts';
 import { AREA_CLASSES, LINEAR_CLASSES } from './tables/terrainClasses.ts';
 import type { MovementClass, TroopType } from './tables/troopTypes.ts';
+import { query } from '../../engine/incremental/query.ts';
 
 /** Directions sampled for the reach outline, degrees apart. */
 const RAY_STEP_DEG = 10;
@@ -64,6 +66,45 @@ function forbiddenRegions(ctx: WtdrContext, info: UnitInfo, reachIn: number, ene
     if (!pointInPolygon(info.centre, grown)) out.push({ poly: grown, box: boundingBox(grown) });
   }
   return out;
+}
+
+/**
+ * Friends the unit may pass through but not stop on: "Units may freely interpenetrate and be interpenetrated
+ * by friendly Forlorn Hope, Dragoons, and Irregular Light Horse in any direction, but may not end their move in
+ * the same space" (Movement). Each as the region its centre may not end in (the friend grown by its outline).
+ */
+function noStopRegions(ctx: WtdrContext, info: UnitInfo, reachIn: number): (Region & { readonly unitId: string; readonly name: string })[] {
+  const out: (Region & { readonly unitId: string; readonly name: string })[] = [];
+  const cx = info.centre.xIn;
+  const cy = info.centre.yIn;
+  const lookIn = reachIn + info.radiusIn + 0.01;
+  for (const otherId of ctx.t.unitsIn({ minXIn: cx - lookIn, minYIn: cy - lookIn, maxXIn: cx + lookIn, maxYIn: cy + lookIn })) {
+    const other = ctx.units.get(otherId)!;
+    if (other === info || other.stands.length === 0 || other.status === 'destroyed' || other.unit.side !== info.unit.side) continue;
+    if (!interpenetrable(info) && !interpenetrable(other)) continue;
+    if (Math.hypot(other.centre.xIn - cx, other.centre.yIn - cy) - other.radiusIn > reachIn + info.radiusIn) continue;
+    const grown = convexMinkowskiSum(other.hull, info.reflectedHull, convexHull);
+    if (pointInPolygon(info.centre, grown)) continue; // already overlapping: nothing to draw from here
+    out.push({ poly: grown, box: boundingBox(grown), unitId: other.unit.id, name: other.unit.name });
+  }
+  return out;
+}
+
+/** `d` along the ray, pulled back to where it enters a no-stop region when it would end inside one. */
+function endOutside(from: PointIn, dirDeg: number, d: number, regions: readonly Region[]): number {
+  const r = (dirDeg * Math.PI) / 180;
+  const at = (t: number): PointIn => ({ xIn: from.xIn + Math.cos(r) * t, yIn: from.yIn + Math.sin(r) * t });
+  const inside = regions.find((g) => pointInPolygon(at(d), g.poly));
+  if (!inside) return d;
+  // Bisect for the entry into that region (the start is outside it).
+  let lo = 0;
+  let hi = d;
+  for (let i = 0; i < 30; i++) {
+    const mid = (lo + hi) / 2;
+    if (pointInPolygon(at(mid), inside.poly)) hi = mid;
+    else lo = mid;
+  }
+  return endOutside(from, dirDeg, lo, regions.filter((g) => g !== inside));
 }
 
 interface Segment {
@@ -305,7 +346,7 @@ function retireReach(ctx: WtdrContext, info: UnitInfo, type: TroopType, engaged:
     fan.push({ xIn: info.centre.xIn + Math.cos(r) * d, yIn: info.centre.yIn + Math.sin(r) * d });
   }
   return {
-    movement: { ok: false, reason: 'movement/in-combat', detail: `${head}; Retire: straight back up to 45° either side, ${allowance} base inches ("${spec.id}") less terrain, drawn (Movement)` },
+    movement: { ok: false, reason: 'movement/in-combat', detail: `${head}; Retire: straight back up to 45° either side, no wheel, ${allowance} base inches ("${spec.id}") less terrain, drawn (Movement)` },
     shapes: [{ id: `wtdr/${id}/movement/retire`, kind: 'polygon', layer: 'movement', style: 'reach', unitId: id, side: info.unit.side, vertices: fan }],
   };
 }
@@ -313,6 +354,22 @@ function retireReach(ctx: WtdrContext, info: UnitInfo, type: TroopType, engaged:
 function refuseMove(reason: string, detail: string): MovementResult {
   return { movement: { ok: false, reason, detail }, shapes: [] };
 }
+
+/**
+ * What a change of formation costs and when (Movement, Formation Changes): into column as part of a March
+ * order, out of it for any other move, paid from that order's move. The reach drawn is the order the unit's
+ * formation makes (Advance in battle formation, March in column); the other order's is not drawn.
+ */
+function formationChangeNote(ctx: WtdrContext, march: boolean): string {
+  const v = rulesetValue(FORMATION_CHANGE_COST, ctx.parameters);
+  const cost = typeof v === 'number' ? `${v}"` : `the app's penalty ("${FORMATION_CHANGE_COST.id}", not entered)`;
+  return march
+    ? `any move other than March first leaves the column: it costs ${cost} of that move, and the unit faces front, rear or a flank (Movement, Formation Changes; not drawn)`
+    : `a March order forms column first: it costs ${cost} of the March, the column facing front, rear or a flank (Movement, Formation Changes; not drawn)`;
+}
+
+/** A unit's movement as a query (read by its evaluation, and by a charge at it for the evade it may make). */
+export const movementOf = query('wtdr/movement', (ctx: WtdrContext, unitId: string) => evaluateMovement(ctx, ctx.units.get(unitId)!), { equal: 'plain' });
 
 export function evaluateMovement(ctx: WtdrContext, info: UnitInfo): MovementResult {
   const id = info.unit.id;
@@ -322,6 +379,7 @@ export function evaluateMovement(ctx: WtdrContext, info: UnitInfo): MovementResu
   if (info.status === 'destroyed') return refuseMove('movement/destroyed', 'lost half or more of its starting bases (Combat Effects and Rallying)');
   const engaged = engagedWith(ctx, info);
   if (engaged.length > 0) return retireReach(ctx, info, type, engaged);
+  if (type.family === 'camp') return refuseMove('movement/camp', 'the guide gives a baggage or camp no move (Army Morale)');
   if (type.movement === 'heavy-artillery') return refuseMove('movement/pivot-only', 'Heavy Cannon cannot move except to change facing (Movement)');
   const march = info.formation.march;
   const spec = march ? marchSpec(type.id) : advanceSpec(type.id);
@@ -334,6 +392,7 @@ export function evaluateMovement(ctx: WtdrContext, info: UnitInfo): MovementResu
   const lookIn = allowance * inchesPerBase;
   const regions = forbiddenRegions(ctx, info, lookIn);
   const near = terrainNear(ctx.terrain, info.centre, lookIn);
+  const noStop = noStopRegions(ctx, info, lookIn);
   const reach: PointIn[] = [];
   for (let k = 0; k < 360 / RAY_STEP_DEG; k++) {
     const rel = k * RAY_STEP_DEG > 180 ? k * RAY_STEP_DEG - 360 : k * RAY_STEP_DEG;
@@ -344,18 +403,25 @@ export function evaluateMovement(ctx: WtdrContext, info: UnitInfo): MovementResu
     const dirDeg = info.frame.headingDeg + rel;
     const budget = allowance - turn;
     const limit = blockedAt(ctx, info.centre, dirDeg, budget * inchesPerBase, regions);
-    const d = budget > 0 ? walkRay(near, type.movement, march, info.centre, dirDeg, budget, limit) : 0;
+    const walked = budget > 0 ? walkRay(near, type.movement, march, info.centre, dirDeg, budget, limit) : 0;
+    const d = noStop.length > 0 ? endOutside(info.centre, dirDeg, walked, noStop) : walked;
     const r = (dirDeg * Math.PI) / 180;
     reach.push({ xIn: info.centre.xIn + Math.cos(r) * d, yIn: info.centre.yIn + Math.sin(r) * d });
   }
   const notes = [
     `${march ? 'March' : 'Advance'}: ${allowance} base inches ("${spec.id}", from the app)`,
     facingCost > 0 ? `facing change ${facingCost}"; wheels cost the moving front corner's path (${MOVEMENT_TABLE_SOURCE})` : `no facing-change cost (${MOVEMENT_TABLE_SOURCE})`,
+    ...(type.family === 'swarm' ? [] : [`wheels only to the front, up to 90° either way ("Wheels may only be made to a unit's front", Movement)`]),
+    formationChangeNote(ctx, march),
     `rough x${roughCostPerIn(type.movement)}, very rough ${veryRoughCostPerIn(type.movement) === null ? 'impassable' : `x${veryRoughCostPerIn(type.movement)}`}, obstacles ${linearObstacleCostIn(type.movement) ?? 'impassable'}, choke points ${CHOKE_POINT_COST_IN}" + distance${march ? ', roads 1" per 1.5"' : ''} (${MOVEMENT_TABLE_SOURCE})`,
     `not within ${ENEMY_FRONT_ZONE_IN}" of an enemy front except to charge or retire (${ENEMY_FRONT_ZONE_SOURCE})`,
+    ...(noStop.length > 0 ? [`may pass through ${noStop.map((g) => g.name).join(', ')} but not end its move on them (Movement)`] : []),
   ];
   return {
     movement: { ok: true, allowanceIn: allowance, reach, notes },
-    shapes: [{ id: `wtdr/${id}/movement/reach`, kind: 'polygon', layer: 'movement', style: march ? 'reach-road' : 'reach', unitId: id, side: info.unit.side, vertices: reach }],
+    shapes: [
+      { id: `wtdr/${id}/movement/reach`, kind: 'polygon', layer: 'movement', style: march ? 'reach-road' : 'reach', unitId: id, side: info.unit.side, vertices: reach },
+      ...noStop.map((g): Shape => ({ id: `wtdr/${id}/movement/no-stop/${g.unitId}`, kind: 'polygon', layer: 'movement', style: 'blocked', unitId: id, side: info.unit.side, vertices: g.poly })),
+    ],
   };
 }

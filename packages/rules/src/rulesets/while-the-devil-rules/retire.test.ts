@@ -23,7 +23,7 @@ describe('Retire (Movement; Actions; Ongoing Combats)', () => {
   it('a unit in contact is refused Advance but shown its Retire reach: straight back up to 45° either side, the base move', () => {
     const { movement, shape } = retireOf([unit(), inFront]);
     expect(movement).toMatchObject({ ok: false, reason: 'movement/in-combat' });
-    expect(movement.detail).toMatch(/Retire: straight back up to 45° either side, 6 base inches \("advance-commanded-shot"\)/);
+    expect(movement.detail).toMatch(/Retire: straight back up to 45° either side, no wheel, 6 base inches \("advance-commanded-shot"\)/);
     expect(shape).toBeDefined();
     const centre = { xIn: 36, yIn: 10 - D / 2 };
     const [apex, ...ends] = shape!.vertices;

@@ -36,3 +36,18 @@ export function meleeOutcome(actorRoll: number, targetRoll: number): Outcome {
 
 /** "If a 'devastating fire' results (the loss of 2 Status Levels) then the charging unit will fail to contact" (Charges). */
 export const DEVASTATING_FIRE_LEVELS = 2;
+
+/**
+ * Whether a defensive fire of 3 levels or automatic destruction is "devastating" too. The guide names only "the
+ * loss of 2 Status Levels"; read as 2 or more ('at-least'), since a fire that costs more stops a charge at
+ * least as surely (and a destroyed unit makes no contact). 'exactly' would let a unit that lost 3 levels
+ * charge home.
+ */
+export const DEVASTATING_FIRE_READING: 'at-least' | 'exactly' = 'at-least';
+
+/** A defensive fire's result that stops the charge an inch short. */
+export function isDevastatingFire(o: Outcome): boolean {
+  if (o.who !== 'target') return false;
+  if (o.levels === 'destroyed') return DEVASTATING_FIRE_READING === 'at-least';
+  return DEVASTATING_FIRE_READING === 'at-least' ? o.levels >= DEVASTATING_FIRE_LEVELS : o.levels === DEVASTATING_FIRE_LEVELS;
+}

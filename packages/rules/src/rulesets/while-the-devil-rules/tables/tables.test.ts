@@ -66,7 +66,9 @@ describe('While the Devil Rules tables', () => {
   });
 
   it('gives every troop type a source and its base counts', () => {
-    expect(TROOP_TYPES).toHaveLength(20);
+    // The guide's 20 troop types, and the baggage or camp Army Morale counts as a unit.
+    expect(TROOP_TYPES).toHaveLength(21);
+    expect(TROOP_TYPES.at(-1)).toMatchObject({ id: 'camp', baseCounts: [1], fires: 'never' });
     for (const t of TROOP_TYPES) {
       expect(t.source.length).toBeGreaterThan(5);
       expect(t.baseCounts.length).toBeGreaterThan(0);

@@ -24,17 +24,18 @@ export type TroopTypeId =
   | 'light-horse'
   | 'light-artillery'
   | 'medium-artillery'
-  | 'heavy-artillery';
+  | 'heavy-artillery'
+  | 'camp';
 
 /**
  * Formation families (Formations): pike & shot blocks with fixed base positions; one-base-deep foot lines;
  * formed cavalry two bases side by side; irregular light horse in contact sharing a facing; swarms of
  * individually based figures with no flanks or rear; artillery bases.
  */
-export type FormationFamily = 'pike-and-shot' | 'foot-line' | 'formed-cavalry' | 'light-horse' | 'swarm' | 'artillery';
+export type FormationFamily = 'pike-and-shot' | 'foot-line' | 'formed-cavalry' | 'light-horse' | 'swarm' | 'artillery' | 'camp';
 
 /** How the unit pays for terrain (Movement, terrain table notes). */
-export type MovementClass = 'foot' | 'forlorn-hope' | 'dragoons' | 'light-horse' | 'mounted' | 'light-artillery' | 'medium-artillery' | 'heavy-artillery';
+export type MovementClass = 'foot' | 'forlorn-hope' | 'dragoons' | 'light-horse' | 'mounted' | 'light-artillery' | 'medium-artillery' | 'heavy-artillery' | 'camp';
 
 /** Fire weapon row of the range table (Fire). */
 export type WeaponId = 'musket' | 'carbine-bow' | 'pistol' | 'light-artillery' | 'medium-artillery' | 'heavy-artillery';
@@ -97,6 +98,9 @@ export const TROOP_TYPES: readonly TroopType[] = [
   { id: 'medium-artillery', label: 'Medium artillery', family: 'artillery', movement: 'medium-artillery', mounted: false, weapon: 'medium-artillery', fires: 'always', baseCounts: [1, 2, 3, 4], source: `${UNITS} (Medium/Heavy Artillery)` },
   // "'heavy' mortars and seige guns ... may only pivot in place"
   { id: 'heavy-artillery', label: 'Heavy artillery', family: 'artillery', movement: 'heavy-artillery', mounted: false, weapon: 'heavy-artillery', fires: 'always', baseCounts: [1, 2, 3, 4], source: `${UNITS} (Medium/Heavy Artillery); Movement` },
+  // "counting the baggage or camp as a unit if there is one (generally as a single base)" (Army Morale). The
+  // guide gives it no move, fire or charge; it may be sacked (Combat Effects and Rallying).
+  { id: 'camp', label: 'Baggage or camp', family: 'camp', movement: 'camp', mounted: false, weapon: null, fires: 'never', baseCounts: [1], source: 'Army Morale; Combat Effects and Rallying' },
 ];
 
 const BY_ID = new Map(TROOP_TYPES.map((t) => [t.id, t]));
