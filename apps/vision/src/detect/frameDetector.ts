@@ -16,11 +16,13 @@ import { withMats } from '../cv/withMats.ts';
 import type { TableProfile } from '../profile/tableProfile.ts';
 import { detectorParamsFor, expectedTagSidePx, validateDetectorParams, type DetectorParams } from '../profile/detectorParams.ts';
 import { createArucoDetector, type ArucoDetector, type RawMarker } from './arucoDetector.ts';
-import { applyHomography, homographyFromPoints, type Homography } from '@muster/table-mapping';
+import type { Homography } from '@muster/table-mapping';
 import { markerPose } from './markerPose.ts';
+import { chooseAnchors, quadSideIn } from './chooseAnchors.ts';
+import { isChessboardMarker } from './chessboardSurround.ts';
 import { buildMosaic, type WindowPx } from './mosaic.ts';
 import { markerCells } from './markerCells.ts';
-import { readCells, refineEdges, refineFromPrediction } from './refineFromPrediction.ts';
+import { readCells, refineEdges, refineFromPrediction, verifyCells } from './refineFromPrediction.ts';
 import type { BackgroundScanner } from './scanProtocol.ts';
 import { undistortFlatPx, type LensModel } from '../calibrate/lensModel.ts';
 import { approximateLensModel, correctParallaxIn, solveCameraPose, type CameraPose } from '../calibrate/cameraPose.ts';
@@ -125,18 +127,6 @@ function toPointsPx(c: Float64Array): [PointPx, PointPx, PointPx, PointPx] {
   ];
 }
 
-/** Mean side of a detected tag on the table, inches. */
-function tagSideIn(h: Homography, c: Float64Array): number {
-  const p = [0, 1, 2, 3].map((k) => applyHomography(h, c[2 * k]!, c[2 * k + 1]!));
-  let sum = 0;
-  for (let k = 0; k < 4; k++) {
-    const a = p[k]!;
-    const b = p[(k + 1) % 4]!;
-    sum += Math.hypot(b[0] - a[0], b[1] - a[1]);
-  }
-  return sum / 4;
-}
-
 /**
  * Windows that overlap become their bounding box when that costs less area than the two apart (each
  * overlapping pixel would otherwise be searched twice); repeated until nothing merges.
@@ -186,6 +176,7 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
   const marginSides = options.searchMarginTagSides ?? 0.8;
   const maxSizeError = options.maxSizeError ?? 0.25;
   const edgeRefine = options.edgeRefine ?? true;
+  const cellsPerSide = profile.markerBits + 2;
   const anchorById = new Map(profile.anchors.map((a) => [a.id, a]));
   const standIds = new Set(profile.standIds);
   let homography: Homography | null = null;
@@ -234,13 +225,32 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
     if (!edgeRefine) return found;
     // Re-measure every tag from its edges, starting from ArUco's corners: more accurate than ArUco's
     // own refinement, and it repairs the odd corner the contour fit misplaces (an anchor corner off by
-    // a pixel shifts every stand). Where it fails the ArUco corners stand.
-    const cellsPerSide = profile.markerBits + 2;
-    return found.map((m) => {
-      if (!anchorById.has(m.id) && !standIds.has(m.id)) return m;
-      const r = refineFromPrediction(frame, m.corners, { cellsPerSide, expectedCells: markerCells(cv, profile.dictionary, profile.markerBits, m.id) });
-      return r ? { id: m.id, corners: r } : m;
+    // a pixel shifts every stand). Where it fails the ArUco corners stand if the tag's cells read as its id.
+    return found.flatMap((m) => {
+      const c = confirmCells(frame, m);
+      return c ? [c] : [];
     });
+  };
+
+  /**
+   * ArUco's decoder corrects bit errors (up to 60 % of the dictionary's correctable bits), so a marker
+   * of another dictionary, or a 4×4 code outside the profile's dictionary, can come out as one of our
+   * ids (seen with DICT_4X4_250 on real photos of 6×6 markers). A quad with an anchor or stand id is
+   * kept only where its cells read exactly as that id: re-measured from its edges (`refineFromPrediction`,
+   * which verifies the cells), else through ArUco's corners (`verifyCells`). Ids outside the profile
+   * pass through (they are reported as ignored, never used). Counted in `rejectedByCells`.
+   */
+  let rejectedByCells = 0;
+  const confirmCells = (frame: GrayFrame, m: RawMarker): RawMarker | null => {
+    if (!anchorById.has(m.id) && !standIds.has(m.id)) return m;
+    const expectedCells = markerCells(cv, profile.dictionary, profile.markerBits, m.id);
+    if (edgeRefine) {
+      const r = refineFromPrediction(frame, m.corners, { cellsPerSide, expectedCells });
+      if (r) return { id: m.id, corners: r };
+    }
+    if (verifyCells(frame, m.corners, { cellsPerSide, expectedCells })) return m;
+    rejectedByCells++;
+    return null;
   };
 
   const detectTracked = (frame: GrayFrame, predictions: readonly TagPrediction[]): RawMarker[] => {
@@ -253,7 +263,6 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
       windows.push({ u0: Math.min(...us) - m, v0: Math.min(...vs) - m, u1: Math.max(...us) + m, v1: Math.max(...vs) + m });
     };
     const refined: RawMarker[] = [];
-    const cellsPerSide = profile.markerBits + 2;
     const tryTag = (id: number, corners: Float64Array, marginPx?: number | null): void => {
       if (edgeRefine) {
         const r = refineFromPrediction(frame, corners, { cellsPerSide, expectedCells: markerCells(cv, profile.dictionary, profile.markerBits, id) });
@@ -300,14 +309,14 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
     const mapped: RawMarker[] = [];
     for (const m of found) {
       const back = mosaic.toFrame(m.corners);
-      if (back) mapped.push({ id: m.id, corners: back });
+      const confirmed = back ? confirmCells(frame, { id: m.id, corners: back }) : null;
+      if (confirmed) mapped.push(confirmed);
     }
     return dedupeSamePlace([...refined, ...mapped], Math.max(2, tagSidePx * 0.2));
   };
 
   /** Stand tags by their cell pattern (row-major from the top-left corner, with the border). */
   let standByCells: Map<string, number> | null = null;
-  const cellsPerSide = profile.markerBits + 2;
   /**
    * For each wrong-size quad about the size of a base (1.4–3× the tag), the tag it surrounds: the quad
    * shrunk to the tag's size about its centre, re-measured from the tag's own edges, its cells read and
@@ -338,7 +347,7 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
         const id = cells ? standByCells.get(cells.join('')) : undefined;
         if (id === undefined) continue;
         const ideal = lens ? undistortFlatPx(corners, lens) : corners;
-        const sizeOk = homography !== null && Math.abs(tagSideIn(homography, ideal) / profile.markerSizeIn - 1) <= maxSizeError;
+        const sizeOk = homography !== null && Math.abs(quadSideIn(homography, ideal) / profile.markerSizeIn - 1) <= maxSizeError;
         if (sizeOk && !seen.has(id) && !out.some((o) => o.id === id)) out.push({ ...q, id, corners, ideal, from: q });
         break;
       }
@@ -357,6 +366,7 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
       );
     }
     if (predictions === undefined) lastTrackedStats = null;
+    rejectedByCells = 0;
     const detected = predictions === undefined ? detectFull(frame) : detectTracked(frame, predictions);
     // Geometry runs on undistorted corners (`ideal`); `corners` stay as detected (reported, tracked).
     const raw: (RawMarker & { readonly ideal: Float64Array })[] = detected.map((m) => ({
@@ -365,32 +375,31 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
       ideal: lens ? undistortFlatPx(m.corners, lens) : m.corners,
     }));
 
-    // Anchors first: the homography decides which stand quads are tag-sized.
-    const anchorCounts = new Map<number, number>();
-    for (const m of raw) if (anchorById.has(m.id)) anchorCounts.set(m.id, (anchorCounts.get(m.id) ?? 0) + 1);
-    const anchors = raw.filter((m) => anchorCounts.get(m.id) === 1).sort((a, b) => a.id - b.id);
+    // Anchors first: the homography decides which stand quads are tag-sized. A quad with an anchor's id
+    // that does not fit the anchors' surveyed layout (a ChArUco board in the same dictionary lying on
+    // the table) is left out (`chooseAnchors.ts`).
+    const anchorChoice = chooseAnchors(
+      raw.filter((m) => anchorById.has(m.id)),
+      (id) => ({ cornersIn: anchorTableCorners(anchorById.get(id)!), sizeIn: anchorById.get(id)!.sizeIn }),
+      { minAnchors, maxSizeError },
+    );
+    const anchors = [...anchorChoice.anchors].sort((a, b) => a.id - b.id);
     const anchorIds = anchors.map((m) => m.id);
+    if (anchorChoice.foreign.length > 0) {
+      const ids = [...new Set(anchorChoice.foreign.map((m) => m.id))].sort((a, b) => a - b);
+      warnings.push(`ignored ${anchorChoice.foreign.length} quad(s) with anchor id(s) ${ids.join(', ')} that do not fit the anchors' surveyed layout (something else printed with those ids, e.g. a ChArUco board on the table)`);
+    }
     let residualIn: number | null = null;
     if (anchors.length >= minAnchors) {
-      const img: [number, number][] = [];
       const table: [number, number][] = [];
       for (const m of anchors) {
-        const tc = anchorTableCorners(anchorById.get(m.id)!);
-        for (let k = 0; k < 4; k++) {
-          img.push([m.ideal[2 * k]!, m.ideal[2 * k + 1]!]);
-          table.push(tc[k]!);
-        }
+        table.push(...anchorTableCorners(anchorById.get(m.id)!));
         lastAnchorCorners.set(m.id, m.corners);
       }
       try {
-        const h = homographyFromPoints(img, table);
-        let sq = 0;
-        for (let i = 0; i < img.length; i++) {
-          const [x, y] = applyHomography(h, img[i]![0], img[i]![1]);
-          sq += (x - table[i]![0]) ** 2 + (y - table[i]![1]) ** 2;
-        }
-        homography = h;
-        residualIn = Math.sqrt(sq / img.length);
+        if (!anchorChoice.homography) throw new Error(anchorChoice.error ?? 'no fit');
+        homography = anchorChoice.homography;
+        residualIn = anchorChoice.residualIn;
         if (baseThicknessIn > 0) {
           // Raw corners: solvePnP applies the lens distortion itself. It costs ~1.3 ms, so the pose is
           // re-solved only when an anchor corner moved by more than half a pixel (the correction is
@@ -427,21 +436,30 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
       );
     }
 
+    if (rejectedByCells > 0) {
+      warnings.push(`ignored ${rejectedByCells} quad(s) whose cells do not read exactly as the id decoded (another dictionary's marker, or a tag too small or blurred to read)`);
+    }
     const unexpected = [...new Set(raw.filter((m) => !anchorById.has(m.id) && !standIds.has(m.id)).map((m) => m.id))].sort((a, b) => a - b);
     if (unexpected.length > 0) warnings.push(`ignored ids not in the table profile: ${unexpected.join(', ')}`);
 
     // Stand tags of the right size; an id seen twice is reported and left out (which one is real?).
     const stands: (typeof raw)[number][] = [];
     const wrongSize: ((typeof raw)[number] & { readonly sizeRatio: number })[] = [];
+    /** Ids of stand-sized quads inside a chessboard (a ChArUco board on the table, `chessboardSurround.ts`). */
+    const onChessboard: number[] = [];
     if (homography) {
       for (const m of raw) {
         if (!standIds.has(m.id)) continue;
         // A dark stand base around a white sticker can decode as a (wrong) tag twice the real size:
         // the printed size is known, so a quad of the wrong size is not a tag.
-        const sideIn = tagSideIn(homography, m.ideal);
+        const sideIn = quadSideIn(homography, m.ideal);
         if (Math.abs(sideIn / profile.markerSizeIn - 1) > maxSizeError) wrongSize.push({ ...m, sizeRatio: sideIn / profile.markerSizeIn });
+        else if (isChessboardMarker(frame, m.corners, cellsPerSide)) onChessboard.push(m.id);
         else stands.push(m);
       }
+    }
+    if (onChessboard.length > 0) {
+      warnings.push(`ignored ${onChessboard.length} tag(s) on a chessboard (a ChArUco board on the table: ids ${[...new Set(onChessboard)].sort((a, b) => a - b).join(', ')})`);
     }
     for (const q of wrongSize) wrongSizeSinceScan.add(q.id);
     if (wrongSize.length > 0) {
@@ -458,7 +476,6 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
     }
     const counts = new Map<number, number>();
     for (const m of stands) counts.set(m.id, (counts.get(m.id) ?? 0) + 1);
-    for (const [id, n] of anchorCounts) if (n > 1) counts.set(id, n);
     const duplicateIds = [...counts].filter(([, n]) => n > 1).map(([id]) => id).sort((a, b) => a - b);
     if (duplicateIds.length > 0) warnings.push(`ids seen more than once (left out): ${duplicateIds.join(', ')}`);
 

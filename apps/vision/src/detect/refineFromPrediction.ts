@@ -26,7 +26,7 @@ export interface RefineOptions {
 }
 
 /** Bilinear sample at (u, v) in `PointPx` convention (pixel centres at +0.5); NaN outside. */
-function sample(f: GrayFrame, u: number, v: number): number {
+export function sample(f: GrayFrame, u: number, v: number): number {
   const x = u - 0.5;
   const y = v - 0.5;
   const x0 = Math.floor(x);
@@ -189,7 +189,7 @@ export function refineEdges(frame: GrayFrame, predicted: ArrayLike<number>, opts
 }
 
 /** Homography from cell coordinates (0..n across the black square) to image pixels, or null. */
-function cellsToImage(corners: Float64Array, n: number): Homography | null {
+export function cellsToImage(corners: Float64Array, n: number): Homography | null {
   try {
     return homographyFromPoints(
       [
@@ -272,8 +272,11 @@ export function readCells(frame: GrayFrame, corners: Float64Array, cellsPerSide:
   return cells;
 }
 
-/** Read the tag's cells through its corners and compare with the expected pattern. */
-function verifyCells(frame: GrayFrame, corners: Float64Array, opts: RefineOptions): boolean {
+/**
+ * Read the tag's cells through its corners and compare with the expected pattern: every cell, border
+ * included, on the expected side of the threshold halfway between the black cells and the quiet zone.
+ */
+export function verifyCells(frame: GrayFrame, corners: Float64Array, opts: RefineOptions): boolean {
   const n = opts.cellsPerSide;
   const h = cellsToImage(corners, n);
   if (!h) return false;
