@@ -12,7 +12,7 @@
 import type { FrameDetection, GrayFrame, MarkerObservation, PointPx } from '../pipeline/types.ts';
 import { loadCv, type Cv } from '../cv/loadCv.ts';
 import { grayFrameToMat } from '../cv/convert.ts';
-import { withMats } from '../cv/withMats.ts';
+import { withMats, type Track } from '../cv/withMats.ts';
 import type { TableProfile } from '../profile/tableProfile.ts';
 import { detectorParamsFor, expectedTagSidePx, validateDetectorParams, type DetectorParams } from '../profile/detectorParams.ts';
 import { createArucoDetector, type ArucoDetector, type RawMarker } from './arucoDetector.ts';
@@ -20,9 +20,10 @@ import type { Homography } from '@muster/table-mapping';
 import { markerPose } from './markerPose.ts';
 import { chooseAnchors, quadSideIn } from './chooseAnchors.ts';
 import { isChessboardMarker } from './chessboardSurround.ts';
+import { smallTagWindow } from './localTagScale.ts';
 import { buildMosaic, type WindowPx } from './mosaic.ts';
 import { markerCells } from './markerCells.ts';
-import { readCells, refineEdges, refineFromPrediction, verifyCells } from './refineFromPrediction.ts';
+import { cellMismatches, readCells, refineEdges, refineFromPrediction } from './refineFromPrediction.ts';
 import type { BackgroundScanner } from './scanProtocol.ts';
 import { undistortFlatPx, type LensModel } from '../calibrate/lensModel.ts';
 import { approximateLensModel, correctParallaxIn, solveCameraPose, type CameraPose } from '../calibrate/cameraPose.ts';
@@ -75,6 +76,15 @@ export interface FrameDetectorOptions {
    */
   readonly lens?: LensModel;
   /**
+   * Full frame: where stand tags are smaller than `smallTagSidePx` (a tilted camera's far side, from the
+   * homography), that part of the frame is searched again magnified by this factor (2 is the measured
+   * choice). Default 1 (off): on the frames measured it found few more tags for about twice the cost
+   * (README, "Harder frames").
+   */
+  readonly magnifySmallTags?: number;
+  /** Tag side in px below which a full frame's region gets the magnified pass; default 16. */
+  readonly smallTagSidePx?: number;
+  /**
    * Horizontal field of view (degrees) assumed for the camera pose behind the parallax correction when no
    * `lens` is given (`approximateLensModel`); default 65. Only used when the profile's `baseThicknessIn` > 0.
    */
@@ -92,6 +102,8 @@ export interface FrameDetector {
   detectRaw(frame: GrayFrame): RawMarker[];
   /** Tracked mode of the last frame: tags re-measured from their edges, and windows sent to ArUco. */
   readonly lastTrackedStats: { readonly edgeRefined: number; readonly arucoWindows: number; readonly windowAreaPx: number } | null;
+  /** The window of the last full frame searched again magnified (small tags), or null. */
+  readonly lastMagnifiedWindow: WindowPx | null;
   /** The last good homography (image px → table in; undistorted px with a `lens`), or null. */
   readonly homography: Homography | null;
   /**
@@ -101,6 +113,9 @@ export interface FrameDetector {
   readonly cameraPose: CameraPose | null;
   dispose(): void;
 }
+
+/** Cells (of 36 for 4×4 tags) a quad may read wrong through ArUco's own corners and still be its id. */
+export const MAX_CELL_MISMATCHES = 3;
 
 /** Table-space corners of an anchor in OpenCV order. */
 function anchorTableCorners(a: TableProfile['anchors'][number]): [number, number][] {
@@ -177,6 +192,9 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
   const maxSizeError = options.maxSizeError ?? 0.25;
   const edgeRefine = options.edgeRefine ?? true;
   const cellsPerSide = profile.markerBits + 2;
+  const magnify = options.magnifySmallTags ?? 1;
+  const smallTagSidePx = options.smallTagSidePx ?? 16;
+  let lastMagnifiedWindow: WindowPx | null = null;
   const anchorById = new Map(profile.anchors.map((a) => [a.id, a]));
   const standIds = new Set(profile.standIds);
   let homography: Homography | null = null;
@@ -218,42 +236,105 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
     currentImageLongSide = imageLongSide;
   };
 
-  const detectFull = (frame: GrayFrame): RawMarker[] => {
+  const detectFull = (frame: GrayFrame): (RawMarker & { readonly unread?: true })[] => {
     ensureParams(frame);
     useParamsFor(paramsLongSide);
-    const found = withMats((track) => aruco.detect(track(grayFrameToMat(cv, frame))));
-    if (!edgeRefine) return found;
+    lastMagnifiedWindow = null;
+    const found: (RawMarker | (RawMarker & { readonly confirmed: true }))[] = withMats((track) => {
+      const mat = track(grayFrameToMat(cv, frame));
+      const first = aruco.detect(mat);
+      return [...first, ...magnifiedPass(frame, mat, first, track)];
+    });
     // Re-measure every tag from its edges, starting from ArUco's corners: more accurate than ArUco's
     // own refinement, and it repairs the odd corner the contour fit misplaces (an anchor corner off by
     // a pixel shifts every stand). Where it fails the ArUco corners stand if the tag's cells read as its id.
-    return found.flatMap((m) => {
-      const c = confirmCells(frame, m);
-      return c ? [c] : [];
-    });
+    return found.map((m) => ('confirmed' in m ? { id: m.id, corners: m.corners } : confirmCells(frame, m)!));
+  };
+
+  /**
+   * Second pass over the part of the frame where stand tags are small (a tilted camera's far side):
+   * the window of the table where the local tag side (`localTagScale.ts`, from the last homography, or
+   * from this frame's anchors on the first frame) is below `smallTagSidePx`, magnified `magnify`× and
+   * searched with the same detector sizes in pixels, so those tags are searched as if twice their size.
+   * Tags found again there are left to the first pass.
+   */
+  const magnifiedPass = (frame: GrayFrame, mat: Cv, first: readonly RawMarker[], track: Track): (RawMarker & { readonly confirmed: true })[] => {
+    if (magnify <= 1) return [];
+    let imageToTable = homography;
+    if (!imageToTable) {
+      const provisional = chooseAnchors(
+        first.filter((m) => anchorById.has(m.id)).map((m) => ({ ...m, ideal: lens ? undistortFlatPx(m.corners, lens) : m.corners })),
+        (id) => ({ cornersIn: anchorTableCorners(anchorById.get(id)!), sizeIn: anchorById.get(id)!.sizeIn }),
+        { minAnchors, maxSizeError },
+      );
+      imageToTable = provisional.homography;
+    }
+    if (!imageToTable) return [];
+    const margin = Math.ceil(expectedTagSidePx(profile, frame.widthPx, frame.heightPx));
+    let win: WindowPx | null;
+    try {
+      win = smallTagWindow(imageToTable, frame, profile, profile.markerSizeIn, smallTagSidePx, 128, margin);
+    } catch {
+      return []; // a degenerate homography: no scale to follow
+    }
+    if (!win) return [];
+    const u0 = Math.floor(win.u0);
+    const v0 = Math.floor(win.v0);
+    const w = Math.ceil(win.u1) - u0;
+    const h = Math.ceil(win.v1) - v0;
+    if (w < 8 || h < 8) return [];
+    lastMagnifiedWindow = { u0, v0, u1: u0 + w, v1: v0 + h };
+    const roi = track(mat.roi(new cv.Rect(u0, v0, w, h)));
+    const big = track(new cv.Mat());
+    cv.resize(roi, big, new cv.Size(Math.round(w * magnify), Math.round(h * magnify)), 0, 0, cv.INTER_LINEAR);
+    useParamsFor(Math.max(big.cols, big.rows));
+    const found = aruco.detect(big);
+    useParamsFor(paramsLongSide);
+    const tolPx = expectedTagSidePx(profile, frame.widthPx, frame.heightPx) * 0.5;
+    const centre = (c: Float64Array): [number, number] => [(c[0]! + c[2]! + c[4]! + c[6]!) / 4, (c[1]! + c[3]! + c[5]! + c[7]!) / 4];
+    // Cells are read (and edges re-measured) on the magnified image, where a 10 px tag has 3 px cells.
+    const bigFrame: GrayFrame = { widthPx: big.cols, heightPx: big.rows, data: Uint8Array.from(big.data as Uint8Array), seq: frame.seq, captureTimeMs: frame.captureTimeMs };
+    const out: (RawMarker & { readonly confirmed: true })[] = [];
+    for (const m of found) {
+      const [bu, bv] = centre(m.corners);
+      const again = first.some((f) => {
+        const [fu, fv] = centre(f.corners);
+        return f.id === m.id && Math.hypot(fu - (bu / magnify + u0), fv - (bv / magnify + v0)) < tolPx;
+      });
+      if (again) continue;
+      const confirmed = confirmCells(bigFrame, m);
+      if (!confirmed || 'unread' in confirmed) continue;
+      // PointPx convention: a corner-origin coordinate scales exactly by the magnification.
+      out.push({ id: m.id, corners: Float64Array.from(confirmed.corners, (x, i) => x / magnify + (i % 2 === 0 ? u0 : v0)), confirmed: true });
+    }
+    return out;
   };
 
   /**
    * ArUco's decoder corrects bit errors (up to 60 % of the dictionary's correctable bits), so a marker
    * of another dictionary, or a 4×4 code outside the profile's dictionary, can come out as one of our
    * ids (seen with DICT_4X4_250 on real photos of 6×6 markers). A quad with an anchor or stand id is
-   * kept only where its cells read exactly as that id: re-measured from its edges (`refineFromPrediction`,
-   * which verifies the cells), else through ArUco's corners (`verifyCells`). Ids outside the profile
-   * pass through (they are reported as ignored, never used). Counted in `rejectedByCells`.
+   * kept only where its cells read as that id: re-measured from its edges (`refineFromPrediction`, which
+   * verifies every cell), else through ArUco's corners with at most `MAX_CELL_MISMATCHES` cells wrong
+   * (ArUco's corners sit up to a pixel inside the tag, so a small or foreshortened tag's cells are read
+   * a little off). A quad that fails is marked `unread`: a stand-sized one is dropped (counted in
+   * `rejectedByCells`), a base-sized one still leads to the tag inside it. Ids outside the profile pass
+   * through (reported as ignored, never used).
    */
   let rejectedByCells = 0;
-  const confirmCells = (frame: GrayFrame, m: RawMarker): RawMarker | null => {
+  const confirmCells = (frame: GrayFrame, m: RawMarker): (RawMarker & { readonly unread?: true }) | null => {
     if (!anchorById.has(m.id) && !standIds.has(m.id)) return m;
     const expectedCells = markerCells(cv, profile.dictionary, profile.markerBits, m.id);
     if (edgeRefine) {
       const r = refineFromPrediction(frame, m.corners, { cellsPerSide, expectedCells });
       if (r) return { id: m.id, corners: r };
     }
-    if (verifyCells(frame, m.corners, { cellsPerSide, expectedCells })) return m;
-    rejectedByCells++;
-    return null;
+    const wrong = cellMismatches(frame, m.corners, { cellsPerSide, expectedCells });
+    if (wrong <= MAX_CELL_MISMATCHES) return m;
+    return { id: m.id, corners: m.corners, unread: true };
   };
 
-  const detectTracked = (frame: GrayFrame, predictions: readonly TagPrediction[]): RawMarker[] => {
+  const detectTracked = (frame: GrayFrame, predictions: readonly TagPrediction[]): (RawMarker & { readonly unread?: true })[] => {
     ensureParams(frame);
     const tagSidePx = expectedTagSidePx(profile, frame.widthPx, frame.heightPx);
     let windows: WindowPx[] = [];
@@ -306,7 +387,7 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
       (mat.data as Uint8Array).set(mosaic.data);
       return aruco.detect(mat);
     });
-    const mapped: RawMarker[] = [];
+    const mapped: (RawMarker & { readonly unread?: true })[] = [];
     for (const m of found) {
       const back = mosaic.toFrame(m.corners);
       const confirmed = back ? confirmCells(frame, { id: m.id, corners: back }) : null;
@@ -367,12 +448,13 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
     }
     if (predictions === undefined) lastTrackedStats = null;
     rejectedByCells = 0;
-    const detected = predictions === undefined ? detectFull(frame) : detectTracked(frame, predictions);
+    const detected: (RawMarker & { readonly unread?: true })[] = predictions === undefined ? detectFull(frame) : detectTracked(frame, predictions);
     // Geometry runs on undistorted corners (`ideal`); `corners` stay as detected (reported, tracked).
-    const raw: (RawMarker & { readonly ideal: Float64Array })[] = detected.map((m) => ({
+    const raw: (RawMarker & { readonly ideal: Float64Array; readonly unread?: true })[] = detected.map((m) => ({
       id: m.id,
       corners: m.corners,
       ideal: lens ? undistortFlatPx(m.corners, lens) : m.corners,
+      ...(m.unread ? { unread: true as const } : {}),
     }));
 
     // Anchors first: the homography decides which stand quads are tag-sized. A quad with an anchor's id
@@ -454,6 +536,7 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
         // the printed size is known, so a quad of the wrong size is not a tag.
         const sideIn = quadSideIn(homography, m.ideal);
         if (Math.abs(sideIn / profile.markerSizeIn - 1) > maxSizeError) wrongSize.push({ ...m, sizeRatio: sideIn / profile.markerSizeIn });
+        else if (m.unread) rejectedByCells++;
         else if (isChessboardMarker(frame, m.corners, cellsPerSide)) onChessboard.push(m.id);
         else stands.push(m);
       }
@@ -513,6 +596,9 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
     },
     get lastTrackedStats() {
       return lastTrackedStats;
+    },
+    get lastMagnifiedWindow() {
+      return lastMagnifiedWindow;
     },
     get homography() {
       return homography;

@@ -273,13 +273,14 @@ export function readCells(frame: GrayFrame, corners: Float64Array, cellsPerSide:
 }
 
 /**
- * Read the tag's cells through its corners and compare with the expected pattern: every cell, border
- * included, on the expected side of the threshold halfway between the black cells and the quiet zone.
+ * Read the tag's cells through its corners and compare with the expected pattern: the number of cells
+ * (border included) on the wrong side of the threshold halfway between the black cells and the quiet
+ * zone; `Infinity` without contrast (not a tag, or off the frame).
  */
-export function verifyCells(frame: GrayFrame, corners: Float64Array, opts: RefineOptions): boolean {
+export function cellMismatches(frame: GrayFrame, corners: Float64Array, opts: RefineOptions): number {
   const n = opts.cellsPerSide;
   const h = cellsToImage(corners, n);
-  if (!h) return false;
+  if (!h) return Infinity;
   const { values, quiet } = sampleTag(frame, h, n);
   let black = 0;
   let blackCount = 0;
@@ -291,11 +292,17 @@ export function verifyCells(frame: GrayFrame, corners: Float64Array, opts: Refin
   }
   black /= blackCount;
   const white = quiet.reduce((a, b) => a + b, 0) / quiet.length;
-  if (!(white - black > 30)) return false; // no contrast: not a tag (or NaN: off-frame)
+  if (!(white - black > 30)) return Infinity; // no contrast: not a tag (or NaN: off-frame)
   const threshold = (white + black) / 2;
+  let wrong = 0;
   for (let i = 0; i < n * n; i++) {
     const isWhite = values[i]! > threshold;
-    if (isWhite !== (opts.expectedCells[i] === 1)) return false;
+    if (isWhite !== (opts.expectedCells[i] === 1)) wrong++;
   }
-  return true;
+  return wrong;
+}
+
+/** Every cell of the tag, border included, reads as expected (`cellMismatches` = 0). */
+export function verifyCells(frame: GrayFrame, corners: Float64Array, opts: RefineOptions): boolean {
+  return cellMismatches(frame, corners, opts) === 0;
 }
