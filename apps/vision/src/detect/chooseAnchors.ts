@@ -110,20 +110,28 @@ export function chooseAnchors<C extends AnchorCandidate>(
   }
   if (!best) return { anchors: chosen, homography: null, residualIn: null, foreign: candidates.filter((c) => !chosen.includes(c)), error: error ?? 'no fit' };
 
-  // An anchor of the wrong size through the homography is not the anchor (a stray print of its id).
+  // An anchor of the wrong size is not the anchor (a stray print of its id, the anchor covered). Which
+  // one: leaving it out gives the others' best fit; it is dropped if its size through that fit is wrong.
   chosen = best.anchors;
   let fit: { h: Homography; residualIn: number } = best;
   while (chosen.length > options.minAnchors) {
-    const errs = chosen.map((m) => Math.abs(quadSideIn(fit.h, m.ideal) / layout(m.id).sizeIn - 1));
-    const worst = errs.reduce((b, e, i) => (e > errs[b]! ? i : b), 0);
-    if (errs[worst]! <= options.maxSizeError) break;
-    const rest = chosen.filter((_, i) => i !== worst);
-    try {
-      fit = solve(rest, layout);
-      chosen = rest;
-    } catch {
-      break;
+    let out: { i: number; h: Homography; residualIn: number } | null = null;
+    for (let i = 0; i < chosen.length; i++) {
+      try {
+        const s = solve(
+          chosen.filter((_, j) => j !== i),
+          layout,
+        );
+        if (!out || s.residualIn < out.residualIn) out = { i, ...s };
+      } catch {
+        // degenerate without this one: keep it
+      }
     }
+    if (!out) break;
+    const m = chosen[out.i]!;
+    if (Math.abs(quadSideIn(out.h, m.ideal) / layout(m.id).sizeIn - 1) <= options.maxSizeError) break;
+    chosen = chosen.filter((_, j) => j !== out!.i);
+    fit = out;
   }
   return { anchors: chosen, homography: fit.h, residualIn: fit.residualIn, foreign: candidates.filter((c) => !chosen.includes(c)) };
 }

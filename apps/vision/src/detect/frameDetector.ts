@@ -9,7 +9,8 @@
  *   one call; corners are mapped back to frame pixels. Anchors are predicted from where they were
  *   last seen. New stands are found by full-frame scans on another thread (`backgroundScanner.ts`).
  */
-import type { FrameDetection, GrayFrame, MarkerObservation, PointPx } from '../pipeline/types.ts';
+import type { FrameDetection, GrayFrame, MarkerObservation, PointPx, TagSizeSeen } from '../pipeline/types.ts';
+import { tagSizeAdvice, tagSizeWarning, type TagSizeAdvice } from './tagSizeAdvice.ts';
 import { loadCv, type Cv } from '../cv/loadCv.ts';
 import { grayFrameToMat } from '../cv/convert.ts';
 import { withMats, type Track } from '../cv/withMats.ts';
@@ -195,6 +196,9 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
   const magnify = options.magnifySmallTags ?? 1;
   const smallTagSidePx = options.smallTagSidePx ?? 16;
   let lastMagnifiedWindow: WindowPx | null = null;
+  /** Tag-size advice for the homography it was computed from. */
+  let advice: TagSizeAdvice | null = null;
+  let adviceFor: Homography | null = null;
   const anchorById = new Map(profile.anchors.map((a) => [a.id, a]));
   const standIds = new Set(profile.standIds);
   let homography: Homography | null = null;
@@ -574,6 +578,27 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
       }
       markers.sort((a, b) => a.id - b.id);
     }
+    let tagSize: TagSizeSeen | undefined;
+    if (homography) {
+      if (adviceFor !== homography) {
+        advice = tagSizeAdvice(profile, profile.markerSizeIn, { imageToTable: homography });
+        adviceFor = homography;
+      }
+      const sides = markers.map((m) => {
+        const c = m.cornersPx;
+        return [0, 1, 2, 3].reduce((a, k) => a + Math.hypot(c[(k + 1) % 4]!.uPx - c[k]!.uPx, c[(k + 1) % 4]!.vPx - c[k]!.vPx), 0) / 4;
+      });
+      sides.sort((a, b) => a - b);
+      tagSize = {
+        minSidePx: advice!.minSidePx,
+        maxSidePx: advice!.maxSidePx,
+        seenMedianSidePx: sides.length > 0 ? sides[Math.floor(sides.length / 2)]! : null,
+        reliable: advice!.reliable,
+        advisedSizeIn: advice!.reliable ? null : advice!.advisedSizeIn,
+      };
+      const tooSmall = tagSizeWarning(advice!, profile.markerSizeIn);
+      if (tooSmall) warnings.push(tooSmall);
+    }
     return {
       seq: frame.seq,
       captureTimeMs: frame.captureTimeMs,
@@ -584,6 +609,7 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
       duplicateIds,
       warnings,
       processingMs: performance.now() - t0,
+      ...(tagSize ? { tagSize } : {}),
     };
   };
 
