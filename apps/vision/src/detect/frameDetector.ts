@@ -318,10 +318,11 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
    * ArUco's decoder corrects bit errors (up to 60 % of the dictionary's correctable bits), so a marker
    * of another dictionary, or a 4×4 code outside the profile's dictionary, can come out as one of our
    * ids (seen with DICT_4X4_250 on real photos of 6×6 markers). A quad with an anchor or stand id is
-   * kept only where its cells read as that id: re-measured from its edges (`refineFromPrediction`, which
-   * verifies every cell), else through ArUco's corners with at most `MAX_CELL_MISMATCHES` cells wrong
-   * (ArUco's corners sit up to a pixel inside the tag, so a small or foreshortened tag's cells are read
-   * a little off). A quad that fails is marked `unread`: a stand-sized one is dropped (counted in
+   * kept unless its cells read as another pattern: re-measured from its edges (`refineFromPrediction`,
+   * which verifies every cell), else read through ArUco's corners with at most `MAX_CELL_MISMATCHES`
+   * cells wrong (ArUco's corners sit up to a pixel inside the tag, so a small or foreshortened tag's
+   * cells are read a little off); a small tag that fails is read again on a magnified copy of its
+   * neighbourhood (`readMagnified`). A quad that fails is marked `unread`: a stand-sized one is dropped (counted in
    * `rejectedByCells`), a base-sized one still leads to the tag inside it. Ids outside the profile pass
    * through (reported as ignored, never used).
    */
@@ -335,7 +336,45 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
     }
     const wrong = cellMismatches(frame, m.corners, { cellsPerSide, expectedCells });
     if (wrong <= MAX_CELL_MISMATCHES) return m;
+    // A small tag (cells of 1–2 px: its quiet zone under the blur of its border) is read again on a
+    // magnified copy of its neighbourhood, edges re-measured there.
+    const magnified = readMagnified(frame, m.corners, expectedCells);
+    if (magnified) return { id: m.id, corners: magnified };
     return { id: m.id, corners: m.corners, unread: true };
+  };
+
+  /** Tags below this side (px) are read again magnified when their cells do not read as their id. */
+  const READ_MAGNIFIED_BELOW_PX = 20;
+  const READ_MAGNIFICATION = 3;
+  /**
+   * Re-measure and verify a small tag on a `READ_MAGNIFICATION`× bicubic copy of the window around it
+   * (twice its side): corners in frame px, or null when it does not read as `expectedCells` there either.
+   */
+  const readMagnified = (frame: GrayFrame, corners: Float64Array, expectedCells: Uint8Array): Float64Array | null => {
+    const us = [corners[0]!, corners[2]!, corners[4]!, corners[6]!];
+    const vs = [corners[1]!, corners[3]!, corners[5]!, corners[7]!];
+    const side = Math.max(Math.max(...us) - Math.min(...us), Math.max(...vs) - Math.min(...vs));
+    if (!(side < READ_MAGNIFIED_BELOW_PX)) return null;
+    const u0 = Math.max(0, Math.floor(Math.min(...us) - side));
+    const v0 = Math.max(0, Math.floor(Math.min(...vs) - side));
+    const u1 = Math.min(frame.widthPx, Math.ceil(Math.max(...us) + side));
+    const v1 = Math.min(frame.heightPx, Math.ceil(Math.max(...vs) + side));
+    const w = u1 - u0;
+    const h = v1 - v0;
+    if (w < 4 || h < 4) return null;
+    const k = READ_MAGNIFICATION;
+    const patch = withMats((track) => {
+      const src = track(new cv.Mat(h, w, cv.CV_8UC1));
+      const data = src.data as Uint8Array;
+      for (let r = 0; r < h; r++) data.set(frame.data.subarray((v0 + r) * frame.widthPx + u0, (v0 + r) * frame.widthPx + u1), r * w);
+      const big = track(new cv.Mat());
+      cv.resize(src, big, new cv.Size(w * k, h * k), 0, 0, cv.INTER_CUBIC);
+      return { widthPx: w * k, heightPx: h * k, data: Uint8Array.from(big.data as Uint8Array), seq: frame.seq, captureTimeMs: frame.captureTimeMs };
+    });
+    const local = Float64Array.from(corners, (x, i) => (x - (i % 2 === 0 ? u0 : v0)) * k);
+    const r = refineFromPrediction(patch, local, { cellsPerSide, expectedCells });
+    if (!r) return null;
+    return Float64Array.from(r, (x, i) => x / k + (i % 2 === 0 ? u0 : v0));
   };
 
   const detectTracked = (frame: GrayFrame, predictions: readonly TagPrediction[]): (RawMarker & { readonly unread?: true })[] => {

@@ -275,12 +275,12 @@ export function readCells(frame: GrayFrame, corners: Float64Array, cellsPerSide:
 /**
  * Read the tag's cells through its corners and compare with the expected pattern: the number of cells
  * (border included) on the wrong side of the threshold halfway between the black cells and the quiet
- * zone; `Infinity` without contrast (not a tag, or off the frame).
+ * zone; NaN without contrast (too small or blurred to read here, not a tag, or off the frame).
  */
 export function cellMismatches(frame: GrayFrame, corners: Float64Array, opts: RefineOptions): number {
   const n = opts.cellsPerSide;
   const h = cellsToImage(corners, n);
-  if (!h) return Infinity;
+  if (!h) return NaN;
   const { values, quiet } = sampleTag(frame, h, n);
   let black = 0;
   let blackCount = 0;
@@ -292,7 +292,7 @@ export function cellMismatches(frame: GrayFrame, corners: Float64Array, opts: Re
   }
   black /= blackCount;
   const white = quiet.reduce((a, b) => a + b, 0) / quiet.length;
-  if (!(white - black > 30)) return Infinity; // no contrast: not a tag (or NaN: off-frame)
+  if (!(white - black > 30)) return NaN; // no contrast (or NaN: off-frame)
   const threshold = (white + black) / 2;
   let wrong = 0;
   for (let i = 0; i < n * n; i++) {
