@@ -257,22 +257,20 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
 
   /**
    * Second pass over the part of the frame where stand tags are small (a tilted camera's far side):
-   * the window of the table where the local tag side (`localTagScale.ts`, from the last homography, or
-   * from this frame's anchors on the first frame) is below `smallTagSidePx`, magnified `magnify`× and
+   * the window of the table where the local tag side (`localTagScale.ts`, from this frame's anchors, or
+   * the last homography without them) is below `smallTagSidePx`, magnified `magnify`× and
    * searched with the same detector sizes in pixels, so those tags are searched as if twice their size.
    * Tags found again there are left to the first pass.
    */
   const magnifiedPass = (frame: GrayFrame, mat: Cv, first: readonly RawMarker[], track: Track): (RawMarker & { readonly confirmed: true })[] => {
     if (magnify <= 1) return [];
-    let imageToTable = homography;
-    if (!imageToTable) {
-      const provisional = chooseAnchors(
-        first.filter((m) => anchorById.has(m.id)).map((m) => ({ ...m, ideal: lens ? undistortFlatPx(m.corners, lens) : m.corners })),
-        (id) => ({ cornersIn: anchorTableCorners(anchorById.get(id)!), sizeIn: anchorById.get(id)!.sizeIn }),
-        { minAnchors, maxSizeError },
-      );
-      imageToTable = provisional.homography;
-    }
+    // This frame's anchors (the camera may have moved since the last homography), else the last one.
+    const provisional = chooseAnchors(
+      first.filter((m) => anchorById.has(m.id)).map((m) => ({ ...m, ideal: lens ? undistortFlatPx(m.corners, lens) : m.corners })),
+      (id) => ({ cornersIn: anchorTableCorners(anchorById.get(id)!), sizeIn: anchorById.get(id)!.sizeIn }),
+      { minAnchors, maxSizeError },
+    );
+    const imageToTable = provisional.homography ?? homography;
     if (!imageToTable) return [];
     const margin = Math.ceil(expectedTagSidePx(profile, frame.widthPx, frame.heightPx));
     let win: WindowPx | null;
