@@ -568,6 +568,7 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
     // Stand tags of the right size; an id seen twice is reported and left out (which one is real?).
     const stands: (typeof raw)[number][] = [];
     const wrongSize: ((typeof raw)[number] & { readonly sizeRatio: number })[] = [];
+    const predictedIds = new Set(predictions?.map((p) => p.id) ?? []);
     /** Ids of stand-sized quads inside a chessboard (a ChArUco board on the table, `chessboardSurround.ts`). */
     const onChessboard: number[] = [];
     if (homography) {
@@ -578,7 +579,8 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
         const sideIn = quadSideIn(homography, m.ideal);
         if (Math.abs(sideIn / profile.markerSizeIn - 1) > maxSizeError) wrongSize.push({ ...m, sizeRatio: sideIn / profile.markerSizeIn });
         else if (m.unread) rejectedByCells++;
-        else if (isChessboardMarker(frame, m.corners, cellsPerSide)) onChessboard.push(m.id);
+        // A predicted tag was accepted when first seen: the chessboard probe runs once per new tag, not every frame.
+        else if (!predictedIds.has(m.id) && isChessboardMarker(frame, m.corners, cellsPerSide)) onChessboard.push(m.id);
         else stands.push(m);
       }
     }
