@@ -286,19 +286,22 @@ async function tiltedRecall(profile: TableProfile, widthPx: number, heightPx: nu
  * Harder still frames (`fixtures/generator/hardFrames.ts`): 4K, 150 half-inch stands, straight down, harsh
  * light with a glossy hot spot, tilted 25° (with and without the harsh light), a camera at the table's
  * end tilted 35°, and foreign prints (ChArUco boards, other dictionaries) beside the stands. Full-frame
- * detection as shipped and with the magnified second pass (`magnifySmallTags: 2`), wall time as a ratio
- * to the straight frame's in the same run.
+ * detection as shipped and with the magnified second pass (`magnifySmallTags: 2`), wall and CPU time and
+ * their ratio to the straight frame's in the same run.
  */
 async function hardFrames(profile: TableProfile): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   const plain = await createFrameDetector(profile);
   const magnified = await createFrameDetector(profile, { magnifySmallTags: 2 });
   let straightMs = NaN;
+  let straightCpuMs = NaN;
   for (const kind of HARD_FRAME_KINDS) {
     const scores: DetectionScore[] = [];
     const scoresMag: DetectionScore[] = [];
     const wall: number[] = [];
     const wallMag: number[] = [];
+    const cpu: number[] = [];
+    const cpuMag: number[] = [];
     for (const seed of [101, 202]) {
       log(`hard frames: ${kind}, seed ${seed}`);
       const r = await renderHardFrame(kind, profile, 3840, 2160, seed);
@@ -306,10 +309,15 @@ async function hardFrames(profile: TableProfile): Promise<Record<string, unknown
       const b = timed(() => magnified.detect(r.frame));
       wall.push(a.wallMs);
       wallMag.push(b.wallMs);
+      cpu.push(a.cpuMs);
+      cpuMag.push(b.cpuMs);
       scores.push(scoreDetection(a.value, r.truth));
       scoresMag.push(scoreDetection(b.value, r.truth));
     }
-    if (kind === 'straight') straightMs = median(wall);
+    if (kind === 'straight') {
+      straightMs = median(wall);
+      straightCpuMs = median(cpu);
+    }
     const s = pool(scores);
     const m = pool(scoresMag);
     out[kind] = {
@@ -317,7 +325,16 @@ async function hardFrames(profile: TableProfile): Promise<Record<string, unknown
       falseIds: s.falseIds,
       medianWallMs: round(median(wall), 1),
       ratioToStraight: round(median(wall) / straightMs, 2),
-      magnified: { found: `${m.found}/${m.expected}`, falseIds: m.falseIds, medianWallMs: round(median(wallMag), 1), ratioToStraight: round(median(wallMag) / straightMs, 2) },
+      medianCpuMs: round(median(cpu), 1),
+      cpuRatioToStraight: round(median(cpu) / straightCpuMs, 2),
+      magnified: {
+        found: `${m.found}/${m.expected}`,
+        falseIds: m.falseIds,
+        medianWallMs: round(median(wallMag), 1),
+        ratioToStraight: round(median(wallMag) / straightMs, 2),
+        medianCpuMs: round(median(cpuMag), 1),
+        cpuRatioToStraight: round(median(cpuMag) / straightCpuMs, 2),
+      },
     };
   }
   plain.dispose();
