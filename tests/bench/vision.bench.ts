@@ -21,6 +21,7 @@ import { runInNewContext } from 'node:vm';
 import { median, round } from './stats.ts';
 import { runGameSequence } from './visionSequence.ts';
 import { tiltedCamera } from '../../fixtures/generator/gameSequence.ts';
+import { HARD_FRAME_KINDS, renderHardFrame } from '../../fixtures/generator/hardFrames.ts';
 
 // A forced GC before each RSS reading, so garbage not yet collected is not counted as growth.
 setFlagsFromString('--expose-gc');
@@ -282,11 +283,71 @@ async function tiltedRecall(profile: TableProfile, widthPx: number, heightPx: nu
 }
 
 /**
+ * Harder still frames (`fixtures/generator/hardFrames.ts`): 4K, 150 half-inch stands, straight down, harsh
+ * light with a glossy hot spot, tilted 25° (with and without the harsh light), a camera at the table's
+ * end tilted 35°, and foreign prints (ChArUco boards, other dictionaries) beside the stands. Full-frame
+ * detection as shipped and with the magnified second pass (`magnifySmallTags: 2`), wall and CPU time and
+ * their ratio to the straight frame's in the same run.
+ */
+async function hardFrames(profile: TableProfile): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  const plain = await createFrameDetector(profile);
+  const magnified = await createFrameDetector(profile, { magnifySmallTags: 2 });
+  let straightMs = NaN;
+  let straightCpuMs = NaN;
+  for (const kind of HARD_FRAME_KINDS) {
+    const scores: DetectionScore[] = [];
+    const scoresMag: DetectionScore[] = [];
+    const wall: number[] = [];
+    const wallMag: number[] = [];
+    const cpu: number[] = [];
+    const cpuMag: number[] = [];
+    for (const seed of [101, 202]) {
+      log(`hard frames: ${kind}, seed ${seed}`);
+      const r = await renderHardFrame(kind, profile, 3840, 2160, seed);
+      const a = timed(() => plain.detect(r.frame));
+      const b = timed(() => magnified.detect(r.frame));
+      wall.push(a.wallMs);
+      wallMag.push(b.wallMs);
+      cpu.push(a.cpuMs);
+      cpuMag.push(b.cpuMs);
+      scores.push(scoreDetection(a.value, r.truth));
+      scoresMag.push(scoreDetection(b.value, r.truth));
+    }
+    if (kind === 'straight') {
+      straightMs = median(wall);
+      straightCpuMs = median(cpu);
+    }
+    const s = pool(scores);
+    const m = pool(scoresMag);
+    out[kind] = {
+      found: `${s.found}/${s.expected}`,
+      falseIds: s.falseIds,
+      medianWallMs: round(median(wall), 1),
+      ratioToStraight: round(median(wall) / straightMs, 2),
+      medianCpuMs: round(median(cpu), 1),
+      cpuRatioToStraight: round(median(cpu) / straightCpuMs, 2),
+      magnified: {
+        found: `${m.found}/${m.expected}`,
+        falseIds: m.falseIds,
+        medianWallMs: round(median(wallMag), 1),
+        ratioToStraight: round(median(wallMag) / straightMs, 2),
+        medianCpuMs: round(median(cpuMag), 1),
+        cpuRatioToStraight: round(median(cpuMag) / straightCpuMs, 2),
+      },
+    };
+  }
+  plain.dispose();
+  magnified.dispose();
+  return out;
+}
+
+/**
  * Parts, all by default; `MUSTER_BENCH_VISION_PARTS=sequences,tilt` (any of resolutions, sequences,
- * tilt, replay) runs only those.
+ * tilt, hard, replay) runs only those.
  */
 export async function run(): Promise<Record<string, unknown>> {
-  const parts = new Set((process.env['MUSTER_BENCH_VISION_PARTS'] ?? 'resolutions,sequences,tilt,replay').split(','));
+  const parts = new Set((process.env['MUSTER_BENCH_VISION_PARTS'] ?? 'resolutions,sequences,tilt,hard,replay').split(','));
   const large = loadTableProfile(fileURLToPath(new URL('../../calibration/tables/large-72x48.json', import.meta.url)));
   const oneInch = parseTableProfile({ ...tableProfileToJson(large), markerSize: 1 }, 'large-72x48 with 1 in tags');
   const out: Record<string, unknown> = {};
@@ -299,6 +360,7 @@ export async function run(): Promise<Record<string, unknown>> {
     out['game4k'] = await runGameSequence('game 4k', large, cameraLookingDown(large, 3840, 2160));
   }
   if (parts.has('tilt')) out['tilted4k'] = await tiltedRecall(large, 3840, 2160);
+  if (parts.has('hard')) out['hard4k'] = await hardFrames(large);
   if (parts.has('replay')) out['replay'] = await replay(oneInch);
   return out;
 }

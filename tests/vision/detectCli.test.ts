@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -126,7 +126,8 @@ describe('muster detect --lens', () => {
   it('undistorts: positions within 0.03 in with --lens, far off without', () => {
     const error = (args: string[]): number => {
       const r = muster('detect', distortedPath, '--table', tablePath, ...args, '--json');
-      expect(r.stderr).toBe('');
+      // The far side of this tilted view is at the edge of the reliable tag size (16 px): that warning may show.
+      expect(r.stderr.split('\n').filter((l) => l !== '' && !/stand tags \(1"\) are \d+–\d+ px across/.test(l))).toEqual([]);
       expect(r.status).toBe(0);
       const out = JSON.parse(r.stdout) as { markers: { id: number; x: number; y: number }[] };
       expect(out.markers.map((m) => m.id)).toEqual([8, 9]);
@@ -146,5 +147,26 @@ describe('muster detect --lens', () => {
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(message);
     }
+  });
+
+  it('muster track --lens undistorts a recording the same way (within 0.03 in; far off without)', () => {
+    const frames = join(dir, 'recording');
+    mkdirSync(frames, { recursive: true });
+    for (let i = 0; i < 3; i++) copyFileSync(distortedPath, join(frames, `frame-${i}.png`));
+    const worst = (args: string[]): number => {
+      const r = muster('track', frames, '--table', tablePath, ...args, '--json');
+      expect(r.status).toBe(0);
+      const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { markers?: { id: number; x: number; y: number }[] });
+      const perFrame = lines.filter((l) => l.markers !== undefined);
+      expect(perFrame).toHaveLength(3);
+      const last = perFrame[2]!.markers!;
+      expect(last.map((m) => m.id).sort()).toEqual([8, 9]);
+      return Math.max(...last.map((m) => { const t = tags.find((s) => s.id === m.id)!; return Math.hypot(m.x - t.xIn, m.y - t.yIn); }));
+    };
+    expect(worst(['--lens', lensPath])).toBeLessThan(0.03);
+    expect(worst([])).toBeGreaterThan(0.2);
+    const wrong = muster('track', frames, '--table', tablePath, '--lens', wrongLensPath);
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toMatch(/lens calibration is for 1280×720/);
   });
 });

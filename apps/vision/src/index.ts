@@ -4,7 +4,7 @@
  */
 
 // Plain data between the stages.
-export type { FrameDetection, GrayFrame, MarkerObservation, PointPx } from './pipeline/types.ts';
+export type { FrameDetection, GrayFrame, MarkerObservation, PointPx, TagSizeSeen } from './pipeline/types.ts';
 
 // opencv.js, loaded once.
 export { loadCv, type Cv } from './cv/loadCv.ts';
@@ -23,6 +23,7 @@ export { loadTableProfile, parseTableProfile, type TableProfile, TableProfileErr
 // Detection: ArUco on the full frame or around predictions, with a background full-frame scanner.
 export { createBackgroundScanner } from './detect/backgroundScanner.ts';
 export { createFrameDetector, type FrameDetector } from './detect/frameDetector.ts';
+export { ADVISED_TAG_SIDE_PX, inchesLabel, MIN_RELIABLE_TAG_SIDE_PX, tagSizeAdvice, tagSizeWarning, type TagSizeAdvice } from './detect/tagSizeAdvice.ts';
 
 // The frame loop: newest frame first, tracked detection with a paced background scan.
 export { createNewestFrameLoop } from './pipeline/newestFrameLoop.ts';

@@ -9,18 +9,22 @@
  *   one call; corners are mapped back to frame pixels. Anchors are predicted from where they were
  *   last seen. New stands are found by full-frame scans on another thread (`backgroundScanner.ts`).
  */
-import type { FrameDetection, GrayFrame, MarkerObservation, PointPx } from '../pipeline/types.ts';
+import type { FrameDetection, GrayFrame, MarkerObservation, PointPx, TagSizeSeen } from '../pipeline/types.ts';
+import { tagSizeAdvice, tagSizeWarning, type TagSizeAdvice } from './tagSizeAdvice.ts';
 import { loadCv, type Cv } from '../cv/loadCv.ts';
 import { grayFrameToMat } from '../cv/convert.ts';
-import { withMats } from '../cv/withMats.ts';
+import { withMats, type Track } from '../cv/withMats.ts';
 import type { TableProfile } from '../profile/tableProfile.ts';
 import { detectorParamsFor, expectedTagSidePx, validateDetectorParams, type DetectorParams } from '../profile/detectorParams.ts';
 import { createArucoDetector, type ArucoDetector, type RawMarker } from './arucoDetector.ts';
-import { applyHomography, homographyFromPoints, type Homography } from '@muster/table-mapping';
+import type { Homography } from '@muster/table-mapping';
 import { markerPose } from './markerPose.ts';
+import { chooseAnchors, quadSideIn } from './chooseAnchors.ts';
+import { isChessboardMarker } from './chessboardSurround.ts';
+import { smallTagWindow } from './localTagScale.ts';
 import { buildMosaic, type WindowPx } from './mosaic.ts';
 import { markerCells } from './markerCells.ts';
-import { readCells, refineEdges, refineFromPrediction } from './refineFromPrediction.ts';
+import { cellMismatches, readCells, refineEdges, refineFromPrediction } from './refineFromPrediction.ts';
 import type { BackgroundScanner } from './scanProtocol.ts';
 import { undistortFlatPx, type LensModel } from '../calibrate/lensModel.ts';
 import { approximateLensModel, correctParallaxIn, solveCameraPose, type CameraPose } from '../calibrate/cameraPose.ts';
@@ -73,6 +77,15 @@ export interface FrameDetectorOptions {
    */
   readonly lens?: LensModel;
   /**
+   * Full frame: where stand tags are smaller than `smallTagSidePx` (a tilted camera's far side, from the
+   * homography), that part of the frame is searched again magnified by this factor (2 is the measured
+   * choice). Default 1 (off): on the frames measured it found few more tags for about twice the cost
+   * (README, "Harder frames").
+   */
+  readonly magnifySmallTags?: number;
+  /** Tag side in px below which a full frame's region gets the magnified pass; default 16. */
+  readonly smallTagSidePx?: number;
+  /**
    * Horizontal field of view (degrees) assumed for the camera pose behind the parallax correction when no
    * `lens` is given (`approximateLensModel`); default 65. Only used when the profile's `baseThicknessIn` > 0.
    */
@@ -90,6 +103,8 @@ export interface FrameDetector {
   detectRaw(frame: GrayFrame): RawMarker[];
   /** Tracked mode of the last frame: tags re-measured from their edges, and windows sent to ArUco. */
   readonly lastTrackedStats: { readonly edgeRefined: number; readonly arucoWindows: number; readonly windowAreaPx: number } | null;
+  /** The window of the last full frame searched again magnified (small tags), or null. */
+  readonly lastMagnifiedWindow: WindowPx | null;
   /** The last good homography (image px → table in; undistorted px with a `lens`), or null. */
   readonly homography: Homography | null;
   /**
@@ -99,6 +114,9 @@ export interface FrameDetector {
   readonly cameraPose: CameraPose | null;
   dispose(): void;
 }
+
+/** Cells (of 36 for 4×4 tags) a quad may read wrong through ArUco's own corners and still be its id. */
+export const MAX_CELL_MISMATCHES = 3;
 
 /** Table-space corners of an anchor in OpenCV order. */
 function anchorTableCorners(a: TableProfile['anchors'][number]): [number, number][] {
@@ -123,18 +141,6 @@ function toPointsPx(c: Float64Array): [PointPx, PointPx, PointPx, PointPx] {
     { uPx: c[4]!, vPx: c[5]! },
     { uPx: c[6]!, vPx: c[7]! },
   ];
-}
-
-/** Mean side of a detected tag on the table, inches. */
-function tagSideIn(h: Homography, c: Float64Array): number {
-  const p = [0, 1, 2, 3].map((k) => applyHomography(h, c[2 * k]!, c[2 * k + 1]!));
-  let sum = 0;
-  for (let k = 0; k < 4; k++) {
-    const a = p[k]!;
-    const b = p[(k + 1) % 4]!;
-    sum += Math.hypot(b[0] - a[0], b[1] - a[1]);
-  }
-  return sum / 4;
 }
 
 /**
@@ -186,6 +192,13 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
   const marginSides = options.searchMarginTagSides ?? 0.8;
   const maxSizeError = options.maxSizeError ?? 0.25;
   const edgeRefine = options.edgeRefine ?? true;
+  const cellsPerSide = profile.markerBits + 2;
+  const magnify = options.magnifySmallTags ?? 1;
+  const smallTagSidePx = options.smallTagSidePx ?? 16;
+  let lastMagnifiedWindow: WindowPx | null = null;
+  /** Tag-size advice for the homography it was computed from. */
+  let advice: TagSizeAdvice | null = null;
+  let adviceFor: Homography | null = null;
   const anchorById = new Map(profile.anchors.map((a) => [a.id, a]));
   const standIds = new Set(profile.standIds);
   let homography: Homography | null = null;
@@ -227,23 +240,142 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
     currentImageLongSide = imageLongSide;
   };
 
-  const detectFull = (frame: GrayFrame): RawMarker[] => {
+  const detectFull = (frame: GrayFrame): (RawMarker & { readonly unread?: true })[] => {
     ensureParams(frame);
     useParamsFor(paramsLongSide);
-    const found = withMats((track) => aruco.detect(track(grayFrameToMat(cv, frame))));
-    if (!edgeRefine) return found;
+    lastMagnifiedWindow = null;
+    const found: (RawMarker | (RawMarker & { readonly confirmed: true }))[] = withMats((track) => {
+      const mat = track(grayFrameToMat(cv, frame));
+      const first = aruco.detect(mat);
+      return [...first, ...magnifiedPass(frame, mat, first, track)];
+    });
     // Re-measure every tag from its edges, starting from ArUco's corners: more accurate than ArUco's
     // own refinement, and it repairs the odd corner the contour fit misplaces (an anchor corner off by
-    // a pixel shifts every stand). Where it fails the ArUco corners stand.
-    const cellsPerSide = profile.markerBits + 2;
-    return found.map((m) => {
-      if (!anchorById.has(m.id) && !standIds.has(m.id)) return m;
-      const r = refineFromPrediction(frame, m.corners, { cellsPerSide, expectedCells: markerCells(cv, profile.dictionary, profile.markerBits, m.id) });
-      return r ? { id: m.id, corners: r } : m;
-    });
+    // a pixel shifts every stand). Where it fails the ArUco corners stand if the tag's cells read as its id.
+    return found.map((m) => ('confirmed' in m ? { id: m.id, corners: m.corners } : confirmCells(frame, m)!));
   };
 
-  const detectTracked = (frame: GrayFrame, predictions: readonly TagPrediction[]): RawMarker[] => {
+  /**
+   * Second pass over the part of the frame where stand tags are small (a tilted camera's far side):
+   * the window of the table where the local tag side (`localTagScale.ts`, from this frame's anchors, or
+   * the last homography without them) is below `smallTagSidePx`, magnified `magnify`× and
+   * searched with the same detector sizes in pixels, so those tags are searched as if twice their size.
+   * Tags found again there are left to the first pass.
+   */
+  const magnifiedPass = (frame: GrayFrame, mat: Cv, first: readonly RawMarker[], track: Track): (RawMarker & { readonly confirmed: true })[] => {
+    if (magnify <= 1) return [];
+    // This frame's anchors (the camera may have moved since the last homography), else the last one.
+    const provisional = chooseAnchors(
+      first.filter((m) => anchorById.has(m.id)).map((m) => ({ ...m, ideal: lens ? undistortFlatPx(m.corners, lens) : m.corners })),
+      (id) => ({ cornersIn: anchorTableCorners(anchorById.get(id)!), sizeIn: anchorById.get(id)!.sizeIn }),
+      { minAnchors, maxSizeError },
+    );
+    const imageToTable = provisional.homography ?? homography;
+    if (!imageToTable) return [];
+    const margin = Math.ceil(expectedTagSidePx(profile, frame.widthPx, frame.heightPx));
+    let win: WindowPx | null;
+    try {
+      win = smallTagWindow(imageToTable, frame, profile, profile.markerSizeIn, smallTagSidePx, 128, margin);
+    } catch {
+      return []; // a degenerate homography: no scale to follow
+    }
+    if (!win) return [];
+    const u0 = Math.floor(win.u0);
+    const v0 = Math.floor(win.v0);
+    const w = Math.ceil(win.u1) - u0;
+    const h = Math.ceil(win.v1) - v0;
+    if (w < 8 || h < 8) return [];
+    lastMagnifiedWindow = { u0, v0, u1: u0 + w, v1: v0 + h };
+    const roi = track(mat.roi(new cv.Rect(u0, v0, w, h)));
+    const big = track(new cv.Mat());
+    cv.resize(roi, big, new cv.Size(Math.round(w * magnify), Math.round(h * magnify)), 0, 0, cv.INTER_LINEAR);
+    useParamsFor(Math.max(big.cols, big.rows));
+    const found = aruco.detect(big);
+    useParamsFor(paramsLongSide);
+    const tolPx = expectedTagSidePx(profile, frame.widthPx, frame.heightPx) * 0.5;
+    const centre = (c: Float64Array): [number, number] => [(c[0]! + c[2]! + c[4]! + c[6]!) / 4, (c[1]! + c[3]! + c[5]! + c[7]!) / 4];
+    // Cells are read (and edges re-measured) on the magnified image, where a 10 px tag has 3 px cells.
+    const bigFrame: GrayFrame = { widthPx: big.cols, heightPx: big.rows, data: Uint8Array.from(big.data as Uint8Array), seq: frame.seq, captureTimeMs: frame.captureTimeMs };
+    const out: (RawMarker & { readonly confirmed: true })[] = [];
+    for (const m of found) {
+      const [bu, bv] = centre(m.corners);
+      const again = first.some((f) => {
+        const [fu, fv] = centre(f.corners);
+        return f.id === m.id && Math.hypot(fu - (bu / magnify + u0), fv - (bv / magnify + v0)) < tolPx;
+      });
+      if (again) continue;
+      const confirmed = confirmCells(bigFrame, m);
+      if (!confirmed || 'unread' in confirmed) continue;
+      // PointPx convention: a corner-origin coordinate scales exactly by the magnification.
+      out.push({ id: m.id, corners: Float64Array.from(confirmed.corners, (x, i) => x / magnify + (i % 2 === 0 ? u0 : v0)), confirmed: true });
+    }
+    return out;
+  };
+
+  /**
+   * ArUco's decoder corrects bit errors (up to 60 % of the dictionary's correctable bits), so a marker
+   * of another dictionary, or a 4×4 code outside the profile's dictionary, can come out as one of our
+   * ids (seen with DICT_4X4_250 on real photos of 6×6 markers). A quad with an anchor or stand id is
+   * kept unless its cells read as another pattern: re-measured from its edges (`refineFromPrediction`,
+   * which verifies every cell), else read through ArUco's corners with at most `MAX_CELL_MISMATCHES`
+   * cells wrong (ArUco's corners sit up to a pixel inside the tag, so a small or foreshortened tag's
+   * cells are read a little off); a small tag that fails is read again on a magnified copy of its
+   * neighbourhood (`readMagnified`). A quad that fails is marked `unread`: a stand-sized one is dropped (counted in
+   * `rejectedByCells`), a base-sized one still leads to the tag inside it. Ids outside the profile pass
+   * through (reported as ignored, never used).
+   */
+  let rejectedByCells = 0;
+  const confirmCells = (frame: GrayFrame, m: RawMarker): (RawMarker & { readonly unread?: true }) | null => {
+    if (!anchorById.has(m.id) && !standIds.has(m.id)) return m;
+    const expectedCells = markerCells(cv, profile.dictionary, profile.markerBits, m.id);
+    if (edgeRefine) {
+      const r = refineFromPrediction(frame, m.corners, { cellsPerSide, expectedCells });
+      if (r) return { id: m.id, corners: r };
+    }
+    const wrong = cellMismatches(frame, m.corners, { cellsPerSide, expectedCells });
+    if (wrong <= MAX_CELL_MISMATCHES) return m;
+    // A small tag (cells of 1–2 px: its quiet zone under the blur of its border) is read again on a
+    // magnified copy of its neighbourhood, edges re-measured there.
+    const magnified = readMagnified(frame, m.corners, expectedCells);
+    if (magnified) return { id: m.id, corners: magnified };
+    return { id: m.id, corners: m.corners, unread: true };
+  };
+
+  /** Tags below this side (px) are read again magnified when their cells do not read as their id. */
+  const READ_MAGNIFIED_BELOW_PX = 20;
+  const READ_MAGNIFICATION = 3;
+  /**
+   * Re-measure and verify a small tag on a `READ_MAGNIFICATION`× bicubic copy of the window around it
+   * (twice its side): corners in frame px, or null when it does not read as `expectedCells` there either.
+   */
+  const readMagnified = (frame: GrayFrame, corners: Float64Array, expectedCells: Uint8Array): Float64Array | null => {
+    const us = [corners[0]!, corners[2]!, corners[4]!, corners[6]!];
+    const vs = [corners[1]!, corners[3]!, corners[5]!, corners[7]!];
+    const side = Math.max(Math.max(...us) - Math.min(...us), Math.max(...vs) - Math.min(...vs));
+    if (!(side < READ_MAGNIFIED_BELOW_PX)) return null;
+    const u0 = Math.max(0, Math.floor(Math.min(...us) - side));
+    const v0 = Math.max(0, Math.floor(Math.min(...vs) - side));
+    const u1 = Math.min(frame.widthPx, Math.ceil(Math.max(...us) + side));
+    const v1 = Math.min(frame.heightPx, Math.ceil(Math.max(...vs) + side));
+    const w = u1 - u0;
+    const h = v1 - v0;
+    if (w < 4 || h < 4) return null;
+    const k = READ_MAGNIFICATION;
+    const patch = withMats((track) => {
+      const src = track(new cv.Mat(h, w, cv.CV_8UC1));
+      const data = src.data as Uint8Array;
+      for (let r = 0; r < h; r++) data.set(frame.data.subarray((v0 + r) * frame.widthPx + u0, (v0 + r) * frame.widthPx + u1), r * w);
+      const big = track(new cv.Mat());
+      cv.resize(src, big, new cv.Size(w * k, h * k), 0, 0, cv.INTER_CUBIC);
+      return { widthPx: w * k, heightPx: h * k, data: Uint8Array.from(big.data as Uint8Array), seq: frame.seq, captureTimeMs: frame.captureTimeMs };
+    });
+    const local = Float64Array.from(corners, (x, i) => (x - (i % 2 === 0 ? u0 : v0)) * k);
+    const r = refineFromPrediction(patch, local, { cellsPerSide, expectedCells });
+    if (!r) return null;
+    return Float64Array.from(r, (x, i) => x / k + (i % 2 === 0 ? u0 : v0));
+  };
+
+  const detectTracked = (frame: GrayFrame, predictions: readonly TagPrediction[]): (RawMarker & { readonly unread?: true })[] => {
     ensureParams(frame);
     const tagSidePx = expectedTagSidePx(profile, frame.widthPx, frame.heightPx);
     let windows: WindowPx[] = [];
@@ -253,7 +385,6 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
       windows.push({ u0: Math.min(...us) - m, v0: Math.min(...vs) - m, u1: Math.max(...us) + m, v1: Math.max(...vs) + m });
     };
     const refined: RawMarker[] = [];
-    const cellsPerSide = profile.markerBits + 2;
     const tryTag = (id: number, corners: Float64Array, marginPx?: number | null): void => {
       if (edgeRefine) {
         const r = refineFromPrediction(frame, corners, { cellsPerSide, expectedCells: markerCells(cv, profile.dictionary, profile.markerBits, id) });
@@ -297,17 +428,17 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
       (mat.data as Uint8Array).set(mosaic.data);
       return aruco.detect(mat);
     });
-    const mapped: RawMarker[] = [];
+    const mapped: (RawMarker & { readonly unread?: true })[] = [];
     for (const m of found) {
       const back = mosaic.toFrame(m.corners);
-      if (back) mapped.push({ id: m.id, corners: back });
+      const confirmed = back ? confirmCells(frame, { id: m.id, corners: back }) : null;
+      if (confirmed) mapped.push(confirmed);
     }
     return dedupeSamePlace([...refined, ...mapped], Math.max(2, tagSidePx * 0.2));
   };
 
   /** Stand tags by their cell pattern (row-major from the top-left corner, with the border). */
   let standByCells: Map<string, number> | null = null;
-  const cellsPerSide = profile.markerBits + 2;
   /**
    * For each wrong-size quad about the size of a base (1.4–3× the tag), the tag it surrounds: the quad
    * shrunk to the tag's size about its centre, re-measured from the tag's own edges, its cells read and
@@ -338,7 +469,7 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
         const id = cells ? standByCells.get(cells.join('')) : undefined;
         if (id === undefined) continue;
         const ideal = lens ? undistortFlatPx(corners, lens) : corners;
-        const sizeOk = homography !== null && Math.abs(tagSideIn(homography, ideal) / profile.markerSizeIn - 1) <= maxSizeError;
+        const sizeOk = homography !== null && Math.abs(quadSideIn(homography, ideal) / profile.markerSizeIn - 1) <= maxSizeError;
         if (sizeOk && !seen.has(id) && !out.some((o) => o.id === id)) out.push({ ...q, id, corners, ideal, from: q });
         break;
       }
@@ -357,40 +488,41 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
       );
     }
     if (predictions === undefined) lastTrackedStats = null;
-    const detected = predictions === undefined ? detectFull(frame) : detectTracked(frame, predictions);
+    rejectedByCells = 0;
+    const detected: (RawMarker & { readonly unread?: true })[] = predictions === undefined ? detectFull(frame) : detectTracked(frame, predictions);
     // Geometry runs on undistorted corners (`ideal`); `corners` stay as detected (reported, tracked).
-    const raw: (RawMarker & { readonly ideal: Float64Array })[] = detected.map((m) => ({
+    const raw: (RawMarker & { readonly ideal: Float64Array; readonly unread?: true })[] = detected.map((m) => ({
       id: m.id,
       corners: m.corners,
       ideal: lens ? undistortFlatPx(m.corners, lens) : m.corners,
+      ...(m.unread ? { unread: true as const } : {}),
     }));
 
-    // Anchors first: the homography decides which stand quads are tag-sized.
-    const anchorCounts = new Map<number, number>();
-    for (const m of raw) if (anchorById.has(m.id)) anchorCounts.set(m.id, (anchorCounts.get(m.id) ?? 0) + 1);
-    const anchors = raw.filter((m) => anchorCounts.get(m.id) === 1).sort((a, b) => a.id - b.id);
+    // Anchors first: the homography decides which stand quads are tag-sized. A quad with an anchor's id
+    // that does not fit the anchors' surveyed layout (a ChArUco board in the same dictionary lying on
+    // the table) is left out (`chooseAnchors.ts`).
+    const anchorChoice = chooseAnchors(
+      raw.filter((m) => anchorById.has(m.id)),
+      (id) => ({ cornersIn: anchorTableCorners(anchorById.get(id)!), sizeIn: anchorById.get(id)!.sizeIn }),
+      { minAnchors, maxSizeError },
+    );
+    const anchors = [...anchorChoice.anchors].sort((a, b) => a.id - b.id);
     const anchorIds = anchors.map((m) => m.id);
+    if (anchorChoice.foreign.length > 0) {
+      const ids = [...new Set(anchorChoice.foreign.map((m) => m.id))].sort((a, b) => a - b);
+      warnings.push(`ignored ${anchorChoice.foreign.length} quad(s) with anchor id(s) ${ids.join(', ')} that do not fit the anchors' surveyed layout (something else printed with those ids, e.g. a ChArUco board on the table)`);
+    }
     let residualIn: number | null = null;
     if (anchors.length >= minAnchors) {
-      const img: [number, number][] = [];
       const table: [number, number][] = [];
       for (const m of anchors) {
-        const tc = anchorTableCorners(anchorById.get(m.id)!);
-        for (let k = 0; k < 4; k++) {
-          img.push([m.ideal[2 * k]!, m.ideal[2 * k + 1]!]);
-          table.push(tc[k]!);
-        }
+        table.push(...anchorTableCorners(anchorById.get(m.id)!));
         lastAnchorCorners.set(m.id, m.corners);
       }
       try {
-        const h = homographyFromPoints(img, table);
-        let sq = 0;
-        for (let i = 0; i < img.length; i++) {
-          const [x, y] = applyHomography(h, img[i]![0], img[i]![1]);
-          sq += (x - table[i]![0]) ** 2 + (y - table[i]![1]) ** 2;
-        }
-        homography = h;
-        residualIn = Math.sqrt(sq / img.length);
+        if (!anchorChoice.homography) throw new Error(anchorChoice.error ?? 'no fit');
+        homography = anchorChoice.homography;
+        residualIn = anchorChoice.residualIn;
         if (baseThicknessIn > 0) {
           // Raw corners: solvePnP applies the lens distortion itself. It costs ~1.3 ms, so the pose is
           // re-solved only when an anchor corner moved by more than half a pixel (the correction is
@@ -427,21 +559,33 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
       );
     }
 
+    if (rejectedByCells > 0) {
+      warnings.push(`ignored ${rejectedByCells} quad(s) whose cells do not read exactly as the id decoded (another dictionary's marker, or a tag too small or blurred to read)`);
+    }
     const unexpected = [...new Set(raw.filter((m) => !anchorById.has(m.id) && !standIds.has(m.id)).map((m) => m.id))].sort((a, b) => a - b);
     if (unexpected.length > 0) warnings.push(`ignored ids not in the table profile: ${unexpected.join(', ')}`);
 
     // Stand tags of the right size; an id seen twice is reported and left out (which one is real?).
     const stands: (typeof raw)[number][] = [];
     const wrongSize: ((typeof raw)[number] & { readonly sizeRatio: number })[] = [];
+    const predictedIds = new Set(predictions?.map((p) => p.id) ?? []);
+    /** Ids of stand-sized quads inside a chessboard (a ChArUco board on the table, `chessboardSurround.ts`). */
+    const onChessboard: number[] = [];
     if (homography) {
       for (const m of raw) {
         if (!standIds.has(m.id)) continue;
         // A dark stand base around a white sticker can decode as a (wrong) tag twice the real size:
         // the printed size is known, so a quad of the wrong size is not a tag.
-        const sideIn = tagSideIn(homography, m.ideal);
+        const sideIn = quadSideIn(homography, m.ideal);
         if (Math.abs(sideIn / profile.markerSizeIn - 1) > maxSizeError) wrongSize.push({ ...m, sizeRatio: sideIn / profile.markerSizeIn });
+        else if (m.unread) rejectedByCells++;
+        // A predicted tag was accepted when first seen: the chessboard probe runs once per new tag, not every frame.
+        else if (!predictedIds.has(m.id) && isChessboardMarker(frame, m.corners, cellsPerSide)) onChessboard.push(m.id);
         else stands.push(m);
       }
+    }
+    if (onChessboard.length > 0) {
+      warnings.push(`ignored ${onChessboard.length} tag(s) on a chessboard (a ChArUco board on the table: ids ${[...new Set(onChessboard)].sort((a, b) => a - b).join(', ')})`);
     }
     for (const q of wrongSize) wrongSizeSinceScan.add(q.id);
     if (wrongSize.length > 0) {
@@ -458,7 +602,6 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
     }
     const counts = new Map<number, number>();
     for (const m of stands) counts.set(m.id, (counts.get(m.id) ?? 0) + 1);
-    for (const [id, n] of anchorCounts) if (n > 1) counts.set(id, n);
     const duplicateIds = [...counts].filter(([, n]) => n > 1).map(([id]) => id).sort((a, b) => a - b);
     if (duplicateIds.length > 0) warnings.push(`ids seen more than once (left out): ${duplicateIds.join(', ')}`);
 
@@ -474,6 +617,27 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
       }
       markers.sort((a, b) => a.id - b.id);
     }
+    let tagSize: TagSizeSeen | undefined;
+    if (homography) {
+      if (adviceFor !== homography) {
+        advice = tagSizeAdvice(profile, profile.markerSizeIn, { imageToTable: homography });
+        adviceFor = homography;
+      }
+      const sides = markers.map((m) => {
+        const c = m.cornersPx;
+        return [0, 1, 2, 3].reduce((a, k) => a + Math.hypot(c[(k + 1) % 4]!.uPx - c[k]!.uPx, c[(k + 1) % 4]!.vPx - c[k]!.vPx), 0) / 4;
+      });
+      sides.sort((a, b) => a - b);
+      tagSize = {
+        minSidePx: advice!.minSidePx,
+        maxSidePx: advice!.maxSidePx,
+        seenMedianSidePx: sides.length > 0 ? sides[Math.floor(sides.length / 2)]! : null,
+        reliable: advice!.reliable,
+        advisedSizeIn: advice!.reliable ? null : advice!.advisedSizeIn,
+      };
+      const tooSmall = tagSizeWarning(advice!, profile.markerSizeIn);
+      if (tooSmall) warnings.push(tooSmall);
+    }
     return {
       seq: frame.seq,
       captureTimeMs: frame.captureTimeMs,
@@ -484,6 +648,7 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
       duplicateIds,
       warnings,
       processingMs: performance.now() - t0,
+      ...(tagSize ? { tagSize } : {}),
     };
   };
 
@@ -496,6 +661,9 @@ export async function createFrameDetector(profile: TableProfile, options: FrameD
     },
     get lastTrackedStats() {
       return lastTrackedStats;
+    },
+    get lastMagnifiedWindow() {
+      return lastMagnifiedWindow;
     },
     get homography() {
       return homography;

@@ -26,7 +26,7 @@ export interface RefineOptions {
 }
 
 /** Bilinear sample at (u, v) in `PointPx` convention (pixel centres at +0.5); NaN outside. */
-function sample(f: GrayFrame, u: number, v: number): number {
+export function sample(f: GrayFrame, u: number, v: number): number {
   const x = u - 0.5;
   const y = v - 0.5;
   const x0 = Math.floor(x);
@@ -189,7 +189,7 @@ export function refineEdges(frame: GrayFrame, predicted: ArrayLike<number>, opts
 }
 
 /** Homography from cell coordinates (0..n across the black square) to image pixels, or null. */
-function cellsToImage(corners: Float64Array, n: number): Homography | null {
+export function cellsToImage(corners: Float64Array, n: number): Homography | null {
   try {
     return homographyFromPoints(
       [
@@ -272,11 +272,15 @@ export function readCells(frame: GrayFrame, corners: Float64Array, cellsPerSide:
   return cells;
 }
 
-/** Read the tag's cells through its corners and compare with the expected pattern. */
-function verifyCells(frame: GrayFrame, corners: Float64Array, opts: RefineOptions): boolean {
+/**
+ * Read the tag's cells through its corners and compare with the expected pattern: the number of cells
+ * (border included) on the wrong side of the threshold halfway between the black cells and the quiet
+ * zone; NaN without contrast (too small or blurred to read here, not a tag, or off the frame).
+ */
+export function cellMismatches(frame: GrayFrame, corners: Float64Array, opts: RefineOptions): number {
   const n = opts.cellsPerSide;
   const h = cellsToImage(corners, n);
-  if (!h) return false;
+  if (!h) return NaN;
   const { values, quiet } = sampleTag(frame, h, n);
   let black = 0;
   let blackCount = 0;
@@ -288,11 +292,17 @@ function verifyCells(frame: GrayFrame, corners: Float64Array, opts: RefineOption
   }
   black /= blackCount;
   const white = quiet.reduce((a, b) => a + b, 0) / quiet.length;
-  if (!(white - black > 30)) return false; // no contrast: not a tag (or NaN: off-frame)
+  if (!(white - black > 30)) return NaN; // no contrast (or NaN: off-frame)
   const threshold = (white + black) / 2;
+  let wrong = 0;
   for (let i = 0; i < n * n; i++) {
     const isWhite = values[i]! > threshold;
-    if (isWhite !== (opts.expectedCells[i] === 1)) return false;
+    if (isWhite !== (opts.expectedCells[i] === 1)) wrong++;
   }
-  return true;
+  return wrong;
+}
+
+/** Every cell of the tag, border included, reads as expected (`cellMismatches` = 0). */
+export function verifyCells(frame: GrayFrame, corners: Float64Array, opts: RefineOptions): boolean {
+  return cellMismatches(frame, corners, opts) === 0;
 }

@@ -49,4 +49,20 @@ export interface FrameDetection {
   readonly warnings: readonly string[];
   /** Processing time of this frame, ms. */
   readonly processingMs: number;
+  /**
+   * Stand-tag size in this view (with a homography): expected side where the table is seen smallest and
+   * largest, the median side of the tags found, px, and the tag size advised when the smallest is below
+   * what is read reliably (`detect/tagSizeAdvice.ts`; also said in `warnings`).
+   */
+  readonly tagSize?: TagSizeSeen;
+}
+
+export interface TagSizeSeen {
+  readonly minSidePx: number;
+  readonly maxSidePx: number;
+  /** Median black-square side of the stand tags found this frame, px; null when none. */
+  readonly seenMedianSidePx: number | null;
+  readonly reliable: boolean;
+  /** Null when the tags are big enough (or no size up to 2 in would be). */
+  readonly advisedSizeIn: number | null;
 }

@@ -88,6 +88,17 @@ export function detectionToJson(d: FrameDetection): Record<string, unknown> {
       corners: m.cornersPx.map((c) => [round(c.uPx, 3), round(c.vPx, 3)]),
     })),
     warnings: [...d.warnings],
+    ...(d.tagSize
+      ? {
+          tagSize: {
+            minPx: round(d.tagSize.minSidePx, 1),
+            maxPx: round(d.tagSize.maxSidePx, 1),
+            seenMedianPx: d.tagSize.seenMedianSidePx === null ? null : round(d.tagSize.seenMedianSidePx, 1),
+            reliable: d.tagSize.reliable,
+            advisedSizeIn: d.tagSize.advisedSizeIn,
+          },
+        }
+      : {}),
   };
 }
 
@@ -95,6 +106,13 @@ function readable(d: FrameDetection, imagePath: string, profile: TableProfile): 
   const lines = [
     `${imagePath}: ${d.markers.length} stand tag(s), anchors ${d.anchorIds.join(', ') || 'none'} of ${profile.anchors.map((a) => a.id).join(', ')}` +
       (d.homographyResidualIn !== null ? `, anchor residual ${d.homographyResidualIn.toFixed(3)} in` : ''),
+    ...(d.tagSize
+      ? [
+          `stand tags ${Math.round(d.tagSize.minSidePx)}–${Math.round(d.tagSize.maxSidePx)} px across in this view` +
+            (d.tagSize.seenMedianSidePx !== null ? ` (median found ${Math.round(d.tagSize.seenMedianSidePx)} px)` : '') +
+            (d.tagSize.reliable ? '' : `: too small, see the warning`),
+        ]
+      : []),
     '',
     '   id     x (in)     y (in)   heading (deg)',
     ...d.markers.map(

@@ -13,7 +13,7 @@ import { addPageHeaders, layoutTagSheets, type TagItem } from '@muster/vision';
 import { renderPdf } from '@muster/vision';
 import { renderSvg } from '@muster/vision';
 import type { PaperName, Sheet } from '@muster/vision';
-import { loadTableProfile, type TableProfile } from '@muster/vision';
+import { inchesLabel, loadTableProfile, MIN_RELIABLE_TAG_SIDE_PX, tagSizeAdvice, type TableProfile } from '@muster/vision';
 import { loadRoster } from '../../roster/loadRoster.ts';
 import { rosterTagIds, type Roster } from '../../roster/roster.ts';
 import { CliError } from '../cliError.ts';
@@ -32,6 +32,13 @@ const SPEC = {
         'table profile: dictionary, tag size, anchors. Default calibration/tables/default-72x48.json\n' +
         '(DICT_4X4_50), or, when the roster has ids it cannot hold, the smallest profile in\n' +
         'calibration/tables/ that holds them (it says which: start --camera needs the same one)',
+    },
+    camera: {
+      type: 'string',
+      arg: '<WxH>',
+      help:
+        "the camera's resolution (1920x1080, 1080p, 4k): says how many pixels a tag will be and the tag\n" +
+        'size to print; refuses tags too small to be read (below 16 px) and names the size to set',
     },
     paper: { type: 'string', arg: '<name>', help: 'letter (default) or a4' },
     board: { type: 'string', arg: '<file>', help: 'ChArUco board definition to print (default calibration/boards/charuco-5x7.json layout)' },
@@ -71,6 +78,36 @@ function pickTable(tablePath: string | undefined, rosterPath: string | undefined
   return { profile: fit.profile, path: fit.path };
 }
 
+/** `1920x1080`, `1080p`, `720p`, `1440p`, `4k`/`2160p` → pixels. */
+export function parseResolution(text: string): { widthPx: number; heightPx: number } {
+  const named: Record<string, [number, number]> = { '720p': [1280, 720], '1080p': [1920, 1080], '1440p': [2560, 1440], '2160p': [3840, 2160], '4k': [3840, 2160] };
+  const n = named[text.toLowerCase()];
+  if (n) return { widthPx: n[0], heightPx: n[1] };
+  const m = /^(\d+)x(\d+)$/i.exec(text);
+  if (!m || Number(m[1]) < 160 || Number(m[2]) < 120) throw new CliError(`--camera must be a resolution like 1920x1080, 1080p or 4k (got "${text}")`);
+  return { widthPx: Number(m[1]), heightPx: Number(m[2]) };
+}
+
+/**
+ * With the camera's resolution: the tag side in pixels with the table filling the frame (a camera
+ * straight overhead; a tilted one sees its far side smaller: \`muster detect\` then measures it), the
+ * advised size, and a refusal when the profile's tags would be too small to read.
+ */
+function checkTagSizeForCamera(profile: TableProfile, tablePath: string, camera: string): void {
+  const res = parseResolution(camera);
+  const advice = tagSizeAdvice(profile, profile.markerSizeIn, res);
+  const view = `${res.widthPx}x${res.heightPx} over the ${profile.widthIn}x${profile.heightIn}" table`;
+  const advised = advice.advisedSizeIn === null ? 'no tag up to 2" is big enough: use a higher resolution or a closer camera' : `${inchesLabel(advice.advisedSizeIn)} tags, about ${Math.round(advice.advisedSidePx!)} px across`;
+  if (!advice.reliable) {
+    throw new CliError(
+      `${inchesLabel(profile.markerSizeIn)} tags (${shownPath(tablePath)}) would be ${Math.round(advice.minSidePx)} px across at ${view}; ` +
+        `below ${MIN_RELIABLE_TAG_SIDE_PX} px many are missed. Advised: ${advised}` +
+        (advice.advisedSizeIn === null ? '' : `: copy the table profile, set "markerSize": ${advice.advisedSizeIn} and give it with --table (and to start/track)`),
+    );
+  }
+  console.log(`${view}: ${inchesLabel(profile.markerSizeIn)} tags are about ${Math.round(advice.minSidePx)} px across (read reliably from ${MIN_RELIABLE_TAG_SIDE_PX} px; advised for this camera: ${advised})`);
+}
+
 /** Pages as files: the SVG path for page i (1-based). */
 export function svgPagePath(out: string, page: number): string {
   if (page === 1) return out;
@@ -96,7 +133,8 @@ export async function run(args: string[]): Promise<number> {
   } catch (err) {
     throw new CliError((err as Error).message);
   }
-  const { profile } = pickTable(v.table, v.roster, roster);
+  const { profile, path: tablePath } = pickTable(v.table, v.roster, roster);
+  if (v.camera !== undefined) checkTagSizeForCamera(profile, tablePath, v.camera);
   if (!roster && !opts.anchors && !opts.boardPage) throw new CliError('nothing to print: give --roster, or keep the anchors or the board');
 
   const cv = await loadCv();

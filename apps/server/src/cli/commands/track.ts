@@ -19,15 +19,21 @@ import { createTracker } from '@muster/vision';
 import { median, trackFrames, trackJsonLine } from '@muster/vision';
 import { createTrackingEngine } from '@muster/vision';
 import { loadTableProfile, TableProfileError, type TableProfile } from '@muster/vision';
+import { loadLensModel, type LensModel } from '@muster/vision';
 
 const SPEC = {
   command: 'track',
-  synopsis: ['<folder-of-frames|video> --table <profile.json> [--roster army.yaml] [--fps N] [--json]'],
+  synopsis: ['<folder-of-frames|video> --table <profile.json> [--roster army.yaml] [--lens <calibration.json>] [--fps N] [--json]'],
   positionals: [{ name: '<folder|video>', help: 'frames in name order (png/jpg/...) or a video file ffmpeg reads' }],
   tooMany: (p: readonly string[]) => `one recording at a time (got "${p[0]}" and "${p[1]}")`,
   options: {
     table: { type: 'string', arg: '<file>', help: 'table profile: size, dictionary, anchors (see calibration/tables/)' },
     roster: { type: 'string', arg: '<file>', help: 'army file: only its tags count at once, others must persist first' },
+    lens: {
+      type: 'string',
+      arg: '<file>',
+      help: 'lens calibration (muster calibrate lens) for the camera that recorded: removes its distortion\nbefore mapping to the table, as start --camera --lens does (frames must be its resolution)',
+    },
     fps: { type: 'string', arg: '<n>', help: 'replay rate of a folder of frames, or of a video that does not give its own (default 30)' },
     json: { type: 'boolean', help: 'one JSON line per frame and a summary line (else a short text line per frame)' },
     progress: { type: 'boolean', help: 'show progress with the time left on stderr even when it is not a terminal\n(on a terminal it is always shown; never on stdout)' },
@@ -39,6 +45,7 @@ export interface TrackOptions {
   input?: string;
   table?: string;
   roster?: string;
+  lens?: string;
   fps?: number;
   json: boolean;
   progress: boolean;
@@ -50,6 +57,7 @@ export function parseTrackArgs(args: readonly string[]): TrackOptions {
     ...(positionals[0] !== undefined ? { input: positionals[0] } : {}),
     ...(v.table !== undefined ? { table: v.table } : {}),
     ...(v.roster !== undefined ? { roster: v.roster } : {}),
+    ...(v.lens !== undefined ? { lens: v.lens } : {}),
     ...(v.fps !== undefined ? { fps: numberValue(v.fps, '--fps', { above: 0, example: '25' }) } : {}),
     json: v.json,
     progress: v.progress,
@@ -90,9 +98,17 @@ export async function run(args: string[]): Promise<number> {
   if (knownIds !== undefined && tagsNotStands(profile, knownIds).length > 0) {
     throw new CliError(rosterDoesNotFit(o.roster ?? 'the roster', o.table, profile, knownIds));
   }
+  let lens: LensModel | undefined;
+  if (o.lens !== undefined) {
+    try {
+      lens = loadLensModel(o.lens);
+    } catch (err) {
+      throw new CliError((err as Error).message);
+    }
+  }
   // The service's tracking engine: ROI search around the tracks, paced full-frame scans on a worker.
   const fps = o.fps ?? 30;
-  const detector = await createTrackingEngine(profile, { fps, onWarning: (m) => console.error(`muster: ${m}`) });
+  const detector = await createTrackingEngine(profile, { fps, onWarning: (m) => console.error(`muster: ${m}`), ...(lens ? { lens } : {}) });
   const tracker = createTracker(knownIds === undefined ? {} : { knownIds });
   let source: FrameSource;
   try {
@@ -136,6 +152,8 @@ export async function run(args: string[]): Promise<number> {
   } catch (err) {
     // A recording that cannot be decoded is the user's input, not a bug; anything else is a bug.
     if (sourceErrors.has(err)) throw new CliError((err as Error).message);
+    // A recording of another resolution than the lens calibration is the user's input too.
+    if (lens && /lens calibration is for/.test((err as Error).message)) throw new CliError(`${o.input}: ${(err as Error).message} (${o.lens})`);
     throw err;
   } finally {
     progress.finish(false);
