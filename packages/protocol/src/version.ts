@@ -13,12 +13,15 @@
  *   and `set-focus` (new types: the messages older clients send are unchanged, so they are still
  *   served), `LiveState.ruleset` / `LiveState.focus` and the same in deltas (optional, additive), log
  *   entry kind `ruleset`, ack result `{ ruleset }`.
+ * - 5: the live state through an MQTT broker (`mqtt.ts`): topics `muster/<table>/…` and the messages
+ *   `table-status`, `health`, `ruleset` and `game-strip` on them; the ws's snapshot, delta and log go there
+ *   unchanged. Nothing on the ws changes, so every older client is still served.
  */
-export const PROTOCOL_VERSION = 4 as const;
+export const PROTOCOL_VERSION = 5 as const;
 
 /**
  * The oldest client version the server still serves: every message a version 1 client sends still means
- * the same (versions 2..4 only added server → client fields and new client message types).
+ * the same (versions 2..5 only added server → client fields and new client message types).
  */
 export const OLDEST_SUPPORTED_PROTOCOL_VERSION = 1 as const;
 
