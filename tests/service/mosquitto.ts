@@ -6,6 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 
@@ -74,6 +75,9 @@ export class Mosquitto {
     const mqttPort = options.mqttPort ?? (await freePort());
     const wsPort = options.wsPort ?? (await freePort());
     const lines = [
+      // Run as whoever runs the tests (as root, Mosquitto would switch to the "mosquitto" user, which
+      // cannot read the test's private temporary folder).
+      `user ${userInfo().username}`,
       'per_listener_settings false',
       'persistence false',
       'log_dest stderr',

@@ -50,8 +50,9 @@ export class BrokerConnection {
     this.client = client;
     client.on('connect', () => {
       this.snapshotSubscribed = false;
-      // Deltas at QoS 0 (a lost one is a gap the next snapshot closes); the rest at QoS 1.
-      client.subscribe({ [this.topics.status]: { qos: 1 }, [this.topics.log]: { qos: 1 }, [this.topics.delta]: { qos: 0 } });
+      // QoS 1 throughout: the broker then delivers each topic in order and does not drop deltas for a
+      // viewer that reads a little late (a lost one would still be a gap the next snapshot closes).
+      client.subscribe({ [this.topics.status]: { qos: 1 }, [this.topics.log]: { qos: 1 }, [this.topics.delta]: { qos: 1 } });
       // After a reconnect the view may have missed anything: start again from the retained snapshot.
       this.feed.resync();
     });

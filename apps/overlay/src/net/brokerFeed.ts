@@ -8,8 +8,12 @@
  * Which snapshot ends a wait: the retained one a (re)subscription brings may be older than what the view
  * holds; it is taken only when its `seq` is newer, else the next one the table publishes (live, so the
  * newest there is, including after a table restart that started its `seq` again) is.
+ *
+ * MQTT orders messages within a topic, not across topics: a delta published after a snapshot may
+ * arrive before it. So the deltas received while waiting are kept (the newest `MAX_HELD_DELTAS`), and
+ * those that continue the snapshot are applied right after it.
  */
-import { parseBrokerMessage, type BrokerMessage, type MqttTopicPart, type ServerMessage, type TableStatusMessage } from '@muster/protocol';
+import { parseBrokerMessage, type BrokerMessage, type DeltaMessage, type MqttTopicPart, type ServerMessage, type TableStatusMessage } from '@muster/protocol';
 import type { LiveStore } from '../state/liveStore.ts';
 
 export interface BrokerFeedCounts {
@@ -21,8 +25,12 @@ export interface BrokerFeedCounts {
   readonly invalid: number;
 }
 
+/** Deltas kept while waiting for a snapshot (a few seconds of frames). */
+export const MAX_HELD_DELTAS = 100;
+
 export class BrokerFeed {
   private waiting = true;
+  private held: DeltaMessage[] = [];
   private counts = { snapshots: 0, deltas: 0, gaps: 0, invalid: 0 };
   private tableStatus: TableStatusMessage | null = null;
 
@@ -48,6 +56,7 @@ export class BrokerFeed {
 
   /** Starts waiting for a snapshot whatever the view holds (after a reconnect: anything may be missed). */
   resync(): void {
+    this.held = [];
     this.setWaiting(true);
   }
 
@@ -71,10 +80,23 @@ export class BrokerFeed {
         this.store.receive(msg);
         this.counts.snapshots++;
         this.setWaiting(false);
+        // Deltas that overtook the snapshot: those continuing it apply now.
+        const overtaking = this.held;
+        this.held = [];
+        for (const d of overtaking) {
+          const seq = this.store.snapshot.state!.seq;
+          if (d.baseSeq < seq) continue;
+          if (d.baseSeq > seq || this.store.receive(d) === 'resync') break;
+          this.counts.deltas++;
+        }
         return;
       }
       case 'delta': {
-        if (this.waiting) return;
+        if (this.waiting) {
+          this.held.push(msg);
+          if (this.held.length > MAX_HELD_DELTAS) this.held.shift();
+          return;
+        }
         if (this.store.receive(msg) === 'resync') {
           this.counts.gaps++;
           this.setWaiting(true);

@@ -5,7 +5,7 @@
  * projector pages always use the table's service.
  */
 import { tableIdProblem } from '@muster/protocol';
-import { BrokerConnection } from '../net/brokerConnection.ts';
+import type { BrokerConnection } from '../net/brokerConnection.ts';
 import { LiveStore } from '../state/liveStore.ts';
 import { h, startLive } from './bootstrap.ts';
 
@@ -41,15 +41,21 @@ export function startViewerLive(params = new URLSearchParams(location.search)): 
   }
   const user = params.get('user');
   const password = params.get('password');
-  const connection = new BrokerConnection(store, {
-    url,
-    tableId: tableId!,
-    ...(user !== null ? { username: user } : {}),
-    ...(password !== null ? { password } : {}),
-    onError: showError,
-  });
-  connection.start();
-  // For tests and the curious: what the feed did (snapshots, deltas, gaps).
-  (window as unknown as { __musterBroker?: BrokerConnection }).__musterBroker = connection;
+  // MQTT.js is loaded only by a page that asks for the broker (the operator and projector never do).
+  void import('../net/brokerConnection.ts').then(
+    ({ BrokerConnection }) => {
+      const connection = new BrokerConnection(store, {
+        url,
+        tableId: tableId!,
+        ...(user !== null ? { username: user } : {}),
+        ...(password !== null ? { password } : {}),
+        onError: showError,
+      });
+      connection.start();
+      // For tests and the curious: what the feed did (snapshots, deltas, gaps).
+      (window as unknown as { __musterBroker?: BrokerConnection }).__musterBroker = connection;
+    },
+    (err: unknown) => showError(`could not load the broker client: ${(err as Error).message}`),
+  );
   return { store, source: 'broker' };
 }
