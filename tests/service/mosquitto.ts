@@ -63,6 +63,11 @@ export class Mosquitto {
     child.stdout?.on('data', (d: Buffer) => this.stderr.push(d.toString()));
   }
 
+  /** The broker's process id (for its CPU time in the bench). */
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   get mqttUrl(): string {
     return `mqtt://127.0.0.1:${this.mqttPort}`;
   }

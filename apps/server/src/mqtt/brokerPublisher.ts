@@ -77,6 +77,8 @@ export interface BrokerPublisherStats {
   readonly statesSkipped: number;
   /** Payload and topic bytes handed to the broker connection. */
   readonly bytesPublished: number;
+  /** Bytes the table's sockets to the broker wrote, MQTT framing and acks included (TCP/TLS sockets; 0 where the transport does not count). */
+  readonly socketBytesWritten: number;
 }
 
 export interface BrokerPublisher {
@@ -162,6 +164,11 @@ export function attachBrokerPublisher(source: PublishedLive, options: BrokerPubl
   let lastRuleset: unknown = undefined;
   let lastStripKey = '';
   let retryTimer: NodeJS.Timeout | null = null;
+  let lastSkippedSeq = -1;
+  // Bytes written by sockets of earlier connections, and the socket of this one.
+  let earlierSocketsBytes = 0;
+  let countedSocket: { bytesWritten?: number } | null = null;
+  const socketBytesWritten = (): number => earlierSocketsBytes + (countedSocket?.bytesWritten ?? 0);
   const connectedWaiters: (() => void)[] = [];
 
   function backlogBytes(): number {
@@ -217,7 +224,9 @@ export function attachBrokerPublisher(source: PublishedLive, options: BrokerPubl
     const state = source.state();
     if (state === chainState) return;
     if (backlogBytes() > highWaterBytes) {
-      statesSkipped++;
+      // Counted once per state, not per retry.
+      if (state.seq !== lastSkippedSeq) statesSkipped++;
+      lastSkippedSeq = state.seq;
       retryWhenDrained();
       return;
     }
@@ -234,6 +243,9 @@ export function attachBrokerPublisher(source: PublishedLive, options: BrokerPubl
 
   function onConnected(): void {
     connects++;
+    const socket = client.stream as unknown as { bytesWritten?: number };
+    if (countedSocket !== null && countedSocket !== socket) earlierSocketsBytes += countedSocket.bytesWritten ?? 0;
+    countedSocket = socket;
     connected = true;
     warned.clear();
     const now = Date.now();
@@ -293,7 +305,7 @@ export function attachBrokerPublisher(source: PublishedLive, options: BrokerPubl
   return {
     target,
     topics,
-    stats: () => ({ connected, connects, snapshots, deltas, statesSkipped, bytesPublished }),
+    stats: () => ({ connected, connects, snapshots, deltas, statesSkipped, bytesPublished, socketBytesWritten: socketBytesWritten() }),
     whenConnected: () => (connected ? Promise.resolve() : new Promise<void>((resolve) => connectedWaiters.push(resolve))),
     close() {
       if (closing) return closing;
