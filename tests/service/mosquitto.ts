@@ -47,6 +47,8 @@ export interface MosquittoOptions {
   readonly wsPort?: number;
   /** With users: anonymous clients are refused and each user gets only its ACL lines. */
   readonly users?: readonly BrokerUser[];
+  /** ACL lines for every user, e.g. `pattern readwrite muster/%u/#` (written before the users' blocks). */
+  readonly aclPatterns?: readonly string[];
 }
 
 export class Mosquitto {
@@ -101,7 +103,7 @@ export class Mosquitto {
         if (r.status !== 0) throw new Error(`mosquitto_passwd failed: ${r.stderr || r.error?.message}`);
       }
       const aclFile = join(dir, 'acl');
-      writeFileSync(aclFile, options.users.map((u) => [`user ${u.name}`, ...u.acl, ''].join('\n')).join('\n'));
+      writeFileSync(aclFile, [...(options.aclPatterns ?? []), '', ...options.users.map((u) => [`user ${u.name}`, ...u.acl, ''].join('\n'))].join('\n'));
       lines.push('allow_anonymous false', `password_file ${passwordFile}`, `acl_file ${aclFile}`);
     } else lines.push('allow_anonymous true');
     const config = join(dir, `mosquitto-${mqttPort}.conf`);
