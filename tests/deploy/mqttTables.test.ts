@@ -117,6 +117,12 @@ describe('muster tables --mqtt and muster start --publish', () => {
       await late.close();
       expect(will.ok && (will.value as TableStatusMessage)).toMatchObject({ online: false, reason: 'lost', sinceMs: null });
 
+      // A table gone for good: clearing its retained status takes it off the index.
+      const admin = await Subscriber.connect(broker.mqttUrl, []);
+      await admin.client.publishAsync('muster/table-b/status', '', { qos: 1, retain: true });
+      await admin.close();
+      await until('table-b off the index', async () => ((await apiTables(hub)).some((t) => t.name === 'table-b') ? undefined : true));
+
       // Stopped properly: it says so itself.
       expect(await a.stop()).toBe(0);
       const stopped = await until('table-a stopped', async () => (await apiTables(hub)).find((t) => t.name === 'table-a' && !t.up));

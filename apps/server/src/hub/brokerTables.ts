@@ -95,6 +95,11 @@ export function watchBrokerTables(options: BrokerTablesOptions): BrokerTables {
   client.on('message', (topic, payload) => {
     const t = parseMqttTopic(topic, options.topicRoot);
     if (!t || !(PARTS as readonly string[]).includes(t.part)) return;
+    // An empty retained status clears a table for good (`mosquitto_pub -r -n -t muster/<id>/status`).
+    if (t.part === 'status' && payload.length === 0) {
+      known.delete(t.tableId);
+      return;
+    }
     const parsed = parseBrokerMessage(t.part, payload.toString('utf8'));
     if (!parsed.ok) return;
     const k = known.get(t.tableId) ?? { status: null, health: null, ruleset: null, strip: null };
