@@ -262,8 +262,8 @@ export function attachBrokerPublisher(source: PublishedLive, options: BrokerPubl
     send(topics.status, status, true);
     // Subscribers may hold anything (the broker or we restarted): the chain starts again from a snapshot.
     chainState = null;
-    publishState();
     publishParts(source.state(), now, true);
+    publishState();
     info(`MQTT: connected to ${target}; publishing ${topics.snapshot.replace(/snapshot$/, '…')}`);
     for (const w of connectedWaiters.splice(0)) w();
   }
