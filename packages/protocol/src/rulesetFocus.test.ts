@@ -89,12 +89,12 @@ describe('set-focus', () => {
   });
 });
 
-describe('version 4 (and 5 after it)', () => {
-  it('is served, and still serves version 1 clients (versions 4 and 5 only added client message types)', () => {
-    expect(PROTOCOL_VERSION).toBe(5);
+describe('version 4 (and 5 and 6 after it)', () => {
+  it('is served, and still serves version 1 clients (versions 4 to 6 only added message types)', () => {
+    expect(PROTOCOL_VERSION).toBe(6);
     expect(OLDEST_SUPPORTED_PROTOCOL_VERSION).toBe(1);
-    expect([1, 2, 3, 4, 5].every(isSupportedProtocolVersion)).toBe(true);
-    expect(isSupportedProtocolVersion(6)).toBe(false);
+    expect([1, 2, 3, 4, 5, 6].every(isSupportedProtocolVersion)).toBe(true);
+    expect(isSupportedProtocolVersion(7)).toBe(false);
   });
 });
 

@@ -13,8 +13,14 @@
  *   and `set-focus` (new types: the messages older clients send are unchanged, so they are still
  *   served), `LiveState.ruleset` / `LiveState.focus` and the same in deltas (optional, additive), log
  *   entry kind `ruleset`, ack result `{ ruleset }`.
+ * - 5: after the roll: operator messages `resolve-offer`, `resolve-roll`, `apply-outcome`, `undo-outcome`,
+ *   `clear-outcome`, log entry kinds `outcome`, `outcome-applied`, `outcome-undone`, `outcome-cleared` and
+ *   their ack results (new types only: older clients are still served).
+ * - 6: the live state through an MQTT broker (`mqtt.ts`): topics `muster/<table>/…` and the messages
+ *   `table-status`, `health`, `ruleset` and `game-strip` on them; the ws's snapshot, delta and log go there
+ *   unchanged. Nothing on the ws changes, so every older client is still served.
  */
-export const PROTOCOL_VERSION = 5 as const;
+export const PROTOCOL_VERSION = 6 as const;
 
 /**
  * The oldest client version the server still serves: every message a version 1 client sends still means

@@ -3,7 +3,8 @@
  * terrain, stands and every annotation; wheel/pinch to zoom, drag to pan, "Fit" to reset. Tapping a
  * stand focuses its unit (only its shapes are drawn); tapping open table shows everything again.
  */
-import { ageText, connectionBanner, h, startLive } from './bootstrap.ts';
+import { ageText, connectionBanner, h } from './bootstrap.ts';
+import { startViewerLive } from './viewerLive.ts';
 import { fullTableView } from './fullTableView.ts';
 import { layerMenu } from './layerMenu.ts';
 import { gameHud } from './gameHud.ts';
@@ -12,7 +13,7 @@ import { turnPngButton } from './turnPng.ts';
 import { followSharedFocus } from './followSharedFocus.ts';
 import { followForcedMoves } from './forcedMoveOverlay.ts';
 
-const { store } = startLive();
+const { store } = startViewerLive();
 const status = h('span', { className: 'status' }, 'connecting…');
 const fitButton = h('button', { type: 'button', title: 'Fit the table to the screen' }, 'Fit');
 const stage = h('div', { className: 'stage' });

@@ -13,14 +13,15 @@
 import type { LiveState } from '@muster/protocol';
 import { invertHomography, toHomography } from '@muster/table-mapping';
 import { LiveTableView, type Calibration } from '../views/liveTableView.ts';
-import { connectionBanner, h, startLive } from './bootstrap.ts';
+import { connectionBanner, h } from './bootstrap.ts';
+import { startViewerLive } from './viewerLive.ts';
 import { ghostsFromUrl, layersFromUrl } from './layerMenu.ts';
 import { gameHud } from './gameHud.ts';
 import { FocusChannel } from './focusChannel.ts';
 import { measureGroup } from './measureDrawing.ts';
 
 const params = new URLSearchParams(location.search);
-const { store } = startLive();
+const { store } = startViewerLive(params);
 const stage = h('div', { className: 'stage' });
 document.body.append(stage);
 connectionBanner(stage, store);

@@ -7,6 +7,7 @@
  *
  * Precedence: flag > `MUSTER_*` environment variable > config file > default.
  */
+import { tableIdProblem } from '@muster/protocol';
 
 /** A start option's value as the flag, the environment or the config file gives it. */
 export type StartValue = string | string[] | boolean;
@@ -198,6 +199,21 @@ export const START_OPTION_TABLE = {
     kind: 'string',
     arg: '<host:port>',
     help: 'also send the tracked tags as TUIO 1.1 (/tuio/2Dobj over OSC/UDP) to this\naddress, for reacTIVision clients (e.g. --tuio localhost:3333)',
+  },
+  'publish': {
+    type: 'string',
+    env: 'MUSTER_PUBLISH',
+    kind: 'string',
+    arg: '<url>',
+    help: 'also publish the live state to this MQTT broker (mqtt://, mqtts://, ws://, wss://;\nuser:password@ for a credential, best in MUSTER_PUBLISH or the config file) under\nmuster/<table>/..., for views and `muster tables --mqtt` through the broker',
+  },
+  'publish-table': {
+    type: 'string',
+    env: 'MUSTER_PUBLISH_TABLE',
+    kind: 'string',
+    arg: '<id>',
+    help: 'the table\'s id in the broker\'s topics (muster/<id>/...; letters, digits, - _ .;\ndefault: this machine\'s host name)',
+    check: (v) => tableIdProblem(v),
   },
   'no-build': {
     type: 'boolean',

@@ -14,6 +14,11 @@ import { pollTables, type TableStatus } from './tableStatus.ts';
 
 export interface HubOptions {
   readonly tables: readonly HubTable[];
+  /**
+   * Where the tables and their statuses come from instead of polling `tables` (`muster tables --mqtt`:
+   * what the venue's broker says, `brokerTables.ts`).
+   */
+  readonly source?: () => { tables: HubTable[]; statuses: TableStatus[] };
   readonly host: string;
   readonly port: number;
   /** Per table and request; default 1500 ms. */
@@ -38,6 +43,8 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     inFlight ??= pollTables(options.tables, timeoutMs).finally(() => (inFlight = null));
     return inFlight;
   };
+  const current = async (): Promise<{ tables: readonly HubTable[]; statuses: TableStatus[] }> =>
+    options.source ? options.source() : { tables: options.tables, statuses: await poll() };
 
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -46,19 +53,20 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
       return;
     }
     if (path === '/api/health') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', tables: options.tables.length }));
+      const tables = options.source ? options.source().tables.length : options.tables.length;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', tables }));
       return;
     }
     if (path !== '/' && path !== '/index.html' && path !== '/api/tables') {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found: the hub serves / and /api/tables\n');
       return;
     }
-    void poll().then(
-      (statuses) => {
+    void current().then(
+      ({ tables, statuses }) => {
         if (path === '/api/tables') {
           res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ checkedAt: new Date().toISOString(), tables: statuses }));
         } else {
-          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(indexPage(options.tables, statuses, fromThisMachine(req), new Date()));
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(indexPage(tables, statuses, fromThisMachine(req), new Date()));
         }
       },
       (err: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`polling the tables failed: ${(err as Error).message}\n`),

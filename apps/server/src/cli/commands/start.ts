@@ -9,6 +9,7 @@ import { CliError } from '../cliError.ts';
 import { warn } from '../colour.ts';
 import { parseCommandArgs, type CommandSpec } from '../commandArgs.ts';
 import { attachTuioOutput, parseTuioTarget } from '../../tuio/index.ts';
+import { attachBrokerPublisher, parseBrokerUrl, resolveTableId } from '../../mqtt/index.ts';
 import { REPO_ROOT, startLive, viewsBuilt, type RunningLive } from '../../compose/startLive.ts';
 import { cameraSettingsFromFlags } from '../../compose/openCamera.ts';
 import { resolveOperatorToken } from '../../config/resolveOperatorToken.ts';
@@ -118,6 +119,8 @@ export async function run(args: string[]): Promise<number> {
   for (const w of operatorToken.warnings) warn(w);
   const tls = resolveTls(settings, dataDir);
   const tuioTarget = v.tuio === undefined ? null : parseTuioTarget(v.tuio);
+  if (v['publish-table'] !== undefined && v.publish === undefined) throw new CliError('--publish-table goes with --publish <broker URL>');
+  const publishTo = v.publish === undefined ? null : { broker: parseBrokerUrl(v.publish, '--publish'), tableId: resolveTableId(v['publish-table']) };
 
   if (!v['no-build'] && !viewsBuilt()) {
     const ok = await buildViews();
@@ -170,6 +173,10 @@ export async function run(args: string[]): Promise<number> {
   const stopAsked = stopSignal();
   const tuio = tuioTarget ? attachTuioOutput(live.pipeline, { ...tuioTarget, log: (m) => log.warn(m) }) : null;
   const url = live.url;
+  // The broker never stops the table: an unreachable one is logged and retried (mqtt/brokerPublisher.ts).
+  const published = publishTo
+    ? attachBrokerPublisher(live.pipeline, { ...publishTo, viewsUrl: lanUrls(url)[0] ?? url, warn: (m) => log.warn(m), info: (m) => log.info(m) })
+    : null;
   const token = encodeURIComponent(live.operatorToken);
   const views = viewsBuilt();
   console.log(
@@ -187,6 +194,7 @@ export async function run(args: string[]): Promise<number> {
       ...(tls ? [`  https:      ${tls.from}; certificate SHA-256 ${tls.fingerprint}, valid to ${tls.validTo}`] : []),
       `  data:       ${live.store.dir}`,
       ...(tuio ? [`  tuio:       udp://${tuio.target} (TUIO 1.1 /tuio/2Dobj)`] : []),
+      ...(published ? [`  publish:    ${published.target} as ${published.topics.status.replace(/\/status$/, '/…')} (MQTT)`] : []),
       ...(views ? [] : ['  (views not built: the pages explain how; npm run build -w @muster/overlay)']),
       'Press Ctrl+C to stop.',
     ].join('\n'),
@@ -195,6 +203,7 @@ export async function run(args: string[]): Promise<number> {
   await stopAsked;
   log.info('stopping');
   await tuio?.close();
+  await published?.close();
   await live.stop();
   return 0;
 }
