@@ -41,7 +41,7 @@ describe('Regimental Fire and Fury golden scenes', () => {
     // Extended Line Frontage: seven stands with intervals are refused.
     expect(ev.units['cs-4tx']!.formation.illegal?.reason).toBe('formation/extended-line-intervals');
     // Weapons, Heavy Howitzer (HH): two stands at 14" fire 3 points each (the 48" band), no parameter asked.
-    const hh = ev.units['us-hh']!.fire.find((f) => f.targetUnitId === 'cs-4tx') as { ok: boolean; band: string; firePoints: { dice: number } };
+    const hh = ev.units['us-hh']!.fire.find((f) => f.targetUnitId === 'cs-4tx') as unknown as { ok: boolean; band: string; firePoints: { dice: number } };
     expect(hh).toMatchObject({ ok: true, band: 'shell-2 48"', firePoints: { dice: 6 } });
     // Skirmishers: three of eleven stands, in extended line ahead of the regiment; the regiment fresh with them counted.
     expect(ev.warnings.filter((w) => w.code.startsWith('skirmishers/'))).toEqual([]);
