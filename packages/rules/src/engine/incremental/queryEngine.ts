@@ -681,6 +681,10 @@ export class QueryEngine<C, V> {
         this.#readBox('standBoxSlots', box);
         return (this.#grid ??= new StandGrid(state().stands)).standsIn(box);
       },
+      standsAlongAny: (segmentsIn: readonly number[]) => {
+        for (let j = 0; j + 4 < segmentsIn.length; j += 5) this.#readSegment(segmentsIn[j]!, segmentsIn[j + 1]!, segmentsIn[j + 2]!, segmentsIn[j + 3]!, segmentsIn[j + 4]!);
+        return (this.#grid ??= new StandGrid(state().stands)).standsAlongAny(segmentsIn);
+      },
       standsAlong: (from: PointIn, to: PointIn, marginIn: number) => {
         this.#readSegment(from.xIn, from.yIn, to.xIn, to.yIn, marginIn);
         return (this.#grid ??= new StandGrid(state().stands)).standsAlong(from.xIn, from.yIn, to.xIn, to.yIn, marginIn);

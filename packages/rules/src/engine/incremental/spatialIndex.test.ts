@@ -44,6 +44,13 @@ describe('stand grid', () => {
                 return segmentMeetsGrownBox(ax, ay, bx, by, 0.5, f.minXIn, f.minYIn, f.maxXIn, f.maxYIn);
               });
               expect(grid.standsAlong(ax, ay, bx, by, 0.5).map((t) => t.id)).toEqual(along.map((t) => t.id));
+              // Two segments at once: the union, each stand once, in the state's order.
+              const [cx, cy, dx, dy] = [box.minXIn, box.minYIn, box.maxXIn, box.maxYIn];
+              const either = stands.filter((t) => {
+                const f = standFootprintBox(t);
+                return segmentMeetsGrownBox(ax, ay, bx, by, 0.5, f.minXIn, f.minYIn, f.maxXIn, f.maxYIn) || segmentMeetsGrownBox(cx, cy, dx, dy, 0, f.minXIn, f.minYIn, f.maxXIn, f.maxYIn);
+              });
+              expect(grid.standsAlongAny([ax, ay, bx, by, 0.5, cx, cy, dx, dy, 0]).map((t) => t.id)).toEqual(either.map((t) => t.id));
             }
           }
         },

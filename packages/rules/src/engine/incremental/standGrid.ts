@@ -33,6 +33,9 @@ export class StandGrid {
   readonly #items: Int32Array;
   readonly #seen: Int32Array;
   #stamp = 0;
+  /** Per stand, the query that last took it (a stand two segments of one query meet is taken once). */
+  readonly #taken: Int32Array;
+  #takeStamp = 0;
   /**
    * Stands that moved out of the cells they were filed in since the grid was built: their entries in the
    * cells are passed over, and every query tests them directly (a few at most; past that it is built again).
@@ -94,6 +97,7 @@ export class StandGrid {
     this.#start ??= counts;
     this.#items ??= new Int32Array(0);
     this.#seen = new Int32Array(n);
+    this.#taken = new Int32Array(n);
     this.#isLoose = new Uint8Array(n);
   }
 
@@ -143,66 +147,93 @@ export class StandGrid {
 
   /** The stands whose footprint box grown by `marginIn` the segment meets, in the state's order. */
   standsAlong(ax: number, ay: number, bx: number, by: number, marginIn: number): Stand[] {
-    const seg = this.#segment;
-    seg[0] = ax;
-    seg[1] = ay;
-    seg[2] = bx;
-    seg[3] = by;
-    seg[4] = marginIn;
-    const box = this.#segmentBox;
-    box.minXIn = Math.min(ax, bx) - marginIn;
-    box.minYIn = Math.min(ay, by) - marginIn;
-    box.maxXIn = Math.max(ax, bx) + marginIn;
-    box.maxYIn = Math.max(ay, by) + marginIn;
-    return this.standsIn(box, true);
+    return this.standsAlongAny([ax, ay, bx, by, marginIn]);
   }
 
-  /** Whether stand `i` passes the segment `standsAlong` set up. */
+  /**
+   * The stands whose footprint box, grown by its segment's margin, one of the segments meets (5 numbers
+   * each: ax, ay, bx, by, margin), each once, in the state's order.
+   */
+  standsAlongAny(segments: readonly number[]): Stand[] {
+    const take = ++this.#takeStamp;
+    let count = 0;
+    const box = this.#segmentBox;
+    const seg = this.#segment;
+    for (let j = 0; j + 4 < segments.length; j += 5) {
+      const ax = segments[j]!, ay = segments[j + 1]!, bx = segments[j + 2]!, by = segments[j + 3]!, m = segments[j + 4]!;
+      seg[0] = ax;
+      seg[1] = ay;
+      seg[2] = bx;
+      seg[3] = by;
+      seg[4] = m;
+      box.minXIn = Math.min(ax, bx) - m;
+      box.minYIn = Math.min(ay, by) - m;
+      box.maxXIn = Math.max(ax, bx) + m;
+      box.maxYIn = Math.max(ay, by) + m;
+      count = this.#collect(box, true, count, take);
+    }
+    return this.#inOrder(count);
+  }
+
+  /** Whether stand `i` passes the segment set up in `#segment`. */
   #nearSegment(i: number): boolean {
     const b = this.#boxes, g = this.#segment;
     return segmentMeetsGrownBox(g[0]!, g[1]!, g[2]!, g[3]!, g[4]!, b[4 * i]!, b[4 * i + 1]!, b[4 * i + 2]!, b[4 * i + 3]!);
   }
 
-  /**
-   * The stands whose footprint box meets `box`, in the state's order; with `alongSegment`, only those the
-   * segment `standsAlong` set up passes near.
-   */
-  standsIn(box: BoundingBoxIn, alongSegment = false): Stand[] {
+  /** The stands whose footprint box meets `box`, in the state's order. */
+  standsIn(box: BoundingBoxIn): Stand[] {
+    return this.#inOrder(this.#collect(box, false, 0, ++this.#takeStamp));
+  }
+
+  /** The first `count` finds as stands, in the state's order. */
+  #inOrder(count: number): Stand[] {
     const out: Stand[] = [];
+    // A typed array sorts numbers without a comparator.
+    const found = this.#finds;
+    if (count > 1) found.subarray(0, count).sort();
+    for (let k = 0; k < count; k++) out.push(this.#stands[found[k]!]!);
+    return out;
+  }
+
+  /**
+   * Adds to the finds (from `count`) every stand not yet taken under `take` whose footprint box meets `box`
+   * (and, with `alongSegment`, passes `#nearSegment`); returns the new count.
+   */
+  #collect(box: BoundingBoxIn, alongSegment: boolean, count: number, take: number): number {
     const n = this.#stands.length;
-    if (n === 0 || !(box.minXIn <= box.maxXIn && box.minYIn <= box.maxYIn)) return out;
+    if (n === 0 || !(box.minXIn <= box.maxXIn && box.minYIn <= box.maxYIn)) return count;
     const cols = this.#cols, rows = this.#rows;
     const c0 = Math.max(0, Math.floor((box.minXIn - this.#originX) / CELL_IN));
     const c1 = Math.min(cols - 1, Math.floor((box.maxXIn - this.#originX) / CELL_IN));
     const r0 = Math.max(0, Math.floor((box.minYIn - this.#originY) / CELL_IN));
     const r1 = Math.min(rows - 1, Math.floor((box.maxYIn - this.#originY) / CELL_IN));
+    // A stand filed in several cells is looked at once per box.
     const stamp = ++this.#stamp;
-    const seen = this.#seen, items = this.#items, start = this.#start, boxes = this.#boxes, isLoose = this.#isLoose;
-    let count = 0;
+    const seen = this.#seen, taken = this.#taken, items = this.#items, start = this.#start, boxes = this.#boxes, isLoose = this.#isLoose;
     // Rows and columns past the grid's extent are empty (c0 > c1 or r0 > r1): only loose stands are there.
     for (let r = r0; r <= r1; r++) {
       for (let c = c0; c <= c1; c++) {
         const k = r * cols + c;
         for (let j = start[k]!; j < start[k + 1]!; j++) {
           const i = items[j]!;
-          if (seen[i] === stamp || isLoose[i] !== 0) continue;
+          if (seen[i] === stamp || taken[i] === take || isLoose[i] !== 0) continue;
           seen[i] = stamp;
           if (boxes[4 * i]! <= box.maxXIn && boxes[4 * i + 2]! >= box.minXIn && boxes[4 * i + 1]! <= box.maxYIn && boxes[4 * i + 3]! >= box.minYIn && (!alongSegment || this.#nearSegment(i))) {
+            taken[i] = take;
             count = this.#found(count, i);
           }
         }
       }
     }
     for (const i of this.#loose) {
+      if (taken[i] === take) continue;
       if (boxes[4 * i]! <= box.maxXIn && boxes[4 * i + 2]! >= box.minXIn && boxes[4 * i + 1]! <= box.maxYIn && boxes[4 * i + 3]! >= box.minYIn && (!alongSegment || this.#nearSegment(i))) {
+        taken[i] = take;
         count = this.#found(count, i);
       }
     }
-    // In the state's order: a typed array sorts numbers without a comparator.
-    const found = this.#finds;
-    if (count > 1) found.subarray(0, count).sort();
-    for (let k = 0; k < count; k++) out.push(this.#stands[found[k]!]!);
-    return out;
+    return count;
   }
 
   /** Notes stand `i` as the `count`-th find; returns the new count. */

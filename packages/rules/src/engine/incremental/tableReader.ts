@@ -59,6 +59,11 @@ export interface TableReader<C> {
    */
   standsAlong(from: PointIn, to: PointIn, marginIn: number): readonly Stand[];
   /**
+   * `standsAlong` for several segments at once (the sight lines between two units): each stand once, in the
+   * state's order. `segmentsIn` holds 5 numbers per segment, inches: from x, from y, to x, to y, margin.
+   */
+  standsAlongAny(segmentsIn: readonly number[]): readonly Stand[];
+  /**
    * Ids of the units whose box (the union of their stands' footprint boxes) meets `box`, in the state's
    * order; units with no stands on the table are never in it. Reads which units are in that box: recomputed
    * when a unit's box comes into it or leaves it (a unit moving about inside it changes nothing here; read

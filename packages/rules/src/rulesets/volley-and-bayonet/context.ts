@@ -151,6 +151,8 @@ export interface VbContext {
   standsIn(box: BoundingBoxIn, keep?: (s: Stand) => boolean): VbStand[];
   /** The table's stands whose footprint box meets `box` (a spatial read, as `standsIn`), not yet read as the rules read them. */
   tableStandsIn(box: BoundingBoxIn): readonly Stand[];
+  /** The table's stands near any of the segments (`TableReader.standsAlongAny`: 5 numbers each, inches). */
+  tableStandsAlong(segmentsIn: readonly number[]): readonly Stand[];
   /** A table stand as the rules read it (undefined for a stand of no unit or commander). */
   vbStand(s: Stand): VbStand | undefined;
   /** The side of a table stand's unit, undefined for a commander's stand (or a stand of no unit). */
@@ -503,6 +505,7 @@ export function makeContext(t: TableReader<VbContext>): VbContext {
       },
     },
     tableStandsIn: (box) => t.standsIn(box),
+    tableStandsAlong: (segmentsIn) => t.standsAlongAny(segmentsIn),
     vbStand: unitOf,
     unitSideOf: (s) => t.unit(s.unitId)?.side,
     standsIn(box, keep) {

@@ -280,21 +280,19 @@ function mayBeInCorridor(c: Corridor, cx: number, cy: number, r: number): boolea
 
 /**
  * The stands that may stand in the way of any line between the stand pairs given (firing stand, target
- * stand), in the state's order: a spatial read of the box around the pairs, kept to the pairs' corridors.
+ * stand), in the state's order: a spatial read of the pairs' corridors (a segment each, as wide as the
+ * lines' spread), so a stand moving beside them, not in them, leaves the pool alone.
  * A piece that traces those pairs' lines reads only these (`sightScene`'s `poolOf`).
  */
 export function sightPool(ctx: VbContext, pairs: readonly (readonly [VbStand, VbStand])[]): VbStand[] {
   const out: VbStand[] = [];
   if (pairs.length === 0) return out;
   const corridors = pairs.map(([a, b]) => corridorOf(a, b));
-  const within = { minXIn: Infinity, minYIn: Infinity, maxXIn: -Infinity, maxYIn: -Infinity };
-  for (const { box } of corridors) {
-    if (box.minX < within.minXIn) within.minXIn = box.minX;
-    if (box.minY < within.minYIn) within.minYIn = box.minY;
-    if (box.maxX > within.maxXIn) within.maxXIn = box.maxX;
-    if (box.maxY > within.maxYIn) within.maxYIn = box.maxY;
-  }
-  const near = ctx.tableStandsIn(within);
+  // A stand whose footprint comes within a corridor's spread of its centre line is in the read (every one
+  // `mayBeInCorridor` passes: its disc lies inside its footprint box).
+  const segmentsIn: number[] = [];
+  for (const c of corridors) segmentsIn.push(c.ax, c.ay, c.ax + c.dx, c.ay + c.dy, c.spread + 1e-6);
+  const near = ctx.tableStandsAlong(segmentsIn);
   const n = near.length;
   const fx = new Float64Array(n), fy = new Float64Array(n), fr = new Float64Array(n);
   for (let k = 0; k < n; k++) {
