@@ -12,6 +12,7 @@ import { openDataStore } from '../../apps/server/src/persist/dataStore.ts';
 import { openGameLog } from '../../apps/server/src/persist/gameLog.ts';
 import { GameLogError } from '../../apps/server/src/persist/gameLogError.ts';
 import { startDemo, tempDir, type TempDir } from '../service/helpers.ts';
+import { writeValidGameJson } from './corruptFiles.ts';
 
 const dirs: TempDir[] = [];
 afterEach(() => {
@@ -85,6 +86,7 @@ describe('a corrupt line in the middle of the log', () => {
     lines[7] = '\u0000\u0000garbage';
     lines[20] = '[1,2,3]';
     writeFileSync(file, logText(lines));
+    await writeValidGameJson(join(d.path, 'demo'));
     const live = await startDemo(d.path);
     try {
       let entries: Entry[] = [];
@@ -276,6 +278,7 @@ describe('errors name the file and say what to do', () => {
       log.close();
     }
     writeFileSync(file, logText(Array.from({ length: 5_000 }, (_, i) => pose(i))));
+    await writeValidGameJson(join(d.path, 'demo'));
     const live = await startDemo(d.path);
     try {
       truncateSync(file, 1000);

@@ -18,7 +18,7 @@
  * zero bytes) and are cut off at open; anything else there in a log that is otherwise ours is kept, ended
  * with a line end and skipped as a corrupt line.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readSync } from 'node:fs';
 import { GameLogError, explainFsError } from './gameLogError.ts';
 import type { SparseLineIndex } from './gameLogIndex.ts';
 
@@ -68,6 +68,8 @@ export interface LogScan<T> {
   readonly problems: string[];
   /** What to do with the bytes after the last line end before appending. */
   readonly tail: 'none' | 'cut' | 'end-line';
+  /** The newest entry of each `kind` in the file (its keys: every kind the log holds a record of). */
+  readonly lastByKind: ReadonlyMap<string, T>;
 }
 
 /**
@@ -77,19 +79,27 @@ export interface LogScan<T> {
 export function scanLogFile<T extends { readonly index: number }>(path: string, keep: number, index: SparseLineIndex): LogScan<T> {
   let fileBytes = 0;
   try {
-    const st = statSync(path);
+    // Not followed: a link would make the service append to a file outside its data directory.
+    const st = lstatSync(path);
+    if (st.isSymbolicLink()) {
+      throw new GameLogError(
+        path,
+        `${path} is a symbolic link; Muster does not follow links inside its data directory (it would append to the file the link points to). ` +
+          `Replace the link with the log itself (e.g. cp --remove-destination "$(readlink -f '${path}')" '${path}'), or remove it if it points nowhere, and start again`,
+      );
+    }
     if (!st.isFile()) {
       throw new GameLogError(path, `${path}: the game log is a ${st.isDirectory() ? 'directory' : 'special file'}, not a file; move it aside or remove it and start again (a new log is created)`);
     }
   } catch (err) {
     if (err instanceof GameLogError) throw err;
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { lines: 0, intactBytes: 0, recent: [], problems: [], tail: 'none' };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { lines: 0, intactBytes: 0, recent: [], problems: [], tail: 'none', lastByKind: new Map() };
     throw new GameLogError(path, `${path}: cannot open the game log (${explainFsError(err)})`);
   }
 
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (err) {
     throw new GameLogError(path, `${path}: cannot open the game log (${explainFsError(err)})`);
   }
@@ -101,6 +111,7 @@ export function scanLogFile<T extends { readonly index: number }>(path: string, 
   let mismatched = 0;
   let firstMismatch = '';
   let recent: (T | undefined)[] = [];
+  const lastByKind = new Map<string, T>();
 
   /** Line `lines` starts at `offset`; `bytes` null: too long to check. `report` words a corrupt one. */
   const onLine = (bytes: Buffer | null, offset: number, report?: (line: number) => { first: string; problem: string }): void => {
@@ -114,6 +125,8 @@ export function scanLogFile<T extends { readonly index: number }>(path: string, 
     if (check.ok) {
       if (check.entry.index !== line && mismatched++ === 0) firstMismatch = `line ${line + 1} has index ${check.entry.index}`;
       recent.push(atLine(check.entry, line));
+      const kind = (check.entry as { kind?: unknown }).kind;
+      if (typeof kind === 'string') lastByKind.set(kind, check.entry);
     } else {
       const words = report?.(line) ?? {
         first: `line ${line + 1}: ${check.reason}`,
@@ -202,6 +215,7 @@ export function scanLogFile<T extends { readonly index: number }>(path: string, 
     recent: recent.length > keep ? recent.slice(-keep) : recent,
     problems,
     tail,
+    lastByKind,
   };
 }
 
