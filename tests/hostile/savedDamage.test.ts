@@ -103,6 +103,14 @@ describe('item 3: a missing or dangling saved file never starts the game over', 
     const r = await startOn(dataDir);
     expect(!r.ok && r.message).toMatch(/tag-bindings\.json is missing, but the game log .* holds "assign-tag" entries: it keeps the markers bound to stands at the table/);
   });
+
+  it('terrain.json missing: rebuilt from the log (each terrain entry holds the whole terrain)', async () => {
+    const { dataDir, game } = copyOfGame();
+    rmSync(join(game, 'terrain.json'));
+    const r = await startOn(dataDir);
+    expect(r.ok && r.terrain).toEqual(TERRAIN);
+    expect(existsSync(join(game, 'terrain.json'))).toBe(true);
+  });
 });
 
 describe('item 4: damage is caught, never used', () => {
@@ -175,3 +183,15 @@ describe('item 5: links in the data directory are not followed', () => {
   });
 });
 
+describe('item 6: a terrain edit is logged before it is saved', () => {
+  it('an edit in the log but not in terrain.json (a crash between the two) is saved again from the log at start', async () => {
+    const { dataDir, game } = copyOfGame();
+    // What a crash after the log append and before the save leaves: terrain.json as before the edit.
+    rmSync(join(game, 'terrain.json'));
+    writeFileSync(join(game, 'terrain.json'), JSON.stringify({ areas: [], linear: [], roads: [], elevations: [] }));
+    const r = await startOn(dataDir);
+    expect(r.ok && r.terrain).toEqual(TERRAIN);
+    const saved = JSON.parse(readFileSync(join(game, 'terrain.json'), 'utf8')) as Record<string, unknown>;
+    expect(saved.areas).toEqual(TERRAIN.areas);
+  });
+});

@@ -362,7 +362,18 @@ export class GameSession {
       this.deckDef = pickDeck(decks, options.deckId);
       this.deck = this.deckDef ? shuffleActionDeck(this.deckDef, this.rng) : null;
     }
-    this.terrainValue = this.store.read('terrain', checkTerrain) ?? options.initialTerrain ?? EMPTY_TERRAIN;
+    const savedTerrain = this.store.read('terrain', checkTerrain);
+    this.terrainValue = savedTerrain ?? options.initialTerrain ?? EMPTY_TERRAIN;
+    const loggedTerrain = this.log.lastOfKind('terrain');
+    if (loggedTerrain?.kind === 'terrain') {
+      // The log is the record (an edit is logged, then saved): one logged but not saved, by a crash
+      // between the two or a terrain.json lost since, is saved again from the log.
+      const terrain = checkTerrain(loggedTerrain.terrain);
+      if (JSON.stringify(terrain) !== JSON.stringify(savedTerrain)) {
+        this.persist('terrain', terrain);
+        this.terrainValue = terrain;
+      }
+    }
     this.bindings = [...(this.store.read('tag-bindings', checkBindings)?.bindings ?? [])];
     this.bindings.forEach((b, i) => {
       const problem = this.bindingProblem(b.markerId, b.standId);
@@ -547,9 +558,17 @@ export class GameSession {
         return undefined;
       }
       case 'set-terrain': {
-        this.persist('terrain', msg.terrain);
-        this.terrainValue = msg.terrain;
+        // Logged first, then saved: a crash between the two leaves an edit the log has (the start saves
+        // it again from there), never one saved that replay and export cannot show.
         this.append({ kind: 'terrain', by: 'operator', terrain: msg.terrain });
+        try {
+          this.persist('terrain', msg.terrain);
+        } catch (err) {
+          // Not applied: the record says so with the terrain that stays in force.
+          this.append({ kind: 'terrain', by: 'operator', terrain: this.terrainValue });
+          throw err;
+        }
+        this.terrainValue = msg.terrain;
         this.onChange();
         return undefined;
       }
