@@ -19,6 +19,7 @@
  * with a line end and skipped as a corrupt line.
  */
 import { closeSync, constants, lstatSync, openSync, readSync } from 'node:fs';
+import { jsonDepthExceeds } from '@muster/protocol';
 import { GameLogError, explainFsError } from './gameLogError.ts';
 import type { SparseLineIndex } from './gameLogIndex.ts';
 
@@ -33,10 +34,15 @@ const MAX_CORRUPT_FRACTION = 0.01;
 const REPORTED_LINES = 5;
 const SCAN_CHUNK_BYTES = 1024 * 1024;
 
+/** Deepest nesting of arrays and objects in a log entry (a terrain entry nests 5). */
+const MAX_ENTRY_DEPTH = 64;
+
 export type EntryCheck<T> = { readonly ok: true; readonly entry: T } | { readonly ok: false; readonly reason: string };
 
 /** Is this line a log entry? (A JSON object with a whole-number `index`.) */
 export function parseLogLine<T extends { readonly index: number }>(line: string): EntryCheck<T> {
+  // Before parsing: a line nested thousands deep crashed export with a stack trace and made /api/log 500.
+  if (jsonDepthExceeds(line, MAX_ENTRY_DEPTH)) return { ok: false, reason: `nested deeper than ${MAX_ENTRY_DEPTH} levels: ${excerpt(line)}` };
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -194,9 +200,8 @@ export function scanLogFile<T extends { readonly index: number }>(path: string, 
     }
   }
 
-  const good = lines - corrupt;
-  if (corrupt > 0 && (good === 0 || (corrupt > MAX_CORRUPT_LINES && corrupt > lines * MAX_CORRUPT_FRACTION))) {
-    const what = good === 0 ? `none of its ${lines} line(s) is a game log entry` : `${corrupt} of its ${lines} lines are not game log entries (more than ${MAX_CORRUPT_FRACTION * 100}%)`;
+  const what = tooDamaged(lines, corrupt);
+  if (what !== null) {
     throw new GameLogError(
       path,
       `${path}: not a Muster game log, or too damaged to use: ${what} (first: ${firstCorrupt}). It was left untouched. ` +
@@ -217,6 +222,17 @@ export function scanLogFile<T extends { readonly index: number }>(path: string, 
     tail,
     lastByKind,
   };
+}
+
+/**
+ * Why a log with `corrupt` of its `lines` not entries is not a game log, or too damaged to use (none is an
+ * entry, or more than 1% and more than 10 are not); null when it is usable. The one verdict of `start`,
+ * replay and export.
+ */
+export function tooDamaged(lines: number, corrupt: number): string | null {
+  const good = lines - corrupt;
+  if (corrupt === 0 || !(good === 0 || (corrupt > MAX_CORRUPT_LINES && corrupt > lines * MAX_CORRUPT_FRACTION))) return null;
+  return good === 0 ? `none of its ${lines} line(s) is a game log entry` : `${corrupt} of its ${lines} lines are not game log entries (more than ${MAX_CORRUPT_FRACTION * 100}%)`;
 }
 
 /**

@@ -58,6 +58,28 @@ function checkOutTarget(path: string, given: string): void {
   }
 }
 
+/**
+ * Waits for 'drain' or 'close' (rejecting on 'error') and removes all three listeners whichever comes:
+ * a race of `once` promises left the loser's listeners behind on every wait, and a long export printed
+ * MaxListenersExceededWarning.
+ */
+function drainedOrClosed(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (err?: Error): void => {
+      stream.off('drain', onDone);
+      stream.off('close', onDone);
+      stream.off('error', onError);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onDone = (): void => done();
+    const onError = (err: Error): void => done(err);
+    stream.on('drain', onDone);
+    stream.on('close', onDone);
+    stream.on('error', onError);
+  });
+}
+
 /** The reader of standard output went away: stop quietly. */
 class OutputGone extends Error {}
 
@@ -65,9 +87,9 @@ async function writeTo(stream: NodeJS.WritableStream & { destroyed?: boolean }, 
   if (stream === process.stdout && outputClosed(process.stdout)) throw new OutputGone();
   if (!stream.write(text)) {
     try {
-      await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
+      await drainedOrClosed(stream);
     } catch (err) {
-      // `once` rejects on 'error': a reader that went away (EPIPE) is a normal end, anything else is not.
+      // An 'error': a reader that went away (EPIPE) is a normal end, anything else is not.
       if (stream === process.stdout && outputClosed(process.stdout)) throw new OutputGone();
       throw err;
     }
