@@ -47,7 +47,7 @@ function copyOfGame(): { dataDir: string; game: string } {
   return { dataDir, game: join(dataDir, 'demo') };
 }
 
-type Started = { ok: true; turn: number; health: { status: string; warnings: string[] }; bindings: unknown; terrain: unknown } | { ok: false; message: string };
+type Started = { ok: true; turn: number; health: { status: string; warnings: readonly string[] }; bindings: unknown; terrain: unknown } | { ok: false; message: string };
 
 /** Starts the demo on `dataDir`; what it came up with, or the refusal. */
 async function startOn(dataDir: string): Promise<Started> {
@@ -61,7 +61,7 @@ async function startOn(dataDir: string): Promise<Started> {
     const snapshot = (await (await fetch(`${live.url}/api/snapshot`)).json()) as { turn: number };
     const roster = (await (await fetch(`${live.url}/api/roster`)).json()) as { bindings?: unknown };
     const terrain = await (await fetch(`${live.url}/api/terrain`)).json();
-    return { ok: true, turn: snapshot.turn, health: live.pipeline.state().health as { status: string; warnings: string[] }, bindings: roster.bindings, terrain };
+    return { ok: true, turn: snapshot.turn, health: live.pipeline.state().health, bindings: roster.bindings, terrain };
   } finally {
     await live.stop();
   }
@@ -143,6 +143,22 @@ describe('item 4: damage is caught, never used', () => {
     expect(r.turn).toBe(7);
     expect(r.health.status).toBe('degraded');
     expect(r.health.warnings.join('\n')).toMatch(/game-log\.jsonl has 0 lines, but game\.json was saved when it had \d+: the log lost entries/);
+  });
+
+  it('a digit flipped in a log line (still valid JSON): caught by the line CRC, skipped and reported in health', async () => {
+    const { dataDir, game } = copyOfGame();
+    const file = join(game, 'game-log.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const at = lines.findIndex((l) => l.includes('"kind":"dice"'));
+    expect(at).toBeGreaterThanOrEqual(0);
+    // The roll's first face, another number: the line still parses.
+    lines[at] = lines[at]!.replace(/"faces":\[(\d)/, (_m, d: string) => `"faces":[${d === '6' ? '1' : Number(d) + 1}`);
+    writeFileSync(file, lines.join('\n'));
+    const r = await startOn(dataDir);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.health.status).toBe('degraded');
+    expect(r.health.warnings.join('\n')).toMatch(new RegExp(`game-log\\.jsonl line ${at + 1}: not a game log entry \\(its CRC does not match`));
   });
 
   it('an altered operator token: refused, not used', () => {

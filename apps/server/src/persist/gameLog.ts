@@ -15,7 +15,7 @@
 import { GameLogBusyError, GameLogError } from './gameLogError.ts';
 import { openLogFile } from './gameLogFile.ts';
 import { SparseLineIndex } from './gameLogIndex.ts';
-import { scanLogFile } from './gameLogScan.ts';
+import { scanLogFile, withLineSum } from './gameLogScan.ts';
 import { log } from '../log/logger.ts';
 
 export interface GameLogOptions {
@@ -86,7 +86,7 @@ export function openGameLog<T extends { readonly index: number }>(file: string, 
     append(entry: T): void {
       if (entry.index !== count) throw new GameLogError(file, `${file}: entry index ${entry.index}, expected ${count} (a bug: entries must be appended in order)`);
       const offset = disk.size();
-      disk.append(Buffer.from(`${JSON.stringify(entry)}\n`, 'utf8'));
+      disk.append(Buffer.from(`${withLineSum(JSON.stringify(entry))}\n`, 'utf8'));
       index.add(count, offset);
       count++;
       recent.push(entry);

@@ -19,6 +19,7 @@
  * with a line end and skipped as a corrupt line.
  */
 import { closeSync, constants, lstatSync, openSync, readSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
 import { jsonDepthExceeds } from '@muster/protocol';
 import { GameLogError, explainFsError } from './gameLogError.ts';
 import type { SparseLineIndex } from './gameLogIndex.ts';
@@ -39,13 +40,33 @@ const MAX_ENTRY_DEPTH = 64;
 
 export type EntryCheck<T> = { readonly ok: true; readonly entry: T } | { readonly ok: false; readonly reason: string };
 
-/** Is this line a log entry? (A JSON object with a whole-number `index`.) */
+/**
+ * Each line ends with `"crc":"<8 hex digits>"`, the CRC-32 of the entry's JSON without it, so damage that
+ * leaves valid JSON (a flipped digit moves a stand or changes a die) is caught when the line is read.
+ * Lines without one (written by older versions) are read as before.
+ */
+const LINE_SUM = /,"crc":"([0-9a-f]{8})"\}$/;
+
+const crcHex = (json: string): string => crc32(json).toString(16).padStart(8, '0');
+
+/** The line for an entry's JSON (an object): the JSON with its CRC-32 as the last field. */
+export function withLineSum(entryJson: string): string {
+  return `${entryJson.slice(0, -1)},"crc":"${crcHex(entryJson)}"}`;
+}
+
+/** Is this line a log entry? (A JSON object with a whole-number `index`, and a CRC that matches when it has one.) */
 export function parseLogLine<T extends { readonly index: number }>(line: string): EntryCheck<T> {
   // Before parsing: a line nested thousands deep crashed export with a stack trace and made /api/log 500.
   if (jsonDepthExceeds(line, MAX_ENTRY_DEPTH)) return { ok: false, reason: `nested deeper than ${MAX_ENTRY_DEPTH} levels: ${excerpt(line)}` };
+  const sum = LINE_SUM.exec(line);
+  let json = line;
+  if (sum) {
+    json = `${line.slice(0, sum.index)}}`;
+    if (crcHex(json) !== sum[1]) return { ok: false, reason: `its CRC does not match: the line was changed after it was written (damage): ${excerpt(line)}` };
+  }
   let value: unknown;
   try {
-    value = JSON.parse(line);
+    value = JSON.parse(json);
   } catch {
     return { ok: false, reason: `not valid JSON: ${excerpt(line)}` };
   }
