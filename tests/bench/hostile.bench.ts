@@ -12,7 +12,7 @@ import { createIpCameraSource } from '../../apps/vision/src/sources/ffmpegSource
 import { startDemo, tempDir } from '../service/helpers.ts';
 import { CORRUPT_FILE_CASES, runCorruptFileCase, validGameJson } from '../hostile/corruptFiles.ts';
 import { measureStallRecovery, startMjpegCamera, watchSource, type RecoveryTimes } from '../hostile/cameraFaults.ts';
-import { fuzzService } from '../hostile/fuzzService.ts';
+import { FUZZ_SERVER_LIMITS, fuzzService } from '../hostile/fuzzService.ts';
 import { killRestartTrials } from '../hostile/killRestart.ts';
 import { median, round } from './stats.ts';
 
@@ -26,7 +26,7 @@ const rssMb = (): number => round(process.memoryUsage().rss / 1e6, 1);
 
 async function fuzzing(n: number): Promise<Record<string, unknown>> {
   const dir = tempDir('muster-bench-fuzz-');
-  const live = await startDemo(dir.path);
+  const live = await startDemo(dir.path, { serverLimits: FUZZ_SERVER_LIMITS });
   try {
     const rssBeforeMb = rssMb();
     const started = performance.now();

@@ -58,10 +58,27 @@ export async function validGameJson(): Promise<Record<string, unknown>> {
   try {
     const live = await startDemo(dir.path);
     await live.stop();
-    return JSON.parse(readFileSync(join(dir.path, 'demo', 'game.json'), 'utf8')) as Record<string, unknown>;
+    // Without its checksum: the cases below are edits of a file as a hand (or an older version) writes it;
+    // the checksum's own cases are in tests/hostile/savedDamage.test.ts.
+    const { checksum: _checksum, ...game } = JSON.parse(readFileSync(join(dir.path, 'demo', 'game.json'), 'utf8')) as Record<string, unknown>;
+    return game;
   } finally {
     dir.remove();
   }
+}
+
+let validGame: Promise<Record<string, unknown>> | null = null;
+
+/**
+ * Writes a valid game.json (as a fresh demo saves it, without its checksum and log line count: as a hand
+ * or an older version writes it) into the demo's game folder `demoDir`. A start refuses a log without its
+ * game.json (issue 32, item 3), so a test that writes a log of its own writes this beside it.
+ */
+export async function writeValidGameJson(demoDir: string): Promise<void> {
+  validGame ??= validGameJson();
+  const { logLines: _logLines, ...game } = await validGame;
+  mkdirSync(demoDir, { recursive: true });
+  writeFileSync(join(demoDir, 'game.json'), JSON.stringify(game));
 }
 
 /** Writes the case's file into a fresh data directory and starts the demo on it. */

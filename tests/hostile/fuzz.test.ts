@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunningLive } from '../../apps/server/src/compose/liveOptions.ts';
 import { tempDir } from '../service/helpers.ts';
-import { fuzzService, looksLikeStackTrace, randomJson, seededRng } from './fuzzService.ts';
+import { FUZZ_SERVER_LIMITS, fuzzService, looksLikeStackTrace, randomJson, seededRng } from './fuzzService.ts';
 import { TOKEN, startHostileDemo } from './networkHelpers.ts';
 
 const SEED = 2;
@@ -17,7 +17,7 @@ const COUNT = 3000;
 const dir = tempDir('muster-fuzz-');
 let live: RunningLive;
 beforeAll(async () => {
-  live = await startHostileDemo(dir.path);
+  live = await startHostileDemo(dir.path, { serverLimits: FUZZ_SERVER_LIMITS });
 });
 afterAll(async () => {
   await live.stop();

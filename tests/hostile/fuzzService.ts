@@ -20,6 +20,18 @@ import { Agent, request as httpRequest, type IncomingHttpHeaders, type OutgoingH
 import WebSocket from 'ws';
 import { PROTOCOL_VERSION } from '@muster/protocol';
 import { createRng } from '@muster/rules';
+import type { ServerLimits } from '../../apps/server/src/compose/liveOptions.ts';
+
+/**
+ * The service limits a fuzzing run needs: the fuzzer is one peer that sends as fast as the server answers
+ * and reconnects after every batch, which the per-address budgets (rightly) slow to 20 messages and
+ * 5 connections a second. Fuzzing looks for crashes, 5xx and stack traces, not for the limits (those are
+ * `tests/hostile/network*.test.ts`), so the sustained rates are raised and the bursts kept.
+ */
+export const FUZZ_SERVER_LIMITS: ServerLimits = {
+  messageRate: { perSecond: 10_000, burst: 60 },
+  upgradeRate: { perSecond: 10_000, burst: 100 },
+};
 
 export interface FuzzOptions {
   /** The operator token: some ws clients say hello with it and some REST requests carry it. */

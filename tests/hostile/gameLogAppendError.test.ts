@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempDir, type TempDir } from '../service/helpers.ts';
+import { withLineSum } from '../../apps/server/src/persist/gameLogScan.ts';
 
 const disk = vi.hoisted(() => ({ full: false }));
 vi.mock('node:fs', async (importOriginal) => {
@@ -54,7 +55,7 @@ describe('an append on a full disk', () => {
 
       disk.full = false;
       log.append(entry(1));
-      expect(readFileSync(file, 'utf8')).toBe(`${before}${JSON.stringify(entry(1))}\n`);
+      expect(readFileSync(file, 'utf8')).toBe(`${before}${withLineSum(JSON.stringify(entry(1)))}\n`);
       expect(await log.read(0, 10)).toEqual([entry(0), entry(1)]);
     } finally {
       log.close();

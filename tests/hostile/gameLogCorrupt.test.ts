@@ -10,8 +10,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createRng } from '@muster/rules';
 import { openDataStore } from '../../apps/server/src/persist/dataStore.ts';
 import { openGameLog } from '../../apps/server/src/persist/gameLog.ts';
+import { withLineSum } from '../../apps/server/src/persist/gameLogScan.ts';
 import { GameLogError } from '../../apps/server/src/persist/gameLogError.ts';
 import { startDemo, tempDir, type TempDir } from '../service/helpers.ts';
+import { writeValidGameJson } from './corruptFiles.ts';
 
 const dirs: TempDir[] = [];
 afterEach(() => {
@@ -85,6 +87,7 @@ describe('a corrupt line in the middle of the log', () => {
     lines[7] = '\u0000\u0000garbage';
     lines[20] = '[1,2,3]';
     writeFileSync(file, logText(lines));
+    await writeValidGameJson(join(d.path, 'demo'));
     const live = await startDemo(d.path);
     try {
       let entries: Entry[] = [];
@@ -221,7 +224,7 @@ describe('the end of the log after a crash', () => {
         expect(log.problems).toEqual([]);
         expect(log.count()).toBe(3);
         log.append(JSON.parse(pose(3)) as Entry);
-        expect(readFileSync(file, 'utf8')).toBe(logText([...lines, pose(3)]));
+        expect(readFileSync(file, 'utf8')).toBe(logText([...lines, withLineSum(pose(3))]));
         expect((await log.read(0, 10)).map((e) => e.index)).toEqual([0, 1, 2, 3]);
       } finally {
         log.close();
@@ -242,7 +245,7 @@ describe('the end of the log after a crash', () => {
       ]);
       expect(log.count()).toBe(4);
       log.append(JSON.parse(pose(4)) as Entry);
-      expect(readFileSync(file, 'utf8')).toBe(logText([...lines, 'hello, not an entry', pose(4)]));
+      expect(readFileSync(file, 'utf8')).toBe(logText([...lines, 'hello, not an entry', withLineSum(pose(4))]));
       expect((await log.read(0, 10)).map((e) => e.index)).toEqual([0, 1, 2, 4]);
     } finally {
       log.close();
@@ -276,6 +279,7 @@ describe('errors name the file and say what to do', () => {
       log.close();
     }
     writeFileSync(file, logText(Array.from({ length: 5_000 }, (_, i) => pose(i))));
+    await writeValidGameJson(join(d.path, 'demo'));
     const live = await startDemo(d.path);
     try {
       truncateSync(file, 1000);

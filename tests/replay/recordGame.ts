@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GameLogEntry } from '@muster/protocol';
 import { startDemo, tempDir, type TempDir } from '../service/helpers.ts';
+import { parseLogLine } from '../../apps/server/src/persist/gameLogScan.ts';
 
 export const OPERATOR_TOKEN = 'replay-test-operator-token';
 
@@ -44,7 +45,12 @@ export async function recordGame(seconds = 6, speed = 8): Promise<RecordedGameDi
     await live.stop();
     // The record as the service left it on disk (it may append after any read over the API).
     const text = readFileSync(join(dir.path, 'demo', 'game-log.jsonl'), 'utf8');
-    const entries = text.trimEnd().split('\n').map((line) => JSON.parse(line) as GameLogEntry);
+    // Each line as the service reads it (without the line's CRC).
+    const entries = text.trimEnd().split('\n').map((line) => {
+      const check = parseLogLine<GameLogEntry>(line);
+      if (!check.ok) throw new Error(`the recorded log has a line that is not an entry: ${check.reason}`);
+      return check.entry;
+    });
     return { dir, dataDir: dir.path, entries };
   } catch (err) {
     await live.stop();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import type { ClientMessage, ServerMessage } from '@muster/protocol';
 import { startLive } from '../../apps/server/src/compose/startLive.ts';
-import type { RunningLive } from '../../apps/server/src/compose/liveOptions.ts';
+import type { RunningLive, ServerLimits } from '../../apps/server/src/compose/liveOptions.ts';
 
 export interface TempDir {
   readonly path: string;
@@ -18,13 +18,14 @@ export function tempDir(prefix = 'muster-service-'): TempDir {
 }
 
 /** The whole live app (demo from ground truth) on 127.0.0.1 with a free port. */
-export async function startDemo(dataDir: string, extra: { fps?: number; speed?: number; token?: string } = {}): Promise<RunningLive> {
+export async function startDemo(dataDir: string, extra: { fps?: number; speed?: number; token?: string; serverLimits?: ServerLimits } = {}): Promise<RunningLive> {
   return startLive({
     source: { mode: 'demo', demoSource: 'truth', fps: extra.fps ?? 20, speed: extra.speed ?? 4 },
     dataDir,
     host: '127.0.0.1',
     port: 0,
     operatorToken: extra.token ?? 'test-operator-token',
+    ...(extra.serverLimits ? { serverLimits: extra.serverLimits } : {}),
   });
 }
 

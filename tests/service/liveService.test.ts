@@ -42,8 +42,8 @@ describe('REST', () => {
       await new Promise((r) => setTimeout(r, 50));
       withRules = (await (await fetch(`${live.url}/api/health`)).json()) as Record<string, unknown>;
     }
+    // Reported, not bounded here: how long the rules take depends on the machine's load (npm run bench -- service).
     expect(withRules.rulesMs, JSON.stringify(withRules)).toBeGreaterThan(0);
-    expect(withRules.rulesMs).toBeLessThan(1000);
     const snapshot = (await (await fetch(`${live.url}/api/snapshot`)).json()) as LiveState;
     expect(snapshot.tableState.stands).toHaveLength(40);
     expect(snapshot.evaluation?.rulesetId).toBe('devil-to-pay');

@@ -3,6 +3,7 @@ import { appendFileSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDataStore } from '../../apps/server/src/persist/dataStore.ts';
+import { parseLogLine, withLineSum } from '../../apps/server/src/persist/gameLogScan.ts';
 import { tempDir, type TempDir } from './helpers.ts';
 
 const CHILD = join(import.meta.dirname, 'children/saveLoop.ts');
@@ -68,7 +69,7 @@ describe('persistence under kill -9', () => {
         log.append({ index: log.count(), version: -1 });
         const lines = readFileSync(join(d.path, 'game-log.jsonl'), 'utf8').split('\n');
         expect(lines.at(-1), 'the file ends with a line end').toBe('');
-        expect((JSON.parse(lines.at(-2)!) as { index: number; version: number })).toEqual({ index: lines.length - 2, version: -1 });
+        expect(parseLogLine(lines.at(-2)!)).toEqual({ ok: true, entry: { index: lines.length - 2, version: -1 } });
       } finally {
         store.close();
       }
@@ -90,7 +91,7 @@ describe('persistence under kill -9', () => {
     expect((await log.read(0, 10)).map((e) => e.index)).toEqual([0, 1]);
     log.append({ index: 2 });
     store.close();
-    expect(readFileSync(file, 'utf8')).toBe('{"index":0,"a":1}\n{"index":1,"a":2}\n{"index":2}\n');
+    expect(readFileSync(file, 'utf8')).toBe(`{"index":0,"a":1}\n{"index":1,"a":2}\n${withLineSum('{"index":2}')}\n`);
     expect(statSync(file).size).toBeGreaterThan(0);
   });
 

@@ -6,6 +6,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunningServer, TlsCredentials } from '../http/createServer.ts';
+import type { RateLimit } from '../http/tokenBucket.ts';
 import type { LivePipeline } from '../live/livePipeline.ts';
 import type { DataStore } from '../persist/dataStore.ts';
 
@@ -54,6 +55,15 @@ export interface CameraLiveOptions {
   readonly camera?: { readonly widthPx?: number; readonly heightPx?: number; readonly fps?: number; readonly format?: 'mjpeg' | 'yuyv' | 'h264' };
 }
 
+/** The server's connection and rate limits (`ServerOptions`, `LiveHubOptions`); each defaults to the server's. */
+export interface ServerLimits {
+  readonly maxConnections?: number;
+  readonly maxConnectionsPerAddress?: number;
+  readonly upgradeRate?: RateLimit;
+  readonly messageRate?: RateLimit;
+  readonly resyncRate?: RateLimit;
+}
+
 export interface LiveOptions {
   readonly source: DemoLiveOptions | CameraLiveOptions;
   /** Data directory; the demo keeps its own game in `<dataDir>/demo`. */
@@ -70,6 +80,8 @@ export interface LiveOptions {
   readonly hubHighWaterBytes?: number;
   /** Most ws viewers at once (`--max-clients`); default the server's (64). */
   readonly maxClients?: number;
+  /** Connection and rate limits other than `maxClients`, when not the server's defaults (tests, `ServerLimits`). */
+  readonly serverLimits?: ServerLimits;
   /** Host names answered besides localhost (`--allow-host`). */
   readonly allowHosts?: readonly string[];
   /** Origins whose pages may open the ws besides the service's own (`--allow-origin`). */

@@ -10,7 +10,7 @@ import { createOperatorToken } from '../http/operatorToken.ts';
 import type { GrayFrame } from '@muster/vision';
 import type { LivePipeline } from '../live/livePipeline.ts';
 import type { ProjectorCalibrationSource } from '../persist/projectorCalibrationStore.ts';
-import { DEFAULT_VIEWS_DIR, type LiveOptions } from './liveOptions.ts';
+import { DEFAULT_VIEWS_DIR, type LiveOptions, type ServerLimits } from './liveOptions.ts';
 
 export interface LiveServerOptions {
   readonly operatorToken?: string;
@@ -26,6 +26,7 @@ export interface LiveServerOptions {
   readonly projector?: ProjectorCalibrationSource;
   /** Passed to the server as they are (see `ServerOptions`). */
   readonly maxClients?: number;
+  readonly serverLimits?: ServerLimits;
   readonly allowHosts?: readonly string[];
   readonly allowOrigins?: readonly string[];
 }
@@ -40,6 +41,7 @@ export interface LiveServer {
 export async function startLiveServer(pipeline: LivePipeline, options: LiveServerOptions): Promise<LiveServer> {
   const operatorToken = options.operatorToken ?? createOperatorToken();
   let newestFrame: GrayFrame | null = null;
+  const limits = options.serverLimits ?? {};
   const server = await startServer({
     backend: pipeline,
     operatorToken,
@@ -48,7 +50,14 @@ export async function startLiveServer(pipeline: LivePipeline, options: LiveServe
     port: options.port ?? 8080,
     viewsDir: options.viewsDir,
     latestFrame: () => newestFrame,
-    ...(options.hubHighWaterBytes !== undefined ? { hub: { highWaterBytes: options.hubHighWaterBytes } } : {}),
+    hub: {
+      ...(options.hubHighWaterBytes !== undefined ? { highWaterBytes: options.hubHighWaterBytes } : {}),
+      ...(limits.messageRate ? { messageRate: limits.messageRate } : {}),
+      ...(limits.resyncRate ? { resyncRate: limits.resyncRate } : {}),
+    },
+    ...(limits.maxConnections !== undefined ? { maxConnections: limits.maxConnections } : {}),
+    ...(limits.maxConnectionsPerAddress !== undefined ? { maxConnectionsPerAddress: limits.maxConnectionsPerAddress } : {}),
+    ...(limits.upgradeRate ? { upgradeRate: limits.upgradeRate } : {}),
     ...(options.otherUpgrade ? { otherUpgrade: options.otherUpgrade(operatorToken) } : {}),
     ...(options.projector ? { projector: options.projector } : {}),
     ...(options.maxClients !== undefined ? { maxClients: options.maxClients } : {}),
@@ -80,6 +89,7 @@ export function serveLive(
     ...extra,
     ...(options.hubHighWaterBytes !== undefined ? { hubHighWaterBytes: options.hubHighWaterBytes } : {}),
     ...(options.maxClients !== undefined ? { maxClients: options.maxClients } : {}),
+    ...(options.serverLimits !== undefined ? { serverLimits: options.serverLimits } : {}),
     ...(options.allowHosts !== undefined ? { allowHosts: options.allowHosts } : {}),
     ...(options.allowOrigins !== undefined ? { allowOrigins: options.allowOrigins } : {}),
   });

@@ -34,6 +34,7 @@ import {
 } from '@muster/protocol';
 import { PersistError, type DataStore, type DocumentName } from '../persist/dataStore.ts';
 import type { GameLog } from '../persist/gameLog.ts';
+import { refuseMissingRecordedDocuments } from './recordedDocuments.ts';
 import { ActionError, type ActionResult } from '../http/backend.ts';
 import type { Roster, RosterStand } from '../roster/roster.ts';
 import { createRng, restoreRng, rollDice, seedFromString, type Rng, type RngState } from '@muster/rules';
@@ -54,6 +55,11 @@ interface SavedGame {
   readonly rng: RngState;
   /** The installed rule set the game runs with; null when it runs without rules. */
   readonly rulesetId: string | null;
+  /**
+   * Lines in the game log when this was saved (absent in files from before it was added): a log found
+   * shorter at start lost entries (truncated, emptied, replaced), which health then reports.
+   */
+  readonly logLines?: number;
 }
 
 /** game.json as version 2 wrote it: no rule set saved (the start's --ruleset or the roster's decided). */
@@ -145,8 +151,9 @@ function checkDeck(v: unknown): ActionDeckState | null {
 function checkGame(v: unknown): SavedGame | SavedGameV2 | SavedGameV1 {
   const o = asObject(v, 'game');
   const version = checkGameVersion(o.version);
-  onlyKeys(o, version === GAME_VERSION ? ['version', 'turn', 'statusByUnit', 'deck', 'rng', 'rulesetId'] : ['version', 'turn', 'statusByUnit', 'deck', 'rng'], 'game');
+  onlyKeys(o, version === GAME_VERSION ? ['version', 'turn', 'statusByUnit', 'deck', 'rng', 'rulesetId', 'logLines'] : ['version', 'turn', 'statusByUnit', 'deck', 'rng'], 'game');
   if (version === GAME_VERSION) checkSavedRulesetId(o.rulesetId);
+  if (o.logLines !== undefined) wholeNumber(o.logLines, 'logLines', 0, Number.MAX_SAFE_INTEGER);
   wholeNumber(o.turn, 'turn', 1, 10_000);
   checkStatusByUnit(o.statusByUnit);
   if (version === 1) checkDeckV1(o.deck);
@@ -317,11 +324,19 @@ export class GameSession {
     this.onLog = options.onLog ?? (() => {});
     this.onChange = options.onChange ?? (() => {});
     this.log = this.store.openLog<GameLogEntry>();
+    refuseMissingRecordedDocuments(this.store, this.log);
     const decks = actionDecksOf(options.rulesetId);
     const saved = this.store.read('game', checkGame);
     const savedRuleset = saved?.version === GAME_VERSION ? saved.rulesetId : null;
     // An id that is not installed runs without rules and leaves the saved choice as it was.
     this.rulesetIdValue = rulesetSummary(options.rulesetId ?? DEFAULT_RULESET_ID)?.id ?? savedRuleset;
+    if (saved?.version === GAME_VERSION && saved.logLines !== undefined && saved.logLines > this.log.count()) {
+      // Not cleared by any save: the entries are gone from the record until the log is restored.
+      this.storageProblems.set(
+        'game-log-lost',
+        `${this.log.file} has ${this.log.count()} lines, but game.json was saved when it had ${saved.logLines}: the log lost entries (cut short, emptied or replaced) and replay and export will miss them; stop the service and restore the log from a backup`,
+      );
+    }
     if (saved) {
       this.turnValue = saved.turn;
       this.statusByUnit = { ...saved.statusByUnit };
@@ -350,7 +365,18 @@ export class GameSession {
       this.deckDef = pickDeck(decks, options.deckId);
       this.deck = this.deckDef ? shuffleActionDeck(this.deckDef, this.rng) : null;
     }
-    this.terrainValue = this.store.read('terrain', checkTerrain) ?? options.initialTerrain ?? EMPTY_TERRAIN;
+    const savedTerrain = this.store.read('terrain', checkTerrain);
+    this.terrainValue = savedTerrain ?? options.initialTerrain ?? EMPTY_TERRAIN;
+    const loggedTerrain = this.log.lastOfKind('terrain');
+    if (loggedTerrain?.kind === 'terrain') {
+      // The log is the record (an edit is logged, then saved): one logged but not saved, by a crash
+      // between the two or a terrain.json lost since, is saved again from the log.
+      const terrain = checkTerrain(loggedTerrain.terrain);
+      if (JSON.stringify(terrain) !== JSON.stringify(savedTerrain)) {
+        this.persist('terrain', terrain);
+        this.terrainValue = terrain;
+      }
+    }
     this.bindings = [...(this.store.read('tag-bindings', checkBindings)?.bindings ?? [])];
     this.bindings.forEach((b, i) => {
       const problem = this.bindingProblem(b.markerId, b.standId);
@@ -455,7 +481,7 @@ export class GameSession {
   }
 
   private gameDocument(turn: number, statusByUnit: Record<string, UnitStatus>, deck: ActionDeckState | null, rulesetId: string | null = this.rulesetIdValue): SavedGame {
-    return { version: GAME_VERSION, turn, statusByUnit, deck, rng: this.rng.snapshot(), rulesetId };
+    return { version: GAME_VERSION, turn, statusByUnit, deck, rng: this.rng.snapshot(), rulesetId, logLines: this.log.count() };
   }
 
   private saveGame(): void {
@@ -574,9 +600,17 @@ export class GameSession {
         return undefined;
       }
       case 'set-terrain': {
-        this.persist('terrain', msg.terrain);
-        this.terrainValue = msg.terrain;
+        // Logged first, then saved: a crash between the two leaves an edit the log has (the start saves
+        // it again from there), never one saved that replay and export cannot show.
         this.append({ kind: 'terrain', by: 'operator', terrain: msg.terrain });
+        try {
+          this.persist('terrain', msg.terrain);
+        } catch (err) {
+          // Not applied: the record says so with the terrain that stays in force.
+          this.append({ kind: 'terrain', by: 'operator', terrain: this.terrainValue });
+          throw err;
+        }
+        this.terrainValue = msg.terrain;
         this.onChange();
         return undefined;
       }

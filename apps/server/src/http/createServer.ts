@@ -23,7 +23,8 @@
  *
  * Its parts, each a module of this folder: `requestPolicy.ts` (Host and Origin checks, headers on every
  * response), `apiRouter.ts` (the routes in `routes/`), `serveViews.ts`, `jsonErrorHandler.ts`,
- * `wsUpgrades.ts` (with the client cap) and `listen.ts`. Limits and their defaults: the server README,
+ * `wsUpgrades.ts` (with the client cap and the per-address upgrade rate), `connectionLimits.ts` (TCP
+ * connections in all and per address, header and request timeouts) and `listen.ts`. Limits and their defaults: the server README,
  * "Limits and hardening".
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
@@ -39,6 +40,8 @@ import { createLiveHub, type LiveHub, type LiveHubOptions } from './liveHub.ts';
 import { checkHost, createRequestPolicy, securityHeaders } from './requestPolicy.ts';
 import { serveViews } from './serveViews.ts';
 import { acceptUpgrades, type UpgradeHandler, type UpgradeStats } from './wsUpgrades.ts';
+import { CONNECTION_CHECK_MS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, limitConnections, type ConnectionStats } from './connectionLimits.ts';
+import type { RateLimit } from './tokenBucket.ts';
 
 /** Most ws clients on `/ws` at once, by default; more get 503 (`--max-clients`). */
 export const DEFAULT_MAX_CLIENTS = 64;
@@ -74,6 +77,12 @@ export interface ServerOptions {
   readonly otherUpgrade?: UpgradeHandler;
   /** Most ws clients on `/ws` at once; further upgrades get 503. Default `DEFAULT_MAX_CLIENTS` (64). */
   readonly maxClients?: number;
+  /** Most TCP connections open at once (`DEFAULT_MAX_CONNECTIONS`); more are closed at once. */
+  readonly maxConnections?: number;
+  /** Most TCP connections open at once from one address (`DEFAULT_MAX_CONNECTIONS_PER_ADDRESS`). */
+  readonly maxConnectionsPerAddress?: number;
+  /** ws connections one address may open on `/ws` (`DEFAULT_UPGRADE_RATE`); more get 429. */
+  readonly upgradeRate?: RateLimit;
   /**
    * Host names answered besides localhost and loopback addresses (`--allow-host`; `*`: any). Bound to
    * loopback, other Hosts get 421 (DNS rebinding); bound elsewhere, the check applies only when given.
@@ -90,8 +99,10 @@ export interface RunningServer {
   readonly hub: LiveHub;
   /** The listening server (an https.Server, a subclass of tls.Server, with `tls`). */
   readonly http: Server;
-  /** ws upgrades refused so far (Host, Origin, client cap). */
+  /** ws upgrades refused so far (Host, Origin, client cap, upgrade rate). */
   upgradeStats(): UpgradeStats;
+  /** TCP connections open and refused by the connection limits. */
+  connectionStats(): ConnectionStats;
   close(): Promise<void>;
 }
 
@@ -112,12 +123,21 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   // An https server is an http server whose connections are TLS first: the same express app, the same
   // upgrade handling (wss), the same limits.
-  const http: Server = options.tls ? (createHttpsServer({ cert: options.tls.certPem, key: options.tls.keyPem }, app) as unknown as Server) : createHttpServer(app);
+  // Requests past the header or request timeout are looked for every second (Node's default: 30 s).
+  const serverOptions = { connectionsCheckingInterval: CONNECTION_CHECK_MS };
+  const http: Server = options.tls
+    ? (createHttpsServer({ ...serverOptions, cert: options.tls.certPem, key: options.tls.keyPem }, app) as unknown as Server)
+    : createHttpServer(serverOptions, app);
+  const connectionStats = limitConnections(http, {
+    maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+    maxPerAddress: options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+  });
   const { wss, stats } = acceptUpgrades(http, hub, {
     maxPayloadBytes: options.wsMaxPayloadBytes ?? 1024 * 1024,
     maxClients: options.maxClients ?? DEFAULT_MAX_CLIENTS,
     policy,
     otherUpgrade: options.otherUpgrade,
+    upgradeRate: options.upgradeRate,
   });
   const { port, url } = await listen(http, options.port ?? 8080, host, options.tls ? 'https' : 'http');
   return {
@@ -126,6 +146,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     hub,
     http,
     upgradeStats: stats,
+    connectionStats,
     async close(): Promise<void> {
       hub.close();
       for (const ws of wss.clients) ws.terminate();

@@ -12,6 +12,12 @@
  * socket is closed with 1008 and no longer read, and dropped a moment later. Error replies have their
  * own, smaller bucket (`errorReplyRate`): beyond it a refused message gets no reply, so a flood of
  * invalid messages cannot make the server write without bound.
+ *
+ * A `resync` (an 18-byte message answered with a whole snapshot, tens of KB) spends from a third bucket
+ * (`resyncRate`); beyond it the resync is kept and answered once the bucket has refilled, so a viewer gets
+ * at most a few snapshots in a burst and one every couple of seconds after that, however often it asks
+ * (issue 32: 20 viewers without a token pulled 925 MB in 20 s). A connection starts with the message
+ * budget its address's last connection left (`perAddress.ts`), so reconnecting does not refill it.
  */
 import type { WebSocket } from 'ws';
 import {
@@ -29,6 +35,7 @@ import {
 import { ActionError, type ServiceBackend } from './backend.ts';
 import { tokenMatches } from './operatorToken.ts';
 import { TokenBucket, type RateLimit } from './tokenBucket.ts';
+import { BucketsByAddress, addressKey } from './perAddress.ts';
 import { serverLog } from '../log/logger.ts';
 
 /** Incoming messages per client: 20 a second sustained, bursts of 60 (an operator clicks a few a second). */
@@ -37,6 +44,8 @@ export const DEFAULT_MESSAGE_RATE: RateLimit = { perSecond: 20, burst: 60 };
 export const DEFAULT_ERROR_REPLY_RATE: RateLimit = { perSecond: 5, burst: 10 };
 /** A message costs one token plus one per this many bytes (a 256 KiB message costs 17). */
 export const DEFAULT_MESSAGE_COST_BYTES = 16 * 1024;
+/** Snapshots a client may ask for with `resync`: one every 2 s sustained, bursts of 3; more wait their turn. */
+export const DEFAULT_RESYNC_RATE: RateLimit = { perSecond: 0.5, burst: 3 };
 /** WebSocket close code for a client over the message rate (RFC 6455 "policy violation"). */
 export const RATE_LIMIT_CLOSE_CODE = 1008;
 
@@ -61,6 +70,8 @@ export interface LiveHubOptions {
   readonly errorReplyRate?: RateLimit;
   /** How long a rate-limited client has to take the close before it is dropped, ms. Default 1000. */
   readonly closeGraceMs?: number;
+  /** Snapshots per client asked for with `resync` (`DEFAULT_RESYNC_RATE`); more are answered when it refills. */
+  readonly resyncRate?: RateLimit;
 }
 
 interface Client {
@@ -74,6 +85,11 @@ interface Client {
   missedPongs: number;
   readonly messages: TokenBucket;
   readonly errors: TokenBucket;
+  readonly resyncs: TokenBucket;
+  /** A resync over the budget waits here for the bucket to refill (one at a time: more are the same ask). */
+  resyncTimer: NodeJS.Timeout | null;
+  /** The peer's address (`perAddress.ts`): where the message budget it leaves is remembered. */
+  readonly address: string;
   /** Rate-limited: closed, no longer read; its messages are ignored. */
   closing: boolean;
 }
@@ -92,11 +108,13 @@ export interface HubStats {
   readonly errorRepliesDropped: number;
   /** Clients dropped for holding more than `dropBytes` unsent. */
   readonly overflowedClients: number;
+  /** `resync`s over a client's budget, answered later (or never, when the client left first). */
+  readonly resyncsDeferred: number;
 }
 
 export interface LiveHub {
-  /** Takes over an accepted socket. */
-  accept(ws: WebSocket): void;
+  /** Takes over an accepted socket; `address` is the peer's (its remembered message budget applies). */
+  accept(ws: WebSocket, address?: string): void;
   clientCount(): number;
   stats(): HubStats;
   close(): void;
@@ -111,7 +129,11 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
   const messageCostBytes = options.messageCostBytes ?? DEFAULT_MESSAGE_COST_BYTES;
   const errorReplyRate = options.errorReplyRate ?? DEFAULT_ERROR_REPLY_RATE;
   const closeGraceMs = options.closeGraceMs ?? 1000;
+  const resyncRate = options.resyncRate ?? DEFAULT_RESYNC_RATE;
+  // What each address's connections left of their message budget, for its next connection.
+  const messageBudgets = new BucketsByAddress(messageRate);
   const clients = new Set<Client>();
+  let resyncsDeferred = 0;
   let snapshotsSent = 0;
   let deltasSent = 0;
   let deltasSkipped = 0;
@@ -311,8 +333,7 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
         });
         return;
       case 'resync':
-        client.needSnapshot = true;
-        pump(client);
+        resync(client);
         return;
       default:
         break;
@@ -335,6 +356,22 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
     }
   }
 
+  /** A snapshot now when the client's resync budget allows, else once it has refilled (asks meanwhile merge). */
+  function resync(client: Client): void {
+    if (client.resyncs.take()) {
+      client.needSnapshot = true;
+      pump(client);
+      return;
+    }
+    resyncsDeferred++;
+    if (client.resyncTimer !== null) return;
+    client.resyncTimer = setTimeout(() => {
+      client.resyncTimer = null;
+      if (clients.has(client) && !client.closing) resync(client);
+    }, client.resyncs.msUntil());
+    client.resyncTimer.unref();
+  }
+
   /**
    * The operator socket whose `set-focus` is showing. When it goes (the operator page closed or lost its
    * connection), its selection and tape would otherwise stay lit on every view, so the focus is cleared.
@@ -342,6 +379,9 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
   let focusOwner: Client | null = null;
 
   function dropClient(client: Client): void {
+    if (client.resyncTimer !== null) clearTimeout(client.resyncTimer);
+    client.resyncTimer = null;
+    messageBudgets.remember(client.address, client.messages.available());
     if (!clients.delete(client) || client !== focusOwner) return;
     focusOwner = null;
     try {
@@ -353,15 +393,20 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
   }
 
   return {
-    accept(ws: WebSocket): void {
+    accept(ws: WebSocket, address = ''): void {
+      const key = addressKey(address);
       const client: Client = {
         ws,
         role: 'viewer',
         lastSent: null,
         needSnapshot: false,
         missedPongs: 0,
-        messages: new TokenBucket(messageRate),
+        // What the address's last connection left, refilled since: reconnecting does not reset the budget.
+        messages: new TokenBucket(messageRate, Date.now, messageBudgets.available(key)),
         errors: new TokenBucket(errorReplyRate),
+        resyncs: new TokenBucket(resyncRate),
+        resyncTimer: null,
+        address: key,
         closing: false,
       };
       clients.add(client);
@@ -403,13 +448,17 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
       rateLimitedClients,
       errorRepliesDropped,
       overflowedClients,
+      resyncsDeferred,
     }),
     close(): void {
       unsubscribe();
       clearInterval(heartbeat);
       if (drainTimer !== null) clearInterval(drainTimer);
       drainTimer = null;
-      for (const c of clients) c.ws.close(1001, 'server shutting down');
+      for (const c of clients) {
+        if (c.resyncTimer !== null) clearTimeout(c.resyncTimer);
+        c.ws.close(1001, 'server shutting down');
+      }
       clients.clear();
     },
   };

@@ -10,12 +10,43 @@
  *   terrain.json         terrain (set by the operator)
  *   game.json            turn, unit status set by the operator, action deck, dice roller state
  *   game-log.jsonl       every pose change, card, roll and edit, with the turn
+ *
+ * Documents the game changes while it runs (`CHECKED_DOCUMENTS`) carry a checksum (`savedChecksum.ts`):
+ * one changed after it was saved is refused with the file named, never used. Nothing in the directory is
+ * read through a symbolic link: a link (even one to a file) is refused, so no link can point the service
+ * at, or make it write, a file outside the directory.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { openGameLog, type GameLog, type GameLogOptions } from './gameLog.ts';
 import { removeStaleTemps, writeFileAtomic } from './writeFileAtomic.ts';
 import { lockDataDir } from './dataLock.ts';
+import { verifyChecksum, withChecksum } from './savedChecksum.ts';
+
+/** Documents saved with a checksum: those the game changes while it runs. */
+const CHECKED_DOCUMENTS: ReadonlySet<DocumentName> = new Set(['game', 'tag-bindings', 'terrain']);
+
+/**
+ * What is at `file` without following a link: null when nothing is there. Throws `PersistError` when it
+ * is a symbolic link (dangling or not) or not a regular file.
+ */
+export function regularFileOrNothing(file: string, what = 'it'): Stats | null {
+  let st: Stats;
+  try {
+    st = lstatSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new PersistError(`${file}: cannot check ${what} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  if (st.isSymbolicLink()) {
+    throw new PersistError(
+      `${file} is a symbolic link; Muster does not follow links inside its data directory (a link could make it read or write files elsewhere). ` +
+        `Replace the link with the file itself (e.g. cp --remove-destination "$(readlink -f '${file}')" '${file}'), or remove it if it points nowhere, and start again`,
+    );
+  }
+  if (!st.isFile()) throw new PersistError(`${file} is ${st.isDirectory() ? 'a directory' : 'a special file'}, not a file; move it aside and start again`);
+  return st;
+}
 
 export type DocumentName = 'roster' | 'tag-bindings' | 'table-profile' | 'calibration' | 'projector' | 'terrain' | 'game';
 
@@ -51,21 +82,28 @@ export function openDataStore(dir: string): DataStore {
     path,
     read<T>(name: DocumentName, check: (value: unknown) => T): T | undefined {
       const file = path(name);
-      if (!existsSync(file)) return undefined;
+      if (regularFileOrNothing(file) === null) return undefined;
       let value: unknown;
       try {
         value = JSON.parse(readFileSync(file, 'utf8'));
       } catch (err) {
         throw new PersistError(`${file}: not valid JSON (${(err as Error).message}); fix or remove it`);
       }
+      const verdict = verifyChecksum(value);
+      if (!verdict.ok) {
+        throw new PersistError(
+          `${file}: ${verdict.reason}: it was changed after Muster saved it (damage, or an edit by hand), so it is not used; it was left untouched. ` +
+            `Restore it from a backup; if you edited it on purpose, delete its "checksum" line and start again`,
+        );
+      }
       try {
-        return check(value);
+        return check(verdict.value);
       } catch (err) {
         throw new PersistError(`${file}: ${(err as Error).message}; fix or remove it`);
       }
     },
     write(name: DocumentName, value: unknown): void {
-      writeFileAtomic(path(name), `${JSON.stringify(value, null, 2)}\n`);
+      writeFileAtomic(path(name), `${JSON.stringify(CHECKED_DOCUMENTS.has(name) ? withChecksum(value) : value, null, 2)}\n`);
     },
     openLog<T extends { readonly index: number }>(logOptions?: GameLogOptions): GameLog<T> {
       const log = openGameLog<T>(join(dir, 'game-log.jsonl'), logOptions);

@@ -15,7 +15,7 @@
 import { GameLogBusyError, GameLogError } from './gameLogError.ts';
 import { openLogFile } from './gameLogFile.ts';
 import { SparseLineIndex } from './gameLogIndex.ts';
-import { scanLogFile } from './gameLogScan.ts';
+import { scanLogFile, withLineSum } from './gameLogScan.ts';
 import { log } from '../log/logger.ts';
 
 export interface GameLogOptions {
@@ -48,6 +48,8 @@ export interface GameLog<T extends { readonly index: number }> {
   read(from: number, limit: number): Promise<T[]>;
   /** A torn last line (crash mid-append) was found and cut off at open. */
   readonly repairedTornTail: boolean;
+  /** The newest entry of `kind` in the log (read at open, kept up to date by appends); undefined when none. */
+  lastOfKind(kind: string): T | undefined;
   /**
    * What was wrong with the file at open (corrupt lines, each with the file and line number): one
    * warning each, meant for the service's health warnings. Empty when nothing was.
@@ -73,19 +75,23 @@ export function openGameLog<T extends { readonly index: number }>(file: string, 
   // The newest lines' entries (undefined: a corrupt line); the first is line `count - recent.length`.
   let recent = scan.recent;
   let closed = false;
+  const lastByKind = new Map(scan.lastByKind);
 
   return {
     file,
     count: () => count,
     repairedTornTail: scan.tail === 'cut',
+    lastOfKind: (kind) => lastByKind.get(kind),
     problems: scan.problems,
     append(entry: T): void {
       if (entry.index !== count) throw new GameLogError(file, `${file}: entry index ${entry.index}, expected ${count} (a bug: entries must be appended in order)`);
       const offset = disk.size();
-      disk.append(Buffer.from(`${JSON.stringify(entry)}\n`, 'utf8'));
+      disk.append(Buffer.from(`${withLineSum(JSON.stringify(entry))}\n`, 'utf8'));
       index.add(count, offset);
       count++;
       recent.push(entry);
+      const kind = (entry as { kind?: unknown }).kind;
+      if (typeof kind === 'string') lastByKind.set(kind, entry);
       if (recent.length > keep * 2) recent = recent.slice(-keep);
     },
     async read(from: number, limit: number): Promise<T[]> {

@@ -10,7 +10,7 @@
  * a reader never holds the event loop for longer than parsing one chunk. Closing waits for reads under
  * way before the descriptor is closed (a closed descriptor number can be reused by another file).
  */
-import { closeSync, ftruncateSync, openSync, read, writeSync } from 'node:fs';
+import { closeSync, constants, ftruncateSync, openSync, read, writeSync } from 'node:fs';
 import { GameLogError, explainFsError } from './gameLogError.ts';
 import { parseLogLine, atLine, MAX_LINE_BYTES } from './gameLogScan.ts';
 
@@ -47,7 +47,8 @@ export function openLogFile(path: string, options: LogFileOptions): LogFile {
   const chunkBytes = options.chunkBytes ?? 64 * 1024;
   let fd: number;
   try {
-    fd = openSync(path, 'a+');
+    // 'a+' that does not follow a link made after the scan (the scan refuses one that was there).
+    fd = openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o644);
   } catch (err) {
     throw new GameLogError(path, `${path}: cannot open the game log for writing (${explainFsError(err)})`);
   }

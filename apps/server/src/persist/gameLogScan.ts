@@ -18,7 +18,9 @@
  * zero bytes) and are cut off at open; anything else there in a log that is otherwise ours is kept, ended
  * with a line end and skipped as a corrupt line.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
+import { jsonDepthExceeds } from '@muster/protocol';
 import { GameLogError, explainFsError } from './gameLogError.ts';
 import type { SparseLineIndex } from './gameLogIndex.ts';
 
@@ -33,13 +35,38 @@ const MAX_CORRUPT_FRACTION = 0.01;
 const REPORTED_LINES = 5;
 const SCAN_CHUNK_BYTES = 1024 * 1024;
 
+/** Deepest nesting of arrays and objects in a log entry (a terrain entry nests 5). */
+const MAX_ENTRY_DEPTH = 64;
+
 export type EntryCheck<T> = { readonly ok: true; readonly entry: T } | { readonly ok: false; readonly reason: string };
 
-/** Is this line a log entry? (A JSON object with a whole-number `index`.) */
+/**
+ * Each line ends with `"crc":"<8 hex digits>"`, the CRC-32 of the entry's JSON without it, so damage that
+ * leaves valid JSON (a flipped digit moves a stand or changes a die) is caught when the line is read.
+ * Lines without one (written by older versions) are read as before.
+ */
+const LINE_SUM = /,"crc":"([0-9a-f]{8})"\}$/;
+
+const crcHex = (json: string): string => crc32(json).toString(16).padStart(8, '0');
+
+/** The line for an entry's JSON (an object): the JSON with its CRC-32 as the last field. */
+export function withLineSum(entryJson: string): string {
+  return `${entryJson.slice(0, -1)},"crc":"${crcHex(entryJson)}"}`;
+}
+
+/** Is this line a log entry? (A JSON object with a whole-number `index`, and a CRC that matches when it has one.) */
 export function parseLogLine<T extends { readonly index: number }>(line: string): EntryCheck<T> {
+  // Before parsing: a line nested thousands deep crashed export with a stack trace and made /api/log 500.
+  if (jsonDepthExceeds(line, MAX_ENTRY_DEPTH)) return { ok: false, reason: `nested deeper than ${MAX_ENTRY_DEPTH} levels: ${excerpt(line)}` };
+  const sum = LINE_SUM.exec(line);
+  let json = line;
+  if (sum) {
+    json = `${line.slice(0, sum.index)}}`;
+    if (crcHex(json) !== sum[1]) return { ok: false, reason: `its CRC does not match: the line was changed after it was written (damage): ${excerpt(line)}` };
+  }
   let value: unknown;
   try {
-    value = JSON.parse(line);
+    value = JSON.parse(json);
   } catch {
     return { ok: false, reason: `not valid JSON: ${excerpt(line)}` };
   }
@@ -68,6 +95,8 @@ export interface LogScan<T> {
   readonly problems: string[];
   /** What to do with the bytes after the last line end before appending. */
   readonly tail: 'none' | 'cut' | 'end-line';
+  /** The newest entry of each `kind` in the file (its keys: every kind the log holds a record of). */
+  readonly lastByKind: ReadonlyMap<string, T>;
 }
 
 /**
@@ -77,19 +106,27 @@ export interface LogScan<T> {
 export function scanLogFile<T extends { readonly index: number }>(path: string, keep: number, index: SparseLineIndex): LogScan<T> {
   let fileBytes = 0;
   try {
-    const st = statSync(path);
+    // Not followed: a link would make the service append to a file outside its data directory.
+    const st = lstatSync(path);
+    if (st.isSymbolicLink()) {
+      throw new GameLogError(
+        path,
+        `${path} is a symbolic link; Muster does not follow links inside its data directory (it would append to the file the link points to). ` +
+          `Replace the link with the log itself (e.g. cp --remove-destination "$(readlink -f '${path}')" '${path}'), or remove it if it points nowhere, and start again`,
+      );
+    }
     if (!st.isFile()) {
       throw new GameLogError(path, `${path}: the game log is a ${st.isDirectory() ? 'directory' : 'special file'}, not a file; move it aside or remove it and start again (a new log is created)`);
     }
   } catch (err) {
     if (err instanceof GameLogError) throw err;
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { lines: 0, intactBytes: 0, recent: [], problems: [], tail: 'none' };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { lines: 0, intactBytes: 0, recent: [], problems: [], tail: 'none', lastByKind: new Map() };
     throw new GameLogError(path, `${path}: cannot open the game log (${explainFsError(err)})`);
   }
 
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (err) {
     throw new GameLogError(path, `${path}: cannot open the game log (${explainFsError(err)})`);
   }
@@ -101,6 +138,7 @@ export function scanLogFile<T extends { readonly index: number }>(path: string, 
   let mismatched = 0;
   let firstMismatch = '';
   let recent: (T | undefined)[] = [];
+  const lastByKind = new Map<string, T>();
 
   /** Line `lines` starts at `offset`; `bytes` null: too long to check. `report` words a corrupt one. */
   const onLine = (bytes: Buffer | null, offset: number, report?: (line: number) => { first: string; problem: string }): void => {
@@ -114,6 +152,8 @@ export function scanLogFile<T extends { readonly index: number }>(path: string, 
     if (check.ok) {
       if (check.entry.index !== line && mismatched++ === 0) firstMismatch = `line ${line + 1} has index ${check.entry.index}`;
       recent.push(atLine(check.entry, line));
+      const kind = (check.entry as { kind?: unknown }).kind;
+      if (typeof kind === 'string') lastByKind.set(kind, check.entry);
     } else {
       const words = report?.(line) ?? {
         first: `line ${line + 1}: ${check.reason}`,
@@ -181,9 +221,8 @@ export function scanLogFile<T extends { readonly index: number }>(path: string, 
     }
   }
 
-  const good = lines - corrupt;
-  if (corrupt > 0 && (good === 0 || (corrupt > MAX_CORRUPT_LINES && corrupt > lines * MAX_CORRUPT_FRACTION))) {
-    const what = good === 0 ? `none of its ${lines} line(s) is a game log entry` : `${corrupt} of its ${lines} lines are not game log entries (more than ${MAX_CORRUPT_FRACTION * 100}%)`;
+  const what = tooDamaged(lines, corrupt);
+  if (what !== null) {
     throw new GameLogError(
       path,
       `${path}: not a Muster game log, or too damaged to use: ${what} (first: ${firstCorrupt}). It was left untouched. ` +
@@ -202,7 +241,19 @@ export function scanLogFile<T extends { readonly index: number }>(path: string, 
     recent: recent.length > keep ? recent.slice(-keep) : recent,
     problems,
     tail,
+    lastByKind,
   };
+}
+
+/**
+ * Why a log with `corrupt` of its `lines` not entries is not a game log, or too damaged to use (none is an
+ * entry, or more than 1% and more than 10 are not); null when it is usable. The one verdict of `start`,
+ * replay and export.
+ */
+export function tooDamaged(lines: number, corrupt: number): string | null {
+  const good = lines - corrupt;
+  if (corrupt === 0 || !(good === 0 || (corrupt > MAX_CORRUPT_LINES && corrupt > lines * MAX_CORRUPT_FRACTION))) return null;
+  return good === 0 ? `none of its ${lines} line(s) is a game log entry` : `${corrupt} of its ${lines} lines are not game log entries (more than ${MAX_CORRUPT_FRACTION * 100}%)`;
 }
 
 /**

@@ -9,7 +9,8 @@
  */
 import { open } from 'node:fs/promises';
 import type { GameLogEntry } from '@muster/protocol';
-import { atLine, MAX_LINE_BYTES, parseLogLine } from '../persist/gameLogScan.ts';
+import { atLine, MAX_LINE_BYTES, parseLogLine, tooDamaged } from '../persist/gameLogScan.ts';
+import { RecordError } from './readRecord.ts';
 
 const CHUNK_BYTES = 1024 * 1024;
 
@@ -74,6 +75,17 @@ export async function readLogEntries(path: string, onEntry: (entry: GameLogEntry
       }
       pos += bytesRead;
       options.onProgress?.(pos, total);
+    }
+    // The verdict `start` gives (gameLogScan.ts): bytes that are no log at all are an error, not "0 entries".
+    // (Entries already handed on were streamed; the caller discards them: export removes its --out file.)
+    // Bytes after the last line end count as a corrupt line unless they start like an entry (a torn or
+    // unfinished append).
+    const head = carry[0];
+    const tornAppend = head !== undefined && head[0] === 0x7b && head[1] === 0x22;
+    const trailing = (carryBytes > 0 || overlong) && !tornAppend ? 1 : 0;
+    const damaged = tooDamaged(line + trailing, corrupt + trailing);
+    if (damaged !== null) {
+      throw new RecordError(`${path}: not a Muster game log, or too damaged to use: ${damaged}. It was not changed; a live service refuses it too (move it aside to start a new log)`);
     }
     return { lines: line, entries, corruptLines: corrupt, bytes: total };
   } finally {

@@ -15,6 +15,7 @@ import type { Terrain } from '@muster/rules';
 import { parseTableProfile } from '@muster/vision';
 import { parseRoster } from '../roster/loadRoster.ts';
 import { ROSTER_VERSION, type Roster } from '../roster/roster.ts';
+import { verifyChecksum } from '../persist/savedChecksum.ts';
 
 export const GAME_LOG_FILE = 'game-log.jsonl';
 
@@ -121,7 +122,9 @@ export function readRecord(dataDir: string): GameRecord {
   const terrainFile = join(dir, 'terrain.json');
   let savedTerrain: Terrain | null = null;
   if (existsSync(terrainFile)) {
-    const r = validateTerrain(readJson(terrainFile));
+    const verdict = verifyChecksum(readJson(terrainFile));
+    if (!verdict.ok) throw new RecordError(`${terrainFile}: ${verdict.reason}: it was changed after Muster saved it (damage, or an edit by hand); restore it, or delete its "checksum" line if the edit was meant`);
+    const r = validateTerrain(verdict.value);
     if (!r.ok) throw new RecordError(`${terrainFile}: ${r.message}`);
     savedTerrain = r.value;
   }

@@ -3,8 +3,9 @@
  * the file and the path inside it, e.g. `army.yaml: units[2].stands[0].tag: tag 12 is already used by
  * units[0].stands[1]`, so the user can fix the file without reading code.
  */
-import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
+import { jsonDepthExceeds } from '@muster/protocol';
+import { InputFileError, readInputFile } from '../io/readInputFile.ts';
 import type { Arm, CommanderQuality, OptionalRule, Quality, RulesetValues, StandRole } from '@muster/rules';
 import { TABLE_STATE_ENUMS } from '@muster/rules/enums';
 import {
@@ -147,8 +148,15 @@ function describe(v: unknown): string {
 }
 
 /** Parses and checks roster text; `file` names the source in error messages. */
+/** Largest army file read (a 2,000-stand roster is well under 1 MB; a 50 MB file once took 2.3 GB to refuse). */
+export const MAX_ROSTER_BYTES = 8_000_000;
+/** Deepest nesting of lists and maps (flow style) taken in an army file. */
+const MAX_ROSTER_DEPTH = 64;
+
 export function parseRoster(text: string, file = 'roster'): Roster {
   const r = new Reader(file);
+  // Refused before the YAML parser sees it: a value nested thousands deep ran it out of stack.
+  if (jsonDepthExceeds(text, MAX_ROSTER_DEPTH)) r.fail('', `nests lists and maps deeper than ${MAX_ROSTER_DEPTH} levels; an army file nests 4 or 5`);
   let doc: unknown;
   try {
     doc = parseYaml(text, { uniqueKeys: true });
@@ -293,8 +301,10 @@ export function parseRoster(text: string, file = 'roster'): Roster {
 export async function loadRoster(path: string): Promise<Roster> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = readInputFile(path, { maxBytes: MAX_ROSTER_BYTES, what: 'roster' }).toString('utf8');
   } catch (err) {
+    if (err instanceof InputFileError && err.code !== undefined) throw new RosterError(`${path}: cannot read the roster (${err.code})`);
+    if (err instanceof InputFileError) throw new RosterError(`${err.message} (an army file is a few KB)`);
     throw new RosterError(`${path}: cannot read the roster (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
   return parseRoster(text, path);

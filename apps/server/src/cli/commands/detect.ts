@@ -18,6 +18,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { checkInputFile, InputFileError } from '../../io/readInputFile.ts';
 import { CliError } from '../cliError.ts';
 import { warn } from '../colour.ts';
 import { numberValue, parseCommandArgs, type CommandSpec } from '../commandArgs.ts';
@@ -51,6 +52,13 @@ const SPEC = {
  */
 export async function readGrayImage(path: string, maxMegapixels = DEFAULT_MAX_MEGAPIXELS): Promise<GrayFrame> {
   if (!existsSync(path)) throw new CliError(`${path}: no such image file`);
+  try {
+    // A regular file only (a FIFO made sharp wait forever); its size is bounded by the pixel limit below.
+    checkInputFile(path, { maxBytes: Number.MAX_SAFE_INTEGER, what: 'image' });
+  } catch (err) {
+    if (err instanceof InputFileError) throw new CliError(err.message);
+    throw err;
+  }
   const maxPixels = Math.floor(maxMegapixels * 1e6);
   let header: { width?: number; height?: number };
   try {

@@ -2,10 +2,11 @@
  * `muster export <data-dir> --format csv|json [--out file]`: a recorded game for spreadsheets and other
  * programs (`export/exportRecord.ts`): every entry with its time and turn, poses per stand over time,
  * actions, cards and dice. Reads the data directory without writing it; progress with the time left on
- * stderr (on a terminal, or with --progress). `--out` is written whole or not at all (a temp file renamed).
+ * stderr (on a terminal, or with --progress). `--out` is written whole or not at all (a temp file renamed),
+ * and only ever creates or replaces a regular file.
  */
 import { once } from 'node:events';
-import { createWriteStream, renameSync, rmSync, type WriteStream } from 'node:fs';
+import { createWriteStream, lstatSync, renameSync, rmSync, type Stats, type WriteStream } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { CliError } from '../cliError.ts';
 import { parseCommandArgs, type CommandSpec } from '../commandArgs.ts';
@@ -27,6 +28,58 @@ const SPEC = {
   notes: 'Poses per stand over time are the rows of kind pose (stand-removed: it left the table). Nothing in the\ndata directory is written.',
 } as const satisfies CommandSpec;
 
+/** What a `--out` target that exists is, when it is not a regular file (null: a regular file). */
+function notARegularFile(st: Stats): string | null {
+  if (st.isFile()) return null;
+  if (st.isSymbolicLink()) return 'a symbolic link';
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/**
+ * Refuses a `--out` target that exists and is not a regular file: the export is renamed over the target,
+ * which would replace a device node (run as root: /dev/full became a CSV), a FIFO or a link with a file.
+ * To write to a pipe or a device, leave out --out and redirect standard output.
+ */
+function checkOutTarget(path: string, given: string): void {
+  let st: Stats;
+  try {
+    st = lstatSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return; // a new file
+    throw new CliError(`--out ${given}: cannot check it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was written`);
+  }
+  const what = notARegularFile(st);
+  if (what !== null) {
+    throw new CliError(`--out ${given} is ${what}, not a regular file; --out only creates or replaces a regular file. To write to it, leave out --out and redirect standard output (muster export … > ${given}); nothing was written`);
+  }
+}
+
+/**
+ * Waits for 'drain' or 'close' (rejecting on 'error') and removes all three listeners whichever comes:
+ * a race of `once` promises left the loser's listeners behind on every wait, and a long export printed
+ * MaxListenersExceededWarning.
+ */
+function drainedOrClosed(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (err?: Error): void => {
+      stream.off('drain', onDone);
+      stream.off('close', onDone);
+      stream.off('error', onError);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onDone = (): void => done();
+    const onError = (err: Error): void => done(err);
+    stream.on('drain', onDone);
+    stream.on('close', onDone);
+    stream.on('error', onError);
+  });
+}
+
 /** The reader of standard output went away: stop quietly. */
 class OutputGone extends Error {}
 
@@ -34,9 +87,9 @@ async function writeTo(stream: NodeJS.WritableStream & { destroyed?: boolean }, 
   if (stream === process.stdout && outputClosed(process.stdout)) throw new OutputGone();
   if (!stream.write(text)) {
     try {
-      await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
+      await drainedOrClosed(stream);
     } catch (err) {
-      // `once` rejects on 'error': a reader that went away (EPIPE) is a normal end, anything else is not.
+      // An 'error': a reader that went away (EPIPE) is a normal end, anything else is not.
       if (stream === process.stdout && outputClosed(process.stdout)) throw new OutputGone();
       throw err;
     }
@@ -66,6 +119,7 @@ export async function run(args: string[]): Promise<number> {
     if (rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-z]:/i.test(rel))) {
       throw new CliError(`--out ${v.out} is inside the game's data directory ${record.dir}; write the export elsewhere (the directory holds only the game's own files)`);
     }
+    checkOutTarget(path, v.out);
     const temp = join(dirname(path), `.${basename(path)}.partial-${process.pid}`);
     const stream = createWriteStream(temp, { flags: 'wx' });
     try {
@@ -97,6 +151,8 @@ export async function run(args: string[]): Promise<number> {
     if (out) {
       const stream = out.stream;
       await new Promise<void>((done, fail) => stream.end((err?: Error | null) => (err ? fail(err) : done())));
+      // Again just before the rename: the target may have been made (a FIFO, a link) while the export ran.
+      checkOutTarget(out.path, v.out!);
       renameSync(out.temp, out.path);
       process.stderr.write(`muster export: ${summary.entries} entries (${format}) from ${summary.dir} written to ${out.path}${summary.note ? ` (${summary.note})` : ''}\n`);
     } else if (summary.note) process.stderr.write(`muster export: ${summary.note}\n`);
@@ -108,6 +164,7 @@ export async function run(args: string[]): Promise<number> {
       rmSync(out.temp, { force: true });
     }
     if (err instanceof OutputGone) return 0;
+    if (err instanceof CliError) throw err;
     if (err instanceof RecordError) throw new CliError(err.message);
     if (out && (err as NodeJS.ErrnoException).code) throw new CliError(`--out ${v.out}: ${(err as Error).message}; nothing was written`);
     throw err;

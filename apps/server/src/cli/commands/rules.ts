@@ -6,7 +6,6 @@
  * dice; `--resolve <kind|json> … --dice … | --seed <n>` prints the outcome. A bad file or option is one line
  * on stderr and exit code 2; a roll the rules refuse prints the refusal with exit code 1.
  */
-import { readFile, stat } from 'node:fs/promises';
 import type { DiceBreakdown, Evaluation, Refusal, TableState, UnitEvaluation } from '@muster/rules';
 import type { Ruleset } from '@muster/rules';
 import { DEFAULT_RULESET_ID, evaluate, getRuleset, installedRulesets, parseTableStateFor, TableStateError } from '@muster/rules';
@@ -14,6 +13,11 @@ import { CliError } from '../cliError.ts';
 import { numberValue, parseCommandArgs, type CommandSpec } from '../commandArgs.ts';
 import { formatRulesetParams } from '../formatRulesetParams.ts';
 import { offeredText, resolveText } from './rulesResolve.ts';
+import { InputFileError, readInputFile } from '../../io/readInputFile.ts';
+import { jsonDepthExceeds } from '@muster/protocol';
+
+/** Deepest nesting of arrays and objects taken in a state file (a real one nests 5 or 6). */
+const MAX_STATE_DEPTH = 64;
 
 /** Table states above this are refused before they are read: parsing JSON costs ~50× its size in memory. */
 export const DEFAULT_MAX_INPUT_MB = 8;
@@ -74,17 +78,17 @@ export async function loadTableState(file: string, maxInputMb = DEFAULT_MAX_INPU
   const maxBytes = maxInputMb * 1e6;
   let text: string;
   try {
-    if (file !== '-') {
-      const bytes = (await stat(file)).size;
-      if (bytes > maxBytes) throw tooLarge(file, bytes, maxInputMb);
-    }
-    text = file === '-' ? await readStdin(maxBytes, maxInputMb) : await readFile(file, 'utf8');
+    text =
+      file === '-'
+        ? await readStdin(maxBytes, maxInputMb)
+        : readInputFile(file, { maxBytes, what: 'table state', raise: (mb) => `pass --max-input-mb ${mb}` }).toString('utf8');
   } catch (err) {
     if (err instanceof CliError) throw err;
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (err as Error).message;
-    throw new CliError(`cannot read ${file}: ${why}`);
+    if (err instanceof InputFileError) throw new CliError(err.message);
+    throw new CliError(`cannot read ${file}: ${(err as Error).message}`);
   }
+  // Refused before parsing: a value nested thousands deep runs the validator out of stack.
+  if (jsonDepthExceeds(text, MAX_STATE_DEPTH)) throw new CliError(`${label} nests arrays and objects deeper than ${MAX_STATE_DEPTH} levels; it is not a table state`);
   let json: unknown;
   try {
     json = JSON.parse(text);
