@@ -18,6 +18,7 @@ import { chargeAtUnit, chargeSetup, chargeTargets, evaluateCharge, type ChargeAt
 import { evaluateFire, fireAtUnit, fireSettings, fireSightPool, firersOf, firersReach, type FireAtUnit } from './fire/fire.ts';
 import { brigadeMorale, unitDangerZones, type BrigadeMorale } from './morale.ts';
 import { evaluateMovement, movementEnemies, standReach } from './movement/movement.ts';
+import { binsCutByEnemy } from './movement/outOfCommand.ts';
 import { buildTerrain } from './movement/terrainScene.ts';
 import { commanderMovementShapes } from './movement/commanderMovement.ts';
 import { blockOccupancy } from './occupancy.ts';
@@ -75,11 +76,34 @@ const movementEnemiesQuery = query('vb/movement-enemies', (ctx: VbContext, unitI
 export const movementQuery = query(
   'vb/movement',
   (ctx: VbContext, unitId: string) =>
-    evaluateMovement(ctx, ctx.t.get(terrainQuery), ctx.units.get(unitId)!, standInCommand(ctx), (s, allowanceIn, moveIn) =>
-      standReach(ctx, ctx.t.get(terrainQuery), ctx.units.get(unitId)!, s, allowanceIn, moveIn, ctx.t.get(movementEnemiesQuery, unitId)),
+    evaluateMovement(
+      ctx,
+      ctx.t.get(terrainQuery),
+      ctx.units.get(unitId)!,
+      standInCommand(ctx),
+      (s, allowanceIn, moveIn) => standReach(ctx, ctx.t.get(terrainQuery), ctx.units.get(unitId)!, s, allowanceIn, moveIn, ctx.t.get(movementEnemiesQuery, unitId)),
+      (s) => {
+        let mask = 0;
+        for (const e of ctx.enemyTargets(ctx.units.get(unitId)!.unit.side)) mask = (mask | ctx.t.get(binsCutQuery, `${unitId}${PAIR}${s.stand.id}`, e.id)) >>> 0;
+        return mask;
+      },
     ),
   { equal: 'plain' },
 );
+
+/**
+ * The reach directions of an out-of-command stand (key: its unit id, a newline, its stand id) toward the
+ * stands it sees of one enemy unit (key2), as a mask: an enemy moving about changes the stand's movement
+ * only when it changes which directions are cut.
+ */
+const binsCutQuery = query('vb/bins-cut', (ctx: VbContext, key: string, enemyId: string): number => {
+  const at = key.indexOf(PAIR);
+  const info = ctx.units.get(key.slice(0, at))!;
+  const standId = key.slice(at + 1);
+  const s = info.combatStands.find((x) => x.stand.id === standId)!;
+  const enemy = ctx.units.get(enemyId);
+  return enemy ? binsCutByEnemy(ctx, s, enemy) : 0;
+});
 
 /** A unit's firing stands and their arcs (none without the fire parameters). */
 const firersQuery = query('vb/firers', (ctx: VbContext, unitId: string) => {

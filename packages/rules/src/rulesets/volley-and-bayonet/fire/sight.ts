@@ -372,8 +372,9 @@ function pairStands(p: VbSight, sc: PairScene): void {
     sc.standCount = n;
     return;
   }
-  // The table's stands near: those of the scene's box, read once, or read for this pair alone.
-  const near = p.within ? (p.stands ??= readNear(p, p.within)) : readNear(p, { minXIn: box.minX, minYIn: box.minY, maxXIn: box.maxX, maxYIn: box.maxY });
+  // The table's stands near: those of the scene's box, read once, or read along this pair's corridor alone
+  // (its centre line, as wide as the lines' spread: every stand the test below passes is in it).
+  const near = p.within ? (p.stands ??= readNear(p, p.ctx.tableStandsIn(p.within))) : readNear(p, p.ctx.tableStandsAlong([ax, ay, ax + dx, ay + dy, sc.spread + 1e-6]));
   const fx = p.fx, fy = p.fy, fr = p.fr;
   for (let k = 0; k < near.length; k++) {
     // The footprint (centre plus half the diagonal each way) first: it holds the base.
@@ -390,9 +391,8 @@ function pairStands(p: VbSight, sc: PairScene): void {
   sc.standCount = n;
 }
 
-/** Reads the table's stands in `box` into the scene, with their footprints as plain numbers. */
-function readNear(p: VbSight, box: BoundingBoxIn): readonly Stand[] {
-  const near = p.ctx.tableStandsIn(box);
+/** Puts the table's stands read into the scene, with their footprints as plain numbers. */
+function readNear(p: VbSight, near: readonly Stand[]): readonly Stand[] {
   if (p.fx.length < near.length) (p.fx = new Float64Array(near.length)), (p.fy = new Float64Array(near.length)), (p.fr = new Float64Array(near.length));
   for (let k = 0; k < near.length; k++) {
     const st = near[k]!;

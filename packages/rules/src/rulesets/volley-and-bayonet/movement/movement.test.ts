@@ -77,7 +77,7 @@ describe('movement rates (Movement table, p. 2)', () => {
     expect(dist(reach[7]!)).toBeCloseTo(0, 9);
     expect(dist(reach[8]!)).toBeCloseTo(8, 6);
     expect(dist(reach[16]!)).toBeCloseTo(8, 6);
-    expect((seen.movement as MovementOption).notes.join(' ')).toContain('the reach goes nowhere toward the 1 enemy stand it sees');
+    expect((seen.movement as MovementOption).notes.join(' ')).toContain('the reach goes nowhere toward the enemy it sees');
     // A forest between them hides it (Stands outside a Forest may not trace a line of sight through it).
     const hidden = withEnemy({ areas: [{ id: 'f', kind: 'thick-woods', vertices: sq(30, 56, 66, 60) }] });
     expect(dist((hidden.movement as MovementOption).reach[0]!)).toBeCloseTo(8, 6);

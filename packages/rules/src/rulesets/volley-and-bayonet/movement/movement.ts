@@ -25,7 +25,7 @@ import {
 } from '../tables/movementRates.ts';
 import { areaMatters, openWalkIn, walkReachIn, type MoverProfile, type RaySpans } from './costWalk.ts';
 import { moverProfile, standRate } from './standMovement.ts';
-import { cutTowardEnemies, visibleEnemyCentres } from './outOfCommand.ts';
+import { binsCutByEnemies, cutBins } from './outOfCommand.ts';
 import { TOUCH_TOLERANCE_IN } from '../command.ts';
 import { polygonToPolygonDistanceIn } from '../../../geometry/distance.ts';
 import { roadAt, type VbArea, type VbHill, type VbLine, type VbTerrain } from './terrainScene.ts';
@@ -449,6 +449,8 @@ export function evaluateMovement(
   info: VbUnit,
   standInCommand: Pick<ReadonlyMap<string, boolean>, 'get'>,
   reachOf?: (s: VbStand, allowanceIn: number, moveIn: number) => readonly PointIn[],
+  /** An out-of-command stand's reach directions toward a visible enemy (`binsCutByEnemies`), as a mask. */
+  cutOf: (s: VbStand) => number = (s) => binsCutByEnemies(ctx, info, s),
 ): MovementResult {
   const u = info.unit;
   const warnings: EvaluationWarning[] = [];
@@ -475,8 +477,9 @@ export function evaluateMovement(
     const roadMarch = info.roadMarch && s.type !== 'command';
     const crossIn = allowanceIn * (roadMarch ? ROAD_MARCH_CROSS_COUNTRY : 1);
     // Out of command: never toward a visible enemy unit (the reach's directions toward one are cut).
-    const visible = outOfCommand ? visibleEnemyCentres(ctx, info, s) : [];
-    const reach = cutTowardEnemies(s, reachAt(s, crossIn, rate.rateIn), visible);
+    const cutMask = outOfCommand ? cutOf(s) : 0;
+    const reach = cutBins(s, reachAt(s, crossIn, rate.rateIn), cutMask);
+    const seesEnemy = cutMask !== 0;
     let roadPts: PointIn[] | undefined;
     if (roadMarch) {
       const road = roadAt(terrain, s.center);
@@ -490,7 +493,7 @@ export function evaluateMovement(
     stands.push({ standId: s.stand.id, allowanceIn: roadMarch ? crossIn : allowanceIn, reach, ...(roadPts ? { roadReach: roadPts } : {}) });
     if (stands.length === 1) {
       notes.push(`${rate.label} ${rate.rateIn}" (${rate.source})`);
-      if (outOfCommand) notes.push(`Out of command: half movement, disordered if it moves, never toward a visible enemy${visible.length > 0 ? ` (the reach goes nowhere toward the ${visible.length} enemy stand${visible.length === 1 ? '' : 's'} it sees)` : ''} (${OUT_OF_COMMAND_SOURCE})`);
+      if (outOfCommand) notes.push(`Out of command: half movement, disordered if it moves, never toward a visible enemy${seesEnemy ? ' (the reach goes nowhere toward the enemy it sees)' : ''} (${OUT_OF_COMMAND_SOURCE})`);
       // "Stands recovering from road march cannot be in contact with the enemy"; nor may a stand recover from disorder in contact.
       const contact = (roadMarch || (info.disordered && !info.permanentlyDisordered)) && inContact(ctx, info);
       if (roadMarch) notes.push(`Road march: x${ROAD_MARCH_CROSS_COUNTRY} cross-country, x${ROAD_MARCH_ON_ROAD} on a road; no combat value; forming up costs half a move, not in contact with the enemy, with a free change of facing, and it may fire or melee that turn${contact ? '; in contact with the enemy now: it may not form up' : ''} (${ROAD_MARCH_SOURCE})`);

@@ -39,3 +39,49 @@ export function cutTowardEnemies(s: VbStand, reach: readonly PointIn[], enemies:
   }
   return cut ?? reach;
 }
+
+/** The directions (bits of a mask, bin b = bit b) from `s` that point toward `to` (under 90°). */
+function binsToward(s: VbStand, to: PointIn): number {
+  const h = (s.stand.pose.headingDeg * Math.PI) / 180;
+  const ex = to.xIn - s.center.xIn, ey = to.yIn - s.center.yIn;
+  let mask = 0;
+  for (let b = 0; b < REACH_BINS; b++) {
+    const a = h + (b * 2 * Math.PI) / REACH_BINS;
+    if (Math.cos(a) * ex + Math.sin(a) * ey > 1e-9) mask |= 1 << b;
+  }
+  return mask >>> 0;
+}
+
+/**
+ * The directions of `s`'s reach cut by one enemy unit: those toward a stand of it that `s` can see. A stand
+ * that would cut nothing new is not traced. A mask: one answer per stand and enemy unit, so an enemy moving
+ * about changes the movement only when it changes which directions are cut.
+ */
+export function binsCutByEnemy(ctx: VbContext, s: VbStand, enemy: VbUnit): number {
+  let mask = 0;
+  let scene: ReturnType<typeof sightScene> | undefined;
+  for (const t of enemy.combatStands) {
+    const bins = binsToward(s, t.center);
+    if ((bins & ~mask) === 0) continue;
+    if (standSight(ctx, s, t, false, false, (scene ??= sightScene(ctx))).clear) mask = (mask | bins) >>> 0;
+  }
+  return mask;
+}
+
+/** Every enemy's cut directions together (`binsCutByEnemy` over the enemy units, in the state's order). */
+export function binsCutByEnemies(ctx: VbContext, info: VbUnit, s: VbStand): number {
+  let mask = 0;
+  for (const e of ctx.enemyTargets(info.unit.side)) {
+    const enemy = ctx.units.get(e.id);
+    if (enemy) mask = (mask | binsCutByEnemy(ctx, s, enemy)) >>> 0;
+  }
+  return mask;
+}
+
+/** The reach with the directions of `mask` cut to the stand's centre (the reach itself for none). */
+export function cutBins(s: VbStand, reach: readonly PointIn[], mask: number): readonly PointIn[] {
+  if (mask === 0) return reach;
+  const cut = [...reach];
+  for (let b = 0; b < REACH_BINS; b++) if (mask & (1 << b)) cut[b] = { xIn: s.center.xIn, yIn: s.center.yIn };
+  return cut;
+}
