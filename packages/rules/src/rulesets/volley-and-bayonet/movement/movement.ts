@@ -31,8 +31,8 @@ import { polygonToPolygonDistanceIn } from '../../../geometry/distance.ts';
 import { roadAt, type VbArea, type VbHill, type VbLine, type VbTerrain } from './terrainScene.ts';
 import { emptyBox, extendBox, type BoundingBoxIn } from '../../../geometry/polygon.ts';
 
-/** Directions sampled around each stand (11.25° apart, so the 45° oblique limit falls on a direction). */
-export const REACH_BINS = 32;
+import { REACH_BINS } from './reachBins.ts';
+export { REACH_BINS };
 
 export interface StandReach {
   readonly standId: string;

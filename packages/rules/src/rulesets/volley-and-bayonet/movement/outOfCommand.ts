@@ -7,7 +7,7 @@
 import type { PointIn } from '../../../model/units.ts';
 import type { VbContext, VbStand, VbUnit } from '../context.ts';
 import { sightScene, standSight } from '../fire/sight.ts';
-import { REACH_BINS } from './movement.ts';
+import { REACH_BINS } from './reachBins.ts';
 
 /** The centres of the enemy stands `s` can see, enemy units in the state's order. */
 export function visibleEnemyCentres(ctx: VbContext, info: VbUnit, s: VbStand): PointIn[] {
