@@ -4,7 +4,8 @@
  * drawn until their unit has left the path's start (the stands were moved).
  */
 import type { GameLogEntry } from '@muster/protocol';
-import type { ForcedMove, PointIn, TableState } from '@muster/rules';
+import type { ForcedMove, TableState } from '@muster/rules';
+import { unitCentreIn as centreOf } from '@muster/rules/unitCentre';
 
 export type OutcomeEntry = Extract<GameLogEntry, { kind: 'outcome' }>;
 
@@ -47,22 +48,6 @@ export const FORCED_MOVE_DONE_IN = 1;
 export interface PendingMove {
   readonly unitId: string;
   readonly move: ForcedMove;
-}
-
-function centreOf(state: TableState, unitId: string): PointIn | undefined {
-  const unit = state.units.find((u) => u.id === unitId);
-  if (!unit) return undefined;
-  let x = 0;
-  let y = 0;
-  let n = 0;
-  for (const standId of unit.standIds) {
-    const stand = state.stands.find((s) => s.id === standId);
-    if (!stand) continue;
-    x += stand.pose.xIn;
-    y += stand.pose.yIn;
-    n++;
-  }
-  return n === 0 ? undefined : { xIn: x / n, yIn: y / n };
 }
 
 /**

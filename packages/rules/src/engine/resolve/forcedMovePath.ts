@@ -6,6 +6,9 @@
 import type { PointIn } from '../../model/units.ts';
 import type { TableState } from '../../model/tableState.ts';
 import { headingToVector, vectorToHeadingDeg } from '../../geometry/angles.ts';
+import { unitCentreIn } from '../../model/unitCentre.ts';
+
+export { unitCentreIn };
 
 export interface StraightPath {
   readonly path: readonly [PointIn, PointIn];
@@ -13,23 +16,6 @@ export interface StraightPath {
   readonly headingDeg: number;
   /** True when the full distance would take the unit past a table edge (the path stops there). */
   readonly leavesTable: boolean;
-}
-
-/** Centre of the unit's stands on the table, or undefined when it has none there. */
-export function unitCentreIn(state: TableState, unitId: string): PointIn | undefined {
-  const unit = state.units.find((u) => u.id === unitId);
-  if (!unit) return undefined;
-  let x = 0;
-  let y = 0;
-  let n = 0;
-  for (const standId of unit.standIds) {
-    const stand = state.stands.find((s) => s.id === standId);
-    if (!stand) continue;
-    x += stand.pose.xIn;
-    y += stand.pose.yIn;
-    n++;
-  }
-  return n === 0 ? undefined : { xIn: x / n, yIn: y / n };
 }
 
 /** From `from`, `distanceIn` along `headingDeg`, stopped at the table edge. */
