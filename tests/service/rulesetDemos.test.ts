@@ -9,35 +9,21 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PROTOCOL_VERSION, applyDelta, type LiveState, type ServerMessage } from '@muster/protocol';
+import { PROTOCOL_VERSION, type LiveState } from '@muster/protocol';
 import { startLive } from '../../apps/server/src/compose/startLive.ts';
 import { checkDemoScript, scenePoses } from '../../apps/server/src/demo/demoScript.ts';
 import { loadRoster } from '../../apps/server/src/roster/loadRoster.ts';
 import { REPO_ROOT, rulesetDemoScript } from '../../apps/server/src/compose/liveOptions.ts';
 import { readFileSync } from 'node:fs';
 import { TestClient, startDemo, tempDir } from './helpers.ts';
+import { untilHeld } from './heldState.ts';
 
 const TOKEN = 'ruleset-demos-token';
 const dir = tempDir('muster-ruleset-demos-');
 afterAll(() => dir.remove());
 
-function heldState(messages: readonly ServerMessage[]): LiveState | null {
-  let state: LiveState | null = null;
-  for (const m of messages) {
-    if (m.type === 'snapshot') state = m.state;
-    else if (m.type === 'delta' && state) state = applyDelta(state, m) ?? state;
-  }
-  return state;
-}
-
-async function until(client: TestClient, ok: (s: LiveState) => boolean, what: string, timeoutMs = 30_000): Promise<LiveState> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const s = heldState(client.messages);
-    if (s && ok(s)) return s;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; evaluation ${s?.evaluation?.rulesetId ?? 'null'}, stands ${s?.tableState.stands.length}, health ${JSON.stringify(s?.health.warnings)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+function until(client: TestClient, ok: (s: LiveState) => boolean, what: string, timeoutMs = 30_000): Promise<LiveState> {
+  return untilHeld(client, ok, what, timeoutMs);
 }
 
 /** Every unit of the army on the table and evaluated by `rulesetId`. */

@@ -9,35 +9,19 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PROTOCOL_VERSION, applyDelta, type GameLogEntry, type LiveState, type ServerMessage } from '@muster/protocol';
+import { PROTOCOL_VERSION, type GameLogEntry, type LiveState } from '@muster/protocol';
 import { startLive } from '../../apps/server/src/compose/startLive.ts';
 import type { RunningLive } from '../../apps/server/src/compose/liveOptions.ts';
 import { startReplay } from '../../apps/server/src/replay/startReplay.ts';
 import { TestClient, startDemo, tempDir } from './helpers.ts';
+import { heldState, untilHeld } from './heldState.ts';
 
 const TOKEN = 'ruleset-switch-token';
 const dir = tempDir('muster-ruleset-');
 afterAll(() => dir.remove());
 
-/** The state a client holds after the messages it received so far (snapshot + deltas). */
-function heldState(messages: readonly ServerMessage[]): LiveState | null {
-  let state: LiveState | null = null;
-  for (const m of messages) {
-    if (m.type === 'snapshot') state = m.state;
-    else if (m.type === 'delta' && state) state = applyDelta(state, m) ?? state;
-  }
-  return state;
-}
-
-/** Waits until the state `client` holds satisfies `ok`. */
-async function until(client: TestClient, ok: (s: LiveState) => boolean, what: string, timeoutMs = 20_000): Promise<LiveState> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const s = heldState(client.messages);
-    if (s && ok(s)) return s;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; evaluation ${s?.evaluation?.rulesetId ?? "null"}, ruleset ${s?.ruleset?.current?.id ?? "none"}, seq ${s?.seq}, evaluatedState ${JSON.stringify(s?.evaluatedState)}, messages ${client.messages.length}, health ${JSON.stringify(s?.health.warnings)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+function until(client: TestClient, ok: (s: LiveState) => boolean, what: string, timeoutMs = 20_000): Promise<LiveState> {
+  return untilHeld(client, ok, what, timeoutMs);
 }
 
 function savedGame(live: RunningLive): { version: number; rulesetId: string | null } {
